@@ -1,0 +1,1 @@
+"""The development broker process."""

@@ -1,0 +1,1 @@
+"""The mqadmin command line."""

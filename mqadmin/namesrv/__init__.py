@@ -1,0 +1,1 @@
+"""The bundled name server process."""

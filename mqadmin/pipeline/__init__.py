@@ -1,0 +1,1 @@
+"""Snapshot collector and PySpark analytics."""

@@ -1,0 +1,1 @@
+"""The route core: RocketMQ name server route tables, pure and synchronous."""

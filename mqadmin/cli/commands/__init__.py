@@ -1,0 +1,1 @@
+"""Command modules, one per family; each exposes ``COMMANDS: dict[str, click.Command]``."""

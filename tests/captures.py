@@ -34,7 +34,9 @@ class Frame:
 
 def captures_dir() -> Path:
     if not CAPTURES.is_dir():
-        raise FileNotFoundError(f"captures folder missing: {CAPTURES} (../shared must sit beside the checkout)")
+        raise FileNotFoundError(
+            f"captures folder missing: {CAPTURES} (../shared must sit beside the checkout)"
+        )
     return CAPTURES
 
 

@@ -20,7 +20,7 @@ class CommandEntry:
 FAMILIES: tuple[str, ...] = ("tools",)
 
 COMMANDS: tuple[CommandEntry, ...] = (
-    CommandEntry("demo", "demo", "tools", "Run mqadmin on the embedded default: a protocol self-check on loopback."),
+    CommandEntry("demo", "demo", "tools", "Run mqadmin on the embedded default (loopback only)."),
 )
 
 BY_NAME: dict[str, CommandEntry] = {c.name: c for c in COMMANDS}

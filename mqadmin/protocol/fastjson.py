@@ -19,16 +19,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import Decimal
 from collections.abc import Iterable, Iterator, Mapping
+from decimal import Decimal
 from typing import Any
 
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash
 
 __all__ = [
     "ObjectKey",
     "dumps",
     "java_double",
+    "java_hash_dict",
     "java_hash_order",
     "java_string_hash",
     "loads",
@@ -162,9 +164,10 @@ class _Parser:
                     raise self.fail("non-integer numeric key")
             elif c.isalpha() or c == "_" or c == "$":
                 start = self.pos
-                while self.pos < len(self.text) and (self.text[self.pos].isalnum() or self.text[self.pos] in "_$"):
+                text = self.text
+                while self.pos < len(text) and (text[self.pos].isalnum() or text[self.pos] in "_$"):
                     self.pos += 1
-                key = self.text[start : self.pos]
+                key = text[start : self.pos]
             else:
                 raise self.fail(f"bad key start {c!r}")
             self.skip_ws()
@@ -327,68 +330,3 @@ def _write(v: Any, out: list[str], standard: bool) -> None:
         out.append("null")
     else:
         raise TypeError(f"cannot write {type(v).__name__} as JSON")
-
-
-# --------------------------------------------------------------------------------------------- Java maps
-
-
-def java_string_hash(s: str) -> int:
-    """``String.hashCode()`` over UTF-16 code units, as a signed 32-bit int."""
-    h = 0
-    for unit in _utf16_units(s):
-        h = (31 * h + unit) & 0xFFFFFFFF
-    return h - (1 << 32) if h >= (1 << 31) else h
-
-
-def _utf16_units(s: str) -> Iterator[int]:
-    for ch in s:
-        c = ord(ch)
-        if c < 0x10000:
-            yield c
-        else:
-            c -= 0x10000
-            yield 0xD800 + (c >> 10)
-            yield 0xDC00 + (c & 0x3FF)
-
-
-def java_hash_code(key: Any) -> int:
-    """``hashCode()`` of a Java String, Integer, Long or Boolean key."""
-    if isinstance(key, str):
-        return java_string_hash(key)
-    if isinstance(key, bool):
-        return 1231 if key else 1237
-    if isinstance(key, int):
-        if -(1 << 31) <= key < (1 << 31):
-            return key  # Integer, and Long of small values alike
-        u = key & 0xFFFFFFFFFFFFFFFF
-        h = (u ^ (u >> 32)) & 0xFFFFFFFF
-        return h - (1 << 32) if h >= (1 << 31) else h
-    raise TypeError(f"no Java hash for {type(key).__name__}")
-
-
-def java_hash_order(keys: Iterable[Any], initial_capacity: int = 16) -> list[Any]:
-    """The iteration order of a ``java.util.HashMap`` after inserting ``keys`` in this order.
-
-    ``initial_capacity`` is the map's constructor argument: 16 for ``new HashMap<>()``, 256 for the
-    ext-field map that RocketMQ 5.x ``RemotingCommand.addExtField`` creates.
-    Buckets are visited by index (``(h ^ h >>> 16) & (capacity - 1)``); inside a bucket, entries
-    keep insertion order, which a resize also preserves. The table doubles past 0.75 load.
-    """
-    ks = list(dict.fromkeys(keys))
-    cap = 1
-    while cap < initial_capacity:
-        cap <<= 1
-    while len(ks) > cap * 3 // 4:
-        cap <<= 1
-    mask = cap - 1
-
-    def bucket(k: Any) -> int:
-        h = java_hash_code(k) & 0xFFFFFFFF
-        return (h ^ (h >> 16)) & mask
-
-    return sorted(ks, key=bucket)  # sorted() is stable: insertion order within a bucket
-
-
-def java_hash_dict(d: Mapping[Any, Any]) -> dict[Any, Any]:
-    """A copy of ``d`` ordered as a Java HashMap filled in ``d``'s order would iterate."""
-    return {k: d[k] for k in java_hash_order(d)}

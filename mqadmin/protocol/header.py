@@ -119,8 +119,11 @@ def encode_binary_header(cmd: RemotingCommand) -> bytes:
     """The ROCKETMQ layout: fixed fields, int-length remark, int-length ext-field block."""
     out = bytearray(
         _FIXED.pack(
-            _short(cmd.code), _CODE_BY_LANG.get(cmd.language, LanguageCode.OTHER.value),
-            _short(cmd.version), cmd.opaque, cmd.flag,
+            _short(cmd.code),
+            _CODE_BY_LANG.get(cmd.language, LanguageCode.OTHER.value),
+            _short(cmd.version),
+            cmd.opaque,
+            cmd.flag,
         )
     )
     remark = (cmd.remark or "").encode("utf-8")

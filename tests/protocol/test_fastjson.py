@@ -37,14 +37,23 @@ def test_nulls_omitted_in_objects_kept_in_arrays() -> None:
 
 
 def test_escaping_like_fastjson() -> None:
-    assert dumps("KEYS\x01k\x02\x1a\"\\\n/é") == '"KEYS\\u0001k\\u0002\\u001A\\"\\\\\\n/é"'
+    assert dumps('KEYS\x01k\x02\x1a"\\\n/é') == '"KEYS\\u0001k\\u0002\\u001A\\"\\\\\\n/é"'
 
 
 @pytest.mark.parametrize(
     ("x", "s"),
-    [(0.0, "0.0"), (0.04, "0.04"), (1e-4, "1.0E-4"), (0.001, "0.001"), (1.2345678e7, "1.2345678E7"),
-     (9999999.0, "9999999.0"), (0.03333333333333333, "0.03333333333333333"), (-2.5e-5, "-2.5E-5"),
-     (100.0, "100.0"), (float("nan"), "NaN")],
+    [
+        (0.0, "0.0"),
+        (0.04, "0.04"),
+        (1e-4, "1.0E-4"),
+        (0.001, "0.001"),
+        (1.2345678e7, "1.2345678E7"),
+        (9999999.0, "9999999.0"),
+        (0.03333333333333333, "0.03333333333333333"),
+        (-2.5e-5, "-2.5E-5"),
+        (100.0, "100.0"),
+        (float("nan"), "NaN"),
+    ],
 )
 def test_java_double(x: float, s: str) -> None:
     assert java_double(x) == s
@@ -85,9 +94,14 @@ def test_deep_nesting_is_an_error_not_a_crash() -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1) | st.text(max_size=10),
-    lambda kids: st.lists(kids, max_size=4)
-    | st.dictionaries(st.text(max_size=6) | st.integers(min_value=0, max_value=99), kids, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1)
+    | st.text(max_size=10),
+    lambda kids: (
+        st.lists(kids, max_size=4)
+        | st.dictionaries(st.text(max_size=6) | st.integers(min_value=0, max_value=99), kids, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -114,3 +128,31 @@ def test_fuzz(data: bytes) -> None:
         loads(b"{" + data)
     except ProtocolError:
         pass
+
+
+def test_properties_order_reproduces_recorded_config_listings() -> None:
+    """getNamesrvConfig/getBrokerConfig print a Properties in its iteration order: we predict it."""
+    from mqadmin.protocol.javacoll import properties_order
+    from tests.captures import captures_dir, load_scenario
+
+    checked = 0
+    for scen in (
+        "rocketmq-5.3.3/v05_getNamesrvConfig",
+        "rocketmq-4.9.8/s08_getNamesrvConfig",
+        "rocketmq-4.9.8/s20_getBrokerConfig",
+        "rocketmq-5.3.3/v18_getBrokerConfig",
+    ):
+        bodies = [
+            f.body.decode()
+            for f in load_scenario(scen)
+            if f.dir == "response" and f.body and not f.body.startswith(b"{")
+        ]
+        (body,) = bodies
+        keys = [line.split("=", 1)[0] for line in body.split("\n") if "=" in line]
+        out = (captures_dir() / f"{scen}.out").read_text().splitlines()
+        printed = [
+            line.split("=", 1)[0].strip() for line in out if "=" in line and not line.startswith("===")
+        ]
+        assert properties_order(keys) == printed, scen
+        checked += len(keys)
+    assert checked > 400

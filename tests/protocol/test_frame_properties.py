@@ -59,11 +59,19 @@ def test_decoder_any_chunking(cmds: list[RemotingCommand], chunk: int) -> None:
 
 
 def test_jsoncpp_header_style_kept() -> None:
-    cmd = RemotingCommand(code=34, ext_fields={"a": "1", "n": "5"}, style=HeaderStyle.JSONCPP,
-                          numeric_ext=frozenset({"n"}), language="CPP", version=63)
+    cmd = RemotingCommand(
+        code=34,
+        ext_fields={"a": "1", "n": "5"},
+        style=HeaderStyle.JSONCPP,
+        numeric_ext=frozenset({"n"}),
+        language="CPP",
+        version=63,
+    )
     raw = frame.encode_header(cmd)
-    assert raw == (b'{"code":34,"extFields":{"a":"1","n":5},"flag":0,"language":"CPP","opaque":0,'
-                   b'"remark":"","version":63}\n')
+    assert raw == (
+        b'{"code":34,"extFields":{"a":"1","n":5},"flag":0,"language":"CPP","opaque":0,'
+        b'"remark":"","version":63}\n'
+    )
     assert frame.encode_header(frame.decode(frame.encode(cmd))) == raw
 
 
@@ -117,8 +125,11 @@ def test_fuzz_random_bytes(data: bytes) -> None:
 
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(min_value=0, max_value=len(_SEEDS) - 1), st.randoms(use_true_random=False),
-       st.integers(min_value=1, max_value=8))
+@given(
+    st.integers(min_value=0, max_value=len(_SEEDS) - 1),
+    st.randoms(use_true_random=False),
+    st.integers(min_value=1, max_value=8),
+)
 def test_fuzz_mutated_recorded_frames(i: int, rnd: random.Random, flips: int) -> None:
     data = bytearray(_SEEDS[i])
     for _ in range(flips):

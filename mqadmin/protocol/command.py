@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 FLAG_RESPONSE = 0x1
 FLAG_ONEWAY = 0x2
@@ -26,7 +26,7 @@ def next_opaque() -> int:
     return n - (1 << 32) if n >= (1 << 31) else n
 
 
-class SerializeType(str, Enum):
+class SerializeType(StrEnum):
     """How a header is serialized: fastjson JSON or the compact ROCKETMQ binary layout."""
 
     JSON = "JSON"
@@ -37,7 +37,7 @@ class SerializeType(str, Enum):
         return 0 if self is SerializeType.JSON else 1
 
 
-class HeaderStyle(str, Enum):
+class HeaderStyle(StrEnum):
     """Which writer produced a JSON header, so a decoded header re-encodes to the same bytes.
 
     FASTJSON is the Java side (sorted keys, ``serializeTypeCurrentRPC``); JSONCPP is the C++ client

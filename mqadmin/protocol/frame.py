@@ -8,6 +8,7 @@ first malformed frame, after which the connection is to be closed.
 from __future__ import annotations
 
 import struct
+
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.header import (

@@ -1,0 +1,125 @@
+"""Header and frame codec speed: operations per second for the sans-IO protocol layer.
+
+Headers: a small request (GET_ROUTEINFO_BY_TOPIC), a wide one (PULL_MESSAGE, 15 ext fields) and
+a bare response, each in JSON and ROCKETMQ serialization. Frames: a stream of whole frames fed to
+:class:`FrameDecoder` in socket-sized chunks.
+
+    PYTHONPATH=. python bench/bench_codec.py [--seconds 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+from collections.abc import Callable
+
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand, SerializeType
+from mqadmin.protocol.frame import FrameDecoder, encode
+from mqadmin.protocol.header import (
+    decode_binary_header,
+    decode_json_header,
+    encode_binary_header,
+    encode_json_header,
+)
+
+
+def sample_commands() -> dict[str, RemotingCommand]:
+    route = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": "TopicTest"})
+    pull = RemotingCommand.request(
+        RequestCode.PULL_MESSAGE,
+        {
+            "consumerGroup": "please_rename_unique_group_name",
+            "topic": "TopicTest",
+            "queueId": "3",
+            "queueOffset": "123456",
+            "maxMsgNums": "32",
+            "sysFlag": "3",
+            "commitOffset": "123400",
+            "suspendTimeoutMillis": "15000",
+            "subscription": "*",
+            "subVersion": "1718000000000",
+            "expressionType": "TAG",
+            "maxMsgBytes": "2147483647",
+            "bname": "broker-a",
+            "lo": "true",
+            "AccessKey": "rocketmq2",
+        },
+    )
+    response = route.response(0)
+    return {"route request": route, "pull request": pull, "response": response}
+
+
+def rate(fn: Callable[[], object], seconds: float) -> float:
+    """Calls per second of ``fn``, timed in batches until ``seconds`` have passed."""
+    batch = 1000
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(batch):
+            fn()
+        calls += batch
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    args = parser.parse_args()
+    t = args.seconds
+
+    print("headers (operations/second)")
+    for name, cmd in sample_commands().items():
+        js = encode_json_header(cmd)
+        binary_cmd = dataclasses.replace(cmd, serialize_type=SerializeType.ROCKETMQ)
+        bn = encode_binary_header(binary_cmd)
+        print(
+            f"  {name:14s} JSON     encode {rate(lambda c=cmd: encode_json_header(c), t):10.0f}"
+            f"   decode {rate(lambda b=js: decode_json_header(b), t):10.0f}   ({len(js)} bytes)"
+        )
+        print(
+            f"  {name:14s} ROCKETMQ encode {rate(lambda c=binary_cmd: encode_binary_header(c), t):10.0f}"
+            f"   decode {rate(lambda b=bn: decode_binary_header(b), t):10.0f}   ({len(bn)} bytes)"
+        )
+
+    print("frames (frames/second: encode, and decode through FrameDecoder.feed in 64 KiB chunks)")
+    for name, base in sample_commands().items():
+        for st in (SerializeType.JSON, SerializeType.ROCKETMQ):
+            cmd = dataclasses.replace(base, serialize_type=st)
+            frame = encode(cmd)
+            count = max(1, (1 << 20) // len(frame))  # about 1 MiB of frames per pass
+            stream = frame * count
+            chunks = [stream[i : i + 65536] for i in range(0, len(stream), 65536)]
+
+            def feed_all(chunks: list[bytes] = chunks, count: int = count) -> None:
+                decoder = FrameDecoder()
+                n = 0
+                for chunk in chunks:
+                    n += len(decoder.feed(chunk))
+                assert n == count
+
+            decoded = rate_passes(feed_all, t) * count
+            encoded = rate(lambda c=cmd: encode(c), t)
+            print(
+                f"  {name:14s} {st.value:8s} encode {encoded:10.0f}   decode {decoded:10.0f}"
+                f"   ({len(frame)} bytes)"
+            )
+
+
+def rate_passes(fn: Callable[[], object], seconds: float) -> float:
+    """Like :func:`rate` for calls that are themselves long (one pass over a whole stream)."""
+    calls = 0
+    start = time.perf_counter()
+    while True:
+        fn()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return calls / elapsed
+
+
+if __name__ == "__main__":
+    main()

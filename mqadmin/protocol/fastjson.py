@@ -230,7 +230,7 @@ class _Parser:
 # --------------------------------------------------------------------------------------------- writing
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029]')
 
 
 def _escape_char(m: re.Match[str]) -> str:
@@ -300,7 +300,7 @@ def _write(v: Any, out: list[str], standard: bool) -> None:
     elif isinstance(v, int):
         out.append(str(v))
     elif isinstance(v, float):
-        out.append(java_double(v))
+        out.append(java_double(v) if math.isfinite(v) else "null")  # fastjson writes NaN as null
     elif isinstance(v, Mapping):
         out.append("{")
         first = True

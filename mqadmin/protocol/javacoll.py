@@ -84,14 +84,15 @@ def java_hash_dict(d: Mapping[Any, Any], initial_capacity: int = 16) -> dict[Any
     return {k: d[k] for k in java_hash_order(d, initial_capacity)}
 
 
-def concurrent_hash_order(keys: Iterable[Any], initial_capacity: int = 16) -> list[Any]:
+def concurrent_hash_order(keys: Iterable[Any], initial_capacity: int | None = None) -> list[Any]:
     """The iteration order of a ``ConcurrentHashMap`` after inserting ``keys`` in this order.
 
     Unlike ``HashMap``, a resize splits each bin around its "last run": the nodes before it are
     re-linked in reverse, so the order depends on the whole insertion history. This replays it.
-    ``initial_capacity`` is the constructor argument (``Properties`` uses 8).
+    ``initial_capacity`` is the constructor argument (``Properties`` uses 8); ``None`` is the no-arg
+    constructor, whose table starts at 16.
     """
-    n = _table_size_for(int(1.0 + initial_capacity / 0.75))
+    n = 16 if initial_capacity is None else _table_size_for(int(1.0 + initial_capacity / 0.75))
     table: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
     count = 0
     for k in keys:

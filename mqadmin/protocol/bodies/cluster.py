@@ -1,0 +1,105 @@
+"""``ClusterInfo``: every broker group and which cluster holds it (GET_BROKER_CLUSTER_INFO).
+
+The name server serializes its live tables, so their Java types set the order of the body:
+
+============================  ==================================  ===================================
+table                         4.x name server                     5.x name server
+============================  ==================================  ===================================
+``brokerAddrTable``           ``new HashMap<>(128)``              ``new ConcurrentHashMap<>(128)``
+``clusterAddrTable``          ``new HashMap<>(32)``               ``new ConcurrentHashMap<>(32)``
+cluster → broker names        ``HashSet``                         ``HashSet``
+``brokerAddrs`` per broker    ``new HashMap<>()``                 ``new HashMap<>()``
+============================  ==================================  ===================================
+
+A 5.x ``BrokerData`` always carries ``enableActingMaster`` and a 4.x one never does, so the body
+itself tells which name server wrote it; the writer follows the same rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Self
+
+from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.route import BrokerData
+
+__all__ = ["ClusterInfo"]
+
+
+def _name_set(v: Any, what: str) -> list[str]:
+    return list(dict.fromkeys(j.req_str_list(v, what)))
+
+
+@dataclass(slots=True)
+class ClusterInfo:
+    """The name server's broker table and cluster table, as ``clusterList`` shows them."""
+
+    broker_addr_table: dict[str, BrokerData] | None = None
+    """broker name → broker group."""
+    cluster_addr_table: dict[str, list[str]] | None = None
+    """cluster name → broker names (a Java ``Set``; kept as a list to keep its order)."""
+
+    @classmethod
+    def from_json_obj(cls, obj: Any) -> Self:
+        d = j.obj(obj, "ClusterInfo")
+        return cls(
+            j.map_of(d.get("brokerAddrTable"), "brokerAddrTable", BrokerData.from_json_obj),
+            j.map_of(d.get("clusterAddrTable"), "clusterAddrTable", _name_set),
+        )
+
+    def _is_5x(self) -> bool:
+        bat = self.broker_addr_table or {}
+        return any(b.enable_acting_master is not None for b in bat.values())
+
+    def _capacities(self) -> tuple[int, int]:
+        bat = self.broker_addr_table or {}
+        cat = self.cluster_addr_table or {}
+        if self._is_5x():
+            return j.chm_capacity(len(bat), 128), j.chm_capacity(len(cat), 32)
+        return j.hash_map_capacity(len(bat), 128), j.hash_map_capacity(len(cat), 32)
+
+    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
+        """The body's JSON values in Java order (``standard`` only quotes the numeric keys)."""
+        out: dict[str, Any] = {}
+        bat_cap, cat_cap = self._capacities()
+        if self.broker_addr_table is not None:
+            bat = j.hash_ordered(self.broker_addr_table, bat_cap)
+            out["brokerAddrTable"] = {k: v.to_json_obj() for k, v in bat.items()}
+        if self.cluster_addr_table is not None:
+            cat = j.hash_ordered(self.cluster_addr_table, cat_cap)
+            out["clusterAddrTable"] = {k: _set_order(v) for k, v in cat.items()}
+        return out
+
+    @classmethod
+    def decode(cls, body: bytes) -> Self:
+        return cls.from_json_obj(j.decode_object(body, cls.__name__))
+
+    def encode(self, standard: bool = False) -> bytes:
+        q = j.quote
+        bat_cap, cat_cap = self._capacities()
+        parts = []
+        if self.broker_addr_table is not None:
+            bat = j.hash_ordered(self.broker_addr_table, bat_cap)
+            items = [f"{q(k)}:{v._text(q, standard, 'live')}" for k, v in bat.items()]
+            parts.append('"brokerAddrTable":{' + ",".join(items) + "}")
+        if self.cluster_addr_table is not None:
+            cat = j.hash_ordered(self.cluster_addr_table, cat_cap)
+            items = [f"{q(k)}:[{','.join([q(x) for x in _set_order(v)])}]" for k, v in cat.items()]
+            parts.append('"clusterAddrTable":{' + ",".join(items) + "}")
+        return ("{" + ",".join(parts) + "}").encode()
+
+    def all_addrs_of_cluster(self, cluster: str) -> list[str]:
+        """Every member address of the cluster's brokers (``retrieveAllAddrByCluster``)."""
+        out: list[str] = []
+        for name in (self.cluster_addr_table or {}).get(cluster, []):
+            bd = (self.broker_addr_table or {}).get(name)
+            if bd is not None and bd.broker_addrs:
+                out.extend(bd.broker_addrs.values())
+        return out
+
+
+def _set_order(names: list[str]) -> list[str]:
+    """A ``HashSet<String>`` built by add, in its iteration order."""
+    if len(names) < 2:
+        return list(names)
+    return j.bucket_order(dict.fromkeys(names), j.hash_map_capacity(len(names)))

@@ -1,0 +1,44 @@
+"""``KVTable``: a string map, for broker runtime stats and name server KV namespaces.
+
+Carried by GET_BROKER_RUNTIME_INFO (28), GET_KVLIST_BY_NAMESPACE (219) and the REGISTER_BROKER
+response (the ``ORDER_TOPIC_CONFIG`` namespace). The map is a ``HashMap<String, String>``: the
+broker's runtime map is created with capacity 64 but always holds more than 24 entries, so it sits
+where a default ``HashMap`` would; the name server's namespace maps are default ``HashMap`` s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from mqadmin.protocol.bodies import _json as j
+
+__all__ = ["KVTable"]
+
+
+@dataclass(slots=True)
+class KVTable:
+    """``{"table":{...}}``: string keys to string values."""
+
+    table: dict[str, str] | None = field(default_factory=dict)
+
+    @classmethod
+    def from_json_obj(cls, obj: Any) -> Self:
+        d = j.obj(obj, "KVTable")
+        return cls(j.str_map(d.get("table", {}), "table"))
+
+    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
+        if self.table is None:
+            return {}
+        return {"table": j.hash_ordered(self.table, j.hash_map_capacity(len(self.table)))}
+
+    @classmethod
+    def decode(cls, body: bytes) -> Self:
+        return cls.from_json_obj(j.decode_object(body, cls.__name__))
+
+    def encode(self, standard: bool = False) -> bytes:
+        if self.table is None:
+            return b"{}"
+        q = j.quote
+        table = j.hash_ordered(self.table, j.hash_map_capacity(len(self.table)))
+        return ('{"table":{' + ",".join([f"{q(k)}:{q(v)}" for k, v in table.items()]) + "}}").encode()

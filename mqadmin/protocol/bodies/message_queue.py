@@ -1,0 +1,70 @@
+"""``MessageQueue``: (topic, broker name, queue id), the key of the offset and stats tables.
+
+fastjson writes a map keyed by ``MessageQueue`` with the whole object as the key,
+``{{"brokerName":"broker-a","queueId":0,"topic":"T"}:{...}}``; :mod:`mqadmin.protocol.fastjson`
+reads such a key as an :class:`~mqadmin.protocol.fastjson.ObjectKey`, which converts to and from
+this type. The Java ``hashCode`` is here too, since those tables iterate in hash order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Self
+
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.fastjson import ObjectKey
+
+__all__ = ["MessageQueue"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class MessageQueue:
+    """A queue of a topic on a broker. Sorts like Java: topic, then broker name, then queue id."""
+
+    topic: str | None = None
+    broker_name: str | None = None
+    queue_id: int = 0
+
+    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.broker_name is not None:
+            out["brokerName"] = self.broker_name
+        out["queueId"] = self.queue_id
+        if self.topic is not None:
+            out["topic"] = self.topic
+        return out
+
+    def to_object_key(self) -> ObjectKey:
+        return ObjectKey(self.to_json_obj())
+
+    @classmethod
+    def from_json_obj(cls, obj: Any, what: str = "MessageQueue") -> Self:
+        """From an object, an :class:`ObjectKey`, or the JSON text a standard-form key holds."""
+        if type(obj) is str:
+            try:
+                obj = fastjson.loads(obj)
+            except ProtocolError:
+                raise ProtocolError(f"{what} key is not a message queue") from None
+        if isinstance(obj, ObjectKey):
+            obj = dict(obj)
+        d = j.obj(obj, what)
+        return cls(
+            j.opt_str(d.get("topic"), f"{what}.topic"),
+            j.opt_str(d.get("brokerName"), f"{what}.brokerName"),
+            j.int32(d.get("queueId"), f"{what}.queueId"),
+        )
+
+    @classmethod
+    def from_object_key(cls, key: ObjectKey) -> Self:
+        return cls.from_json_obj(key)
+
+    def java_hash(self) -> int:
+        """``MessageQueue.hashCode()`` as an unsigned 32-bit value."""
+        bn = 0 if self.broker_name is None else j.key_hash(self.broker_name)
+        t = 0 if self.topic is None else j.key_hash(self.topic)
+        return j.java_int_hash([bn, self.queue_id & 0xFFFFFFFF, t])
+
+    def __str__(self) -> str:
+        return f"MessageQueue [topic={self.topic}, brokerName={self.broker_name}, queueId={self.queue_id}]"

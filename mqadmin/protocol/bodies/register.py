@@ -1,0 +1,217 @@
+"""``RegisterBrokerBody``: the topic table a broker registers with a name server (REGISTER_BROKER).
+
+The request header's ``compressed`` ext field says which of two layouts the body has.
+
+Plain (``compressed=false``, the default of both 4.x and 5.x brokers): fastjson JSON,
+``{"filterServerList":[...],"topicConfigSerializeWrapper":{...}}``. A 4.x broker sends a
+``TopicConfigSerializeWrapper`` (its own topic table, ``ConcurrentHashMap(1024)`` order); a 5.x
+broker a ``TopicConfigAndMappingSerializeWrapper`` whose topic table is a fresh default-sized
+``ConcurrentHashMap``, so the two list the same topics in different orders.
+
+Compressed (``compressed=true``, broker option ``compressedRegister``): one zlib stream
+(``DeflaterOutputStream`` with ``Deflater.BEST_COMPRESSION``: RFC 1950 header, deflate data,
+Adler-32) holding, with every int a 4-byte big-endian signed length or count::
+
+    int  n        | n bytes: DataVersion JSON        {"counter":7,"timestamp":...}  (5.x adds stateVersion)
+    int  topics
+    topics x (int n | n bytes: TopicConfig line)    "name read write perm filterType"
+                                                    5.x: + " " + attributes JSON if any
+    int  n        | n bytes: filterServerList JSON  ["host:port",...]  or []
+    5.x only:
+    int  mappings
+    mappings x (int n | n bytes: TopicQueueMappingInfo JSON)
+
+Text is UTF-8. The topic line drops ``topicSysFlag`` and ``order`` (they arrive as 0 and false).
+Topics are written in the order of a copy of the table (4.x: ``new ConcurrentHashMap<>()`` filled by
+put; 5.x: ``new ConcurrentHashMap<>(size)`` filled by ``putAll``), mappings in the order of the
+registration's ``HashMap``. A 5.x name server reads the mapping section only when the request's
+version is ``V5_0_0`` or later; a 4.x name server never reads it, and rejects 5.x topic lines (it
+accepts exactly five fields). Trailing bytes after what a reader needs are ignored, as Java does.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
+from mqadmin.protocol.bodies.topic import (
+    DataVersion,
+    TopicConfig,
+    TopicConfigAndMappingSerializeWrapper,
+    TopicConfigSerializeWrapper,
+)
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.version import V5_0_0
+
+__all__ = ["MAX_INFLATED", "RegisterBrokerBody"]
+
+MAX_INFLATED = 256 << 20
+"""Largest compressed body we inflate (a 10,000-topic table is about 1 MiB): a zlib bomb stops here."""
+
+_INT = struct.Struct(">i")
+
+
+@dataclass(slots=True)
+class RegisterBrokerBody:
+    """A broker's registration: its topic table (4.x or 5.x wrapper) and filter servers."""
+
+    topic_config_serialize_wrapper: TopicConfigSerializeWrapper = field(
+        default_factory=TopicConfigSerializeWrapper
+    )
+    """A :class:`TopicConfigAndMappingSerializeWrapper` for a 5.x broker's body."""
+    filter_server_list: list[str] | None = field(default_factory=list)
+
+    @property
+    def is_5x(self) -> bool:
+        return isinstance(self.topic_config_serialize_wrapper, TopicConfigAndMappingSerializeWrapper)
+
+    # ------------------------------------------------------------------------------------ JSON form
+
+    @classmethod
+    def from_json_obj(cls, obj: Any) -> Self:
+        d = j.obj(obj, "RegisterBrokerBody")
+        w = d.get("topicConfigSerializeWrapper")
+        wrapper = TopicConfigSerializeWrapper() if w is None else TopicConfigSerializeWrapper.from_json_obj(w)
+        return cls(wrapper, j.str_list(d.get("filterServerList", []), "filterServerList"))
+
+    def _initial(self) -> int | None:
+        # 4.x: the broker's own table, new ConcurrentHashMap<>(1024); 5.x: a new ConcurrentHashMap<>()
+        return None if self.is_5x else 1024
+
+    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.filter_server_list is not None:
+            out["filterServerList"] = list(self.filter_server_list)
+        out["topicConfigSerializeWrapper"] = self.topic_config_serialize_wrapper._obj(self._initial(), True)
+        return out
+
+    @classmethod
+    def decode(cls, body: bytes, *, compressed: bool = False, broker_version: int | None = None) -> Self:
+        """Decode either layout; ``compressed`` is the request's ext field.
+
+        ``broker_version`` is the request's ``version``: with a compressed body, the mapping section
+        is read when it is ``V5_0_0`` or later, as a 5.x name server does; ``None`` reads it if
+        there is one.
+        """
+        if compressed:
+            return cls._decode_compressed(body, broker_version)
+        return cls.from_json_obj(j.decode_object(body, cls.__name__))
+
+    def encode(self, standard: bool = False, *, compress: bool = False) -> bytes:
+        """The body as the broker sends it; ``compress`` gives the Deflate layout."""
+        if compress:
+            return self._encode_compressed()
+        wrapper = self.topic_config_serialize_wrapper._text(self._initial(), True, standard)
+        if self.filter_server_list is None:
+            return ('{"topicConfigSerializeWrapper":' + wrapper + "}").encode()
+        filters = ",".join([j.quote(x) for x in self.filter_server_list])
+        return (
+            '{"filterServerList":[' + filters + '],"topicConfigSerializeWrapper":' + wrapper + "}"
+        ).encode()
+
+    # ------------------------------------------------------------------------------ compressed form
+
+    def _encode_compressed(self) -> bytes:
+        w = self.topic_config_serialize_wrapper
+        v5 = self.is_5x
+        chunks: list[bytes] = []
+
+        def put(b: bytes) -> None:
+            chunks.append(_INT.pack(len(b)))
+            chunks.append(b)
+
+        put((w.data_version or DataVersion()).encode())
+        table = w.topic_config_table or {}
+        n = len(table)
+        ordered = w._table(self._initial())  # the table as Java iterates it, then its copy
+        copy_cap = j.chm_put_all_capacity(n, n) if v5 else j.chm_capacity(n)
+        keys = j.bucket_order(ordered, copy_cap)
+        chunks.append(_INT.pack(n))
+        for k in keys:
+            put(table[k].to_line(v5).encode())
+        if self.filter_server_list is None:
+            put(b"null")
+        else:
+            put(fastjson.dumps(list(self.filter_server_list)).encode())
+        if isinstance(w, TopicConfigAndMappingSerializeWrapper):
+            infos = w.topic_queue_mapping_info_map or {}
+            chunks.append(_INT.pack(len(infos)))
+            for info in j.hash_ordered(infos, j.hash_map_capacity(len(infos))).values():
+                put(fastjson.dumps(info.to_json_obj()).encode())
+        z = zlib.compressobj(9)
+        return z.compress(b"".join(chunks)) + z.flush()
+
+    @classmethod
+    def _decode_compressed(cls, body: bytes, broker_version: int | None) -> Self:
+        d = zlib.decompressobj()
+        try:
+            data = d.decompress(bytes(body), MAX_INFLATED + 1)
+        except zlib.error as e:
+            raise ProtocolError(f"register body does not inflate: {e}") from None
+        if len(data) > MAX_INFLATED:
+            raise ProtocolError("register body inflates beyond the limit")
+        r = _Reader(data)
+        data_version = DataVersion.from_json_obj(fastjson.loads(r.chunk()), "dataVersion")
+        count = r.read_int()
+        if count < 0:
+            raise ProtocolError("negative topic count in register body")
+        table: dict[str, TopicConfig] = {}
+        for _ in range(count):
+            tc = TopicConfig.from_line(_utf8(r.chunk()))
+            table[tc.topic_name or ""] = tc
+        filters_json = _utf8(r.chunk())
+        try:
+            filters = j.str_list(fastjson.loads(filters_json), "filterServerList")
+        except ProtocolError:
+            filters = []  # Java logs a bad list and registers without filter servers
+        read_mappings = r.remaining() > 0 if broker_version is None else broker_version >= V5_0_0
+        if not read_mappings:
+            return cls(TopicConfigSerializeWrapper(table, data_version), filters)
+        infos: dict[str, TopicQueueMappingInfo] = {}
+        n_infos = r.read_int()
+        if n_infos < 0:
+            raise ProtocolError("negative mapping count in register body")
+        for _ in range(n_infos):
+            info = TopicQueueMappingInfo.from_json_obj(fastjson.loads(r.chunk()))
+            infos[info.topic or ""] = info
+        wrapper = TopicConfigAndMappingSerializeWrapper(
+            topic_config_table=table, data_version=data_version, topic_queue_mapping_info_map=infos
+        )
+        return cls(wrapper, filters)
+
+
+def _utf8(b: bytes) -> str:
+    return b.decode("utf-8", "replace")  # new String(bytes, UTF-8) replaces bad sequences
+
+
+class _Reader:
+    """Length-prefixed reads over the inflated bytes; running short is a ProtocolError."""
+
+    __slots__ = ("data", "pos")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def remaining(self) -> int:
+        return len(self.data) - self.pos
+
+    def read_int(self) -> int:
+        if self.pos + 4 > len(self.data):
+            raise ProtocolError("register body ends early")
+        (n,) = _INT.unpack_from(self.data, self.pos)
+        self.pos += 4
+        return n
+
+    def chunk(self) -> bytes:
+        n = self.read_int()
+        if n < 0 or self.pos + n > len(self.data):
+            raise ProtocolError("bad length in register body")
+        b = self.data[self.pos : self.pos + n]
+        self.pos += n
+        return b

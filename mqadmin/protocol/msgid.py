@@ -14,6 +14,7 @@ The layouts are identical in RocketMQ 4.9.8 and 5.3.3 (5.x only dropped an unuse
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import random
@@ -75,6 +76,7 @@ def java_ip_string(packed: bytes) -> str:
     raise ProtocolError(f"an IP address has 4 or 16 bytes, not {len(packed)}")
 
 
+@functools.lru_cache(maxsize=1024)
 def host_to_bytes(host: str, *, v6: bool | None = None) -> bytes:
     """Pack a textual IP address into the 4 or 16 bytes the wire carries.
 

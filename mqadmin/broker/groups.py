@@ -1,0 +1,112 @@
+"""Consumer-group settings (Java ``SubscriptionGroupManager``), persisted as ``subscriptionGroup.json``.
+
+Seven groups always exist; a lookup of a missing group creates it with the defaults when
+``autoCreateSubscriptionGroup`` is on (or the group is a ``CID_RMQ_SYS_`` one), bumping the version
+and persisting, exactly as heartbeats, pulls and unregistrations on a Java broker do.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
+from mqadmin.protocol.bodies.topic import DataVersion
+
+__all__ = ["BUILTIN_GROUPS", "GroupManager"]
+
+log = logging.getLogger("mqadmin.broker")
+
+BUILTIN_GROUPS = (
+    "TOOLS_CONSUMER",
+    "FILTERSRV_CONSUMER",
+    "SELF_TEST_C_GROUP",
+    "CID_ONS-HTTP-PROXY",
+    "CID_ONSAPI_PULL",
+    "CID_ONSAPI_PERMISSION",
+    "CID_ONSAPI_OWNER",
+)
+
+SYS_GROUP_PREFIX = "CID_RMQ_SYS_"
+
+
+class GroupManager:
+    """Subscription group configs by name, in insertion order."""
+
+    def __init__(self, config_dir: Path, auto_create: bool) -> None:
+        self.path = config_dir / "subscriptionGroup.json"
+        self.auto_create = auto_create
+        self.table: dict[str, SubscriptionGroupConfig] = {
+            name: SubscriptionGroupConfig(group_name=name) for name in BUILTIN_GROUPS
+        }
+        self.data_version = DataVersion()
+
+    def load(self) -> None:
+        def decode(obj: Any) -> None:
+            w = SubscriptionGroupWrapper.from_json_obj(obj)
+            for name, cfg in (w.subscription_group_table or {}).items():
+                self.table[name] = _as_4x(cfg)
+            if w.data_version is not None:
+                self.data_version = DataVersion(w.data_version.timestamp, w.data_version.counter)
+
+        load_config_file(self.path, decode)
+
+    def wrapper(self) -> SubscriptionGroupWrapper:
+        return SubscriptionGroupWrapper(dict(self.table), self.data_version)
+
+    def encode(self, pretty: bool = False) -> str:
+        w = self.wrapper()
+        return pretty_json(w.to_json_obj()) if pretty else w.encode().decode()
+
+    def persist(self) -> None:
+        persist_config_file(self.path, self.encode(pretty=True))
+
+    def get(self, group: str) -> SubscriptionGroupConfig | None:
+        """The group's config, without creating it."""
+        return self.table.get(group)
+
+    def find(self, group: str) -> SubscriptionGroupConfig | None:
+        """``findSubscriptionGroupConfig``: the config, auto-created with defaults when allowed."""
+        cfg = self.table.get(group)
+        if cfg is None and (self.auto_create or group.startswith(SYS_GROUP_PREFIX)):
+            cfg = SubscriptionGroupConfig(group_name=group)
+            self.table[group] = cfg
+            log.info("auto create a subscription group %r", group)
+            self.data_version.next_version()
+            self.persist()
+        return cfg
+
+    def update(self, cfg: SubscriptionGroupConfig) -> None:
+        """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: replace the entry (4.9.8 keeps the classic fields)."""
+        name = cfg.group_name or ""
+        old = name in self.table
+        self.table[name] = _as_4x(cfg)
+        log.info("%s subscription group %r", "update" if old else "create new", name)
+        self.data_version.next_version()
+        self.persist()
+
+    def delete(self, group: str) -> bool:
+        if self.table.pop(group, None) is None:
+            log.warning("delete subscription group failed, %r does not exist", group)
+            return False
+        log.info("delete subscription group OK, %r", group)
+        self.data_version.next_version()
+        self.persist()
+        return True
+
+
+def _as_4x(cfg: SubscriptionGroupConfig) -> SubscriptionGroupConfig:
+    """A 4.9.8 broker's ``SubscriptionGroupConfig`` has only the nine classic fields."""
+    return SubscriptionGroupConfig(
+        group_name=cfg.group_name,
+        consume_enable=cfg.consume_enable,
+        consume_from_min_enable=cfg.consume_from_min_enable,
+        consume_broadcast_enable=cfg.consume_broadcast_enable,
+        retry_queue_nums=cfg.retry_queue_nums,
+        retry_max_times=cfg.retry_max_times,
+        broker_id=cfg.broker_id,
+        which_broker_when_consume_slowly=cfg.which_broker_when_consume_slowly,
+        notify_consumer_ids_changed_enable=cfg.notify_consumer_ids_changed_enable,
+    )

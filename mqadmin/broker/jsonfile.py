@@ -1,0 +1,101 @@
+"""The broker's JSON config files: fastjson's pretty format, and Java's persist/load discipline.
+
+``topics.json``, ``subscriptionGroup.json``, ``consumerOffset.json`` and ``delayOffset.json`` are
+written by ``ConfigManager.persist`` as fastjson ``PrettyFormat`` text: TAB indentation, no space
+after the colon, each string-keyed member on its own line, no trailing newline. Maps keyed by
+numbers put their entries on one line and close on the next. Every write replaces the file whole
+(the previous content kept as ``.bak``); loading falls back to ``.bak`` when the file is missing,
+empty or unreadable, as Java's ``ConfigManager.load`` does.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from mqadmin.atomicfile import write_atomic
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.errors import ProtocolError
+
+__all__ = ["load_config_file", "persist_config_file", "pretty_json"]
+
+log = logging.getLogger("mqadmin.broker")
+
+
+def pretty_json(value: Any) -> str:
+    """fastjson ``toJSONString(value, PrettyFormat)``."""
+    out: list[str] = []
+    _write(value, 0, out)
+    return "".join(out)
+
+
+def _write(v: Any, level: int, out: list[str]) -> None:
+    if hasattr(v, "to_json_obj"):
+        v = v.to_json_obj()
+    if isinstance(v, Mapping):
+        items = [(k, x) for k, x in v.items() if x is not None]
+        if not items:
+            out.append("{}")
+            return
+        out.append("{")
+        string_keys = all(isinstance(k, str) for k, _ in items)
+        inner = "\n" + "\t" * (level + 1)
+        for i, (k, x) in enumerate(items):
+            if i:
+                out.append(",")
+            if string_keys:
+                out.append(inner)
+            out.append(fastjson.dumps({k: 0})[1:-3])  # the key exactly as the compact writer puts it
+            out.append(":")
+            _write(x, level + 1, out)
+        out.append("\n" + "\t" * level + "}")
+    elif isinstance(v, list | tuple):
+        if not v:
+            out.append("[]")
+            return
+        out.append("[")
+        inner = "\n" + "\t" * (level + 1)
+        for i, x in enumerate(v):
+            if i:
+                out.append(",")
+            out.append(inner)
+            _write(x, level + 1, out)
+        out.append("\n" + "\t" * level + "]")
+    else:
+        out.append(fastjson.dumps(v))
+
+
+def persist_config_file(path: Path, text: str) -> None:
+    """``MixAll.string2File``: keep the old content as ``.bak``, then replace the file atomically."""
+    try:
+        if path.is_file():
+            old = path.read_bytes()
+            if old:
+                write_atomic(path.with_name(path.name + ".bak"), old)
+        write_atomic(path, text)
+    except OSError as e:
+        log.error("persist %s failed: %s", path, e)
+
+
+def load_config_file(path: Path, decode: Callable[[Any], None]) -> bool:
+    """``ConfigManager.load``: decode the file, else its ``.bak``; False when neither is usable."""
+    for p in (path, path.with_name(path.name + ".bak")):
+        try:
+            text = p.read_text("utf-8")
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            log.error("cannot read %s: %s", p, e)
+            continue
+        if not text.strip():
+            continue
+        try:
+            decode(fastjson.loads(text))
+        except (ProtocolError, ValueError, TypeError, KeyError) as e:
+            log.error("cannot parse %s: %s", p, e)
+            continue
+        log.info("loaded %s", p)
+        return True
+    return False

@@ -1,0 +1,131 @@
+"""Broker administration: config get/update (26, 25), runtime info (28) and stats items (315).
+
+Runtime info carries the Java keys with values measured from what this broker served: put and get
+counters and TPS windows from :class:`~mqadmin.broker.stats.StoreStats`, commit-log offsets and
+disk ratios from the store, today's/yesterday's counters rolled at local midnight.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from typing import TYPE_CHECKING
+
+from mqadmin.broker.processors.wire import answer, guarded, req_str
+from mqadmin.broker.stats import human_bytes
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.kv import KVTable
+from mqadmin.protocol.bodies.properties import string_to_properties
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.fastjson import java_double
+from mqadmin.remoting.client import Connection, Handler
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+
+__all__ = ["BrokerAdminProcessor"]
+
+log = logging.getLogger("mqadmin.broker")
+
+BROKER_VERSION_DESC = "V4_9_8"
+
+
+class BrokerAdminProcessor:
+    """Codes 25, 26, 28 and 315."""
+
+    def __init__(self, broker: BrokerController) -> None:
+        self.broker = broker
+
+    def handlers(self) -> dict[int, Handler]:
+        return {
+            RequestCode.UPDATE_BROKER_CONFIG: self.update_broker_config,
+            RequestCode.GET_BROKER_CONFIG: self.get_broker_config,
+            RequestCode.GET_BROKER_RUNTIME_INFO: self.runtime_info,
+            RequestCode.VIEW_BROKER_STATS_DATA: self.view_stats,
+        }
+
+    @guarded
+    def get_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        c = self.broker.configuration
+        body = c.format().encode()
+        return answer(cmd, 0, None, {"version": c.data_version.encode().decode()}, body or None)
+
+    @guarded
+    def update_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        b = self.broker
+        if not cmd.body:
+            return answer(cmd, 0)
+        try:
+            props = string_to_properties(cmd.body)
+        except ProtocolError:
+            return answer(cmd, 1, "string2Properties error")
+        black = {k for k in b.config.config_black_list.split(";") if k}
+        if black & set(props):
+            return answer(cmd, 16, "Can not update config in black list.")
+        log.info("updateBrokerConfig called by %s: %s", conn.remote_addr, props)
+        b.configuration.update(props)
+        b.config_updated(props)
+        return answer(cmd, 0)
+
+    @guarded
+    def runtime_info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        return answer(cmd, 0, None, None, KVTable(self.runtime_table()).encode())
+
+    def runtime_table(self) -> dict[str, str]:
+        """``prepareRuntimeInfo``: the store's figures plus the broker's."""
+        b = self.broker
+        store = b.store
+        cfg = b.config
+        info = b.store_stats.runtime_info()
+        ratio = java_double(store.disk_ratio())
+        info[f"commitLogDiskRatio_{b.store_config.commit_log_dir}"] = ratio
+        info["commitLogDiskRatio"] = ratio
+        info["consumeQueueDiskRatio"] = ratio
+        info.update(b.schedule.running_stats())
+        info["commitLogMinOffset"] = str(max(store.commitlog_min_offset, 0))
+        info["commitLogMaxOffset"] = str(store.commitlog_max_offset)
+        info["brokerVersionDesc"] = BROKER_VERSION_DESC
+        info["brokerVersion"] = "409"
+        day = b.daily
+        info["msgPutTotalYesterdayMorning"] = str(day.put_yesterday_morning)
+        info["msgPutTotalTodayMorning"] = str(day.put_today_morning)
+        info["msgPutTotalTodayNow"] = str(b.store_stats.put_times_total)
+        info["msgGetTotalYesterdayMorning"] = str(day.get_yesterday_morning)
+        info["msgGetTotalTodayMorning"] = str(day.get_today_morning)
+        info["msgGetTotalTodayNow"] = str(b.store_stats.get_transferred)
+        info["sendThreadPoolQueueSize"] = "0"
+        info["sendThreadPoolQueueCapacity"] = str(cfg.send_thread_pool_queue_capacity)
+        info["pullThreadPoolQueueSize"] = "0"
+        info["pullThreadPoolQueueCapacity"] = str(cfg.pull_thread_pool_queue_capacity)
+        info["queryThreadPoolQueueSize"] = "0"
+        info["queryThreadPoolQueueCapacity"] = str(cfg.query_thread_pool_queue_capacity)
+        info["EndTransactionQueueSize"] = "0"
+        info["EndTransactionThreadPoolQueueCapacity"] = str(cfg.end_transaction_pool_queue_capacity)
+        info["dispatchBehindBytes"] = str(store.dispatch_behind_bytes)
+        info["pageCacheLockTimeMills"] = "0"
+        info["sendThreadPoolQueueHeadWaitTimeMills"] = "0"
+        info["pullThreadPoolQueueHeadWaitTimeMills"] = "0"
+        info["queryThreadPoolQueueHeadWaitTimeMills"] = "0"
+        info["earliestMessageTimeStamp"] = str(store.earliest_message_time_all())
+        info["startAcceptSendRequestTimeStamp"] = str(cfg.start_accept_send_request_time_stamp)
+        info["remainTransientStoreBufferNumbs"] = str((1 << 31) - 1)
+        info["remainHowManyDataToFlush"] = human_bytes(0)
+        try:
+            usage = shutil.disk_usage(b.store_config.store_path_root_dir)
+            info["commitLogDirCapacity"] = (
+                f"Total : {human_bytes(usage.total)}, Free : {human_bytes(usage.free)}."
+            )
+        except OSError:
+            pass
+        return info
+
+    @guarded
+    def view_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        name = req_str(cmd, "statsName")
+        key = req_str(cmd, "statsKey")
+        item = self.broker.stats.get(name, key)
+        if item is None:
+            return answer(cmd, 1, f"The stats <{name}> <{key}> not exist")
+        return answer(cmd, 0, None, None, fastjson.dumps(item.to_json_obj()).encode())

@@ -1,0 +1,188 @@
+"""Consumer-group administration: subscription groups (200, 201, 207), consume progress (208, 317),
+who consumes a topic (300) and consume time spans (303).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import TYPE_CHECKING, Any
+
+from mqadmin.broker.processors.wire import RequestError, answer, guarded, java_bool, opt_str, req_str
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.remoting.client import Connection, Handler
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+
+__all__ = ["GroupAdminProcessor"]
+
+log = logging.getLogger("mqadmin.broker")
+
+
+def _time_str(ms: int) -> str:
+    """``UtilAll.timeMillisToHumanString2``-style ``yyyy-MM-dd HH:mm:ss,SSS`` (local time)."""
+    t = dt.datetime.fromtimestamp(ms / 1000)
+    return t.strftime("%Y-%m-%d %H:%M:%S,") + f"{ms % 1000:03d}"
+
+
+class GroupAdminProcessor:
+    """Codes 200, 201, 207, 208, 300, 303 and 317."""
+
+    def __init__(self, broker: BrokerController) -> None:
+        self.broker = broker
+
+    def handlers(self) -> dict[int, Handler]:
+        return {
+            RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: self.update_group,
+            RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG: self.all_groups,
+            RequestCode.DELETE_SUBSCRIPTIONGROUP: self.delete_group,
+            RequestCode.GET_CONSUME_STATS: self.consume_stats,
+            RequestCode.GET_BROKER_CONSUME_STATS: self.broker_consume_stats,
+            RequestCode.QUERY_TOPIC_CONSUME_BY_WHO: self.consumed_by_who,
+            RequestCode.QUERY_CONSUME_TIME_SPAN: self.consume_time_span,
+        }
+
+    # ------------------------------------------------------------------------------ 200, 201, 207
+
+    @guarded
+    def update_group(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        try:
+            cfg = SubscriptionGroupConfig.decode(cmd.body or b"")
+        except ProtocolError as e:
+            raise RequestError(f"decode SubscriptionGroupConfig failed: {e}") from None
+        log.info("updateAndCreateSubscriptionGroup called by %s", conn.remote_addr)
+        self.broker.groups.update(cfg)
+        return answer(cmd, 0)
+
+    @guarded
+    def all_groups(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        return answer(cmd, 0, None, None, self.broker.groups.encode().encode())
+
+    @guarded
+    def delete_group(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        group = req_str(cmd, "groupName")
+        log.info("deleteSubscriptionGroup %s called by %s", group, conn.remote_addr)
+        b = self.broker
+        b.groups.delete(group)
+        if java_bool(cmd.ext("removeOffset")):
+            b.offsets.remove_group(group)
+        return answer(cmd, 0)
+
+    # ------------------------------------------------------------------------------ 208, 317
+
+    def _stats_for(self, group: str, topic: str, queues: str) -> ConsumeStats | None:
+        """One topic's ConsumeStats for the group (None when Java skips the topic)."""
+        b = self.broker
+        tc = b.topics.get(topic)
+        if tc is None:
+            log.warning("consumeStats, topic config not exist, %s", topic)
+            return None
+        cg = b.consumers.get(group)
+        if cg is not None and cg.subscriptions and topic not in cg.subscriptions:
+            return None
+        stats = ConsumeStats()
+        count = tc.read_queue_nums if queues == "read" else tc.write_queue_nums
+        for qid in range(count):
+            broker_offset = max(b.store.max_offset(topic, qid), 0)
+            consumer_offset = max(b.offsets.query(group, topic, qid), 0)
+            last = 0
+            if consumer_offset > 0:
+                ts = b.store.message_store_time(topic, qid, consumer_offset - 1)
+                if ts > 0:
+                    last = ts
+            stats.offset_table[MessageQueue(topic, b.config.broker_name, qid)] = OffsetWrapper(
+                broker_offset, consumer_offset, last
+            )
+        stats.consume_tps = b.stats.group_get_tps(group, topic)
+        return stats
+
+    @guarded
+    def consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        group = req_str(cmd, "consumerGroup")
+        topic = opt_str(cmd, "topic")
+        b = self.broker
+        topics = [topic] if topic and topic.strip() else b.offsets.topics_of_group(group)
+        total = ConsumeStats()
+        for t in topics:
+            s = self._stats_for(group, t, "read")
+            if s is None:
+                continue
+            total.offset_table.update(s.offset_table)
+            total.consume_tps += s.consume_tps
+        return answer(cmd, 0, None, None, total.encode())
+
+    @guarded
+    def broker_consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        is_order = java_bool(cmd.ext("isOrder"))
+        b = self.broker
+        groups = b.groups.table
+        ordered = j.hash_ordered(groups, j.chm_capacity(len(groups), 1024))
+        entries: list[dict[str, Any]] = []
+        total_diff = 0
+        for group in ordered:
+            stats_list = []
+            for topic in b.offsets.topics_of_group(group):
+                tc = b.topics.get(topic)
+                if tc is None or (is_order and not tc.order):
+                    continue
+                s = self._stats_for(group, topic, "write")
+                if s is None:
+                    continue
+                total_diff += s.total_diff()
+                stats_list.append(s.to_json_obj())
+            entries.append({group: stats_list})
+        body = {"brokerAddr": b.settings.broker_addr, "consumeStatsList": entries, "totalDiff": total_diff}
+        return answer(cmd, 0, None, None, fastjson.dumps(body).encode())
+
+    # ------------------------------------------------------------------------------ 300, 303
+
+    @guarded
+    def consumed_by_who(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        topic = req_str(cmd, "topic")
+        b = self.broker
+        groups = list(dict.fromkeys(b.consumers.groups_of_topic(topic) + b.offsets.groups_of_topic(topic)))
+        ordered = j.bucket_order(groups, j.hash_map_capacity(len(groups))) if len(groups) > 1 else groups
+        return answer(cmd, 0, None, None, fastjson.dumps({"groupList": ordered}).encode())
+
+    @guarded
+    def consume_time_span(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        topic = req_str(cmd, "topic")
+        group = req_str(cmd, "group")
+        b = self.broker
+        tc = b.topics.get(topic)
+        if tc is None:
+            return answer(cmd, 17, f"topic[{topic}] not exist")
+        spans = []
+        for qid in range(tc.write_queue_nums):
+            store = b.store
+            min_time = store.earliest_message_time(topic, qid)
+            max_offset = store.max_offset(topic, qid)
+            max_time = store.message_store_time(topic, qid, max_offset - 1)
+            consumer_offset = b.offsets.query(group, topic, qid)
+            consume_time = (
+                store.message_store_time(topic, qid, consumer_offset - 1) if consumer_offset > 0 else min_time
+            )
+            delay = 0
+            if consumer_offset < max_offset:
+                delay = b.now_ms() - store.message_store_time(topic, qid, consumer_offset)
+            spans.append(
+                {
+                    "consumeTimeStamp": consume_time,
+                    "consumeTimeStampStr": _time_str(consume_time),
+                    "delayTime": delay,
+                    "maxTimeStamp": max_time,
+                    "maxTimeStampStr": _time_str(max_time),
+                    "messageQueue": MessageQueue(topic, b.config.broker_name, qid).to_json_obj(),
+                    "minTimeStamp": min_time,
+                    "minTimeStampStr": _time_str(min_time),
+                }
+            )
+        return answer(cmd, 0, None, None, fastjson.dumps({"consumeTimeSpanSet": spans}).encode())

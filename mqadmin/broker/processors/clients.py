@@ -1,0 +1,375 @@
+"""Clients: heartbeats and unregistration (34, 35), consumer lists (38), config checks (46), orderly
+locks (41, 42), connection listings (203, 204, 328), and the admin calls the broker relays to a
+consumer (222 reset offsets, 223 consumer status, 307 running info, 309 consume directly).
+
+A heartbeat registers the channel in its producer and consumer groups and creates the group's
+``%RETRY%`` topic; when a consumer group changes, NOTIFY_CONSUMER_IDS_CHANGED goes to every
+member, the sender included, before the heartbeat is answered (as the C++ capture shows).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from mqadmin.broker.clients import CONSUME_FROM_WHERE, CONSUME_TYPES, MESSAGE_MODELS, ClientChannel
+from mqadmin.broker.processors.wire import (
+    NOT_SET_REMARK,
+    RequestError,
+    answer,
+    guarded,
+    java_bool,
+    opt_str,
+    req_long,
+    req_str,
+)
+from mqadmin.broker.topics import RETRY_PREFIX
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.connection import (
+    Connection as ConnectionData,
+)
+from mqadmin.protocol.bodies.connection import (
+    ConsumerConnection,
+    ProducerConnection,
+    SubscriptionData,
+)
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.msgid import decode_offset_msg_id
+from mqadmin.remoting.client import Connection, Handler
+from mqadmin.remoting.errors import RemotingTimeoutError
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+
+__all__ = ["ClientProcessor"]
+
+log = logging.getLogger("mqadmin.broker")
+
+V3_0_7_SNAPSHOT = 57
+V3_1_8_SNAPSHOT = 63
+RELAY_TIMEOUT_S = 10.0
+TOPIC_SYS_FLAG_UNIT_SUB = 2
+
+
+def _enum(v: Any, names: tuple[str, ...], default: str) -> str:
+    """An enum sent as its name (Java) or its ordinal (C++)."""
+    if isinstance(v, str) and v in names:
+        return v
+    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(names):
+        return names[v]
+    if isinstance(v, str) and v.isdigit() and int(v) < len(names):
+        return names[int(v)]
+    return default
+
+
+def _body(cmd: RemotingCommand, what: str) -> dict[Any, Any]:
+    try:
+        return j.decode_object(cmd.body or b"", what)
+    except ProtocolError as e:
+        raise RequestError(f"decode {what} failed: {e}") from None
+
+
+def _mq_list(v: Any) -> list[MessageQueue]:
+    if not isinstance(v, list):
+        return []
+    return [MessageQueue.from_json_obj(x) for x in v if isinstance(x, dict)]
+
+
+def _mq_set_json(mqs: list[MessageQueue]) -> list[dict[str, Any]]:
+    """A ``HashSet<MessageQueue>`` in iteration order."""
+    ordered = j.bucket_order(list(dict.fromkeys(mqs)), j.hash_map_capacity(len(mqs)), MessageQueue.java_hash)
+    return [mq.to_json_obj() for mq in ordered]
+
+
+class ClientProcessor:
+    """Codes 34, 35, 38, 41, 42, 46, 203, 204, 222, 223, 307, 309 and 328."""
+
+    def __init__(self, broker: BrokerController) -> None:
+        self.broker = broker
+
+    def handlers(self) -> dict[int, Handler]:
+        return {
+            RequestCode.HEART_BEAT: self.heartbeat,
+            RequestCode.UNREGISTER_CLIENT: self.unregister_client,
+            RequestCode.GET_CONSUMER_LIST_BY_GROUP: self.consumer_list,
+            RequestCode.CHECK_CLIENT_CONFIG: self.check_client_config,
+            RequestCode.LOCK_BATCH_MQ: self.lock_batch,
+            RequestCode.UNLOCK_BATCH_MQ: self.unlock_batch,
+            RequestCode.GET_CONSUMER_CONNECTION_LIST: self.consumer_connections,
+            RequestCode.GET_PRODUCER_CONNECTION_LIST: self.producer_connections,
+            RequestCode.GET_ALL_PRODUCER_INFO: self.all_producer_info,
+            RequestCode.INVOKE_BROKER_TO_RESET_OFFSET: self.reset_offset,
+            RequestCode.INVOKE_BROKER_TO_GET_CONSUMER_STATUS: self.consumer_status,
+            RequestCode.GET_CONSUMER_RUNNING_INFO: self.relay_to_consumer,
+            RequestCode.CONSUME_MESSAGE_DIRECTLY: self.relay_to_consumer,
+        }
+
+    def _channel(self, conn: Connection, cmd: RemotingCommand, client_id: str) -> ClientChannel:
+        return ClientChannel(conn, client_id, cmd.language, cmd.version)
+
+    # ------------------------------------------------------------------------------ 34, 35, 38
+
+    @guarded
+    def heartbeat(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        data = _body(cmd, "HeartbeatData")
+        client_id = data.get("clientID")
+        if not isinstance(client_id, str):
+            raise RequestError("HeartbeatData has no clientID")
+        b = self.broker
+        info = self._channel(conn, cmd, client_id)
+        for cd in data.get("consumerDataSet") or []:
+            if not isinstance(cd, dict) or not isinstance(cd.get("groupName"), str):
+                continue
+            group = cd["groupName"]
+            unit_mode = cd.get("unitMode") is True
+            notify = True
+            g = b.groups.find(group)
+            if g is not None:
+                notify = g.notify_consumer_ids_changed_enable
+                flag = TOPIC_SYS_FLAG_UNIT_SUB if unit_mode else 0
+                b.topics.create_in_send_back(
+                    RETRY_PREFIX + group, g.retry_queue_nums, PERM_READ | PERM_WRITE, flag
+                )
+            subs = []
+            for s in cd.get("subscriptionDataSet") or []:
+                try:
+                    subs.append(SubscriptionData.from_json_obj(s))
+                except ProtocolError as e:
+                    raise RequestError(f"bad subscription in heartbeat: {e}") from None
+            b.consumers.register(
+                group,
+                self._channel(conn, cmd, client_id),
+                _enum(cd.get("consumeType"), CONSUME_TYPES, "CONSUME_PASSIVELY"),
+                _enum(cd.get("messageModel"), MESSAGE_MODELS, "CLUSTERING"),
+                _enum(cd.get("consumeFromWhere"), CONSUME_FROM_WHERE, "CONSUME_FROM_LAST_OFFSET"),
+                subs,
+                notify,
+            )
+        for pd in data.get("producerDataSet") or []:
+            if isinstance(pd, dict) and isinstance(pd.get("groupName"), str):
+                b.producers.register(pd["groupName"], info)
+        return answer(cmd, 0)
+
+    @guarded
+    def unregister_client(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        req_str(cmd, "clientID")
+        producer_group = opt_str(cmd, "producerGroup")
+        consumer_group = opt_str(cmd, "consumerGroup")
+        b = self.broker
+        if producer_group is not None:
+            b.producers.unregister(producer_group, conn)
+        if consumer_group is not None:
+            g = b.groups.find(consumer_group)
+            notify = True if g is None else g.notify_consumer_ids_changed_enable
+            b.consumers.unregister(consumer_group, conn, notify)
+        return answer(cmd, 0, None, {})
+
+    @guarded
+    def consumer_list(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        group = req_str(cmd, "consumerGroup")
+        g = self.broker.consumers.get(group)
+        if g is not None and g.channels:
+            body = fastjson.dumps({"consumerIdList": g.client_ids()}).encode()
+            return answer(cmd, 0, None, {}, body)
+        log.warning("getConsumerGroupInfo failed, %s %s", group, conn.remote_addr)
+        return answer(cmd, 1, f"no consumer for this group, {group}", {})
+
+    @guarded
+    def check_client_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        data = _body(cmd, "CheckClientRequestBody")
+        sub = data.get("subscriptionData")
+        etype = sub.get("expressionType") if isinstance(sub, dict) else None
+        if not etype or etype == "TAG":
+            return answer(cmd, 0)
+        if not self.broker.config.enable_property_filter:
+            return answer(cmd, 1, f"The broker does not support consumer to filter message by {etype}")
+        return answer(cmd, 23, "Do not support this filter expression")
+
+    # ------------------------------------------------------------------------------ 41, 42
+
+    @guarded
+    def lock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        data = _body(cmd, "LockBatchRequestBody")
+        group, client = str(data.get("consumerGroup") or ""), str(data.get("clientId") or "")
+        locked = self.broker.locks.try_lock_batch(group, _mq_list(data.get("mqSet")), client)
+        return answer(cmd, 0, None, None, fastjson.dumps({"lockOKMQSet": _mq_set_json(locked)}).encode())
+
+    @guarded
+    def unlock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        data = _body(cmd, "UnlockBatchRequestBody")
+        group, client = str(data.get("consumerGroup") or ""), str(data.get("clientId") or "")
+        self.broker.locks.unlock_batch(group, _mq_list(data.get("mqSet")), client)
+        return answer(cmd, 0)
+
+    # ------------------------------------------------------------------------------ 203, 204, 328
+
+    @guarded
+    def consumer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        group = req_str(cmd, "consumerGroup")
+        g = self.broker.consumers.get(group)
+        if g is None:
+            return answer(cmd, 206, f"the consumer group[{group}] not online")
+        body = ConsumerConnection(
+            connection_set=[
+                ConnectionData(c.client_id, c.client_addr, c.language, c.version) for c in g.channels.values()
+            ],
+            subscription_table=dict(g.subscriptions),
+            consume_type=g.consume_type,
+            message_model=g.message_model,
+            consume_from_where=g.consume_from_where,
+        )
+        return answer(cmd, 0, None, None, body.encode())
+
+    @guarded
+    def producer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        group = req_str(cmd, "producerGroup")
+        table = self.broker.producers.groups.get(group)
+        if table is None:
+            return answer(cmd, 1, f"the producer group[{group}] not exist")
+        body = ProducerConnection(
+            [ConnectionData(c.client_id, c.client_addr, c.language, c.version) for c in table.values()]
+        )
+        return answer(cmd, 0, None, None, body.encode())
+
+    @guarded
+    def all_producer_info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        data = {
+            group: [
+                {
+                    "clientId": c.client_id,
+                    "language": c.language,
+                    "lastUpdateTimestamp": c.last_update,
+                    "remoteIP": "/" + c.client_addr,
+                    "version": c.version,
+                }
+                for c in table.values()
+            ]
+            for group, table in self.broker.producers.groups.items()
+        }
+        return answer(cmd, 0, None, None, fastjson.dumps({"data": data}).encode())
+
+    # ------------------------------------------------------------------------------ 222, 223
+
+    @guarded
+    def reset_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        """``Broker2Client.resetOffset``: compute the offsets and tell every online consumer."""
+        topic = req_str(cmd, "topic")
+        group = req_str(cmd, "group")
+        timestamp = req_long(cmd, "timestamp")
+        force = java_bool(req_str(cmd, "isForce"))
+        b = self.broker
+        tc = b.topics.get(topic)
+        if tc is None:
+            return answer(
+                cmd, 1, f"[reset-offset] reset offset failed, no topic in this broker. topic={topic}"
+            )
+        table: dict[MessageQueue, int] = {}
+        for qid in range(tc.write_queue_nums):
+            mq = MessageQueue(topic, b.config.broker_name, qid)
+            current = b.offsets.query(group, topic, qid)
+            if current == -1:
+                return answer(cmd, 1, f"THe consumer group <{group}> not exist")
+            if timestamp == -1:
+                target = b.store.max_offset(topic, qid)
+            else:
+                target = b.store.offset_by_time(topic, qid, timestamp)
+            target = max(target, 0)
+            table[mq] = target if force or target < current else current
+        g = b.consumers.get(group)
+        if g is None or not g.channels:
+            remark = f"Consumer not online, so can not reset offset, Group: {group} Topic: {topic} "
+            return answer(cmd, 206, f"{remark}Timestamp: {timestamp}")
+        ordered = j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash)
+        if cmd.language == "CPP":
+            offsets: Any = [
+                {"brokerName": mq.broker_name, "offset": off, "queueId": mq.queue_id, "topic": mq.topic}
+                for mq, off in ordered.items()
+            ]
+        else:
+            offsets = {mq.to_object_key(): off for mq, off in ordered.items()}
+        notice_body = fastjson.dumps({"offsetTable": offsets}).encode()
+        ext = {"topic": topic, "group": group, "timestamp": str(timestamp), "isForce": "false"}
+        for ch in list(g.channels.values()):
+            if ch.version < V3_0_7_SNAPSHOT:
+                return answer(cmd, 1, f"the client does not support this feature. version={ch.version}")
+            b.send_to_client(ch.conn, RequestCode.RESET_CONSUMER_CLIENT_OFFSET, ext, notice_body)
+        body = fastjson.dumps(
+            {"offsetTable": {mq.to_object_key(): off for mq, off in ordered.items()}}
+        ).encode()
+        return answer(cmd, 0, NOT_SET_REMARK, None, body)
+
+    async def consumer_status(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        """``Broker2Client.getConsumeStatus``: ask each consumer (or the named one) for its offsets."""
+        try:
+            topic = req_str(cmd, "topic")
+            group = req_str(cmd, "group")
+        except RequestError as e:
+            return answer(cmd, e.code, e.remark)
+        origin = opt_str(cmd, "clientAddr")
+        g = self.broker.consumers.get(group)
+        if g is None or not g.channels:
+            return answer(cmd, 1, f"No Any Consumer online in the consumer group: [{group}]")
+        table: dict[str, Any] = {}
+        for ch in list(g.channels.values()):
+            if ch.version < V3_0_7_SNAPSHOT:
+                return answer(cmd, 1, f"the client does not support this feature. version={ch.version}")
+            if origin and origin != ch.client_id:
+                continue
+            req = RemotingCommand.request(
+                RequestCode.GET_CONSUMER_STATUS_FROM_CLIENT, {"topic": topic, "group": group}, version=409
+            )
+            try:
+                resp = await ch.conn.invoke(req, 5.0)
+                if resp.code == 0 and resp.body:
+                    status = fastjson.loads(resp.body)
+                    if isinstance(status, dict):
+                        table[ch.client_id] = status.get("messageQueueTable") or {}
+            except Exception as e:
+                log.error("[get-consumer-status] %s %s: %s", group, ch.client_id, e)
+            if origin:
+                break
+        return answer(cmd, 0, NOT_SET_REMARK, None, fastjson.dumps({"consumerTable": table}).encode())
+
+    # ------------------------------------------------------------------------------ 307, 309
+
+    async def relay_to_consumer(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        """Forward to the named consumer and hand its answer back unchanged (``callConsumer``)."""
+        try:
+            group = req_str(cmd, "consumerGroup")
+            client_id = req_str(cmd, "clientId")
+        except RequestError as e:
+            return answer(cmd, e.code, e.remark)
+        b = self.broker
+        g = b.consumers.get(group)
+        ch = None if g is None else g.find_channel(client_id)
+        if ch is None:
+            return answer(cmd, 1, f"The Consumer <{group}> <{client_id}> not online")
+        if ch.version < V3_1_8_SNAPSHOT:
+            remark = f"The Consumer <{client_id}> Version <{ch.version}> too low to finish, please upgrade it"
+            return answer(cmd, 1, f"{remark} to V3_1_8_SNAPSHOT")
+        ext = dict(cmd.ext_fields or {})
+        body = cmd.body
+        if cmd.code == RequestCode.CONSUME_MESSAGE_DIRECTLY:
+            ext["brokerName"] = b.config.broker_name
+            msg_id = ext.get("msgId")
+            if msg_id:
+                try:
+                    body = b.store.look_message(decode_offset_msg_id(msg_id)[2])
+                except ProtocolError:
+                    body = None
+        req = RemotingCommand.request(cmd.code, ext, body, version=409)
+        try:
+            resp = await ch.conn.invoke(req, RELAY_TIMEOUT_S)
+        except RemotingTimeoutError as e:
+            return answer(cmd, 207, f"consumer <{group}> <{client_id}> Timeout: {e}")
+        except Exception as e:
+            return answer(cmd, 1, f"invoke consumer <{group}> <{client_id}> Exception: {e}")
+        out = cmd.response(resp.code, resp.remark, resp.ext_fields, resp.body)
+        out.version = resp.version
+        out.language = resp.language
+        return out

@@ -1,0 +1,147 @@
+"""Offsets: committed consumer offsets (14, 15, 43, 308, 314) and queue positions (29, 30, 31, 32, 45).
+
+QUERY_CONSUMER_OFFSET answers 0 for a group that never committed on a queue whose first message is
+still in memory, exactly as 4.9.8 does (that is why a fresh consumer reads a topic from the start);
+otherwise QUERY_NOT_FOUND, and the client applies its consumeFromWhere.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from mqadmin.broker.processors.wire import answer, guarded, opt_str, req_int, req_long, req_str
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.fastjson import dumps
+from mqadmin.remoting.client import Connection, Handler
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+
+__all__ = ["OffsetProcessor"]
+
+LONG_MAX = (1 << 63) - 1
+
+
+def memory_bytes() -> int:
+    """Physical memory, for the 'message is on disk' rule (``accessMessageInMemoryMaxRatio``)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+class OffsetProcessor:
+    """Codes 14, 15, 29, 30, 31, 32, 43, 45, 308 and 314."""
+
+    def __init__(self, broker: BrokerController) -> None:
+        self.broker = broker
+        self._memory = memory_bytes()
+
+    def handlers(self) -> dict[int, Handler]:
+        return {
+            RequestCode.QUERY_CONSUMER_OFFSET: self.query_consumer_offset,
+            RequestCode.UPDATE_CONSUMER_OFFSET: self.update_consumer_offset,
+            RequestCode.SEARCH_OFFSET_BY_TIMESTAMP: self.search_offset_by_timestamp,
+            RequestCode.GET_MAX_OFFSET: self.get_max_offset,
+            RequestCode.GET_MIN_OFFSET: self.get_min_offset,
+            RequestCode.GET_EARLIEST_MSG_STORETIME: self.get_earliest_msg_storetime,
+            RequestCode.GET_ALL_CONSUMER_OFFSET: self.get_all_consumer_offset,
+            RequestCode.GET_ALL_DELAY_OFFSET: self.get_all_delay_offset,
+            RequestCode.QUERY_CORRECTION_OFFSET: self.query_correction_offset,
+            RequestCode.CLONE_GROUP_OFFSET: self.clone_group_offset,
+        }
+
+    def in_disk(self, topic: str, queue_id: int, cq_offset: int) -> bool:
+        """``checkInDiskByConsumeOffset``: the message is further behind than RAM would cache."""
+        store = self.broker.store
+        entries = store.consume_queue_entries(topic, queue_id, cq_offset, 1)
+        if not entries:
+            return False
+        phys = entries[0][0]
+        ratio = self.broker.store_config.access_message_in_memory_max_ratio
+        return store.commitlog_max_offset - phys > self._memory * ratio // 100
+
+    @guarded
+    def query_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        group = req_str(cmd, "consumerGroup")
+        topic = req_str(cmd, "topic")
+        queue_id = req_int(cmd, "queueId")
+        b = self.broker
+        offset = b.offsets.query(group, topic, queue_id)
+        if offset >= 0:
+            return answer(cmd, 0, None, {"offset": offset})
+        if b.store.min_offset(topic, queue_id) <= 0 and not self.in_disk(topic, queue_id, 0):
+            return answer(cmd, 0, None, {"offset": 0})
+        return answer(cmd, 22, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first", {})
+
+    @guarded
+    def update_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        group = req_str(cmd, "consumerGroup")
+        topic = req_str(cmd, "topic")
+        queue_id = req_int(cmd, "queueId")
+        offset = req_long(cmd, "commitOffset")
+        self.broker.offsets.commit(group, topic, queue_id, offset)
+        return answer(cmd, 0, None, {})
+
+    @guarded
+    def search_offset_by_timestamp(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        topic = req_str(cmd, "topic")
+        queue_id = req_int(cmd, "queueId")
+        ts = req_long(cmd, "timestamp")
+        return answer(cmd, 0, None, {"offset": self.broker.store.offset_by_time(topic, queue_id, ts)})
+
+    @guarded
+    def get_max_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        topic = req_str(cmd, "topic")
+        queue_id = req_int(cmd, "queueId")
+        return answer(cmd, 0, None, {"offset": self.broker.store.max_offset(topic, queue_id)})
+
+    @guarded
+    def get_min_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        topic = req_str(cmd, "topic")
+        queue_id = req_int(cmd, "queueId")
+        return answer(cmd, 0, None, {"offset": self.broker.store.min_offset(topic, queue_id)})
+
+    @guarded
+    def get_earliest_msg_storetime(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        topic = req_str(cmd, "topic")
+        queue_id = req_int(cmd, "queueId")
+        return answer(cmd, 0, None, {"timestamp": self.broker.store.earliest_message_time(topic, queue_id)})
+
+    @guarded
+    def get_all_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        return answer(cmd, 0, None, None, self.broker.offsets.encode().encode())
+
+    @guarded
+    def get_all_delay_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        return answer(cmd, 0, None, None, self.broker.schedule.encode().encode())
+
+    @guarded
+    def query_correction_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        """Per queue the lowest offset any group (but the filtered ones) committed, for the compare group."""
+        topic = req_str(cmd, "topic")
+        compare = req_str(cmd, "compareGroup")
+        filters = [g for g in (opt_str(cmd, "filterGroups") or "").split(",") if g.strip()]
+        b = self.broker
+        queues = {q for key, t in b.offsets.table.items() if key.split("@")[0] == topic for q in t}
+        mins = {q: b.store.min_offset(topic, q) for q in queues}
+        correction = b.offsets.min_offsets_of_topic(topic, filters, mins)
+        for q, committed in (b.offsets.queues_of(compare, topic) or {}).items():
+            if q in correction and correction[q] > committed:
+                correction[q] = LONG_MAX
+        body = dumps({"correctionOffsets": correction}).encode()
+        return answer(cmd, 0, None, None, body)
+
+    @guarded
+    def clone_group_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        src = req_str(cmd, "srcGroup")
+        dest = req_str(cmd, "destGroup")
+        topic = opt_str(cmd, "topic")
+        b = self.broker
+        topics = [topic] if topic else b.offsets.topics_of_group(src)
+        for t in topics:
+            if b.topics.get(t) is not None:
+                b.offsets.clone(src, dest, t)
+        return answer(cmd, 0)

@@ -1,0 +1,222 @@
+"""Consuming: PULL_MESSAGE (11), Java's ``PullMessageProcessor``, with long polling.
+
+The checks and the status-to-code table follow 4.9.8 (FOUND → 0, nothing yet → 19, offset out of
+range → 21, filtered out → 20). A pull with the SUSPEND flag that finds nothing is parked in the
+:class:`~mqadmin.broker.longpoll.PullHoldService` and answered when a message arrives or its
+suspend timeout runs out. A pull answered with 21 also appends an ``OFFSET_MOVED_EVENT`` message,
+as a Java master does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mqadmin.broker.longpoll import HeldPull
+from mqadmin.broker.processors.wire import (
+    FAQ_SUFFIX,
+    answer,
+    guarded,
+    opt_str,
+    req_int,
+    req_long,
+    req_str,
+)
+from mqadmin.broker.topics import OFFSET_MOVED_EVENT
+from mqadmin.protocol.bodies.topic import PERM_READ
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.fastjson import dumps
+from mqadmin.protocol.javacoll import java_hash_dict, java_string_hash
+from mqadmin.protocol.message import MessageExt
+from mqadmin.remoting.client import Connection, Handler
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+
+__all__ = ["PullProcessor", "Subscription"]
+
+log = logging.getLogger("mqadmin.broker")
+
+FLAG_COMMIT_OFFSET = 0x1
+FLAG_SUSPEND = 0x2
+FLAG_SUBSCRIPTION = 0x4
+
+_CODES = {
+    "FOUND": 0,
+    "MESSAGE_WAS_REMOVING": 20,
+    "NO_MATCHED_MESSAGE": 20,
+    "OFFSET_FOUND_NULL": 19,
+    "OFFSET_OVERFLOW_BADLY": 21,
+    "OFFSET_OVERFLOW_ONE": 19,
+    "OFFSET_TOO_SMALL": 21,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Subscription:
+    """What a pull filters by: TAG expressions become a set of tag hash codes (None: everything)."""
+
+    expression_type: str
+    sub_string: str
+    tag_codes: frozenset[int] | None
+
+    @classmethod
+    def build(cls, sub_string: str | None, expression_type: str | None) -> Subscription:
+        """``FilterAPI.buildSubscriptionData``: ``a || b`` → tags a and b; empty or ``*`` → all."""
+        etype = expression_type or "TAG"
+        text = sub_string or ""
+        if etype != "TAG":
+            return cls(etype, text, None)
+        if not text or text.strip() == "*":
+            return cls(etype, "*", None)
+        tags = [t.strip() for t in text.split("||")]
+        return cls(etype, text, frozenset(java_string_hash(t) for t in tags if t))
+
+
+class PullProcessor:
+    """Code 11."""
+
+    def __init__(self, broker: BrokerController) -> None:
+        self.broker = broker
+
+    def handlers(self) -> dict[int, Handler]:
+        return {RequestCode.PULL_MESSAGE: self.pull}
+
+    @guarded
+    def pull(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | asyncio.Future[RemotingCommand | None] | None:
+        return self._process(conn, cmd, allow_suspend=True)
+
+    def replay(self, held: HeldPull) -> RemotingCommand | None:
+        """The second, non-suspending execution of a parked pull (Java ``executeRequestWhenWakeup``)."""
+        try:
+            resp = self._process(held.conn, held.cmd, allow_suspend=False)
+        except Exception as e:
+            log.exception("held pull failed")
+            return answer(held.cmd, 1, f"{type(e).__name__}: {e}")
+        assert not isinstance(resp, asyncio.Future)
+        return resp
+
+    def _process(
+        self, conn: Connection, cmd: RemotingCommand, allow_suspend: bool
+    ) -> RemotingCommand | asyncio.Future[RemotingCommand | None] | None:
+        group = req_str(cmd, "consumerGroup")
+        topic = req_str(cmd, "topic")
+        queue_id = req_int(cmd, "queueId")
+        offset = req_long(cmd, "queueOffset")
+        max_nums = req_int(cmd, "maxMsgNums")
+        sys_flag = req_int(cmd, "sysFlag")
+        commit_offset = req_long(cmd, "commitOffset")
+        suspend_ms = req_long(cmd, "suspendTimeoutMillis")
+        sub_version = req_long(cmd, "subVersion")
+        b = self.broker
+        cfg = b.config
+        empty: dict[str, object] = {}
+
+        if not cfg.broker_permission & PERM_READ:
+            return answer(cmd, 16, f"the broker[{cfg.broker_ip1}] pulling message is forbidden", empty)
+        g = b.groups.find(group)
+        if g is None:
+            return answer(cmd, 26, f"subscription group [{group}] does not exist, {FAQ_SUFFIX}", empty)
+        if not g.consume_enable:
+            return answer(cmd, 16, f"subscription group no permission, {group}", empty)
+        has_suspend = bool(sys_flag & FLAG_SUSPEND)
+        tc = b.topics.get(topic)
+        if tc is None:
+            log.error("the topic %s not exist, consumer: %s", topic, conn.remote_addr)
+            return answer(cmd, 17, f"topic[{topic}] not exist, apply first please! {FAQ_SUFFIX}", empty)
+        if not tc.perm & PERM_READ:
+            return answer(cmd, 16, f"the topic[{topic}] pulling message is forbidden", empty)
+        if queue_id < 0 or queue_id >= tc.read_queue_nums:
+            remark = f"queueId[{queue_id}] is illegal, topic:[{topic}] topicConfig.readQueueNums:"
+            return answer(cmd, 1, f"{remark}[{tc.read_queue_nums}] consumer:[/{conn.remote_addr}]", empty)
+
+        if sys_flag & FLAG_SUBSCRIPTION:
+            sub = Subscription.build(opt_str(cmd, "subscription"), opt_str(cmd, "expressionType"))
+        else:
+            cg = b.consumers.get(group)
+            if cg is None:
+                return answer(cmd, 24, f"the consumer's group info not exist{FAQ_SUFFIX}", empty)
+            if not g.consume_broadcast_enable and cg.message_model == "BROADCASTING":
+                return answer(cmd, 16, f"the consumer group[{group}] can not consume by broadcast way", empty)
+            sd = cg.subscriptions.get(topic)
+            if sd is None:
+                return answer(cmd, 24, f"the consumer's subscription not exist{FAQ_SUFFIX}", empty)
+            if sd.sub_version < sub_version:
+                return answer(cmd, 25, "the consumer's subscription not latest", empty)
+            sub = Subscription.build(sd.sub_string, sd.expression_type)
+        if sub.expression_type != "TAG" and not cfg.enable_property_filter:
+            remark = "The broker does not support consumer to filter message by "
+            return answer(cmd, 1, remark + sub.expression_type, empty)
+
+        started = time.monotonic()
+        result = b.store.get_messages(
+            topic,
+            queue_id,
+            offset,
+            max_nums,
+            b.store_config.max_transfer_bytes_on_message_in_memory,
+            sub.tag_codes,
+        )
+        status = result.status.name
+        count = len(result.messages)
+        elapsed = int((time.monotonic() - started) * 1000)
+        b.store_stats.on_get(status == "FOUND", count, elapsed)
+        if status in ("NO_MATCHED_LOGIC_QUEUE", "NO_MESSAGE_IN_QUEUE"):
+            code = 21 if offset != 0 else 19
+        else:
+            code = _CODES.get(status, 1)
+        ext = {
+            "suggestWhichBrokerId": 0,
+            "nextBeginOffset": result.next_begin_offset,
+            "minOffset": result.min_offset,
+            "maxOffset": result.max_offset,
+        }
+        resp: RemotingCommand | asyncio.Future[RemotingCommand | None] | None
+        if code == 0:
+            body = b"".join(result.messages)
+            b.stats.inc_group_get(group, topic, count, len(body))
+            resp = answer(cmd, 0, status, ext, body)
+        elif code == 19 and allow_suspend and has_suspend:
+            hold_ms = suspend_ms if cfg.long_polling_enable else cfg.short_polling_time_mills
+            resp = b.hold.hold(conn, cmd, topic, queue_id, offset, sub.tag_codes, hold_ms / 1000)
+        else:
+            resp = answer(cmd, code, status, ext)
+            if code == 21:
+                self._offset_moved_event(group, topic, queue_id, offset, result.next_begin_offset)
+        if allow_suspend and sys_flag & FLAG_COMMIT_OFFSET:
+            b.offsets.commit(group, topic, queue_id, commit_offset)
+        return resp
+
+    def _offset_moved_event(self, group: str, topic: str, queue_id: int, requested: int, new: int) -> None:
+        """``generateOffsetMovedEvent``: a record of the correction in topic OFFSET_MOVED_EVENT."""
+        b = self.broker
+        body = dumps(
+            {
+                "consumerGroup": group,
+                "messageQueue": {"brokerName": b.config.broker_name, "queueId": queue_id, "topic": topic},
+                "offsetNew": new,
+                "offsetRequest": requested,
+            }
+        ).encode()
+        props = java_hash_dict({"TAGS": group, "DELAY": "0", "KEYS": group})
+        msg = MessageExt(
+            topic=OFFSET_MOVED_EVENT,
+            properties=props,
+            body=body,
+            queue_id=0,
+            born_timestamp=b.now_ms(),
+            born_host=b.store_host,
+            born_port=b.store_port,
+            store_host=b.store_host,
+            store_port=b.store_port,
+        )
+        try:
+            b.put_message(msg)
+        except Exception:
+            log.exception("generateOffsetMovedEvent failed")

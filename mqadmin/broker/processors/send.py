@@ -1,0 +1,442 @@
+"""Producing: SEND_MESSAGE (10), SEND_MESSAGE_V2 (310), SEND_BATCH_MESSAGE (320), and the consumer's
+send-back of a failed message, CONSUMER_SEND_MSG_BACK (36) — Java's ``SendMessageProcessor``.
+
+Checks run in Java's order (start time, permissions, topic name, auto-creation from the default
+topic, queue id) with Java's codes and remarks. The stored properties are the request's with
+``CLUSTER`` added and ``WAIT`` removed, in ``HashMap`` order; bornHost is the sender's address.
+Every answer carries ``MSG_REGION`` and ``TRACE_ON``; a success adds the offset message id, the
+queue id and the queue offset.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from mqadmin.broker.processors.wire import (
+    FAQ_SUFFIX,
+    RequestError,
+    answer,
+    guarded,
+    hash_ordered,
+    java_bool,
+    opt_int,
+    opt_str,
+    req_int,
+    req_long,
+    req_str,
+)
+from mqadmin.broker.topics import (
+    DLQ_PREFIX,
+    NOT_ALLOWED_SEND_TOPICS,
+    RETRY_PREFIX,
+    topic_config_string,
+    validate_topic,
+)
+from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.message import (
+    MessageConst,
+    MessageExt,
+    MessageSysFlag,
+    decode_batch,
+    decode_message,
+    properties_to_string,
+    string_to_properties,
+)
+from mqadmin.remoting.client import Connection, Handler
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.store.results import PutResult
+
+__all__ = ["SendProcessor"]
+
+log = logging.getLogger("mqadmin.broker")
+
+_V2_NAMES = {
+    "producerGroup": "a",
+    "topic": "b",
+    "defaultTopic": "c",
+    "defaultTopicQueueNums": "d",
+    "queueId": "e",
+    "sysFlag": "f",
+    "bornTimestamp": "g",
+    "flag": "h",
+    "properties": "i",
+    "reconsumeTimes": "j",
+    "unitMode": "k",
+    "maxReconsumeTimes": "l",
+    "batch": "m",
+}
+V3_4_9 = 186  # MQVersion.Version.V3_4_9.ordinal(): from here a request's maxReconsumeTimes is honoured
+DLQ_NUMS_PER_GROUP = 1
+TOPIC_SYS_FLAG_UNIT = 1
+TOPIC_SYS_FLAG_UNIT_SUB = 2
+
+_PUT_ERRORS = {
+    "CREATE_MAPEDFILE_FAILED": (1, "create mapped file failed, server is busy or broken."),
+    "OS_PAGECACHE_BUSY": (1, "[PC_SYNCHRONIZED]broker busy, start flow control for a while"),
+    "UNKNOWN_ERROR": (1, "UNKNOWN_ERROR"),
+    "LMQ_CONSUME_QUEUE_NUM_EXCEEDED": (
+        1,
+        "[LMQ_CONSUME_QUEUE_NUM_EXCEEDED]broker config enableLmq and enableMultiDispatch, lmq consumeQueue "
+        "num exceed maxLmqConsumeQueueNum config num, default limit 2w.",
+    ),
+}
+_PUT_OK_CODES = {"PUT_OK": 0, "FLUSH_DISK_TIMEOUT": 10, "FLUSH_SLAVE_TIMEOUT": 12, "SLAVE_NOT_AVAILABLE": 11}
+
+
+@dataclass(slots=True)
+class SendHeader:
+    """``SendMessageRequestHeader`` (V1 names; V2 requests use one-letter aliases)."""
+
+    producer_group: str
+    topic: str
+    default_topic: str
+    default_topic_queue_nums: int
+    queue_id: int
+    sys_flag: int
+    born_timestamp: int
+    flag: int
+    properties: str | None
+    reconsume_times: int | None
+    unit_mode: bool
+    max_reconsume_times: int | None
+    batch: bool
+
+    @classmethod
+    def parse(cls, cmd: RemotingCommand) -> SendHeader:
+        if cmd.code in (RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE):
+            ext = cmd.ext_fields or {}
+            cmd = RemotingCommand(cmd.code, ext_fields={k: ext[v] for k, v in _V2_NAMES.items() if v in ext})
+        elif not cmd.ext_fields:
+            raise RequestError(
+                "org.apache.rocketmq.remoting.exception.RemotingCommandException: the custom field "
+                "<producerGroup> is null"
+            )
+        return cls(
+            producer_group=req_str(cmd, "producerGroup"),
+            topic=req_str(cmd, "topic"),
+            default_topic=req_str(cmd, "defaultTopic"),
+            default_topic_queue_nums=req_int(cmd, "defaultTopicQueueNums"),
+            queue_id=req_int(cmd, "queueId"),
+            sys_flag=req_int(cmd, "sysFlag"),
+            born_timestamp=req_long(cmd, "bornTimestamp"),
+            flag=req_int(cmd, "flag"),
+            properties=opt_str(cmd, "properties"),
+            reconsume_times=opt_int(cmd, "reconsumeTimes"),
+            unit_mode=java_bool(cmd.ext("unitMode")),
+            max_reconsume_times=opt_int(cmd, "maxReconsumeTimes"),
+            batch=java_bool(cmd.ext("batch")),
+        )
+
+
+def illegal_remark(limit: int) -> str:
+    """The MESSAGE_ILLEGAL remark, quoting ``maxMessageSize``."""
+    return (
+        "the message is illegal, maybe msg body or properties length not matched. "
+        f"msg body length limit {limit}B, msg properties length limit 32KB."
+    )
+
+
+def split_addr(addr: str) -> tuple[str, int]:
+    """``host:port`` (IPv6 hosts bracketed) as a pair."""
+    host, _, port = addr.rpartition(":")
+    return host.strip("[]"), int(port or 0)
+
+
+class SendProcessor:
+    """Codes 10, 310, 320 and 36."""
+
+    def __init__(self, broker: BrokerController) -> None:
+        self.broker = broker
+
+    def handlers(self) -> dict[int, Handler]:
+        return {
+            RequestCode.SEND_MESSAGE: self.send,
+            RequestCode.SEND_MESSAGE_V2: self.send,
+            RequestCode.SEND_BATCH_MESSAGE: self.send,
+            RequestCode.CONSUMER_SEND_MSG_BACK: self.send_back,
+        }
+
+    # ------------------------------------------------------------------------------ send
+
+    @guarded
+    def send(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        h = SendHeader.parse(cmd)
+        b = self.broker
+        cfg = b.config
+        ext: dict[str, object] = {"MSG_REGION": cfg.region_id, "TRACE_ON": cfg.trace_on}
+
+        if b.now_ms() < cfg.start_accept_send_request_time_stamp:
+            return answer(
+                cmd, 1, f"broker unable to service, until {cfg.start_accept_send_request_time_stamp}", ext
+            )
+        refused = self._check(conn, h)
+        if refused is not None:
+            return answer(cmd, refused[0], refused[1], ext)
+        tc = b.topics.get(h.topic)
+        assert tc is not None
+        queue_id = h.queue_id if h.queue_id >= 0 else random.randrange(max(tc.write_queue_nums, 1))
+        answered_queue = queue_id  # what the answer says, even when the message goes to the DLQ
+        if h.batch or cmd.code == RequestCode.SEND_BATCH_MESSAGE:
+            return self._send_batch(conn, cmd, h, tc, queue_id, ext)
+
+        topic = h.topic
+        if topic.startswith(RETRY_PREFIX):
+            routed = self._retry_or_dlq(cmd, h)
+            if isinstance(routed, tuple):
+                return answer(cmd, routed[0], routed[1], ext)
+            if routed is not None:
+                topic, queue_id = routed, 0
+        sys_flag = h.sys_flag
+        if tc.topic_filter_type == "MULTI_TAG":
+            sys_flag |= MessageSysFlag.MULTI_TAGS_FLAG
+
+        props = string_to_properties(h.properties)
+        props[MessageConst.PROPERTY_CLUSTER] = cfg.broker_cluster_name
+        props.pop(MessageConst.PROPERTY_WAIT_STORE_MSG_OK, None)
+        msg = self._message(
+            conn,
+            topic,
+            queue_id,
+            h.flag,
+            sys_flag,
+            h.born_timestamp,
+            h.reconsume_times or 0,
+            props,
+            cmd.body or b"",
+        )
+
+        if java_bool(props.get(MessageConst.PROPERTY_TRANSACTION_PREPARED)):
+            if cfg.reject_transaction_message:
+                return answer(
+                    cmd, 16, f"the broker[{cfg.broker_ip1}] sending transaction message is forbidden", ext
+                )
+            result = b.transactions.prepare(msg)
+        else:
+            result = b.put_message(msg)
+        return self._put_answer(cmd, result, answered_queue, msg.topic, ext)
+
+    def _check(self, conn: Connection, h: SendHeader) -> tuple[int, str] | None:
+        """``msgCheck``: permission, topic name, auto-creation, queue id."""
+        b = self.broker
+        cfg = b.config
+        if not cfg.broker_permission & PERM_WRITE and b.topics.is_order_topic(h.topic):
+            return 16, f"the broker[{cfg.broker_ip1}] sending message is forbidden"
+        bad = validate_topic(h.topic)
+        if bad is not None:
+            return 1, bad
+        if h.topic in NOT_ALLOWED_SEND_TOPICS:
+            return 16, f"Sending message to topic[{h.topic}] is forbidden."
+        tc = b.topics.get(h.topic)
+        if tc is None:
+            sys_flag = 0
+            if h.unit_mode:
+                sys_flag = (
+                    TOPIC_SYS_FLAG_UNIT_SUB if h.topic.startswith(RETRY_PREFIX) else TOPIC_SYS_FLAG_UNIT
+                )
+            log.warning("the topic %s not exist, producer: %s", h.topic, conn.remote_addr)
+            tc = b.topics.create_in_send(h.topic, h.default_topic, h.default_topic_queue_nums, sys_flag)
+            if tc is None and h.topic.startswith(RETRY_PREFIX):
+                tc = b.topics.create_in_send_back(h.topic, 1, PERM_READ | PERM_WRITE, sys_flag)
+            if tc is None:
+                return 17, f"topic[{h.topic}] not exist, apply first please!{FAQ_SUFFIX}"
+        if h.queue_id >= max(tc.write_queue_nums, tc.read_queue_nums):
+            return (
+                1,
+                f"request queueId[{h.queue_id}] is illegal, {topic_config_string(tc)} "
+                f"Producer: {conn.remote_addr}",
+            )
+        return None
+
+    def _retry_or_dlq(self, cmd: RemotingCommand, h: SendHeader) -> str | tuple[int, str] | None:
+        """``handleRetryAndDLQ``: a retry that used up its attempts goes to the group's DLQ."""
+        group = h.topic[len(RETRY_PREFIX) :]
+        g = self.broker.groups.find(group)
+        if g is None:
+            return 26, f"subscription group not exist, {group} {FAQ_SUFFIX}"
+        max_times = g.retry_max_times
+        if cmd.version >= V3_4_9 and h.max_reconsume_times is not None:
+            max_times = h.max_reconsume_times
+        if (h.reconsume_times or 0) >= max_times:
+            dlq = DLQ_PREFIX + group
+            self.broker.topics.create_in_send_back(dlq, DLQ_NUMS_PER_GROUP, PERM_READ | PERM_WRITE, 0)
+            return dlq
+        return None
+
+    def _message(
+        self,
+        conn: Connection,
+        topic: str,
+        queue_id: int,
+        flag: int,
+        sys_flag: int,
+        born: int,
+        reconsume: int,
+        props: dict[str, str],
+        body: bytes,
+    ) -> MessageExt:
+        b = self.broker
+        born_host, born_port = split_addr(conn.remote_addr or "0.0.0.0:0")
+        if ":" in born_host:
+            sys_flag |= MessageSysFlag.BORNHOST_V6_FLAG
+        return MessageExt(
+            topic=topic,
+            flag=flag,
+            properties=hash_ordered(props),
+            body=body,
+            queue_id=queue_id,
+            sys_flag=sys_flag,
+            born_timestamp=born,
+            born_host=born_host,
+            born_port=born_port,
+            store_host=b.store_host,
+            store_port=b.store_port,
+            reconsume_times=reconsume,
+        )
+
+    def _put_answer(
+        self, cmd: RemotingCommand, result: PutResult, queue_id: int, topic: str, ext: dict[str, object]
+    ) -> RemotingCommand:
+        status = result.status.name
+        code = _PUT_OK_CODES.get(status)
+        if code is None:
+            if status in ("MESSAGE_ILLEGAL", "PROPERTIES_SIZE_EXCEEDED"):
+                limit = self.broker.store_config.max_message_size
+                return answer(cmd, 13, illegal_remark(limit), ext)
+            if status == "SERVICE_NOT_AVAILABLE":
+                remark = (
+                    "service not available now. It may be caused by one of the following reasons: the "
+                    f"broker's disk is full [{self.broker.disk_util()}], messages are put to the slave, "
+                    "message store has been shut down, etc."
+                )
+                return answer(cmd, 14, remark, ext)
+            code, remark = _PUT_ERRORS.get(status, (1, "UNKNOWN_ERROR DEFAULT"))
+            return answer(cmd, code, remark, ext)
+        self.broker.stats.inc_topic_put(topic, result.msg_num, result.wrote_bytes)
+        ext.update(msgId=result.msg_id, queueId=queue_id, queueOffset=result.queue_offset)
+        return answer(cmd, code, None, ext)
+
+    def _send_batch(
+        self,
+        conn: Connection,
+        cmd: RemotingCommand,
+        h: SendHeader,
+        tc: TopicConfig,
+        queue_id: int,
+        ext: dict[str, object],
+    ) -> RemotingCommand:
+        """``asyncSendBatchMessage``: every entry gets the batch's properties (with CLUSTER) appended."""
+        b = self.broker
+        if len(h.topic) > 127:
+            return answer(cmd, 13, f"message topic length too long {len(h.topic)}", ext)
+        sys_flag = h.sys_flag
+        if tc.topic_filter_type == "MULTI_TAG":
+            sys_flag |= MessageSysFlag.MULTI_TAGS_FLAG
+        batch_props = string_to_properties(h.properties)
+        batch_props[MessageConst.PROPERTY_CLUSTER] = b.config.broker_cluster_name
+        batch_text = properties_to_string(hash_ordered(batch_props), trailing_separator=False)
+        try:
+            entries = decode_batch(cmd.body or b"")
+        except ProtocolError as e:
+            log.warning("bad batch body from %s: %s", conn.remote_addr, e)
+            return answer(cmd, 13, illegal_remark(b.store_config.max_message_size), ext)
+        if not entries:
+            return answer(cmd, 13, illegal_remark(b.store_config.max_message_size), ext)
+        msgs = []
+        for entry in entries:
+            inner = properties_to_string(entry.properties, trailing_separator=False)
+            text = inner + ("\x02" if inner and not inner.endswith("\x02") else "") + batch_text
+            if MessageConst.PROPERTY_TRANSACTION_PREPARED in entry.properties or entry.delay_time_level > 0:
+                return answer(cmd, 13, illegal_remark(b.store_config.max_message_size), ext)
+            msg = self._message(
+                conn,
+                h.topic,
+                queue_id,
+                entry.flag,
+                sys_flag,
+                h.born_timestamp,
+                h.reconsume_times or 0,
+                {},
+                entry.body,
+            )
+            msg.properties = string_to_properties(text)
+            msgs.append(msg)
+        result = b.put_messages(msgs)
+        return self._put_answer(cmd, result, queue_id, h.topic, ext)
+
+    # ------------------------------------------------------------------------------ send back
+
+    @guarded
+    def send_back(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        """CONSUMER_SEND_MSG_BACK: into ``%RETRY%group`` after a delay, or ``%DLQ%group`` at the end."""
+        offset = req_long(cmd, "offset")
+        group = req_str(cmd, "group")
+        delay_level = req_int(cmd, "delayLevel")
+        unit_mode = java_bool(cmd.ext("unitMode"))
+        max_times_hdr = opt_int(cmd, "maxReconsumeTimes")
+        b = self.broker
+        g = b.groups.find(group)
+        if g is None:
+            return answer(cmd, 26, f"subscription group not exist, {group} {FAQ_SUFFIX}")
+        if not b.config.broker_permission & PERM_WRITE:
+            return answer(cmd, 16, f"the broker[{b.config.broker_ip1}] sending message is forbidden")
+        if g.retry_queue_nums <= 0:
+            return answer(cmd, 0)
+        new_topic = RETRY_PREFIX + group
+        queue_id = random.randrange(99999999) % g.retry_queue_nums
+        sys_flag = TOPIC_SYS_FLAG_UNIT_SUB if unit_mode else 0
+        tc = b.topics.create_in_send_back(new_topic, g.retry_queue_nums, PERM_READ | PERM_WRITE, sys_flag)
+        if not tc.perm & PERM_WRITE:
+            return answer(cmd, 16, f"the topic[{new_topic}] sending message is forbidden")
+        raw = b.store.look_message(offset)
+        if raw is None:
+            return answer(cmd, 1, f"look message by offset failed, {offset}")
+        orig, _ = decode_message(raw, decompress=False)
+        props = dict(orig.properties)
+        if MessageConst.PROPERTY_RETRY_TOPIC not in props:
+            props[MessageConst.PROPERTY_RETRY_TOPIC] = orig.topic
+        props[MessageConst.PROPERTY_WAIT_STORE_MSG_OK] = "false"
+        max_times = g.retry_max_times
+        if cmd.version >= V3_4_9 and max_times_hdr is not None:
+            max_times = max_times_hdr
+        if orig.reconsume_times >= max_times or delay_level < 0:
+            new_topic = DLQ_PREFIX + group
+            queue_id = random.randrange(99999999) % DLQ_NUMS_PER_GROUP
+            b.topics.create_in_send_back(new_topic, DLQ_NUMS_PER_GROUP, PERM_READ | PERM_WRITE, 0)
+            props[MessageConst.PROPERTY_DELAY_TIME_LEVEL] = "0"
+        else:
+            if delay_level == 0:
+                delay_level = 3 + orig.reconsume_times
+            props[MessageConst.PROPERTY_DELAY_TIME_LEVEL] = str(delay_level)
+        origin = props.get(MessageConst.PROPERTY_ORIGIN_MESSAGE_ID)
+        props[MessageConst.PROPERTY_ORIGIN_MESSAGE_ID] = origin if origin and origin.strip() else orig.msg_id
+        body, stored_flag = orig.stored_body()
+        msg = MessageExt(
+            topic=new_topic,
+            flag=orig.flag,
+            properties=hash_ordered(props),
+            body=body,
+            queue_id=queue_id,
+            sys_flag=stored_flag,
+            born_timestamp=orig.born_timestamp,
+            born_host=orig.born_host,
+            born_port=orig.born_port,
+            store_host=b.store_host,
+            store_port=b.store_port,
+            reconsume_times=orig.reconsume_times + 1,
+        )
+        result = b.put_message(msg)
+        if result.status.name == "PUT_OK":
+            back_topic = props.get(MessageConst.PROPERTY_RETRY_TOPIC) or orig.topic
+            b.stats.inc_send_back(group, back_topic)
+            if msg.topic != new_topic:  # delayed: stored in SCHEDULE_TOPIC_XXXX
+                b.stats.inc_topic_put(msg.topic, 1, result.wrote_bytes)
+            return answer(cmd, 0)
+        return answer(cmd, 1, result.status.name)

@@ -1,0 +1,175 @@
+"""Reading request headers and writing responses the way a 4.9.8 broker does.
+
+Java decodes a request's ext fields into a header class: a required field that is missing fails the
+request with SYSTEM_ERROR and a RemotingCommandException text, a number that does not parse with
+the NumberFormatException text. Values may arrive as JSON numbers (the C++ client) or strings; the
+frame decoder already turned both into strings. Responses always say ``"language":"JAVA"`` and
+``"version":409`` and list their ext fields in ``HashMap`` order.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
+from mqadmin.remoting.client import Connection
+
+__all__ = [
+    "BROKER_VERSION",
+    "FAQ_SUFFIX",
+    "NOT_SET_REMARK",
+    "RequestError",
+    "answer",
+    "guarded",
+    "hash_order",
+    "hash_ordered",
+    "java_bool",
+    "opt_int",
+    "opt_long",
+    "opt_str",
+    "req_int",
+    "req_long",
+    "req_str",
+    "tags_hash",
+]
+
+log = logging.getLogger("mqadmin.broker")
+
+BROKER_VERSION = 409
+"""``MQVersion.CURRENT_VERSION`` of 4.9.8 (``V4_9_8``)."""
+
+NOT_SET_REMARK = "not set any response code"
+"""The remark a Java response starts with; a few handlers leave it on their success answers."""
+
+FAQ_SUFFIX = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+class RequestError(Exception):
+    """A request the broker refuses before doing anything: answered with ``code`` and ``remark``."""
+
+    def __init__(self, remark: str, code: int = 1) -> None:
+        super().__init__(remark)
+        self.code = code
+        self.remark = remark
+
+
+def answer(
+    req: RemotingCommand,
+    code: int = 0,
+    remark: str | None = None,
+    ext: Mapping[str, Any] | None = None,
+    body: bytes | None = None,
+) -> RemotingCommand:
+    """A response as the broker writes it; ``ext`` (None: no extFields key) goes out in HashMap order."""
+    fields: dict[str, str] | None = None
+    if ext is not None:
+        present = {k: _text(v) for k, v in ext.items() if v is not None}
+        fields = {k: present[k] for k in hash_order(tuple(present))}
+    resp = req.response(code, remark, fields, body)
+    resp.version = BROKER_VERSION
+    return resp
+
+
+@functools.lru_cache(maxsize=4096)
+def hash_order(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """``HashMap`` iteration order of these keys put in this order (cached: key sets repeat)."""
+    return tuple(java_hash_order(keys))
+
+
+def hash_ordered(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``d`` in the order a default ``HashMap`` filled in ``d``'s order iterates."""
+    return {k: d[k] for k in hash_order(tuple(d))}
+
+
+@functools.lru_cache(maxsize=4096)
+def tags_hash(tags: str) -> int:
+    """``String.hashCode`` of a TAGS value (cached: tags repeat)."""
+    return java_string_hash(tags)
+
+
+def _text(v: Any) -> str:
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    return str(v)
+
+
+def _missing(name: str) -> RequestError:
+    return RequestError(
+        f"org.apache.rocketmq.remoting.exception.RemotingCommandException: the custom field <{name}> is null"
+    )
+
+
+def req_str(cmd: RemotingCommand, name: str) -> str:
+    v = cmd.ext(name)
+    if v is None:
+        raise _missing(name)
+    return v
+
+
+def opt_str(cmd: RemotingCommand, name: str, default: str | None = None) -> str | None:
+    return cmd.ext(name, default)
+
+
+def _number(text: str, kind: str) -> int:
+    if not _INT.fullmatch(text):
+        raise RequestError(f'java.lang.NumberFormatException: For input string: "{text}"')
+    n = int(text)
+    lo, hi = _INT32 if kind == "int" else _INT64
+    if not lo <= n <= hi:
+        raise RequestError(f'java.lang.NumberFormatException: For input string: "{text}"')
+    return n
+
+
+def req_int(cmd: RemotingCommand, name: str) -> int:
+    return _number(req_str(cmd, name), "int")
+
+
+def req_long(cmd: RemotingCommand, name: str) -> int:
+    return _number(req_str(cmd, name), "long")
+
+
+def opt_int(cmd: RemotingCommand, name: str, default: int | None = None) -> int | None:
+    v = cmd.ext(name)
+    return default if v is None else _number(v, "int")
+
+
+def opt_long(cmd: RemotingCommand, name: str, default: int | None = None) -> int | None:
+    v = cmd.ext(name)
+    return default if v is None else _number(v, "long")
+
+
+def java_bool(text: str | None, default: bool = False) -> bool:
+    """``Boolean.parseBoolean``: only ``true`` (any case) is true; a JSON ``1`` is not."""
+    if text is None:
+        return default
+    return text.lower() == "true"
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guarded(fn: F) -> F:
+    """Turn a :class:`RequestError` (or an unexpected failure) into the SYSTEM_ERROR-style answer."""
+
+    @functools.wraps(fn)
+    def wrapper(self: Any, conn: Connection, cmd: RemotingCommand) -> Any:
+        try:
+            return fn(self, conn, cmd)
+        except RequestError as e:
+            return answer(cmd, e.code, e.remark)
+        except Exception as e:
+            log.exception("request %d from %s failed", cmd.code, conn.remote_addr)
+            return answer(cmd, 1, f"{type(e).__name__}: {e}")
+
+    return wrapper  # type: ignore[return-value]

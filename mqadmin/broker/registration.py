@@ -1,0 +1,152 @@
+"""Registration with the name servers (Java ``BrokerOuterAPI.registerBrokerAll``/``unregisterBrokerAll``).
+
+REGISTER_BROKER (103) carries the whole topic table and its DataVersion as a ``RegisterBrokerBody``
+with ``bodyCrc32 = crc32(body) & 0x7FFFFFFF``; it goes to every configured name server in
+parallel. Boot, periodic and post-UPDATE_AND_CREATE_TOPIC registrations wait for the answers
+(and honour the ORDER_TOPIC_CONFIG table a 4.x name server returns); a registration right after an
+automatic topic creation is sent oneway. UNREGISTER_BROKER (104) is sent at shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import zlib
+
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.processors.wire import BROKER_VERSION
+from mqadmin.broker.topics import TopicManager
+from mqadmin.protocol.bodies.kv import KVTable
+from mqadmin.protocol.bodies.register import RegisterBrokerBody
+from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import java_hash_dict
+from mqadmin.remoting.client import RemotingClient
+
+__all__ = ["Registrar", "body_crc32"]
+
+log = logging.getLogger("mqadmin.broker")
+
+UNREGISTER_TIMEOUT_S = 3.0
+
+
+def body_crc32(body: bytes) -> int:
+    """``UtilAll.crc32``: CRC32 keeping the low 31 bits."""
+    return zlib.crc32(body) & 0x7FFFFFFF
+
+
+class Registrar:
+    """Sends the broker's registration to every name server named in ``namesrvAddr``."""
+
+    def __init__(self, settings: BrokerSettings, topics: TopicManager, client: RemotingClient) -> None:
+        self.settings = settings
+        self.topics = topics
+        self.client = client
+        self._oneway_tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def namesrv_addrs(self) -> list[str]:
+        return self.settings.broker.namesrv_list
+
+    def _wrapper(self, only: str | None) -> TopicConfigSerializeWrapper:
+        w = self.topics.wrapper(only)
+        perm = self.settings.broker.broker_permission
+        if not (perm & PERM_READ and perm & PERM_WRITE):
+            w.topic_config_table = {
+                name: TopicConfig(name, tc.read_queue_nums, tc.write_queue_nums, perm)
+                for name, tc in (w.topic_config_table or {}).items()
+            }
+        return w
+
+    def _request(self, body: bytes, oneway: bool) -> RemotingCommand:
+        b = self.settings.broker
+        ext = java_hash_dict(
+            {
+                "brokerAddr": self.settings.broker_addr,
+                "brokerId": str(b.broker_id),
+                "brokerName": b.broker_name,
+                "clusterName": b.broker_cluster_name,
+                "haServerAddr": self.settings.ha_server_addr,
+                "compressed": "true" if b.compressed_register else "false",
+                "bodyCrc32": str(body_crc32(body)),
+            }
+        )
+        return RemotingCommand.request(
+            RequestCode.REGISTER_BROKER, ext, body, oneway=oneway, version=BROKER_VERSION
+        )
+
+    def _body(self, only: str | None) -> bytes:
+        body = RegisterBrokerBody(self._wrapper(only), [])
+        return body.encode(compress=self.settings.broker.compressed_register)
+
+    async def register_all(self, *, check_order: bool = True, only: str | None = None) -> None:
+        """A synchronous registration (boot, periodic, after UPDATE_AND_CREATE_TOPIC)."""
+        addrs = self.namesrv_addrs
+        if not addrs:
+            return
+        body = self._body(only)
+        timeout = self.settings.broker.register_broker_timeout_mills / 1000
+        results = await asyncio.gather(*(self._register_one(a, body, timeout) for a in addrs))
+        first = next((r for r in results if r is not None), None)
+        if check_order and first is not None and first.body:
+            try:
+                table = KVTable.decode(first.body).table
+            except ProtocolError as e:
+                log.warning("bad ORDER_TOPIC_CONFIG table from a name server: %s", e)
+                return
+            if table is not None:
+                self.topics.update_order_topics(set(table))
+
+    async def _register_one(self, addr: str, body: bytes, timeout: float) -> RemotingCommand | None:
+        req = self._request(body, oneway=False)
+        try:
+            resp = await self.client.invoke(addr, req, timeout)
+        except Exception as e:
+            log.warning("register broker to name server %s failed: %s", addr, e)
+            return None
+        if resp.code != 0:
+            log.warning("register broker to name server %s: code %d %s", addr, resp.code, resp.remark)
+            return None
+        log.info("register broker[%d] to name server %s OK", self.settings.broker.broker_id, addr)
+        return resp
+
+    def register_oneway(self) -> None:
+        """``registerBrokerAll(false, true, true)``: the full table, oneway, without waiting."""
+        addrs = self.namesrv_addrs
+        if not addrs:
+            return
+        body = self._body(None)
+        for addr in addrs:
+            task = asyncio.get_running_loop().create_task(self._send_oneway(addr, body))
+            self._oneway_tasks.add(task)
+            task.add_done_callback(self._oneway_tasks.discard)
+
+    async def _send_oneway(self, addr: str, body: bytes) -> None:
+        try:
+            await asyncio.wait_for(self.client.invoke_oneway(addr, self._request(body, oneway=True)), 3.0)
+        except Exception as e:
+            log.warning("oneway register broker to name server %s failed: %s", addr, e)
+
+    async def unregister_all(self) -> None:
+        """UNREGISTER_BROKER to every name server, each waited for up to 3 s."""
+        b = self.settings.broker
+        ext = java_hash_dict(
+            {
+                "brokerAddr": self.settings.broker_addr,
+                "brokerId": str(b.broker_id),
+                "brokerName": b.broker_name,
+                "clusterName": b.broker_cluster_name,
+            }
+        )
+
+        async def one(addr: str) -> None:
+            req = RemotingCommand.request(RequestCode.UNREGISTER_BROKER, dict(ext), version=BROKER_VERSION)
+            try:
+                resp = await self.client.invoke(addr, req, UNREGISTER_TIMEOUT_S)
+                log.info("unregister broker from name server %s: code %d", addr, resp.code)
+            except Exception as e:
+                log.warning("unregister broker from name server %s failed: %s", addr, e)
+
+        await asyncio.gather(*(one(a) for a in self.namesrv_addrs))

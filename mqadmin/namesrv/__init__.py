@@ -1,1 +1,1 @@
-"""The bundled name server process."""
+"""The bundled name server: request processors, KV store, config and process, over :mod:`mqadmin.route`."""

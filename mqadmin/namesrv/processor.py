@@ -1,0 +1,586 @@
+"""Every request a 5.3.3 name server answers, answered as it does (codes, remarks, ext fields, bodies).
+
+Java splits these over ``DefaultRequestProcessor`` and ``ClientRequestProcessor`` (105 only); here
+each code has one handler. Route queries, listings and KV reads run inline as the frame is decoded.
+Changes to the route tables are serialized: a large registration is applied a slice at a time
+under a write lock, so queries keep being answered while it runs, and any other change that
+arrives meanwhile waits for the lock instead of cutting into it.
+
+Codes nobody handles are answered by the remoting server with REQUEST_CODE_NOT_SUPPORTED and
+Java's remark (`` request type N not supported``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+import zlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mqadmin.namesrv.config import Configuration, NamesrvConfig
+from mqadmin.namesrv.headers import (
+    EXCEPTION_WHERE,
+    java_bool,
+    java_exception_remark,
+    java_int,
+    java_long,
+    parse_boolean,
+)
+from mqadmin.namesrv.kvconfig import NAMESPACE_ORDER_TOPIC_CONFIG, KVConfigManager
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.properties import string_to_properties
+from mqadmin.protocol.bodies.register import RegisterBrokerBody
+from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper, TopicList
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.version import V5_0_0
+from mqadmin.remoting.server import Connection, RemotingServer
+from mqadmin.route import MASTER_ID, MinBrokerIdChange, RouteInfoManager
+
+__all__ = ["FAQ_TOPIC_URL", "LARGE_REGISTRATION", "NamesrvProcessor"]
+
+log = logging.getLogger("mqadmin.namesrv")
+
+SUCCESS = 0
+SYSTEM_ERROR = 1
+NO_PERMISSION = 16
+TOPIC_NOT_EXIST = 17
+QUERY_NOT_FOUND = 22
+
+V3_0_11 = 37
+"""From this version on a registration body is a ``RegisterBrokerBody``; before, a bare wrapper."""
+V4_9_4 = 401
+"""Clients from this version on get route bodies in standard JSON."""
+
+FAQ_TOPIC_URL = "https://rocketmq.apache.org/docs/bestPractice/06FAQ"
+ZONE_MODE = "__ZONE_MODE"
+ZONE_NAME = "__ZONE_NAME"
+
+LARGE_REGISTRATION = 64 * 1024
+"""Registration bodies from this size on are applied in slices, between other requests."""
+DIGEST_FROM = 4096
+"""Registration bodies from this size on are remembered by digest (to skip identical ones)."""
+_SLICE_TOPICS = 500
+
+_ALWAYS_BLACK = ("configBlackList", "configStorePath", "kvConfigPath", "rocketmqHome")
+
+Handler = Callable[
+    [Connection, RemotingCommand], "Awaitable[RemotingCommand | None] | RemotingCommand | None"
+]
+
+
+def _jstr(v: object) -> str:
+    """Java string concatenation: null prints as ``null``."""
+    return "null" if v is None else str(v)
+
+
+def _suggest_todo(url: str) -> str:
+    return f"\nSee {url} for further details."
+
+
+class _Failure(Exception):
+    """A request Java fails with an exception: SYSTEM_ERROR, the exception's text, no ext fields."""
+
+    def __init__(self, remark: str) -> None:
+        super().__init__(remark)
+        self.remark = remark
+
+
+class NamesrvProcessor:
+    """The request handlers of one name server, over its route tables, KV store and config."""
+
+    def __init__(
+        self,
+        routes: RouteInfoManager,
+        kv: KVConfigManager,
+        config: NamesrvConfig,
+        configuration: Configuration,
+        *,
+        notify: Callable[[list[MinBrokerIdChange]], None] | None = None,
+    ) -> None:
+        self.routes = routes
+        self.kv = kv
+        self.config = config
+        self.configuration = configuration
+        self._notify = notify or (lambda notices: None)
+        self._started = time.monotonic()
+        self._lock: asyncio.Lock | None = None
+        self.black_list = frozenset(_ALWAYS_BLACK) | frozenset(config.config_black_list.split(";"))
+
+    def handlers(self) -> dict[int, Handler]:
+        return {
+            RequestCode.PUT_KV_CONFIG: self.put_kv_config,
+            RequestCode.GET_KV_CONFIG: self.get_kv_config,
+            RequestCode.DELETE_KV_CONFIG: self.delete_kv_config,
+            RequestCode.REGISTER_BROKER: self.register_broker,
+            RequestCode.UNREGISTER_BROKER: self.unregister_broker,
+            RequestCode.GET_ROUTEINFO_BY_TOPIC: self.get_route_info_by_topic,
+            RequestCode.GET_BROKER_CLUSTER_INFO: self.get_broker_cluster_info,
+            RequestCode.WIPE_WRITE_PERM_OF_BROKER: self.wipe_write_perm_of_broker,
+            RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER: self.get_all_topic_list,
+            RequestCode.DELETE_TOPIC_IN_NAMESRV: self.delete_topic_in_namesrv,
+            RequestCode.REGISTER_TOPIC_IN_NAMESRV: self.register_topic_in_namesrv,
+            RequestCode.GET_KVLIST_BY_NAMESPACE: self.get_kv_list_by_namespace,
+            RequestCode.GET_TOPICS_BY_CLUSTER: self.get_topics_by_cluster,
+            RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_NS: self.get_system_topic_list,
+            RequestCode.GET_UNIT_TOPIC_LIST: self.get_unit_topic_list,
+            RequestCode.GET_HAS_UNIT_SUB_TOPIC_LIST: self.get_has_unit_sub_topic_list,
+            RequestCode.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST: self.get_has_unit_sub_ununit_topic_list,
+            RequestCode.UPDATE_NAMESRV_CONFIG: self.update_namesrv_config,
+            RequestCode.GET_NAMESRV_CONFIG: self.get_namesrv_config,
+            RequestCode.QUERY_DATA_VERSION: self.query_data_version,
+            RequestCode.ADD_WRITE_PERM_OF_BROKER: self.add_write_perm_of_broker,
+            RequestCode.GET_BROKER_MEMBER_GROUP: self.get_broker_member_group,
+            RequestCode.BROKER_HEARTBEAT: self.broker_heartbeat,
+        }
+
+    def install(self, server: RemotingServer) -> None:
+        for code, handler in self.handlers().items():
+            server.register_handler(int(code), handler)
+
+    # ------------------------------------------------------------------------------ serialized writes
+
+    @property
+    def write_lock(self) -> asyncio.Lock:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    def _write(self, req: RemotingCommand, fn: Callable[[RemotingCommand], RemotingCommand]) -> Any:
+        """Run a table change now, or after the change in progress (a sliced registration)."""
+        if not self.write_lock.locked():
+            return fn(req)
+        return self._after_lock(req, fn)
+
+    async def _after_lock(
+        self, req: RemotingCommand, fn: Callable[[RemotingCommand], RemotingCommand]
+    ) -> RemotingCommand:
+        async with self.write_lock:
+            return fn(req)
+
+    def run_write(self, fn: Callable[[], object]) -> Any:
+        """Run a table change that is not a request (channel loss, expiry) in turn with the others."""
+        if not self.write_lock.locked():
+            return fn()
+        return self._run_after_lock(fn)
+
+    async def _run_after_lock(self, fn: Callable[[], object]) -> object:
+        async with self.write_lock:
+            return fn()
+
+    # ------------------------------------------------------------------------------ KV config
+
+    def put_kv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        ext = req.ext_fields or {}
+        namespace, key = ext.get("namespace"), ext.get("key")
+        if namespace is None or key is None:
+            return req.response(SYSTEM_ERROR, "namespace or key is null")
+        self.kv.put(namespace, key, ext.get("value"))
+        return req.response(SUCCESS)
+
+    def get_kv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        ext = req.ext_fields or {}
+        namespace, key = ext.get("namespace"), ext.get("key")
+        value = self.kv.get(namespace, key)
+        if value is not None:
+            return req.response(SUCCESS, ext_fields={"value": value})
+        return req.response(
+            QUERY_NOT_FOUND, f"No config item, Namespace: {_jstr(namespace)} Key: {_jstr(key)}", ext_fields={}
+        )
+
+    def delete_kv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        ext = req.ext_fields or {}
+        self.kv.delete(ext.get("namespace"), ext.get("key"))
+        return req.response(SUCCESS)
+
+    def get_kv_list_by_namespace(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        namespace = (req.ext_fields or {}).get("namespace")
+        body = self.kv.kv_list_body(namespace)
+        if body is not None:
+            return req.response(SUCCESS, body=body)
+        return req.response(QUERY_NOT_FOUND, f"No config item, Namespace: {_jstr(namespace)}")
+
+    # ------------------------------------------------------------------------------ routes
+
+    def get_route_info_by_topic(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        """GET_ROUTEINFO_BY_TOPIC, the hot path: a cached body per topic and form."""
+        ext = req.ext_fields
+        topic = ext.get("topic") if ext is not None else None
+        config = self.config
+        if (
+            config.need_wait_for_service
+            and time.monotonic() - self._started < config.wait_seconds_for_service
+        ):
+            log.warning("name server not ready. request code %d", req.code)
+            return req.response(SYSTEM_ERROR, "name server not ready")
+        standard = req.version >= V4_9_4 or (
+            ext is not None and parse_boolean(ext.get("acceptStandardJsonOnly"))
+        )
+        order_conf = None
+        if config.order_message_enable:
+            order_conf = self.kv.get(NAMESPACE_ORDER_TOPIC_CONFIG, topic)
+        body = self.routes.route_body(topic, standard, order_conf)
+        if body is None:
+            remark = f"No topic route info in name server for the topic: {_jstr(topic)}"
+            return req.response(TOPIC_NOT_EXIST, remark + _suggest_todo(FAQ_TOPIC_URL))
+        if ext is not None and ZONE_MODE in ext:
+            body = self._zone_filtered(topic, ext, order_conf) or body
+        return req.response(SUCCESS, body=body)
+
+    def _zone_filtered(self, topic: str | None, ext: dict[str, str], order_conf: str | None) -> bytes | None:
+        """Java ``ZoneRouteRPCHook``: a zone-mode client sees its zone's brokers (and master-less ones)."""
+        zone = ext.get(ZONE_NAME)
+        if not parse_boolean(ext.get(ZONE_MODE)) or zone is None or not zone.strip():
+            return None
+        route = self.routes.pickup_topic_route(topic)
+        if route is None:
+            return None
+        route.order_topic_conf = order_conf
+        kept, dropped = [], {}
+        for b in route.broker_datas or []:
+            if b.broker_addrs is None:
+                continue
+            same_zone = b.zone_name is not None and b.zone_name.lower() == zone.lower()
+            if b.broker_addrs.get(MASTER_ID) is None or same_zone:  # master down: read from its slaves
+                kept.append(b)
+            else:
+                dropped[b.broker_name] = b
+        route.broker_datas = kept
+        route.queue_datas = [q for q in route.queue_datas or [] if q.broker_name not in dropped]
+        if route.filter_server_table:
+            for b in dropped.values():
+                for addr in (b.broker_addrs or {}).values():
+                    route.filter_server_table.pop(addr, None)
+        return route.encode(standard=False)
+
+    def get_broker_cluster_info(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        return req.response(SUCCESS, body=self.routes.cluster_info_body())
+
+    def get_broker_member_group(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        ext = req.ext_fields or {}
+        cluster, name = ext.get("clusterName"), ext.get("brokerName")
+        group: dict[str, Any] = {
+            "brokerAddrs": self.routes.broker_member_group(cluster, name),
+            "brokerName": name,
+            "cluster": cluster,
+        }
+        body = fastjson.dumps({"brokerMemberGroup": group}).encode()
+        # Java never replaces the default remark of createResponseCommand(null) here
+        return req.response(SUCCESS, "not set any response code", body=body)
+
+    # ------------------------------------------------------------------------------ topic lists
+
+    def _topic_list(
+        self, req: RemotingCommand, topics: list[str], broker_addr: str | None = None
+    ) -> RemotingCommand:
+        return req.response(SUCCESS, body=TopicList(topics, broker_addr, concurrent=True).encode())
+
+    def get_all_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        log.info("getAllTopicListFromNameserver %s enable %s", conn.addr, self.config.enable_all_topic_list)
+        if not self.config.enable_all_topic_list:
+            return req.response(SYSTEM_ERROR, "disable")
+        return self._topic_list(req, self.routes.all_topics())
+
+    def get_topics_by_cluster(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        if not self.config.enable_topic_list:
+            return req.response(SYSTEM_ERROR, "disable")
+        return self._topic_list(req, self.routes.topics_by_cluster((req.ext_fields or {}).get("cluster")))
+
+    def get_system_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        topics, broker_addr = self.routes.system_topics()
+        return self._topic_list(req, topics, broker_addr)
+
+    def get_unit_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        if not self.config.enable_topic_list:
+            return req.response(SYSTEM_ERROR, "disable")
+        return self._topic_list(req, self.routes.unit_topics())
+
+    def get_has_unit_sub_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        if not self.config.enable_topic_list:
+            return req.response(SYSTEM_ERROR, "disable")
+        return self._topic_list(req, self.routes.has_unit_sub_topics())
+
+    def get_has_unit_sub_ununit_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        if not self.config.enable_topic_list:
+            return req.response(SYSTEM_ERROR, "disable")
+        return self._topic_list(req, self.routes.has_unit_sub_ununit_topics())
+
+    # ------------------------------------------------------------------------------ broker registration
+
+    def register_broker(self, conn: Connection, req: RemotingCommand) -> Any:
+        """REGISTER_BROKER: small bodies at once, large ones one at a time between other requests.
+
+        A large registration is checked, decoded and applied in slices, each in a loop turn of its
+        own, so route queries are answered in between. A member re-sending the very body of its
+        last registration (every 30 s, typically) is applied without decoding it again.
+        """
+        if len(req.body or b"") >= LARGE_REGISTRATION or self.write_lock.locked():
+            return self._register_sliced(conn, req)
+        header = self._register_checks(conn, req)
+        if isinstance(header, RemotingCommand):
+            return header
+        unchanged = self.routes.register_unchanged(**header)
+        if unchanged is not None:
+            return self._registered(req, unchanged)
+        try:
+            args = self._register_body(req)
+        except _Failure as f:
+            return req.response(SYSTEM_ERROR, f.remark)
+        return self._registered(req, self.routes.register_broker(**header, **args))
+
+    def _register_checks(self, conn: Connection, req: RemotingCommand) -> dict[str, Any] | RemotingCommand:
+        """The body checksum and the broker id, then the header's arguments (or the error answer)."""
+        ext = req.ext_fields or {}
+        crc = java_int(ext.get("bodyCrc32")) or 0
+        if crc != 0:
+            actual = zlib.crc32(req.body) & 0x7FFFFFFF if req.body else 0
+            if actual != crc:
+                log.warning("receive registerBroker request,crc32 not match,from %s", conn.addr)
+                return req.response(SYSTEM_ERROR, "crc32 not match", ext_fields={})
+        if java_long(ext.get("brokerId")) is None:
+            return req.response(
+                SYSTEM_ERROR,
+                java_exception_remark(
+                    "java.lang.NullPointerException", None, f"{EXCEPTION_WHERE}.registerBroker"
+                ),
+            )
+        return self._register_header(conn, req)
+
+    async def _register_sliced(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        async with self.write_lock:
+            await asyncio.sleep(0)  # let the requests read with this one be answered first
+            header = self._register_checks(conn, req)
+            if isinstance(header, RemotingCommand):
+                return header
+            unchanged = self.routes.register_unchanged(**header)
+            if unchanged is not None:
+                return self._registered(req, unchanged)
+            await asyncio.sleep(0)
+            started = time.perf_counter()
+            try:
+                args = self._register_body(req)
+            except _Failure as f:
+                return req.response(SYSTEM_ERROR, f.remark)
+            decoded = time.perf_counter()
+            size, req.body = len(req.body or b""), None  # the decoded table is all we need now
+            await asyncio.sleep(0)
+            steps = self.routes.register_broker_steps(**header, **args, chunk=_SLICE_TOPICS)
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    result = done.value
+                    break
+                await asyncio.sleep(0)
+            log.info(
+                "registration of %s (%d bytes) decoded in %.1f ms, applied in %.1f ms",
+                header["broker_addr"],
+                size,
+                (decoded - started) * 1000,
+                (time.perf_counter() - decoded) * 1000,
+            )
+            return self._registered(req, result)
+
+    @staticmethod
+    def _register_header(conn: Connection, req: RemotingCommand) -> dict[str, Any]:
+        """The header-borne arguments of a registration, and the digest of its body."""
+        ext = req.ext_fields or {}
+        body = req.body or b""
+        digest = None
+        if len(body) >= DIGEST_FROM:
+            layout = (
+                f"{parse_boolean(ext.get('compressed'))}:{req.version >= V3_0_11}:{req.version >= V5_0_0}:"
+            )
+            digest = hashlib.sha256(layout.encode() + body).digest()
+        return {
+            "cluster_name": ext.get("clusterName"),
+            "broker_addr": ext.get("brokerAddr"),
+            "broker_name": ext.get("brokerName"),
+            "broker_id": java_long(ext.get("brokerId")),
+            "ha_server_addr": ext.get("haServerAddr"),
+            "zone_name": ext.get(ZONE_NAME),
+            "timeout_millis": java_long(ext.get("heartbeatTimeoutMillis")),
+            "enable_acting_master": java_bool(ext.get("enableActingMaster")),
+            "body_digest": digest,
+            "channel": conn,
+        }
+
+    @staticmethod
+    def _register_body(req: RemotingCommand) -> dict[str, Any]:
+        """The body-borne arguments of a registration; :class:`_Failure` if the body is bad."""
+        ext = req.ext_fields or {}
+        body = req.body
+        filters: list[str] | None = None
+        if req.version >= V3_0_11:
+            if body:
+                try:
+                    rb = RegisterBrokerBody.decode(
+                        body, compressed=parse_boolean(ext.get("compressed")), broker_version=req.version
+                    )
+                except (ProtocolError, ValueError, TypeError) as e:
+                    raise _Failure(
+                        java_exception_remark(
+                            "org.apache.rocketmq.remoting.exception.RemotingCommandException",
+                            "Failed to decode RegisterBrokerBody",
+                            f"{EXCEPTION_WHERE}.extractRegisterBrokerBodyFromRequest",
+                        )
+                    ) from e
+                wrapper = rb.topic_config_serialize_wrapper
+                filters = rb.filter_server_list
+            else:
+                wrapper = TopicConfigSerializeWrapper(
+                    {}, DataVersion(timestamp=0, counter=0, state_version=0)
+                )
+                filters = []
+        elif body:
+            try:
+                wrapper = TopicConfigSerializeWrapper.decode(body)
+            except (ProtocolError, ValueError, TypeError) as e:
+                raise _Failure(
+                    java_exception_remark(
+                        "com.alibaba.fastjson.JSONException", str(e), "com.alibaba.fastjson.JSON.parseObject"
+                    )
+                ) from e
+        else:
+            wrapper = TopicConfigSerializeWrapper({}, DataVersion(timestamp=0, counter=0, state_version=0))
+        return {
+            "data_version": wrapper.data_version or DataVersion(timestamp=0, counter=0, state_version=0),
+            "topic_configs": wrapper.topic_config_table,
+            "filter_server_list": filters,
+            "mapping_infos": getattr(wrapper, "topic_queue_mapping_info_map", None),
+        }
+
+    def _registered(self, req: RemotingCommand, result: Any) -> RemotingCommand:
+        if result is None:
+            return req.response(SYSTEM_ERROR, "register broker failed", ext_fields={})
+        ext: dict[str, str] = {}
+        if result.ha_server_addr is not None:  # RegisterBrokerResponseHeader: HashMap order
+            ext["haServerAddr"] = result.ha_server_addr
+        if result.master_addr is not None:
+            ext["masterAddr"] = result.master_addr
+        if result.notices:
+            self._notify(result.notices)
+        body = None
+        if self.config.return_order_topic_config_to_broker:
+            body = self.kv.kv_list_body(NAMESPACE_ORDER_TOPIC_CONFIG)
+        return req.response(SUCCESS, ext_fields=ext, body=body)
+
+    def unregister_broker(self, conn: Connection, req: RemotingCommand) -> Any:
+        return self._write(req, self._unregister_broker)
+
+    def _unregister_broker(self, req: RemotingCommand) -> RemotingCommand:
+        ext = req.ext_fields or {}
+        notices = self.routes.unregister_broker(
+            ext.get("clusterName"),
+            ext.get("brokerAddr"),
+            ext.get("brokerName"),
+            java_long(ext.get("brokerId")),
+        )
+        if notices:
+            self._notify(notices)
+        return req.response(SUCCESS)
+
+    def query_data_version(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        ext = req.ext_fields or {}
+        cluster, addr = ext.get("clusterName"), ext.get("brokerAddr")
+        dv = None
+        if req.body:
+            try:
+                dv = DataVersion.decode(req.body)
+            except (ProtocolError, ValueError, TypeError) as e:
+                return req.response(
+                    SYSTEM_ERROR,
+                    java_exception_remark(
+                        "com.alibaba.fastjson.JSONException", str(e), "com.alibaba.fastjson.JSON.parseObject"
+                    ),
+                )
+        changed = self.routes.is_broker_topic_config_changed(cluster, addr, dv)
+        self.routes.update_broker_timestamp(cluster, addr)
+        stored = self.routes.query_broker_data_version(cluster, addr)
+        body = None
+        if stored is not None:  # the 5.x DataVersion always has a stateVersion
+            body = DataVersion(stored.timestamp, stored.counter, stored.state_version or 0).encode()
+        return req.response(SUCCESS, ext_fields={"changed": "true" if changed else "false"}, body=body)
+
+    def broker_heartbeat(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        ext = req.ext_fields or {}
+        self.routes.update_broker_timestamp(ext.get("clusterName"), ext.get("brokerAddr"))
+        return req.response(SUCCESS)
+
+    # ------------------------------------------------------------------------------ topic changes
+
+    def wipe_write_perm_of_broker(self, conn: Connection, req: RemotingCommand) -> Any:
+        def wipe(req: RemotingCommand) -> RemotingCommand:
+            name = (req.ext_fields or {}).get("brokerName")
+            count = self.routes.wipe_write_perm(name)
+            log.info("wipe write perm of broker[%s], client: %s, %d", name, conn.addr, count)
+            return req.response(SUCCESS, ext_fields={"wipeTopicCount": str(count)})
+
+        return self._write(req, wipe)
+
+    def add_write_perm_of_broker(self, conn: Connection, req: RemotingCommand) -> Any:
+        def add(req: RemotingCommand) -> RemotingCommand:
+            name = (req.ext_fields or {}).get("brokerName")
+            count = self.routes.add_write_perm(name)
+            log.info("add write perm of broker[%s], client: %s, %d", name, conn.addr, count)
+            return req.response(SUCCESS, ext_fields={"addTopicCount": str(count)})
+
+        return self._write(req, add)
+
+    def delete_topic_in_namesrv(self, conn: Connection, req: RemotingCommand) -> Any:
+        def delete(req: RemotingCommand) -> RemotingCommand:
+            ext = req.ext_fields or {}
+            topic, cluster = ext.get("topic"), ext.get("clusterName")
+            if cluster:
+                self.routes.delete_topic_in_cluster(topic, cluster)
+            else:
+                self.routes.delete_topic(topic)
+            return req.response(SUCCESS)
+
+        return self._write(req, delete)
+
+    def register_topic_in_namesrv(self, conn: Connection, req: RemotingCommand) -> Any:
+        route = None
+        if req.body:
+            try:
+                route = TopicRouteData.decode(req.body)
+            except (ProtocolError, ValueError, TypeError) as e:
+                return req.response(
+                    SYSTEM_ERROR,
+                    java_exception_remark(
+                        "com.alibaba.fastjson.JSONException", str(e), "com.alibaba.fastjson.JSON.parseObject"
+                    ),
+                )
+
+        def register(req: RemotingCommand) -> RemotingCommand:
+            if route is not None and route.queue_datas:
+                self.routes.register_topic((req.ext_fields or {}).get("topic"), route.queue_datas)
+            return req.response(SUCCESS)
+
+        return self._write(req, register)
+
+    # ------------------------------------------------------------------------------ name server config
+
+    def update_namesrv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        log.info("updateConfig called by %s", conn.addr)
+        if req.body is None:
+            return req.response(SUCCESS)
+        try:
+            props = string_to_properties(req.body)
+        except ProtocolError:
+            log.error("updateConfig string2Properties error %r", req.body[:200])
+            return req.response(SYSTEM_ERROR, "string2Properties error")
+        if any(k in props for k in self.black_list):
+            return req.response(NO_PERMISSION, "Can not update config in black list.")
+        self.configuration.update(props)
+        self.routes.invalidate_routes()  # supportActingMaster may have changed
+        return req.response(SUCCESS)
+
+    def get_namesrv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        text = self.configuration.format()
+        return req.response(SUCCESS, body=text.encode("utf-8") if text.strip() else None)

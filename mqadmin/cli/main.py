@@ -1,14 +1,61 @@
-"""The ``mqadmin`` entry point: a click group that loads each command's module only when it runs."""
+"""The ``mqadmin`` entry point: a click group that loads each command's module only when it runs.
+
+``mqadmin`` alone (or ``--help``) lists every command by family with its Java description;
+``mqadmin help CMD`` and ``mqadmin CMD -h`` print a command's options. Usage errors exit 2 with the
+usage line; everything else is the command's own exit code (see :mod:`mqadmin.cli.exitcodes`).
+"""
 
 from __future__ import annotations
 
-import importlib
 import sys
+from types import ModuleType
+from typing import Any, NoReturn
 
 import click
 
 from mqadmin import __version__
-from mqadmin.cli.registry import BY_NAME, COMMANDS, FAMILIES
+from mqadmin.cli.common import common_options, common_values
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.registry import COMMANDS, FAMILIES, FAMILY_TITLES, lookup
+
+__all__ = ["cli", "main", "top_help"]
+
+_NAME_WIDTH = 35
+
+
+def top_help() -> str:
+    """The command list, grouped by family, in the Java tool's ``   %-35s %s`` layout."""
+    from mqadmin.cli.javahelp import render_extra_options
+
+    lines = [
+        "usage: mqadmin <command> [options]",
+        "",
+        "The Apache RocketMQ admin toolkit: commands, options and output as the Java mqadmin.",
+    ]
+    for family in FAMILIES:
+        rows = [c for c in COMMANDS if c.family == family]
+        if not rows:
+            continue
+        lines.append("")
+        lines.append(f"{FAMILY_TITLES[family]}:")
+        lines.extend(f"   {c.name:<{_NAME_WIDTH}} {c.summary}" for c in rows)
+    lines.append("")
+    lines.append("Options of mqadmin (before the command, or after it):")
+    text = (
+        "\n".join(lines)
+        + "\n"
+        + render_extra_options(common_options(), [("--version", "Print the version and exit.")])
+    )
+    text += "\nSee 'mqadmin help <command>' for more information on a specific command.\n"
+    text += "Exit codes, environment, contexts and JSON shapes: man mqadmin.\n"
+    return text
+
+
+def _import_command_module(name: str) -> ModuleType:
+    """``mqadmin.cli.commands.<name>`` through the import statement's machinery (seen by -X importtime)."""
+    full = f"mqadmin.cli.commands.{name}"
+    __import__(full)
+    return sys.modules[full]
 
 
 class LazyGroup(click.Group):
@@ -18,29 +65,86 @@ class LazyGroup(click.Group):
         return [c.name for c in COMMANDS]
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        entry = BY_NAME.get(cmd_name)
+        entry = lookup(cmd_name)
         if entry is None:
             return None
-        module = importlib.import_module(f"mqadmin.cli.commands.{entry.module}")
-        cmd = getattr(module, "COMMANDS", {}).get(cmd_name)
+        module = _import_command_module(entry.module)
+        cmd = getattr(module, "COMMANDS", {}).get(entry.name)
         if not isinstance(cmd, click.Command):
-            raise RuntimeError(f"command module {entry.module} does not define {cmd_name}")
+            raise RuntimeError(f"command module {entry.module} does not define {entry.name}")
         return cmd
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        for family in FAMILIES:
-            rows = [(c.name, c.summary) for c in COMMANDS if c.family == family]
-            if rows:
-                with formatter.section(f"{family.capitalize()} commands"):
-                    formatter.write_dl(rows)
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        _, cmd, rest = super().resolve_command(ctx, args)
+        return (cmd.name if cmd is not None else None), cmd, rest
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args:
+            click.echo(top_help(), nl=False)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
+    def get_help(self, ctx: click.Context) -> str:
+        return top_help().rstrip("\n")
+
+    def get_usage(self, ctx: click.Context) -> str:
+        return "usage: mqadmin <command> [options]"
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="mqadmin")
-def cli() -> None:
-    """mqadmin: the Apache RocketMQ admin toolkit."""
+def _store_common(ctx: click.Context, /, **params: Any) -> None:
+    ctx.obj = common_values(dict(params))
 
 
-def main() -> None:
+cli = LazyGroup(
+    "mqadmin",
+    params=[*common_options()],
+    callback=click.pass_context(_store_common),
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help="The Apache RocketMQ admin toolkit.",
+)
+click.version_option(__version__, "--version", prog_name="mqadmin")(cli)
+
+
+def _json_requested(args: list[str]) -> bool:
+    for i, a in enumerate(args):
+        if a == "--json" or a in ("--output=json", "--output=yaml"):
+            return True
+        if a == "--output" and i + 1 < len(args) and args[i + 1] in ("json", "yaml"):
+            return True
+    return False
+
+
+def main(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point."""
-    sys.exit(cli.main(prog_name="mqadmin", standalone_mode=True))
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        rv = cli.main(args, prog_name="mqadmin", standalone_mode=False)
+    except click.UsageError as e:
+        e.show()
+        if _json_requested(args):
+            import json
+
+            doc = {"error": {"kind": "usage", "exitCode": int(ExitCode.USAGE), "message": e.format_message()}}
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        sys.exit(ExitCode.USAGE)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.Abort:
+        sys.exit(ExitCode.INTERRUPTED)
+    except KeyboardInterrupt:
+        sys.exit(ExitCode.INTERRUPTED)
+    except BrokenPipeError:  # ``mqadmin --help | head``
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(ExitCode.OK)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

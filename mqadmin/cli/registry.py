@@ -1,12 +1,15 @@
 """Every command the CLI offers, by name: where it lives, its family and its one-line description.
 
 Listing commands (``mqadmin --help``) reads only this table; a command's module is imported when
-that command runs, so ``mqadmin topicRoute`` pays for nothing else.
+that command runs, so ``mqadmin topicRoute`` pays for nothing else. Java commands keep the Java
+name and the Java 5.3.3 description (``commandDesc()``), and are listed here only once they work.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+__all__ = ["BY_LOWER_NAME", "BY_NAME", "COMMANDS", "FAMILIES", "FAMILY_TITLES", "CommandEntry", "lookup"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,12 +18,156 @@ class CommandEntry:
     module: str  # dotted path under mqadmin.cli.commands
     family: str
     summary: str
+    java: bool = True
+    """A sub-command of the Java ``mqadmin`` (same name, options and output)."""
 
 
-FAMILIES: tuple[str, ...] = ("tools",)
+FAMILY_TITLES: dict[str, str] = {
+    "topic": "Topic commands",
+    "cluster": "Cluster commands",
+    "broker": "Broker commands",
+    "consumer": "Consumer commands",
+    "producer": "Producer commands",
+    "message": "Message commands",
+    "connection": "Connection commands",
+    "offset": "Offset commands",
+    "namesrv": "Name server commands",
+    "stats": "Statistics commands",
+    "export": "Export commands",
+    "acl": "ACL commands",
+    "server": "Servers to run locally",
+    "tools": "mqadmin's own commands",
+}
+FAMILIES: tuple[str, ...] = tuple(FAMILY_TITLES)
 
 COMMANDS: tuple[CommandEntry, ...] = (
-    CommandEntry("demo", "demo", "tools", "Run mqadmin on the embedded default (loopback only)."),
+    # topic (Java registration order)
+    CommandEntry("topicRoute", "topic", "topic", "Examine topic route info."),
+    CommandEntry("topicClusterList", "topic", "topic", "Get cluster info for topic."),
+    CommandEntry("topicList", "topic", "topic", "Fetch all topic list from name server."),
+    CommandEntry("allocateMQ", "topic", "topic", "Allocate MQ."),
+    # topics, brokers and exports answered by brokers (Java registration order)
+    CommandEntry("updateTopic", "topic_admin", "topic", "Update or create topic."),
+    CommandEntry("updateTopicList", "topic_admin", "topic", "create or update topic in batch"),
+    CommandEntry("deleteTopic", "topic_admin", "topic", "Delete topic from broker and NameServer."),
+    CommandEntry("updateTopicPerm", "topic_admin", "topic", "Update topic perm."),
+    CommandEntry("topicStatus", "topic_admin", "topic", "Examine topic Status info."),
+    CommandEntry("updateOrderConf", "topic_admin", "topic", "Create or update or delete order conf."),
+    CommandEntry("updateBrokerConfig", "broker_admin", "broker", "Update broker's config."),
+    CommandEntry("brokerStatus", "broker_admin", "broker", "Fetch broker runtime status data."),
+    CommandEntry("cleanExpiredCQ", "broker_admin", "broker", "Clean expired ConsumeQueue on broker."),
+    CommandEntry("deleteExpiredCommitLog", "broker_admin", "broker", "Delete expired CommitLog files."),
+    CommandEntry("cleanUnusedTopic", "broker_admin", "broker", "Clean unused topic on broker."),
+    CommandEntry(
+        "getBrokerConfig", "broker_admin", "broker", "Get broker config by cluster or special broker."
+    ),
+    CommandEntry("exportMetadata", "export", "export", "Export metadata."),
+    CommandEntry("exportConfigs", "export", "export", "Export configs."),
+    CommandEntry("exportMetrics", "export", "export", "Export metrics."),
+    # groups, consumers, producers, offsets and stats answered by brokers (Java registration order)
+    CommandEntry("updateSubGroup", "consumer_admin", "consumer", "Update or create subscription group."),
+    CommandEntry(
+        "updateSubGroupList", "consumer_admin", "consumer", "Update or create subscription group in batch"
+    ),
+    CommandEntry("deleteSubGroup", "consumer_admin", "consumer", "Delete subscription group from broker."),
+    CommandEntry("brokerConsumeStats", "stats_admin", "broker", "Fetch broker consume stats data."),
+    CommandEntry(
+        "producerConnection",
+        "consumer_admin",
+        "connection",
+        "Query producer's socket connection and client version.",
+    ),
+    CommandEntry(
+        "consumerConnection",
+        "consumer_admin",
+        "connection",
+        "Query consumer's socket connection, client version and subscription.",
+    ),
+    CommandEntry("consumerProgress", "consumer_admin", "consumer", "Query consumer's progress, speed."),
+    CommandEntry("consumerStatus", "consumer_admin", "consumer", "Query consumer's internal data structure."),
+    CommandEntry("cloneGroupOffset", "offset_admin", "offset", "Clone offset from other group."),
+    CommandEntry(
+        "producer", "consumer_admin", "producer", "Query producer's instances, connection, status, etc."
+    ),
+    CommandEntry(
+        "resetOffsetByTime",
+        "offset_admin",
+        "offset",
+        "Reset consumer offset by timestamp(without client restart).",
+    ),
+    CommandEntry(
+        "skipAccumulatedMessage",
+        "offset_admin",
+        "offset",
+        "Skip all messages that are accumulated (not consumed) currently.",
+    ),
+    CommandEntry("statsAll", "stats_admin", "stats", "Topic and Consumer tps stats."),
+    CommandEntry(
+        "getConsumerConfig", "consumer_admin", "consumer", "Get consumer config by subscription group name."
+    ),
+    CommandEntry("queryCq", "offset_admin", "offset", "Query cq command."),
+    CommandEntry(
+        "consumer", "consumer_admin", "consumer", "Query consumer's connection, status, etc.", False
+    ),
+    # cluster
+    CommandEntry("clusterList", "cluster", "cluster", "List cluster infos."),
+    # messages (Java registration order), and the two probes that send messages
+    CommandEntry("queryMsgById", "message", "message", "Query Message by Id."),
+    CommandEntry("queryMsgByKey", "message", "message", "Query Message by Key."),
+    CommandEntry("queryMsgByUniqueKey", "message", "message", "Query Message by Unique key."),
+    CommandEntry("queryMsgByOffset", "message", "message", "Query Message by offset."),
+    CommandEntry("queryMsgTraceById", "message", "message", "Query a message trace."),
+    CommandEntry("printMsg", "message_print", "message", "Print Message Detail."),
+    CommandEntry("printMsgByQueue", "message_print", "message", "Print Message Detail by queueId."),
+    CommandEntry("sendMsgStatus", "message_send", "broker", "Send msg to broker."),
+    CommandEntry("checkMsgSendRT", "message_send", "message", "Check message send response time."),
+    CommandEntry("clusterRT", "message_send", "cluster", "List All clusters Message Send RT."),
+    CommandEntry("sendMessage", "message_send", "message", "Send a message."),
+    CommandEntry("consumeMessage", "message_print", "message", "Consume message."),
+    CommandEntry(
+        "decodeMessageId",
+        "message",
+        "message",
+        "Decode message ids: an offset id to its store host and commit-log offset, a unique key to the "
+        "producer's ip, pid, time and counter.",
+        False,
+    ),
+    # name server
+    CommandEntry("updateKvConfig", "namesrv_admin", "namesrv", "Create or update KV config."),
+    CommandEntry("deleteKvConfig", "namesrv_admin", "namesrv", "Delete KV config."),
+    CommandEntry(
+        "wipeWritePerm",
+        "namesrv_admin",
+        "namesrv",
+        "Wipe write perm of broker in all name server you defined in the -n param.",
+    ),
+    CommandEntry(
+        "addWritePerm",
+        "namesrv_admin",
+        "namesrv",
+        "Add write perm of broker in all name server you defined in the -n param.",
+    ),
+    CommandEntry("getNamesrvConfig", "namesrv_admin", "namesrv", "Get configs of name server."),
+    CommandEntry("updateNamesrvConfig", "namesrv_admin", "namesrv", "Update configs of name server."),
+    # servers
+    CommandEntry("namesrv", "namesrv", "server", "Run the bundled name server.", False),
+    CommandEntry("broker", "broker", "server", "Run the development broker (broker start).", False),
+    # mqadmin's own
+    CommandEntry(
+        "context",
+        "context",
+        "tools",
+        "Manage contexts: named name server, credential and TLS profiles.",
+        False,
+    ),
+    CommandEntry("help", "help", "tools", "Print the help of a command, as 'mqadmin CMD -h'.", False),
+    CommandEntry("demo", "demo", "tools", "Run mqadmin on the embedded default (loopback only).", False),
 )
 
 BY_NAME: dict[str, CommandEntry] = {c.name: c for c in COMMANDS}
+BY_LOWER_NAME: dict[str, CommandEntry] = {c.name.lower(): c for c in COMMANDS}
+
+
+def lookup(name: str) -> CommandEntry | None:
+    """The entry for ``name``; Java matches command names ignoring case, so do we."""
+    return BY_NAME.get(name) or BY_LOWER_NAME.get(name.lower())

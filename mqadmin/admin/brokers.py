@@ -1,0 +1,261 @@
+"""Broker administration: the brokers of a cluster, broker configs, housekeeping and stats items.
+
+The cluster helpers replay ``CommandUtil`` of the Java tool, orders included: a cluster's broker
+names come from a ``HashSet``, the addresses are collected into a new ``HashSet`` (masters) or a
+``HashMap`` of capacity 4 (master → slaves), so callers that print per broker print in Java's order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mqadmin.admin.broker import BrokerOps
+from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import java_hash_order
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.cluster import ClusterInfo
+    from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
+
+__all__ = [
+    "NO_MASTER",
+    "SYSTEM_GROUPS",
+    "BrokerAdminOps",
+    "ClusterNotFoundError",
+    "InvalidPermError",
+    "is_system_group",
+]
+
+MASTER_ID = 0
+NO_MASTER = "NO_MASTER"
+"""Key of the master → slaves map for broker groups without a master (5.3.3 ``CommandUtil``)."""
+
+SYSTEM_GROUPS = frozenset(
+    {
+        "DEFAULT_CONSUMER",
+        "DEFAULT_PRODUCER",
+        "TOOLS_CONSUMER",
+        "SCHEDULE_CONSUMER",
+        "FILTERSRV_CONSUMER",
+        "__MONITOR_CONSUMER",
+        "CLIENT_INNER_PRODUCER",
+        "SELF_TEST_P_GROUP",
+        "SELF_TEST_C_GROUP",
+        "CID_ONS-HTTP-PROXY",
+        "CID_ONSAPI_PERMISSION",
+        "CID_ONSAPI_OWNER",
+        "CID_ONSAPI_PULL",
+        "CID_RMQ_SYS_TRANS",
+    }
+)
+"""``MixAll.isSysConsumerGroup``'s predefined names (5.3.3)."""
+
+
+def is_system_group(group: str) -> bool:
+    """Groups ``getUserSubscriptionGroup`` leaves out."""
+    return group.startswith("CID_RMQ_SYS_") or group in SYSTEM_GROUPS
+
+
+class ClusterNotFoundError(AdminError):
+    """The name server knows no cluster of that name (Java prints ``[error] Make sure ...``)."""
+
+    def __init__(self, cluster: str) -> None:
+        super().__init__(
+            f"cluster {cluster!r} not found: make sure the cluster name exists and the name server "
+            "is the right one ('mqadmin clusterList' lists the clusters)"
+        )
+        self.cluster = cluster
+
+
+class InvalidPermError(AdminError):
+    """A permission outside 0..7 (Java checks it before sending: ``... value: N is invalid.``)."""
+
+
+def perm_is_valid(perm: int) -> bool:
+    """``PermName.isValid``: 0 <= perm < PERM_PRIORITY."""
+    return 0 <= perm < 8
+
+
+class BrokerAdminOps(BrokerOps):
+    """What ``DefaultMQAdminExt`` and ``CommandUtil`` ask of the brokers of a cluster."""
+
+    # ------------------------------------------------------------------------ cluster → brokers
+
+    async def _cluster_names(self, cluster: str, info: ClusterInfo | None) -> tuple[ClusterInfo, list[str]]:
+        if info is None:
+            info = await self.examine_broker_cluster_info()
+        names = (info.cluster_addr_table or {}).get(cluster)
+        if names is None:
+            raise ClusterNotFoundError(cluster)
+        return info, java_hash_order(names)
+
+    async def fetch_master_addrs(self, cluster: str, info: ClusterInfo | None = None) -> list[str]:
+        """Master addresses of the cluster (``fetchMasterAddrByClusterName``), Java ``HashSet`` order."""
+        info, names = await self._cluster_names(cluster, info)
+        bat = info.broker_addr_table or {}
+        addrs: list[str] = []
+        for name in names:
+            bd = bat.get(name)
+            master = (bd.broker_addrs or {}).get(MASTER_ID) if bd is not None else None
+            if master is not None:
+                addrs.append(master)
+        return java_hash_order(addrs)
+
+    async def fetch_master_and_slave_addrs(self, cluster: str, info: ClusterInfo | None = None) -> list[str]:
+        """Every member address of the cluster (``fetchMasterAndSlaveAddrByClusterName``)."""
+        info, names = await self._cluster_names(cluster, info)
+        bat = info.broker_addr_table or {}
+        addrs: list[str] = []
+        for name in names:
+            bd = bat.get(name)
+            if bd is not None and bd.broker_addrs:
+                addrs.extend(bd.broker_addrs[k] for k in java_hash_order(list(bd.broker_addrs)))
+        return java_hash_order(addrs)
+
+    async def fetch_master_slave_map(
+        self, cluster: str, info: ClusterInfo | None = None
+    ) -> dict[str, list[str]]:
+        """Master address → slave addresses (``fetchMasterAndSlaveDistinguish``), ``HashMap(4)`` order.
+
+        Broker groups without a master share the key :data:`NO_MASTER`.
+        """
+        info, names = await self._cluster_names(cluster, info)
+        bat = info.broker_addr_table or {}
+        out: dict[str, list[str]] = {}
+        for name in names:
+            bd = bat.get(name)
+            if bd is None or bd.broker_addrs is None:
+                continue
+            addrs = bd.broker_addrs
+            key = addrs.get(MASTER_ID, NO_MASTER)
+            slaves = out.setdefault(key, [])
+            slaves.extend(addrs[k] for k in java_hash_order(list(addrs)) if k != MASTER_ID and addrs[k])
+        return {k: out[k] for k in java_hash_order(list(out), 4)}
+
+    async def fetch_broker_names(self, cluster: str, info: ClusterInfo | None = None) -> list[str]:
+        """Broker names of the cluster (``fetchBrokerNameByClusterName``); none at all is an error."""
+        _, names = await self._cluster_names(cluster, info)
+        if not names:
+            raise ClusterNotFoundError(cluster)
+        return names
+
+    async def broker_name_by_addr(self, addr: str, info: ClusterInfo | None = None) -> str:
+        """The name of the broker group that has a member at ``addr`` (``fetchBrokerNameByAddr``)."""
+        if info is None:
+            info = await self.examine_broker_cluster_info()
+        bat = info.broker_addr_table or {}
+        for name in java_hash_order(list(bat)):
+            if addr in (bat[name].broker_addrs or {}).values():
+                return name
+        raise AdminError(f"no broker at {addr} is registered with the name server")
+
+    # ------------------------------------------------------------------------ broker config
+
+    async def get_broker_config(self, addr: str) -> dict[str, str]:
+        """GET_BROKER_CONFIG: the broker's settings in the order it sent them."""
+        from mqadmin.protocol.bodies.properties import string_to_properties
+
+        resp = await self.invoke(addr, RequestCode.GET_BROKER_CONFIG)
+        try:
+            return string_to_properties(resp.body or b"")
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"broker config: {e}") from None
+
+    async def update_broker_config(self, addr: str, properties: dict[str, str]) -> None:
+        """UPDATE_BROKER_CONFIG with ``key=value`` lines; ``brokerPermission`` is checked first, as Java."""
+        from mqadmin.protocol.bodies.properties import properties_to_string
+
+        perm = properties.get("brokerPermission")
+        if perm is not None:
+            try:
+                valid = perm_is_valid(int(perm))
+            except ValueError:
+                valid = False
+            if not valid:
+                raise InvalidPermError(f"brokerPermission value: {perm} is invalid.")
+        body = properties_to_string(properties).encode("utf-8")
+        await self.invoke(addr, RequestCode.UPDATE_BROKER_CONFIG, body=body)
+
+    # ------------------------------------------------------------------------ housekeeping
+
+    async def clean_expired_consume_queue(self, addr: str) -> bool:
+        """CLEAN_EXPIRED_CONSUMEQUEUE: drop consume queues of topics the broker no longer has."""
+        await self.invoke(addr, RequestCode.CLEAN_EXPIRED_CONSUMEQUEUE)
+        return True
+
+    async def delete_expired_commit_log(self, addr: str) -> bool:
+        """DELETE_EXPIRED_COMMITLOG: delete commit-log files past their retention now."""
+        await self.invoke(addr, RequestCode.DELETE_EXPIRED_COMMITLOG)
+        return True
+
+    async def clean_unused_topic(self, addr: str) -> bool:
+        """CLEAN_UNUSED_TOPIC: drop stored queues of topics the broker no longer has."""
+        await self.invoke(addr, RequestCode.CLEAN_UNUSED_TOPIC)
+        return True
+
+    # ------------------------------------------------------------------------ stats items
+
+    async def view_broker_stats_data(self, addr: str, stats_name: str, stats_key: str) -> dict | None:
+        """VIEW_BROKER_STATS_DATA: ``{"statsMinute": {...}, "statsHour": ..., "statsDay": ...}``.
+
+        None when the broker has no such item (it answers SYSTEM_ERROR, Java's MQClientException).
+        """
+        resp = await self.invoke(
+            addr,
+            RequestCode.VIEW_BROKER_STATS_DATA,
+            {"statsName": stats_name, "statsKey": stats_key},
+            ok=(ResponseCode.SUCCESS, ResponseCode.SYSTEM_ERROR),
+        )
+        if resp.code != ResponseCode.SUCCESS or not resp.body:
+            return None
+        try:
+            data = fastjson.loads(resp.body)
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"stats data: {e}") from None
+        if not isinstance(data, dict):
+            raise BadResponseError(addr, "stats data is not an object")
+        return data
+
+    # ------------------------------------------------------------------------ subscription groups
+
+    async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
+        """GET_ALL_SUBSCRIPTIONGROUP_CONFIG: the broker's group table (in the order it was sent)."""
+        from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
+
+        resp = await self.invoke(addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
+        try:
+            return SubscriptionGroupWrapper.decode(resp.body or b"{}")
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"subscription groups: {e}") from None
+
+    async def fetch_consumer_client_versions(self, group: str) -> list[tuple[str, int]]:
+        """(language, version) of each online client of a group, as ``exportMetrics`` lists them.
+
+        Java's ``examineConsumerConnectionInfo``: the route of the group's retry topic, one of its
+        brokers (Java picks at random; this takes the first), GET_CONSUMER_CONNECTION_LIST. No
+        route or no connection raises, as in Java.
+        """
+        from mqadmin.protocol.bodies.connection import ConsumerConnection
+
+        route = await self.examine_topic_route_info("%RETRY%" + group)
+        addr = next((a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a), None)
+        if addr is None:
+            raise AdminError(f"the retry topic of group {group} has no broker")
+        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, {"consumerGroup": group})
+        try:
+            cc = ConsumerConnection.decode(resp.body or b"{}")
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"consumer connections of {group}: {e}") from None
+        if not cc.connection_set:
+            raise AdminError(f"group {group} has no consumer online")
+        return [(c.language or "", c.version) for c in cc.connection_set]
+
+    async def get_user_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
+        """The group table without the system groups (``getUserSubscriptionGroup``)."""
+        wrapper = await self.get_all_subscription_group(addr)
+        table = wrapper.subscription_group_table or {}
+        wrapper.subscription_group_table = {g: c for g, c in table.items() if not is_system_group(g)}
+        return wrapper

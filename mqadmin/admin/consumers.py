@@ -1,0 +1,989 @@
+"""Consumers, producers and offsets as brokers report them: consume stats (208, 317), connections
+(203, 204, 328), a consumer's running info relayed by its broker (307), offset resets (222, and the
+older per-queue way: 208/202/29/30/15), cloning offsets and reading a consume queue (321).
+
+The request sequences are the Java 5.3.3 ``DefaultMQAdminExt`` ones, with these differences, each
+for a reason given where it is made:
+
+- brokers of one answer are asked at once (a fan-out bounded by the request timeouts), results are
+  merged in route order as Java merges them one by one;
+- a 4.x broker does not know GET_TOPIC_CONFIG (351): it is asked only for static topics (whose
+  route says so), and REQUEST_CODE_NOT_SUPPORTED counts as "no static mapping";
+- a group whose ``%RETRY%`` topic is unknown (it never had a consumer retry) can be looked up on
+  every broker instead of failing (``any_broker_if_no_route``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.admin.groups import RETRY_PREFIX, GroupOps
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection, SubscriptionData
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.static_topic import METADATA_SCOPE_GLOBAL, TopicQueueMappingDetail
+from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper, TopicStatsTable
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.remoting.errors import RemoteCommandError
+
+__all__ = [
+    "BrokerConsumeStats",
+    "ConsumeQueueView",
+    "ConsumeStatus",
+    "ConsumerOps",
+    "ConsumerRunningInfo",
+    "EmptyConsumeStatsError",
+    "NoConnectionError",
+    "PopProcessQueueInfo",
+    "ProcessQueueInfo",
+    "ProducerInfo",
+    "RollbackStats",
+    "RunningSubscription",
+]
+
+LMQ_PREFIX = "%LMQ%"
+WHEEL_TIMER_TOPIC = "rmq_sys_wheel_timer"
+MOCK_BROKER_PREFIX = "__syslo__"
+STATS_TIMEOUT_FACTOR = 3
+"""GET_CONSUME_STATS waits three request timeouts, as Java's ``timeoutMillis * 3``."""
+
+
+# ------------------------------------------------------------------------------------------ errors
+
+
+class EmptyConsumeStatsError(AdminError):
+    """No queue of the group has a committed offset (Java: codes 206 and 213 of ``examineConsumeStats``)."""
+
+    def __init__(self, group: str, code: int, reason: str, *, no_route: bool = False) -> None:
+        super().__init__(f"no consume progress for group {group}: {reason}")
+        self.group = group
+        self.code = code
+        self.no_route = no_route
+
+    @property
+    def broadcasting(self) -> bool:
+        return self.code == ResponseCode.BROADCAST_CONSUMPTION
+
+
+class NoConnectionError(AdminError):
+    """The broker answered, but with no client online in the group."""
+
+
+# ------------------------------------------------------------------------------------------ bodies
+
+
+def _long(v: Any, what: str, default: int = 0) -> int:
+    """A Java long as fastjson reads it: a number, or a numeric string (the C++ client sends those)."""
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, float):
+        return int(v)
+    return j.int64(v, what, default)
+
+
+def _bool(v: Any, default: bool = False) -> bool:
+    if v is None:
+        return default
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str):
+        return v.lower() == "true"
+    if isinstance(v, int):
+        return v != 0
+    return default
+
+
+def _double(v: Any, what: str) -> float:
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            raise ProtocolError(f"{what} is not a number") from None
+    return j.double(v, what)
+
+
+def _mq(k: Any, what: str) -> MessageQueue:
+    return MessageQueue.from_json_obj(k, what)
+
+
+@dataclass(slots=True)
+class ProcessQueueInfo:
+    """A push consumer's view of one queue (``ProcessQueueInfo``)."""
+
+    commit_offset: int = 0
+    cached_msg_min_offset: int = 0
+    cached_msg_max_offset: int = 0
+    cached_msg_count: int = 0
+    cached_msg_size_in_mib: int = 0
+    transaction_msg_min_offset: int = 0
+    transaction_msg_max_offset: int = 0
+    transaction_msg_count: int = 0
+    locked: bool = False
+    try_unlock_times: int = 0
+    last_lock_timestamp: int = 0
+    droped: bool = False
+    last_pull_timestamp: int = 0
+    last_consume_timestamp: int = 0
+
+    @classmethod
+    def from_json_obj(cls, obj: Any, what: str = "ProcessQueueInfo") -> ProcessQueueInfo:
+        d = j.obj(obj, what)
+        return cls(
+            commit_offset=_long(d.get("commitOffset"), "commitOffset"),
+            cached_msg_min_offset=_long(d.get("cachedMsgMinOffset"), "cachedMsgMinOffset"),
+            cached_msg_max_offset=_long(d.get("cachedMsgMaxOffset"), "cachedMsgMaxOffset"),
+            cached_msg_count=_long(d.get("cachedMsgCount"), "cachedMsgCount"),
+            cached_msg_size_in_mib=_long(d.get("cachedMsgSizeInMiB"), "cachedMsgSizeInMiB"),
+            transaction_msg_min_offset=_long(d.get("transactionMsgMinOffset"), "transactionMsgMinOffset"),
+            transaction_msg_max_offset=_long(d.get("transactionMsgMaxOffset"), "transactionMsgMaxOffset"),
+            transaction_msg_count=_long(d.get("transactionMsgCount"), "transactionMsgCount"),
+            locked=_bool(d.get("locked")),
+            try_unlock_times=_long(d.get("tryUnlockTimes"), "tryUnlockTimes"),
+            last_lock_timestamp=_long(d.get("lastLockTimestamp"), "lastLockTimestamp"),
+            droped=_bool(d.get("droped")),
+            last_pull_timestamp=_long(d.get("lastPullTimestamp"), "lastPullTimestamp"),
+            last_consume_timestamp=_long(d.get("lastConsumeTimestamp"), "lastConsumeTimestamp"),
+        )
+
+    def to_json_obj(self) -> dict[str, Any]:
+        return {
+            "commitOffset": self.commit_offset,
+            "cachedMsgMinOffset": self.cached_msg_min_offset,
+            "cachedMsgMaxOffset": self.cached_msg_max_offset,
+            "cachedMsgCount": self.cached_msg_count,
+            "cachedMsgSizeInMiB": self.cached_msg_size_in_mib,
+            "transactionMsgMinOffset": self.transaction_msg_min_offset,
+            "transactionMsgMaxOffset": self.transaction_msg_max_offset,
+            "transactionMsgCount": self.transaction_msg_count,
+            "locked": self.locked,
+            "tryUnlockTimes": self.try_unlock_times,
+            "lastLockTimestamp": self.last_lock_timestamp,
+            "droped": self.droped,
+            "lastPullTimestamp": self.last_pull_timestamp,
+            "lastConsumeTimestamp": self.last_consume_timestamp,
+        }
+
+
+@dataclass(slots=True)
+class PopProcessQueueInfo:
+    """A pop consumer's view of one queue (5.x)."""
+
+    wait_ack_count: int = 0
+    droped: bool = False
+    last_pop_timestamp: int = 0
+
+    @classmethod
+    def from_json_obj(cls, obj: Any, what: str = "PopProcessQueueInfo") -> PopProcessQueueInfo:
+        d = j.obj(obj, what)
+        return cls(
+            _long(d.get("waitAckCount"), "waitAckCount"),
+            _bool(d.get("droped")),
+            _long(d.get("lastPopTimestamp"), "lastPopTimestamp"),
+        )
+
+    def to_json_obj(self) -> dict[str, Any]:
+        return {
+            "waitAckCount": self.wait_ack_count,
+            "droped": self.droped,
+            "lastPopTimestamp": self.last_pop_timestamp,
+        }
+
+
+@dataclass(slots=True)
+class ConsumeStatus:
+    """Per-topic rates a consumer measured itself (``ConsumeStatus``)."""
+
+    pull_rt: float = 0.0
+    pull_tps: float = 0.0
+    consume_rt: float = 0.0
+    consume_ok_tps: float = 0.0
+    consume_failed_tps: float = 0.0
+    consume_failed_msgs: int = 0
+
+    @classmethod
+    def from_json_obj(cls, obj: Any, what: str = "ConsumeStatus") -> ConsumeStatus:
+        d = j.obj(obj, what)
+        return cls(
+            _double(d.get("pullRT", 0.0), "pullRT"),
+            _double(d.get("pullTPS", 0.0), "pullTPS"),
+            _double(d.get("consumeRT", 0.0), "consumeRT"),
+            _double(d.get("consumeOKTPS", 0.0), "consumeOKTPS"),
+            _double(d.get("consumeFailedTPS", 0.0), "consumeFailedTPS"),
+            _long(d.get("consumeFailedMsgs"), "consumeFailedMsgs"),
+        )
+
+    def to_json_obj(self) -> dict[str, Any]:
+        return {
+            "pullRT": self.pull_rt,
+            "pullTPS": self.pull_tps,
+            "consumeRT": self.consume_rt,
+            "consumeOKTPS": self.consume_ok_tps,
+            "consumeFailedTPS": self.consume_failed_tps,
+            "consumeFailedMsgs": self.consume_failed_msgs,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunningSubscription:
+    """One subscription a consumer reports; ordered and compared as Java's TreeSet does (topic@expression)."""
+
+    topic: str | None
+    sub_string: str | None
+    class_filter_mode: bool = False
+    expression_type: str | None = "TAG"
+
+    @property
+    def tree_key(self) -> str:
+        return f"{self.topic}@{self.sub_string}"
+
+
+@dataclass(slots=True)
+class ConsumerRunningInfo:
+    """What a consumer says about itself (GET_CONSUMER_RUNNING_INFO, relayed by its broker).
+
+    ``properties`` keep the order they were sent in; the Java tool prints them in ``Properties``
+    order (the caller applies it). Tables are sorted as Java's ``TreeMap``/``TreeSet``.
+    """
+
+    properties: dict[str, str] = field(default_factory=dict)
+    subscriptions: list[RunningSubscription] = field(default_factory=list)
+    mq_table: dict[MessageQueue, ProcessQueueInfo] = field(default_factory=dict)
+    mq_pop_table: dict[MessageQueue, PopProcessQueueInfo] = field(default_factory=dict)
+    status_table: dict[str, ConsumeStatus] = field(default_factory=dict)
+    user_consumer_info: dict[str, str] = field(default_factory=dict)
+    jstack: str | None = None
+
+    @classmethod
+    def decode(cls, body: bytes) -> ConsumerRunningInfo:
+        d = j.decode_object(body, "ConsumerRunningInfo")
+        props = {str(k): _scalar_text(v) for k, v in j.obj(d.get("properties") or {}, "properties").items()}
+        subs: dict[str, RunningSubscription] = {}
+        for s in j.list_of(d.get("subscriptionSet") or [], "subscriptionSet", j.obj) or []:
+            rs = RunningSubscription(
+                j.opt_str(s.get("topic"), "topic"),
+                j.opt_str(s.get("subString"), "subString"),
+                _bool(s.get("classFilterMode")),
+                j.opt_str(s.get("expressionType", "TAG"), "expressionType"),
+            )
+            subs.setdefault(rs.tree_key, rs)  # a TreeSet keeps the first of equal elements
+        mq_table = {
+            _mq(k, "mqTable key"): ProcessQueueInfo.from_json_obj(v)
+            for k, v in j.obj(d.get("mqTable") or {}, "mqTable").items()
+            if v is not None
+        }
+        pop_table = {
+            _mq(k, "mqPopTable key"): PopProcessQueueInfo.from_json_obj(v)
+            for k, v in j.obj(d.get("mqPopTable") or {}, "mqPopTable").items()
+            if v is not None
+        }
+        status = {
+            str(k): ConsumeStatus.from_json_obj(v)
+            for k, v in j.obj(d.get("statusTable") or {}, "statusTable").items()
+            if v is not None
+        }
+        user = {
+            str(k): _scalar_text(v)
+            for k, v in j.obj(d.get("userConsumerInfo") or {}, "userConsumerInfo").items()
+        }
+        jstack = d.get("jstack")
+        return cls(
+            properties=props,
+            subscriptions=sorted(subs.values(), key=lambda s: j.java_string_sort_key(s.tree_key)),
+            mq_table=dict(sorted(mq_table.items(), key=lambda kv: _mq_sort_key(kv[0]))),
+            mq_pop_table=dict(sorted(pop_table.items(), key=lambda kv: _mq_sort_key(kv[0]))),
+            status_table=dict(sorted(status.items(), key=lambda kv: j.java_string_sort_key(kv[0]))),
+            user_consumer_info=dict(sorted(user.items(), key=lambda kv: j.java_string_sort_key(kv[0]))),
+            jstack=jstack if isinstance(jstack, str) else None,
+        )
+
+    def to_json_obj(self) -> dict[str, Any]:
+        return {
+            "properties": dict(self.properties),
+            "subscriptionSet": [
+                {
+                    "topic": s.topic,
+                    "subString": s.sub_string,
+                    "classFilterMode": s.class_filter_mode,
+                    "expressionType": s.expression_type,
+                }
+                for s in self.subscriptions
+            ],
+            "mqTable": [{**mq.to_json_obj(), **pq.to_json_obj()} for mq, pq in self.mq_table.items()],
+            "mqPopTable": [{**mq.to_json_obj(), **pq.to_json_obj()} for mq, pq in self.mq_pop_table.items()],
+            "statusTable": {t: s.to_json_obj() for t, s in self.status_table.items()},
+            "userConsumerInfo": dict(self.user_consumer_info),
+            "jstack": self.jstack,
+        }
+
+    def property(self, name: str) -> str | None:
+        return self.properties.get(name)
+
+
+def _scalar_text(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "null"
+    return fastjson.dumps(v) if isinstance(v, dict | list) else str(v)
+
+
+def _mq_sort_key(mq: MessageQueue) -> tuple[bytes, bytes, int]:
+    """``MessageQueue.compareTo``: topic, broker name (Java string order), queue id."""
+    return (
+        j.java_string_sort_key(mq.topic or ""),
+        j.java_string_sort_key(mq.broker_name or ""),
+        mq.queue_id,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ProducerInfo:
+    """One producer instance a broker knows (GET_ALL_PRODUCER_INFO)."""
+
+    client_id: str | None
+    remote_ip: str | None
+    language: str | None
+    version: int
+    last_update_timestamp: int
+
+    def java_string(self) -> str:
+        """``ProducerInfo.toString`` (sic: no blank after the first comma)."""
+        return (
+            f"clientId={self.client_id},remoteIP={self.remote_ip}, language={self.language}, "
+            f"version={self.version}, lastUpdateTimestamp={self.last_update_timestamp}"
+        )
+
+    def to_json_obj(self) -> dict[str, Any]:
+        return {
+            "clientId": self.client_id,
+            "remoteIP": self.remote_ip,
+            "language": self.language,
+            "version": self.version,
+            "lastUpdateTimestamp": self.last_update_timestamp,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RollbackStats:
+    """One queue of an offset reset the old way: before, the offset the timestamp gives, and after."""
+
+    broker_name: str | None
+    queue_id: int
+    broker_offset: int
+    consumer_offset: int
+    timestamp_offset: int
+    rollback_offset: int
+
+    def to_json_obj(self) -> dict[str, Any]:
+        return {
+            "brokerName": self.broker_name,
+            "queueId": self.queue_id,
+            "brokerOffset": self.broker_offset,
+            "consumerOffset": self.consumer_offset,
+            "timestampOffset": self.timestamp_offset,
+            "resetOffset": self.rollback_offset,
+        }
+
+
+@dataclass(slots=True)
+class BrokerConsumeStats:
+    """GET_BROKER_CONSUME_STATS: every group's stats on one broker (``ConsumeStatsList``)."""
+
+    broker_addr: str | None
+    consume_stats_list: list[dict[str, list[ConsumeStats]]]
+    total_diff: int
+    total_inflight_diff: int | None = None
+
+    @classmethod
+    def decode(cls, body: bytes) -> BrokerConsumeStats:
+        d = j.decode_object(body, "ConsumeStatsList")
+        entries: list[dict[str, list[ConsumeStats]]] = []
+        for item in j.list_of(d.get("consumeStatsList") or [], "consumeStatsList", j.obj) or []:
+            entry: dict[str, list[ConsumeStats]] = {}
+            for group, stats in item.items():
+                entry[str(group)] = j.list_of(stats or [], "consumeStats", ConsumeStats.from_json_obj) or []
+            entries.append(entry)
+        return cls(
+            j.opt_str(d.get("brokerAddr"), "brokerAddr"),
+            entries,
+            j.int64(d.get("totalDiff"), "totalDiff"),
+            j.opt_int64(d.get("totalInflightDiff"), "totalInflightDiff"),
+        )
+
+
+@dataclass(slots=True)
+class ConsumeQueueView:
+    """QUERY_CONSUME_QUEUE: a slice of a consume queue and, with a group, its subscription."""
+
+    subscription: SubscriptionData | None
+    filter_data: str | None
+    queue_data: list[dict[str, Any]]
+    max_queue_index: int
+    min_queue_index: int
+
+    @classmethod
+    def decode(cls, body: bytes) -> ConsumeQueueView:
+        d = j.decode_object(body, "QueryConsumeQueueResponseBody")
+        sub = d.get("subscriptionData")
+        rows = []
+        for x in j.list_of(d.get("queueData") or [], "queueData", j.obj) or []:
+            rows.append(
+                {
+                    "physicOffset": _long(x.get("physicOffset"), "physicOffset"),
+                    "physicSize": _long(x.get("physicSize"), "physicSize"),
+                    "tagsCode": _long(x.get("tagsCode"), "tagsCode"),
+                    "extendDataJson": j.opt_str(x.get("extendDataJson"), "extendDataJson"),
+                    "bitMap": j.opt_str(x.get("bitMap"), "bitMap"),
+                    "eval": _bool(x.get("eval")),
+                    "msg": j.opt_str(x.get("msg"), "msg"),
+                }
+            )
+        return cls(
+            None if sub is None else SubscriptionData.from_json_obj(sub),
+            j.opt_str(d.get("filterData"), "filterData"),
+            rows,
+            j.int64(d.get("maxQueueIndex"), "maxQueueIndex"),
+            j.int64(d.get("minQueueIndex"), "minQueueIndex"),
+        )
+
+
+# ----------------------------------------------------------------------------------------- helpers
+
+
+def _decode(addr: str, body: bytes | None, what: str, decoder: Any) -> Any:
+    if not body:
+        raise BadResponseError(addr, f"{what} has no body")
+    try:
+        return decoder(body)
+    except ProtocolError as e:
+        raise BadResponseError(addr, f"{what}: {e}") from None
+
+
+def _is_code(exc: BaseException, *codes: int) -> bool:
+    return isinstance(exc, RemoteCommandError) and exc.code in codes
+
+
+def _uses_cluster_route(topic: str | None, cluster: str | None) -> bool:
+    """LMQ and timer-wheel topics are routed by the cluster-name topic (Java 5.3.3)."""
+    return bool(topic) and bool(cluster) and (topic.startswith(LMQ_PREFIX) or topic == WHEEL_TIMER_TOPIC)  # type: ignore[union-attr]
+
+
+def _mock_broker_name(scope: str | None) -> str:
+    scope = scope or METADATA_SCOPE_GLOBAL
+    return MOCK_BROKER_PREFIX + (scope[2:] if scope == METADATA_SCOPE_GLOBAL else scope)
+
+
+def convert_static_consume_stats(
+    details: Iterable[TopicQueueMappingDetail], physical: ConsumeStats
+) -> dict[MessageQueue, OffsetWrapper]:
+    """``MQAdminUtils.convertPhysicalConsumeStats``: physical queues of a static topic → logical ones."""
+    ordered = sorted(details, key=lambda d: -d.epoch)
+    global_ids: dict[int, tuple[TopicQueueMappingDetail, list[Any]]] = {}
+    for detail in ordered:
+        for gid, items in (detail.hosted_queues or {}).items():
+            if not items or items[-1].bname != detail.bname:
+                continue  # only the leader's view counts
+            global_ids.setdefault(gid, (detail, items))
+    out: dict[MessageQueue, OffsetWrapper] = {}
+    for gid, (detail, items) in global_ids.items():
+        broker_offset = consumer_offset = last = -1
+        for item in reversed(items):
+            phy = physical.offset_table.get(MessageQueue(detail.topic, item.bname, item.queue_id))
+            if phy is None:
+                continue
+            if consumer_offset == -1 and phy.consumer_offset >= 0:
+                consumer_offset, last = phy.consumer_offset, phy.last_timestamp
+            if broker_offset == -1 and item.logic_offset >= 0:
+                if phy.broker_offset < item.start_offset:
+                    broker_offset = item.logic_offset
+                else:
+                    broker_offset = item.logic_offset + phy.broker_offset - item.start_offset
+            if consumer_offset >= 0 and broker_offset >= 0:
+                break
+        if broker_offset >= 0 and consumer_offset >= 0:
+            mq = MessageQueue(detail.topic, _mock_broker_name(detail.scope), gid)
+            out[mq] = OffsetWrapper(broker_offset, consumer_offset, last)
+    return out
+
+
+# --------------------------------------------------------------------------------------- the mixin
+
+
+class ConsumerOps(GroupOps):
+    """What ``DefaultMQAdminExt`` asks of brokers about consumers, producers and offsets."""
+
+    def _stats_timeout(self) -> float:
+        return self.settings.timeout * STATS_TIMEOUT_FACTOR
+
+    # ---------------------------------------------------------------------- consume stats (208)
+
+    async def get_consume_stats(
+        self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
+    ) -> ConsumeStats:
+        """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
+        fields: dict[str, str | None] = {"consumerGroup": group, "topic": topic}
+        resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, fields, timeout=timeout)
+        stats: ConsumeStats = _decode(addr, resp.body, "consume stats", ConsumeStats.decode)
+        return stats
+
+    async def _all_broker_addrs(self) -> list[str]:
+        info = await self.examine_broker_cluster_info()
+        out: list[str] = []
+        for bd in (info.broker_addr_table or {}).values():
+            addr = bd.select_broker_addr()
+            if addr is not None and addr not in out:
+                out.append(addr)
+        return out
+
+    async def _consume_route(self, group: str, topic: str | None, cluster: str | None) -> TopicRouteData:
+        """The first route found among ``%RETRY%<group>``, the topic, its pop retry topic, the cluster."""
+        candidates = [RETRY_PREFIX + group]
+        if topic is not None:
+            candidates += [topic, f"{RETRY_PREFIX}{group}_{topic}"]
+        if _uses_cluster_route(topic, cluster):
+            candidates.append(cluster or "")
+        last: BaseException | None = None
+        for name in candidates:
+            try:
+                return await self.examine_topic_route_info(name)
+            except Exception as e:
+                last = e
+        assert last is not None
+        raise last
+
+    async def examine_consume_stats(
+        self,
+        group: str,
+        topic: str | None = None,
+        cluster: str | None = None,
+        *,
+        any_broker_if_no_route: bool = False,
+    ) -> ConsumeStats:
+        """A group's progress on every queue it consumes (Java 5.3.3 ``examineConsumeStats``).
+
+        The brokers come from the first route found (see :meth:`_consume_route`); with
+        ``any_broker_if_no_route``, a group none of whose topics has a route is looked up on every
+        broker of the cluster info instead. Without ``cluster`` the queues of static topics are turned
+        into logical ones, and queues of topics without a route any more are kept as they are (Java
+        fails there). Raises :class:`EmptyConsumeStatsError` when no queue has progress.
+        """
+        no_route = False
+        try:
+            route = await self._consume_route(group, topic, cluster)
+            addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
+        except RemoteCommandError as e:
+            if not (any_broker_if_no_route and e.code == ResponseCode.TOPIC_NOT_EXIST):
+                raise
+            no_route = True
+            addrs = await self._all_broker_addrs()
+        timeout = self._stats_timeout()
+        answers = await self.fan_out(
+            addrs,
+            lambda a: self.get_consume_stats(a, group, topic, timeout),
+            deadline=timeout + self.settings.timeout,
+            code=RequestCode.GET_CONSUME_STATS,
+        )
+        result = ConsumeStats()
+        for addr in answers.order:
+            if addr in answers.errors:
+                raise answers.errors[addr]
+            stats = answers.results[addr]
+            result.offset_table.update(stats.offset_table)
+            result.consume_tps += stats.consume_tps
+        if not cluster and result.offset_table:
+            result = await self._static_view(result)
+        if not result.offset_table:
+            await self._explain_empty(group, no_route)
+        return result
+
+    async def _static_view(self, physical: ConsumeStats) -> ConsumeStats:
+        topics = list(dict.fromkeys(mq.topic for mq in physical.offset_table if mq.topic is not None))
+        routes = await self.fan_out(
+            topics, self.examine_topic_route_info, code=RequestCode.GET_ROUTEINFO_BY_TOPIC
+        )
+        out = ConsumeStats(consume_tps=physical.consume_tps)
+        for t in topics:
+            err = routes.errors.get(t)
+            if err is not None and not _is_code(err, ResponseCode.TOPIC_NOT_EXIST):
+                raise err
+            route = routes.results.get(t)
+            if route is not None and route.topic_queue_mapping_by_broker:
+                details = await self._mapping_details(t, route)
+                out.offset_table.update(convert_static_consume_stats(details, physical))
+                continue
+            for mq, w in physical.offset_table.items():
+                if mq.topic == t:
+                    out.offset_table[mq] = w
+        return out
+
+    async def _mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
+        """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
+        out: list[TopicQueueMappingDetail] = []
+        for bd in route.broker_datas or []:
+            addr = bd.select_broker_addr()
+            if addr is None:
+                continue
+            try:
+                resp = await self.invoke(addr, RequestCode.GET_TOPIC_CONFIG, {"topic": topic, "lo": "true"})
+            except RemoteCommandError as e:
+                if e.code in (ResponseCode.TOPIC_NOT_EXIST, ResponseCode.REQUEST_CODE_NOT_SUPPORTED):
+                    continue
+                raise
+            try:
+                detail = j.decode_object(resp.body or b"{}", "TopicConfigAndQueueMapping").get(
+                    "mappingDetail"
+                )
+                if detail is not None:
+                    out.append(TopicQueueMappingDetail.from_json_obj(detail))
+            except ProtocolError as e:
+                raise BadResponseError(addr, f"topic config of {topic}: {e}") from None
+        return out
+
+    async def _explain_empty(self, group: str, no_route: bool) -> None:
+        try:
+            conn = await self.examine_consumer_connection_info(group)
+        except Exception:
+            raise EmptyConsumeStatsError(
+                group,
+                ResponseCode.CONSUMER_NOT_ONLINE,
+                "no queue has a committed offset and no consumer of it is online",
+                no_route=no_route,
+            ) from None
+        if conn.message_model == "BROADCASTING":
+            raise EmptyConsumeStatsError(
+                group,
+                ResponseCode.BROADCAST_CONSUMPTION,
+                "the consumers are in broadcasting mode and keep their offsets themselves",
+            )
+
+    async def fetch_broker_consume_stats(
+        self, addr: str, is_order: bool = False, timeout: float | None = None
+    ) -> BrokerConsumeStats:
+        """GET_BROKER_CONSUME_STATS (317): every group's progress on one broker."""
+        fields: dict[str, str | None] = {"isOrder": "true" if is_order else "false"}
+        resp = await self.invoke(addr, RequestCode.GET_BROKER_CONSUME_STATS, fields, timeout=timeout)
+        stats: BrokerConsumeStats = _decode(
+            addr, resp.body, "broker consume stats", BrokerConsumeStats.decode
+        )
+        return stats
+
+    # ---------------------------------------------------------------------- connections
+
+    async def examine_consumer_connection_info(
+        self, group: str, broker_addr: str | None = None
+    ) -> ConsumerConnection:
+        """GET_CONSUMER_CONNECTION_LIST from ``broker_addr``, else from a broker of ``%RETRY%<group>``."""
+        if broker_addr is None:
+            route = await self.examine_topic_route_info(RETRY_PREFIX + group)
+            broker_addr = _random_broker_addr(route, RETRY_PREFIX + group)
+        resp = await self.invoke(
+            broker_addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, {"consumerGroup": group}
+        )
+        cc: ConsumerConnection = _decode(
+            broker_addr, resp.body, "consumer connection", ConsumerConnection.decode
+        )
+        if not cc.connection_set:
+            raise NoConnectionError(f"no consumer of group {group} is connected to {broker_addr}")
+        return cc
+
+    async def examine_producer_connection_info(self, group: str, topic: str) -> ProducerConnection:
+        """GET_PRODUCER_CONNECTION_LIST from one broker of the topic's route."""
+        route = await self.examine_topic_route_info(topic)
+        addr = _random_broker_addr(route, topic)
+        resp = await self.invoke(addr, RequestCode.GET_PRODUCER_CONNECTION_LIST, {"producerGroup": group})
+        pc: ProducerConnection = _decode(addr, resp.body, "producer connection", ProducerConnection.decode)
+        if not pc.connection_set:
+            raise NoConnectionError(f"no producer of group {group} is connected to {addr}")
+        return pc
+
+    async def get_consumer_running_info(
+        self, group: str, client_id: str, jstack: bool = False
+    ) -> ConsumerRunningInfo | None:
+        """GET_CONSUMER_RUNNING_INFO relayed by the first broker of ``%RETRY%<group>`` (None: no broker)."""
+        route = await self.examine_topic_route_info(RETRY_PREFIX + group)
+        for bd in route.broker_datas or []:
+            addr = bd.select_broker_addr()
+            if addr is None:
+                continue
+            fields: dict[str, str | None] = {
+                "consumerGroup": group,
+                "clientId": client_id,
+                "jstackEnable": "true" if jstack else "false",
+            }
+            resp = await self.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, fields)
+            info: ConsumerRunningInfo = _decode(
+                addr, resp.body, "consumer running info", ConsumerRunningInfo.decode
+            )
+            return info
+        return None
+
+    async def get_all_producer_info(self, addr: str) -> dict[str, list[ProducerInfo]]:
+        """GET_ALL_PRODUCER_INFO: producer group → its instances, in the order the broker sent them."""
+        resp = await self.invoke(addr, RequestCode.GET_ALL_PRODUCER_INFO)
+        if not resp.body:
+            return {}
+        try:
+            d = j.decode_object(resp.body, "ProducerTableInfo")
+            out: dict[str, list[ProducerInfo]] = {}
+            for group, items in j.obj(d.get("data") or {}, "data").items():
+                out[str(group)] = [
+                    ProducerInfo(
+                        j.opt_str(x.get("clientId"), "clientId"),
+                        j.opt_str(x.get("remoteIP"), "remoteIP"),
+                        j.opt_str(x.get("language"), "language"),
+                        j.int32(x.get("version"), "version"),
+                        _long(x.get("lastUpdateTimestamp"), "lastUpdateTimestamp"),
+                    )
+                    for x in (j.list_of(items or [], "producers", j.obj) or [])
+                ]
+            return out
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"producer table: {e}") from None
+
+    # ---------------------------------------------------------------------- offsets (29, 30, 15)
+
+    async def search_offset_at(
+        self, addr: str, mq: MessageQueue, timestamp: int, timeout: float | None = None
+    ) -> int:
+        """SEARCH_OFFSET_BY_TIMESTAMP: the first offset stored at or after ``timestamp``."""
+        fields: dict[str, str | None] = {
+            "topic": mq.topic,
+            "queueId": str(mq.queue_id),
+            "timestamp": str(timestamp),
+            "boundaryType": "LOWER",
+            "bname": mq.broker_name,
+        }
+        resp = await self.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, fields, timeout=timeout)
+        return _offset_field(addr, resp.ext("offset"))
+
+    async def max_offset_at(self, addr: str, mq: MessageQueue) -> int:
+        """GET_MAX_OFFSET of one queue."""
+        fields: dict[str, str | None] = {
+            "topic": mq.topic,
+            "queueId": str(mq.queue_id),
+            "bname": mq.broker_name,
+        }
+        resp = await self.invoke(addr, RequestCode.GET_MAX_OFFSET, fields)
+        return _offset_field(addr, resp.ext("offset"))
+
+    async def update_consume_offset(self, addr: str, group: str, mq: MessageQueue, offset: int) -> None:
+        """UPDATE_CONSUMER_OFFSET: commit ``offset`` for the group on one queue."""
+        fields: dict[str, str | None] = {
+            "consumerGroup": group,
+            "topic": mq.topic,
+            "queueId": str(mq.queue_id),
+            "commitOffset": str(offset),
+            "bname": mq.broker_name,
+        }
+        await self.invoke(addr, RequestCode.UPDATE_CONSUMER_OFFSET, fields)
+
+    async def get_topic_stats_at(self, addr: str, topic: str) -> TopicStatsTable:
+        """GET_TOPIC_STATS_INFO of one broker."""
+        resp = await self.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, {"topic": topic})
+        stats: TopicStatsTable = _decode(addr, resp.body, "topic stats", TopicStatsTable.decode)
+        return stats
+
+    # ---------------------------------------------------------------------- resets (222 and the old way)
+
+    async def reset_offset_by_timestamp(
+        self,
+        topic: str,
+        group: str,
+        timestamp: int,
+        force: bool,
+        *,
+        is_cpp: bool = False,
+        cluster: str | None = None,
+    ) -> list[dict[MessageQueue, int]]:
+        """INVOKE_BROKER_TO_RESET_OFFSET on each broker of the topic: the offsets each one set.
+
+        The broker computes the offsets and tells the online consumers; with no consumer online it
+        answers CONSUMER_NOT_ONLINE (206), raised as RemoteCommandError for the caller to fall back
+        on :meth:`reset_offset_by_timestamp_old`. One table per broker, in route order.
+        """
+        route = await self.examine_topic_route_info(cluster if _uses_cluster_route(topic, cluster) else topic)
+        out: list[dict[MessageQueue, int]] = []
+        for bd in route.broker_datas or []:
+            addr = bd.select_broker_addr()
+            if addr is None:
+                continue
+            fields: dict[str, str | None] = {
+                "group": group,
+                "topic": topic,
+                "queueId": "-1",
+                "offset": "-1",
+                "timestamp": str(timestamp),
+                "isForce": "true" if force else "false",
+            }
+            cmd = self.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, fields)
+            if is_cpp:
+                cmd.language = "CPP"
+            resp = await self.client.call(addr, cmd, self.settings.timeout)
+            if not resp.body:
+                raise RemoteCommandError(
+                    addr, resp.code, resp.remark, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET
+                )
+            out.append(_decode(addr, resp.body, "reset offsets", _offset_table))
+        return out
+
+    async def reset_offset_by_timestamp_old(
+        self,
+        group: str,
+        topic: str,
+        timestamp: int,
+        force: bool,
+        cluster: str | None = None,
+        *,
+        write: bool = True,
+    ) -> list[RollbackStats]:
+        """Reset queue by queue (Java ``resetOffsetByTimestampOld``), for groups with no consumer online.
+
+        Per broker of the topic: the group's offsets (208); per queue of the topic the offset the
+        timestamp gives (29, or 30 for -1), committed (15) when ``force`` or when it goes back.
+        A broker where the group has no offset on the topic gets every readable queue, from its
+        minimum offset. ``write=False`` computes the same rows without committing anything.
+        """
+        route = await self.examine_topic_route_info(cluster if _uses_cluster_route(topic, cluster) else topic)
+        queue_datas = {qd.broker_name: qd for qd in route.queue_datas or []}
+        rows: list[RollbackStats] = []
+        for bd in route.broker_datas or []:
+            addr = bd.select_broker_addr()
+            if addr is None:
+                continue
+            stats = await self.get_consume_stats(addr, group, None, self.settings.timeout)
+            ordered = _hash_map_order(stats.offset_table)
+            mine = [(mq, w) for mq, w in ordered if mq.topic == topic]
+            if not mine:
+                qd = queue_datas.get(bd.broker_name)
+                count = qd.read_queue_nums if qd is not None else 0
+                table = (await self.get_topic_stats_at(addr, topic)).offset_table
+                for qid in range(count):
+                    mq = MessageQueue(topic, bd.broker_name, qid)
+                    to = table.get(mq)
+                    if to is None:
+                        raise BadResponseError(addr, f"the topic stats of {topic} lack queue {qid}")
+                    mine.append((mq, OffsetWrapper(to.max_offset, to.min_offset, 0)))
+            for mq, w in mine:
+                if timestamp == -1:
+                    target = await self.max_offset_at(addr, mq)
+                else:
+                    target = await self.search_offset_at(addr, mq, timestamp)
+                new = w.consumer_offset
+                if force or target <= w.consumer_offset:
+                    new = target
+                    if write:
+                        await self.update_consume_offset(addr, group, mq, target)
+                rows.append(
+                    RollbackStats(
+                        mq.broker_name, mq.queue_id, w.broker_offset, w.consumer_offset, target, new
+                    )
+                )
+        return rows
+
+    async def reset_offset_by_queue_id(
+        self, addr: str, group: str, topic: str, queue_id: int, offset: int
+    ) -> None:
+        """Commit ``offset`` on one queue, then tell the online consumers (a broker with none is fine)."""
+        await self.update_consume_offset(addr, group, MessageQueue(topic, None, queue_id), offset)
+        fields: dict[str, str | None] = {
+            "group": group,
+            "topic": topic,
+            "queueId": str(queue_id),
+            "offset": str(offset),
+            "timestamp": "0",
+            "isForce": "false",
+        }
+        try:
+            await self.invoke(addr, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, fields)
+        except RemoteCommandError as e:
+            if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
+                raise
+
+    # ---------------------------------------------------------------------- clone, consume queue
+
+    async def clone_group_offset(self, src: str, dest: str, topic: str) -> list[tuple[MessageQueue, int]]:
+        """Copy the source group's committed offsets to the destination group (Java ``cloneGroupOffset``).
+
+        As Java, every queue of the source group's stats is copied (not only ``topic``'s); the
+        brokers come from ``topic``'s route. Returns what was committed.
+        """
+        stats = await self.examine_consume_stats(src)
+        if not stats.offset_table:
+            return []
+        route = await self.examine_topic_route_info(topic)
+        addr_of = {bd.broker_name: bd.select_broker_addr() for bd in route.broker_datas or []}
+        done: list[tuple[MessageQueue, int]] = []
+        for mq, w in sorted(stats.offset_table.items(), key=lambda kv: _mq_sort_key(kv[0])):
+            if w.consumer_offset < 0:
+                continue
+            addr = addr_of.get(mq.broker_name)
+            if addr is None:
+                raise AdminError(f"broker {mq.broker_name} of {mq.topic} is not in the route of {topic}")
+            await self.update_consume_offset(addr, dest, mq, w.consumer_offset)
+            done.append((mq, w.consumer_offset))
+        return done
+
+    async def query_consume_queue(
+        self, addr: str, topic: str, queue_id: int, index: int, count: int, group: str | None = None
+    ) -> ConsumeQueueView:
+        """QUERY_CONSUME_QUEUE: ``count`` entries of a consume queue from ``index``."""
+        fields: dict[str, str | None] = {
+            "topic": topic,
+            "queueId": str(queue_id),
+            "index": str(index),
+            "count": str(count),
+            "consumerGroup": group,
+        }
+        resp = await self.invoke(addr, RequestCode.QUERY_CONSUME_QUEUE, fields)
+        if not resp.body:
+            raise AdminError(
+                f"{addr} has no consume queue entry {index} of {topic} queue {queue_id}"
+                + (f": {resp.remark.strip()}" if resp.remark and resp.remark.strip() else "")
+            )
+        view: ConsumeQueueView = _decode(addr, resp.body, "consume queue", ConsumeQueueView.decode)
+        return view
+
+
+def _random_broker_addr(route: TopicRouteData, topic: str) -> str:
+    """Java picks one broker of the route at random (spreading the load)."""
+    datas = route.broker_datas or []
+    if not datas:
+        raise AdminError(f"the route of {topic} has no broker")
+    addr = random.choice(datas).select_broker_addr()
+    if addr is None:
+        raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
+    return addr
+
+
+def _offset_field(addr: str, raw: str | None) -> int:
+    try:
+        return int(raw) if raw is not None else 0
+    except ValueError:
+        raise BadResponseError(addr, f"offset is not a number: {raw!r}") from None
+
+
+def _offset_table(body: bytes) -> dict[MessageQueue, int]:
+    d = j.decode_object(body, "ResetOffsetBody")
+    out: dict[MessageQueue, int] = {}
+    for k, v in j.obj(d.get("offsetTable") or {}, "offsetTable").items():
+        out[_mq(k, "offsetTable key")] = j.int64(v, "offset")
+    return out
+
+
+def _hash_map_order(table: dict[MessageQueue, OffsetWrapper]) -> list[tuple[MessageQueue, OffsetWrapper]]:
+    """A ``HashMap<MessageQueue, …>`` filled in wire order, as fastjson decodes it, in iteration order."""
+    if len(table) < 2:
+        return list(table.items())
+    ordered = j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash)
+    return list(ordered.items())

@@ -1,0 +1,170 @@
+"""The transport side of the admin API: requests, name server failover, broker calls, fan-out.
+
+Name server calls without a target go to the current name server; when it cannot be reached
+(connect failure, timeout, connection lost) the next one of the list is tried, and the one that
+answered stays current for later calls, as the Java client does. An error *answer* is not retried:
+it is the cluster's answer.
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Awaitable, Callable, Container, Iterable
+from typing import Any, TypeVar
+
+from mqadmin.admin.errors import NameServersUnavailableError, is_unreachable
+from mqadmin.admin.fanout import FanOutResult, fan_out
+from mqadmin.admin.settings import AdminSettings
+from mqadmin.admin.signing import AclSigner, ordered_fields
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.remoting.client import RemotingClient
+from mqadmin.remoting.errors import RemoteCommandError, RemotingError
+
+__all__ = ["AdminCore"]
+
+T = TypeVar("T")
+SUCCESS = 0
+
+
+def _client_tls() -> ssl.SSLContext:
+    """TLS as the Java client does by default (``tls.client.authServer=false``): no server check."""
+    ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+class AdminCore:
+    """Requests to name servers and brokers over one :class:`RemotingClient`.
+
+    Use as ``async with``; the connections close at the end.
+    """
+
+    def __init__(self, settings: AdminSettings, client: RemotingClient | None = None) -> None:
+        self.settings = settings
+        self._signer = AclSigner(settings.credentials) if settings.credentials else None
+        if client is None:
+            client = RemotingClient(
+                connect_timeout=min(settings.connect_timeout, settings.timeout),
+                ssl=_client_tls() if settings.tls else None,
+                rpc_hooks=[self._signer] if self._signer else (),
+            )
+        self.client = client
+        self._current = 0
+
+    async def __aenter__(self) -> AdminCore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    @property
+    def namesrv_addrs(self) -> tuple[str, ...]:
+        return self.settings.namesrv_addrs
+
+    # ------------------------------------------------------------------------------ requests
+
+    def request(
+        self, code: int, fields: dict[str, str | None] | None = None, body: bytes | None = None
+    ) -> RemotingCommand:
+        """A request as the Java tool builds it; ``fields`` in the header class's declaration order."""
+        if self._signer is not None:
+            ext = {k: v for k, v in (fields or {}).items() if v is not None} or None
+        else:
+            ext = ordered_fields(fields)
+        return RemotingCommand.request(
+            code, ext, body, language=self.settings.language, version=self.settings.version
+        )
+
+    async def invoke(
+        self,
+        addr: str,
+        code: int,
+        fields: dict[str, str | None] | None = None,
+        body: bytes | None = None,
+        *,
+        timeout: float | None = None,
+        ok: Container[int] = (SUCCESS,),
+    ) -> RemotingCommand:
+        """One request to ``addr``; an answer whose code is not in ``ok`` raises RemoteCommandError."""
+        cmd = self.request(code, fields, body)
+        return await self.client.call(addr, cmd, self._timeout(timeout), ok_codes=ok)
+
+    async def invoke_namesrv(
+        self,
+        code: int,
+        fields: dict[str, str | None] | None = None,
+        body: bytes | None = None,
+        *,
+        timeout: float | None = None,
+        ok: Container[int] = (SUCCESS,),
+    ) -> tuple[str, RemotingCommand]:
+        """A request any name server can answer; returns (the address that answered, the answer)."""
+        addrs = self.namesrv_addrs
+        failures: list[tuple[str, RemotingError]] = []
+        for step in range(len(addrs)):
+            index = (self._current + step) % len(addrs)
+            addr = addrs[index]
+            try:
+                resp = await self.invoke(addr, code, fields, body, timeout=timeout, ok=ok)
+            except RemoteCommandError:
+                self._current = index
+                raise
+            except RemotingError as e:
+                if not is_unreachable(e):
+                    raise
+                failures.append((addr, e))
+                continue
+            self._current = index
+            return addr, resp
+        if len(failures) == 1:
+            raise failures[0][1]
+        raise NameServersUnavailableError(failures)
+
+    async def invoke_each_namesrv(
+        self,
+        code: int,
+        fields: dict[str, str | None] | None = None,
+        body: bytes | None = None,
+        *,
+        addrs: Iterable[str] | None = None,
+        timeout: float | None = None,
+        deadline: float | None = None,
+    ) -> FanOutResult[str, RemotingCommand]:
+        """The same request to every name server (all at once), results in list order."""
+        targets = list(self.namesrv_addrs if addrs is None else addrs)
+
+        def call(addr: str) -> Awaitable[RemotingCommand]:
+            return self.invoke(addr, code, fields, body, timeout=timeout)
+
+        return await self.fan_out(targets, call, deadline=deadline, code=code)
+
+    async def fan_out(
+        self,
+        keys: Iterable[T],
+        call: Callable[[T], Awaitable[Any]],
+        *,
+        deadline: float | None = None,
+        limit: int = 32,
+        code: int | None = None,
+        addr_of: Callable[[T], str] | None = None,
+    ) -> FanOutResult[T, Any]:
+        """``call(key)`` for every key, concurrently, stopping at ``deadline`` seconds from now."""
+        return await fan_out(
+            keys,
+            call,
+            deadline=self.default_deadline() if deadline is None else deadline,
+            limit=limit,
+            code=code,
+            addr_of=addr_of,
+        )
+
+    def default_deadline(self) -> float:
+        """A fan-out waits for its slowest call at most this long: a few request timeouts."""
+        return self.settings.timeout * 3
+
+    def _timeout(self, timeout: float | None) -> float:
+        return self.settings.timeout if timeout is None else timeout

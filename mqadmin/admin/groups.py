@@ -1,0 +1,136 @@
+"""Subscription groups on brokers: create or update (200, 225), delete (207) and find (106 + 201).
+
+A group lives on every broker it was created on; the commands address one broker (``-b``) or the
+masters of a cluster (``-c``). Deleting a group by cluster also drops its ``%RETRY%`` and ``%DLQ%``
+topics from the brokers and the name servers, as the Java 5.3.3 tool does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mqadmin.admin.fanout import FanOutResult
+from mqadmin.admin.topics import TopicAdminOps
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.remoting.errors import RemoteCommandError
+
+__all__ = ["DLQ_PREFIX", "ORDER_TOPIC_CONFIG", "RETRY_PREFIX", "GroupConfigHit", "GroupOps"]
+
+RETRY_PREFIX = "%RETRY%"
+DLQ_PREFIX = "%DLQ%"
+ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG"
+
+
+@dataclass(frozen=True, slots=True)
+class GroupConfigHit:
+    """Where a group's config was found: cluster (None if no cluster lists the broker), broker, address."""
+
+    cluster: str | None
+    broker_name: str
+    broker_addr: str
+    config: SubscriptionGroupConfig
+
+
+class GroupOps(TopicAdminOps):
+    """What ``DefaultMQAdminExt`` asks of brokers about subscription groups."""
+
+    async def create_and_update_subscription_group_config(
+        self, addr: str, config: SubscriptionGroupConfig
+    ) -> None:
+        """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: the whole config as the body."""
+        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, body=config.encode())
+
+    async def create_and_update_subscription_group_config_list(
+        self, addr: str, configs: Sequence[SubscriptionGroupConfig]
+    ) -> bool:
+        """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST (5.x); True when the broker took the batch.
+
+        A broker without the batch request (4.x, REQUEST_CODE_NOT_SUPPORTED) gets one
+        UPDATE_AND_CREATE_SUBSCRIPTIONGROUP per group instead, and False is returned.
+        """
+        body = fastjson.dumps({"groupConfigList": [c.to_json_obj() for c in configs]}).encode()
+        try:
+            await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, body=body)
+            return True
+        except RemoteCommandError as e:
+            if e.code != ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
+                raise
+        for config in configs:
+            await self.create_and_update_subscription_group_config(addr, config)
+        return False
+
+    async def delete_subscription_group(self, addr: str, group: str, remove_offset: bool = False) -> None:
+        """DELETE_SUBSCRIPTIONGROUP; ``remove_offset`` also drops the group's committed offsets.
+
+        The flag travels as ``removeOffset`` (what 4.x brokers read) and ``cleanOffset`` (5.x).
+        """
+        flag = "true" if remove_offset else "false"
+        fields: dict[str, str | None] = {"groupName": group, "removeOffset": flag, "cleanOffset": flag}
+        await self.invoke(addr, RequestCode.DELETE_SUBSCRIPTIONGROUP, fields)
+
+    async def delete_group_topics(self, group: str, cluster: str) -> list[BaseException]:
+        """Drop ``%RETRY%<group>`` and ``%DLQ%<group>`` from the cluster's brokers and every name server.
+
+        As Java 5.3.3 ``deleteTopic(topic, cluster)``: 215 to every broker of the cluster, 216 to each
+        name server, and the topic's order config removed (102). Returns the failures (none raised).
+        """
+        failures: list[BaseException] = []
+        try:
+            addrs = await self.fetch_master_and_slave_addrs(cluster)
+        except Exception as e:
+            return [e]
+        for topic in (RETRY_PREFIX + group, DLQ_PREFIX + group):
+            brokers = await self.fan_out(
+                addrs,
+                lambda a, t=topic: self.delete_topic_in_broker(a, t),
+                code=RequestCode.DELETE_TOPIC_IN_BROKER,
+            )
+            failures.extend(brokers.errors[a] for a in brokers.order if a in brokers.errors)
+            names: FanOutResult[str, object] = await self.fan_out(
+                self.namesrv_addrs,
+                lambda ns, t=topic: self.delete_topic_in_namesrv(ns, t),
+                code=RequestCode.DELETE_TOPIC_IN_NAMESRV,
+            )
+            failures.extend(names.errors[a] for a in names.order if a in names.errors)
+            kv = await self.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
+            failures.extend(kv.errors[a] for a in kv.order if a in kv.errors)
+        return failures
+
+    async def find_subscription_group_config(
+        self, group: str
+    ) -> tuple[list[GroupConfigHit], list[BaseException]]:
+        """Every broker holding ``group`` (``getConsumerConfig``), in the Java tool's order.
+
+        Brokers come in ``HashMap`` order of their names; each is asked once (all at once) for its
+        group table. Returns the hits and the brokers that could not be asked.
+        """
+        info = await self.examine_broker_cluster_info()
+        brokers = info.broker_addr_table or {}
+        clusters = info.cluster_addr_table or {}
+        cluster_order = java_hash_order(list(clusters))
+        targets: list[tuple[str, str | None, str]] = []
+        for name in java_hash_order(list(brokers)):
+            addr = brokers[name].select_broker_addr()
+            if addr is None:
+                continue
+            cluster = next((c for c in cluster_order if name in (clusters.get(c) or [])), None)
+            targets.append((name, cluster, addr))
+        tables = await self.fan_out(
+            [t[2] for t in targets],
+            self.get_all_subscription_group,
+            code=RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
+        )
+        hits: list[GroupConfigHit] = []
+        errors: list[BaseException] = []
+        for name, cluster, addr in targets:
+            if addr in tables.errors:
+                errors.append(tables.errors[addr])
+                continue
+            config = (tables.results[addr].subscription_group_table or {}).get(group)
+            if config is not None:
+                hits.append(GroupConfigHit(cluster, name, addr, config))
+        return hits, errors

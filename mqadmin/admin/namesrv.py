@@ -1,0 +1,185 @@
+"""Name server requests: routes, cluster info, topic lists, KV config, configs, write permission.
+
+Calls that any name server can answer fail over along the list (:meth:`AdminCore.invoke_namesrv`);
+calls that change or read one server's own state go to every server (or the ones asked for), each
+with its own result, like Java's ``putKVConfig``/``wipeWritePermOfBroker`` loops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from mqadmin.admin.core import AdminCore
+from mqadmin.admin.errors import BadResponseError
+from mqadmin.admin.fanout import FanOutResult
+from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.cluster import ClusterInfo
+
+# Body types other than the route are imported where they are used: a command pays only for its own.
+
+__all__ = ["NamesrvOps"]
+
+
+def _body(addr: str, resp: RemotingCommand, what: str) -> bytes:
+    if not resp.body:
+        raise BadResponseError(addr, f"{what} has no body")
+    return resp.body
+
+
+def _count(addr: str, resp: RemotingCommand, name: str) -> int:
+    raw = resp.ext(name)
+    try:
+        return int(raw) if raw is not None else 0
+    except ValueError:
+        raise BadResponseError(addr, f"{name} is not a number: {raw!r}") from None
+
+
+class NamesrvOps(AdminCore):
+    """What ``DefaultMQAdminExt`` asks of name servers."""
+
+    # ------------------------------------------------------------------------- any name server
+
+    async def examine_topic_route_info(self, topic: str) -> TopicRouteData:
+        """GET_ROUTEINFO_BY_TOPIC; an unknown topic raises RemoteCommandError code 17 (TOPIC_NOT_EXIST)."""
+        addr, resp = await self.invoke_namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": topic})
+        try:
+            return TopicRouteData.decode(_body(addr, resp, "the route"))
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"route of {topic}: {e}") from None
+
+    async def examine_broker_cluster_info(self) -> ClusterInfo:
+        """GET_BROKER_CLUSTER_INFO: every broker group and the cluster it belongs to."""
+        from mqadmin.protocol.bodies.cluster import ClusterInfo
+
+        addr, resp = await self.invoke_namesrv(RequestCode.GET_BROKER_CLUSTER_INFO)
+        try:
+            return ClusterInfo.decode(_body(addr, resp, "the cluster info"))
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"cluster info: {e}") from None
+
+    async def fetch_all_topic_list(self) -> list[str]:
+        """GET_ALL_TOPIC_LIST_FROM_NAMESERVER: topic names in the order the name server sent them."""
+        addr, resp = await self.invoke_namesrv(RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER)
+        return self._topic_names(addr, resp)
+
+    async def fetch_topics_by_cluster(self, cluster: str) -> list[str]:
+        """GET_TOPICS_BY_CLUSTER: the topics on the brokers of one cluster."""
+        addr, resp = await self.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, {"cluster": cluster})
+        return self._topic_names(addr, resp)
+
+    async def get_topic_cluster_list(self, topic: str) -> list[str]:
+        """Clusters holding the topic's first broker (Java ``getTopicClusterList``), cluster-table order."""
+        info = await self.examine_broker_cluster_info()
+        route = await self.examine_topic_route_info(topic)
+        if not route.broker_datas:
+            return []
+        broker_name = route.broker_datas[0].broker_name
+        out: list[str] = []
+        for cluster, names in (info.cluster_addr_table or {}).items():
+            if broker_name in names and cluster not in out:
+                out.append(cluster)
+        return out
+
+    async def get_kv_config(self, namespace: str, key: str) -> str | None:
+        """GET_KV_CONFIG: one value, or None when the name server has no such key."""
+        _, resp = await self.invoke_namesrv(
+            RequestCode.GET_KV_CONFIG,
+            {"namespace": namespace, "key": key},
+            ok=(ResponseCode.SUCCESS, ResponseCode.QUERY_NOT_FOUND),
+        )
+        if resp.code == ResponseCode.QUERY_NOT_FOUND:
+            return None
+        return resp.ext("value")
+
+    async def get_kv_list_by_namespace(self, namespace: str) -> dict[str, str]:
+        """GET_KVLIST_BY_NAMESPACE: a whole namespace (empty when the name server has none)."""
+        addr, resp = await self.invoke_namesrv(
+            RequestCode.GET_KVLIST_BY_NAMESPACE,
+            {"namespace": namespace},
+            ok=(ResponseCode.SUCCESS, ResponseCode.QUERY_NOT_FOUND),
+        )
+        if resp.code != ResponseCode.SUCCESS or not resp.body:
+            return {}
+        from mqadmin.protocol.bodies.kv import KVTable
+
+        try:
+            return KVTable.decode(resp.body).table or {}
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"KV list: {e}") from None
+
+    # ------------------------------------------------------------------------- every name server
+
+    async def get_namesrv_config(
+        self, addrs: Iterable[str] | None = None
+    ) -> FanOutResult[str, dict[str, str]]:
+        """GET_NAMESRV_CONFIG from each name server: its settings in the order they were sent."""
+        from mqadmin.protocol.bodies.properties import string_to_properties
+
+        result = await self.invoke_each_namesrv(RequestCode.GET_NAMESRV_CONFIG, addrs=addrs)
+        out: FanOutResult[str, dict[str, str]] = FanOutResult(order=result.order, errors=result.errors)
+        for addr, resp in result.results.items():
+            try:
+                out.results[addr] = string_to_properties(resp.body or b"")
+            except ProtocolError as e:
+                out.errors[addr] = BadResponseError(addr, f"name server config: {e}")
+        return out
+
+    async def update_namesrv_config(
+        self, properties: dict[str, str], addrs: Iterable[str] | None = None
+    ) -> FanOutResult[str, RemotingCommand]:
+        """UPDATE_NAMESRV_CONFIG on each name server (``key=value`` lines, unescaped, as Java)."""
+        from mqadmin.protocol.bodies.properties import properties_to_string
+
+        body = properties_to_string(properties).encode("utf-8")
+        return await self.invoke_each_namesrv(RequestCode.UPDATE_NAMESRV_CONFIG, body=body, addrs=addrs)
+
+    async def put_kv_config(self, namespace: str, key: str, value: str) -> FanOutResult[str, RemotingCommand]:
+        """PUT_KV_CONFIG on every name server (each keeps its own KV store)."""
+        fields: dict[str, str | None] = {"namespace": namespace, "key": key, "value": value}
+        return await self.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, fields)
+
+    async def delete_kv_config(self, namespace: str, key: str) -> FanOutResult[str, RemotingCommand]:
+        """DELETE_KV_CONFIG on every name server."""
+        fields: dict[str, str | None] = {"namespace": namespace, "key": key}
+        return await self.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, fields)
+
+    async def wipe_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
+        """WIPE_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
+        result = await self.invoke_each_namesrv(
+            RequestCode.WIPE_WRITE_PERM_OF_BROKER, {"brokerName": broker_name}
+        )
+        return _counts(result, "wipeTopicCount")
+
+    async def add_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
+        """ADD_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
+        result = await self.invoke_each_namesrv(
+            RequestCode.ADD_WRITE_PERM_OF_BROKER, {"brokerName": broker_name}
+        )
+        return _counts(result, "addTopicCount")
+
+    # ------------------------------------------------------------------------- helpers
+
+    @staticmethod
+    def _topic_names(addr: str, resp: RemotingCommand) -> list[str]:
+        from mqadmin.protocol.bodies.topic import TopicList
+
+        try:
+            return TopicList.decode(_body(addr, resp, "the topic list")).topic_list
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"topic list: {e}") from None
+
+
+def _counts(result: FanOutResult[str, RemotingCommand], name: str) -> FanOutResult[str, int]:
+    out: FanOutResult[str, int] = FanOutResult(order=result.order, errors=dict(result.errors))
+    for addr, resp in result.results.items():
+        try:
+            out.results[addr] = _count(addr, resp, name)
+        except BadResponseError as e:
+            out.errors[addr] = e
+    return out

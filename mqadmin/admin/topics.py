@@ -1,0 +1,279 @@
+"""Topic administration on brokers and name servers: create, delete, stats, configs, order confs.
+
+``examine_topic_config`` is where 4.x and 5.x brokers part: the 5.x tool asks GET_TOPIC_CONFIG (351),
+which a 4.x broker answers with REQUEST_CODE_NOT_SUPPORTED, and the Java 5.3.3 tool then fails
+(``topicStatus`` against a 4.9.8 broker). Here such a broker is asked the older way instead,
+GET_ALL_TOPIC_CONFIG (21), and the topic is picked from its table, so the same call works on both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from mqadmin.admin.brokers import BrokerAdminOps, InvalidPermError, perm_is_valid
+from mqadmin.admin.errors import BadResponseError, RemoteCommandError
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
+
+if TYPE_CHECKING:
+    from mqadmin.admin.fanout import FanOutResult
+    from mqadmin.protocol.bodies.route import TopicRouteData
+    from mqadmin.protocol.bodies.stats import TopicStatsTable
+    from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
+    from mqadmin.protocol.command import RemotingCommand
+
+__all__ = [
+    "DEFAULT_TOPIC",
+    "DLQ_PREFIX",
+    "ORDER_TOPIC_CONFIG",
+    "RETRY_PREFIX",
+    "SYSTEM_TOPICS",
+    "TopicAdminOps",
+    "is_system_topic",
+]
+
+DEFAULT_TOPIC = "TBW102"
+"""``createTopicKey``: the topic whose settings a broker copies for auto-created topics."""
+ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG"
+"""Name-server KV namespace of the order confs (``brokerName:queueNums;...`` per topic)."""
+RETRY_PREFIX = "%RETRY%"
+DLQ_PREFIX = "%DLQ%"
+
+SYSTEM_TOPICS = frozenset(
+    {
+        "TBW102",
+        "SCHEDULE_TOPIC_XXXX",
+        "BenchmarkTest",
+        "RMQ_SYS_TRANS_HALF_TOPIC",
+        "RMQ_SYS_TRACE_TOPIC",
+        "RMQ_SYS_TRANS_OP_HALF_TOPIC",
+        "TRANS_CHECK_MAX_TIME_TOPIC",
+        "SELF_TEST_TOPIC",
+        "OFFSET_MOVED_EVENT",
+        "CHECKPOINT_TOPIC",
+    }
+)
+"""``TopicValidator``'s system topic set (5.3.3)."""
+
+
+def is_system_topic(topic: str) -> bool:
+    """``TopicValidator.isSystemTopic``."""
+    return topic in SYSTEM_TOPICS or topic.startswith("rmq_sys_")
+
+
+class TopicAdminOps(BrokerAdminOps):
+    """What ``DefaultMQAdminExt`` asks of brokers and name servers about topics."""
+
+    # ------------------------------------------------------------------------ create and delete
+
+    async def create_and_update_topic_config(
+        self, addr: str, config: TopicConfig, default_topic: str = DEFAULT_TOPIC
+    ) -> None:
+        """UPDATE_AND_CREATE_TOPIC on one broker (the permission is checked first, as Java)."""
+        if not perm_is_valid(config.perm):
+            raise InvalidPermError(f"topicPermission value: {config.perm} is invalid.")
+        fields: dict[str, str | None] = dict(config.to_create_topic_fields(default_topic))
+        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_TOPIC, fields)
+
+    async def create_and_update_topic_config_list(self, addr: str, configs: list[TopicConfig]) -> None:
+        """UPDATE_AND_CREATE_TOPIC_LIST (5.x brokers): many topics in one request.
+
+        A broker without the batch request (4.x answers REQUEST_CODE_NOT_SUPPORTED) gets one
+        UPDATE_AND_CREATE_TOPIC per topic instead, all at once.
+        """
+        from mqadmin.protocol import fastjson
+
+        for c in configs:
+            if not perm_is_valid(c.perm):
+                raise InvalidPermError(f"topicPermission value: {c.perm} is invalid.")
+        body = fastjson.dumps({"topicConfigList": [c.to_json_obj() for c in configs]}).encode("utf-8")
+        resp = await self.invoke(
+            addr,
+            RequestCode.UPDATE_AND_CREATE_TOPIC_LIST,
+            body=body,
+            ok=(ResponseCode.SUCCESS, ResponseCode.REQUEST_CODE_NOT_SUPPORTED),
+        )
+        if resp.code == ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
+            await asyncio.gather(*(self.create_and_update_topic_config(addr, c) for c in configs))
+
+    async def delete_topic_in_broker(self, addr: str, topic: str) -> None:
+        """DELETE_TOPIC_IN_BROKER."""
+        await self.invoke(addr, RequestCode.DELETE_TOPIC_IN_BROKER, {"topic": topic})
+
+    async def delete_topic_in_namesrv(self, addr: str, topic: str, cluster: str | None = None) -> None:
+        """DELETE_TOPIC_IN_NAMESRV on one name server (with ``cluster``: only that cluster's brokers)."""
+        fields: dict[str, str | None] = {"clusterName": cluster, "topic": topic}
+        await self.invoke(addr, RequestCode.DELETE_TOPIC_IN_NAMESRV, fields)
+
+    # ------------------------------------------------------------------------ topic configs
+
+    async def get_all_topic_config(self, addr: str) -> TopicConfigSerializeWrapper:
+        """GET_ALL_TOPIC_CONFIG: the broker's whole topic table (in the order it was sent)."""
+        from mqadmin.protocol.bodies.topic import TopicConfigSerializeWrapper
+
+        resp = await self.invoke(addr, RequestCode.GET_ALL_TOPIC_CONFIG)
+        try:
+            return TopicConfigSerializeWrapper.decode(resp.body or b"{}")
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"topic configs: {e}") from None
+
+    async def get_system_topic_list_from_broker(self, addr: str) -> list[str]:
+        """GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the topics the broker made for itself."""
+        from mqadmin.protocol.bodies.topic import TopicList
+
+        resp = await self.invoke(addr, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER)
+        try:
+            return TopicList.decode(resp.body or b"{}").topic_list
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"system topic list: {e}") from None
+
+    async def get_user_topic_config(self, addr: str, special: bool = False) -> TopicConfigSerializeWrapper:
+        """The topic table without system topics (``getUserTopicConfig``), ``ConcurrentHashMap`` order.
+
+        ``special`` keeps the retry and DLQ topics; topics with an invalid permission are dropped.
+        """
+        wrapper, system = await asyncio.gather(
+            self.get_all_topic_config(addr), self.get_system_topic_list_from_broker(addr)
+        )
+        table = wrapper.topic_config_table or {}
+        sys_set = set(system)
+        kept = {}
+        for name in concurrent_hash_order(list(table)):
+            tc = table[name]
+            tname = tc.topic_name or ""
+            if tname in sys_set or is_system_topic(tname):
+                continue
+            if not special and tname.startswith((RETRY_PREFIX, DLQ_PREFIX)):
+                continue
+            if not perm_is_valid(tc.perm):
+                continue
+            kept[name] = tc
+        wrapper.topic_config_table = kept
+        return wrapper
+
+    async def examine_topic_config(self, addr: str, topic: str) -> TopicConfig | None:
+        """One topic's config on one broker; None when the broker does not have the topic.
+
+        GET_TOPIC_CONFIG (351) first; a broker that does not know that request (4.x: code 3) is
+        asked GET_ALL_TOPIC_CONFIG (21) instead, and is not asked 351 again by this client.
+        """
+        from mqadmin.protocol.bodies.topic import TopicConfig
+
+        legacy: set[str] = self.__dict__.setdefault("_no_get_topic_config", set())
+        if addr not in legacy:
+            resp = await self.invoke(
+                addr,
+                RequestCode.GET_TOPIC_CONFIG,
+                {"lo": "true", "topic": topic},
+                ok=(
+                    ResponseCode.SUCCESS,
+                    ResponseCode.TOPIC_NOT_EXIST,
+                    ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
+                ),
+            )
+            if resp.code == ResponseCode.TOPIC_NOT_EXIST:
+                return None
+            if resp.code == ResponseCode.SUCCESS:
+                try:
+                    return TopicConfig.decode(resp.body or b"{}")
+                except ProtocolError as e:
+                    raise BadResponseError(addr, f"topic config of {topic}: {e}") from None
+            legacy.add(addr)
+        table = (await self.get_all_topic_config(addr)).topic_config_table or {}
+        return table.get(topic)
+
+    async def examine_topic_config_from_route(
+        self, topic: str, route: TopicRouteData
+    ) -> dict[str, TopicConfig]:
+        """The topic's config on each broker of its route (``MQAdminUtils.examineTopicConfigFromRoute``).
+
+        Brokers without the topic are left out; any other error answer is raised.
+        """
+        brokers = [(bd.broker_name or "", bd.select_broker_addr()) for bd in route.broker_datas or []]
+        asked = [(name, addr) for name, addr in brokers if addr is not None]
+        configs = await asyncio.gather(*(self.examine_topic_config(addr, topic) for _, addr in asked))
+        out: dict[str, TopicConfig] = {}
+        for (name, _), tc in zip(asked, configs, strict=True):
+            if tc is not None:
+                out[name] = tc
+        return {k: out[k] for k in java_hash_order(list(out))}
+
+    # ------------------------------------------------------------------------ stats
+
+    async def examine_topic_stats_in_broker(self, addr: str, topic: str) -> TopicStatsTable:
+        """GET_TOPIC_STATS_INFO: min/max offset and last store time of each queue on one broker."""
+        from mqadmin.protocol.bodies.stats import TopicStatsTable
+
+        resp = await self.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, {"topic": topic})
+        try:
+            return TopicStatsTable.decode(resp.body or b"{}")
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"topic stats of {topic}: {e}") from None
+
+    async def examine_topic_stats(self, topic: str, route: TopicRouteData | None = None) -> TopicStatsTable:
+        """The stats of every queue of the topic (``examineTopicStats``): 105, 202 per broker, 351 per broker.
+
+        An empty result is an error, as in Java ("Not found the topic stats info").
+        """
+        from mqadmin.admin.errors import AdminError
+        from mqadmin.protocol.bodies.stats import TopicStatsTable
+
+        if route is None:
+            route = await self.examine_topic_route_info(topic)
+        addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
+        tables = await asyncio.gather(*(self.examine_topic_stats_in_broker(a, topic) for a in addrs))
+        merged = TopicStatsTable({}, 0.0)
+        for t in tables:
+            merged.offset_table.update(t.offset_table)
+        await self.examine_topic_config_from_route(topic, route)  # 5.x: static-topic check (see module doc)
+        if not merged.offset_table:
+            raise AdminError(f"no queue stats found for topic {topic}")
+        return merged
+
+    async def examine_topic_stats_by_cluster(self, topic: str, cluster: str) -> TopicStatsTable:
+        """``topicStatus -c``: 202 to each broker of the route of ``cluster`` (a cluster or LMQ parent)."""
+        from mqadmin.protocol.bodies.stats import TopicStatsTable
+
+        route = await self.examine_topic_route_info(cluster)
+        addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
+        tables = await asyncio.gather(*(self.examine_topic_stats_in_broker(a, topic) for a in addrs))
+        merged = TopicStatsTable({}, 0.0)
+        for t in tables:
+            merged.offset_table.update(t.offset_table)
+        return merged
+
+    # ------------------------------------------------------------------------ order confs (name server KV)
+
+    async def get_order_conf(self, topic: str) -> str | None:
+        """The topic's order conf from the name server KV store (None when it has none)."""
+        return await self.get_kv_config(ORDER_TOPIC_CONFIG, topic)
+
+    async def put_order_conf(self, topic: str, conf: str) -> FanOutResult[str, RemotingCommand]:
+        return await self.put_kv_config(ORDER_TOPIC_CONFIG, topic, conf)
+
+    async def delete_order_conf(self, topic: str) -> FanOutResult[str, RemotingCommand]:
+        return await self.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
+
+    async def create_or_update_order_conf(
+        self, topic: str, conf: str, is_cluster: bool
+    ) -> FanOutResult[str, RemotingCommand]:
+        """``createOrUpdateOrderConf``: a cluster conf replaces the value; a broker conf is merged in.
+
+        A broker conf (``brokerName:num``) replaces that broker's entry of the current value and keeps
+        the others, joined in Java ``HashMap`` order.
+        """
+        if not is_cluster:
+            try:
+                old = await self.get_order_conf(topic)
+            except RemoteCommandError:
+                old = None  # Java prints the failure and carries on with an empty conf
+            items: dict[str, str] = {}
+            for item in (old or "").split(";"):
+                if item:
+                    items[item.split(":", 1)[0]] = item
+            name = conf.split(":", 1)[0]
+            items[name] = conf
+            conf = ";".join(items[k] for k in java_hash_order(list(items)))
+        return await self.put_order_conf(topic, conf)

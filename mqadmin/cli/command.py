@@ -1,0 +1,338 @@
+"""``JavaCommand``: a click command that parses, documents and runs like a Java ``mqadmin`` sub-command.
+
+A command module declares the Java options and an ``async`` function; this class turns them into a
+click command that:
+
+- accepts what commons-cli accepts: ``-t T``, ``-tT``, ``--topic T``, ``--topic=T``, bundled flags,
+  ``-topic T`` (single-dash long names), unambiguous long prefixes (``--top T``) and ``-t=T``;
+  stray positional words are ignored with a warning, as Java ignores them;
+- prints the Java help block (``mqadmin help CMD``, ``-h``), then our own options;
+- resolves the connection settings, runs the function on an event loop with a lazily created
+  :class:`~mqadmin.admin.api.MQAdmin`, and turns failures into one stderr line and an exit code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import traceback
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from mqadmin.cli.common import CommonValues, common_options, common_values, deadline_option
+from mqadmin.cli.errors import ErrorReport, PartialFailure, describe, exit_code_of
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
+from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
+from mqadmin.cli.output import Output
+
+if TYPE_CHECKING:
+    from mqadmin.admin.api import MQAdmin
+    from mqadmin.admin.settings import AdminSettings
+
+__all__ = ["Invocation", "JavaCommand", "java_command"]
+
+CommandFunc = Callable[..., Awaitable[ExitCode | int | None]]
+
+
+class Invocation:
+    """One run of a command: its output, settings, admin client (made on first use) and failures."""
+
+    def __init__(self, name: str, common: CommonValues, namesrv_opt: str | None) -> None:
+        self.name = name
+        self.common = common
+        self.out = Output(common.output)
+        self._namesrv_opt = namesrv_opt
+        self._settings: AdminSettings | None = None
+        self._admin: MQAdmin | None = None
+        self.failures: list[BaseException] = []
+        self.any_success = False
+
+    @property
+    def settings(self) -> AdminSettings:
+        if self._settings is None:
+            from mqadmin.cli.connection import resolve_settings
+
+            self._settings = resolve_settings(self._namesrv_opt, self.common)
+        return self._settings
+
+    @property
+    def settings_if_resolved(self) -> AdminSettings | None:
+        return self._settings
+
+    @property
+    def admin(self) -> MQAdmin:
+        if self._admin is None:
+            from mqadmin.admin.api import MQAdmin
+
+            self._admin = MQAdmin(self.settings)
+        return self._admin
+
+    @property
+    def namesrv_given(self) -> list[str] | None:
+        """The ``-n`` list as given (Java uses it unshuffled for getNamesrvConfig/updateNamesrvConfig)."""
+        if self._namesrv_opt is None or not self._namesrv_opt.strip():
+            return None
+        from mqadmin.admin.settings import parse_namesrv_list
+
+        return parse_namesrv_list(self._namesrv_opt)
+
+    @property
+    def deadline(self) -> float:
+        if self.common.deadline is not None:
+            return self.common.deadline
+        return self.settings.timeout * 3
+
+    def report(self, exc: BaseException) -> ErrorReport:
+        """Print one failure (of several) on stderr and remember it for the exit code."""
+        self.failures.append(exc)
+        rep = describe(exc, self._settings)
+        self.print_error(exc, rep)
+        return rep
+
+    def error_list(self) -> list[dict[str, Any]]:
+        """The failures so far as JSON objects (for the ``errors`` member of structured output)."""
+        return [describe(e, self._settings).as_json()["error"] for e in self.failures]
+
+    def warn(self, message: str) -> None:
+        click.echo(f"mqadmin {self.name}: warning: {message}", err=True)
+
+    def print_error(self, exc: BaseException, rep: ErrorReport) -> None:
+        if self.common.debug:
+            traceback.print_exception(exc, file=sys.stderr)
+        click.echo(f"mqadmin {self.name}: {rep.message}", err=True)
+
+    async def close(self) -> None:
+        if self._admin is not None:
+            await self._admin.close()
+
+
+def _configure_logging(debug: bool) -> None:
+    root = logging.getLogger()
+    if debug:
+        logging.basicConfig(
+            level=logging.DEBUG, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+    else:
+        root.addHandler(logging.NullHandler())  # nothing on stdout, nothing on stderr unless --debug
+
+
+def run_command(
+    name: str, func: CommandFunc, params: dict[str, Any], common: CommonValues, namesrv: str | None
+) -> int:
+    """Run ``func(inv, **params)`` to completion and return the exit code."""
+    _configure_logging(common.debug)
+    inv = Invocation(name, common, namesrv)
+
+    async def main() -> ExitCode | int | None:
+        try:
+            return await func(inv, **params)
+        finally:
+            await inv.close()
+
+    try:
+        rc = asyncio.run(main())
+    except KeyboardInterrupt:
+        click.echo(f"mqadmin {name}: interrupted", err=True)
+        return ExitCode.INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return ExitCode.OK
+    except PartialFailure as e:
+        for exc in e.failures:
+            inv.report(exc)
+        return exit_code_of(inv.failures, inv.any_success)
+    except Exception as exc:
+        rep = describe(exc, inv.settings_if_resolved)
+        inv.print_error(exc, rep)
+        if inv.out.structured:
+            try:
+                inv.out.data(rep.as_json())
+            except BrokenPipeError:
+                _silence_stdout()
+        return rep.exit_code
+    if rc is not None:
+        return int(rc)
+    if inv.failures:
+        return exit_code_of(inv.failures, inv.any_success)
+    return ExitCode.OK
+
+
+def _silence_stdout() -> None:
+    """After EPIPE (``mqadmin topicList | head``): no error at interpreter exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+
+
+# ------------------------------------------------------------------------------------------ parsing
+
+
+def _click_option(opt: JavaOpt) -> click.Option:
+    names = [*opt.flags]
+    if opt.short:
+        names.append(f"-{opt.long.strip()}")  # commons-cli also takes the long name after one dash
+    names.append(opt.param)
+    if opt.has_arg:
+        return click.Option(names, required=opt.required, metavar="<arg>", help=opt.desc)
+    return click.Option(names, is_flag=True, default=False, help=opt.desc)
+
+
+def _expand_args(args: list[str], params: Sequence[click.Parameter]) -> list[str]:
+    """Java spellings click does not take: long-name prefixes and ``-t=VALUE``."""
+    longs: dict[str, click.Option] = {}
+    shorts: dict[str, click.Option] = {}
+    for p in params:
+        if not isinstance(p, click.Option):
+            continue
+        for name in [*p.opts, *p.secondary_opts]:
+            if name.startswith("--"):
+                longs[name[2:]] = p
+            elif len(name) == 2:
+                shorts[name[1]] = p
+    out: list[str] = []
+    expect_value = False
+    for i, tok in enumerate(args):
+        if tok == "--":
+            out.extend(args[i:])
+            break
+        if expect_value:
+            out.append(tok)
+            expect_value = False
+            continue
+        if tok.startswith("--") and len(tok) > 2:
+            name, eq, value = tok[2:].partition("=")
+            opt = longs.get(name)
+            if opt is None:
+                matches = sorted({n for n in longs if n.startswith(name)}, key=str.lower)
+                if len(matches) == 1:
+                    name = matches[0]
+                    opt = longs[name]
+                    tok = f"--{name}{eq}{value}"
+                elif len(matches) > 1:
+                    could = ", ".join(f"'{m}'" for m in matches)
+                    raise click.UsageError(f"Ambiguous option: '--{name}'  (could be: {could})")
+            out.append(tok)
+            expect_value = opt is not None and not opt.is_flag and not eq and not opt.count
+            continue
+        if tok.startswith("-") and len(tok) >= 2 and tok[1] != "-":
+            opt = shorts.get(tok[1])
+            if opt is not None and not opt.is_flag and len(tok) > 2 and tok[2] == "=":
+                out.extend([tok[:2], tok[3:]])
+                continue
+            if opt is not None and not opt.is_flag and len(tok) == 2:
+                expect_value = True
+            out.append(tok)
+            continue
+        out.append(tok)
+    return out
+
+
+def _check_groups(opts: Sequence[JavaOpt], params: dict[str, Any]) -> None:
+    groups: dict[str, list[JavaOpt]] = {}
+    for o in opts:
+        if o.group:
+            groups.setdefault(o.group, []).append(o)
+    for members in groups.values():
+        given = [o for o in members if params.get(o.param) not in (None, False)]
+        if len(given) > 1:
+            raise click.UsageError(
+                f"The option '{given[1].key}' was specified but an option from this group has already "
+                f"been selected: '{given[0].key}'"
+            )
+        if not given and members[0].group_required:
+            names = ", ".join(f"-{o.short}" if o.short else f"--{o.long}" for o in members)
+            raise click.UsageError(f"Missing required option: one of {names}")
+
+
+class JavaCommand(click.Command):
+    """A Java ``mqadmin`` sub-command (see the module docstring)."""
+
+    def __init__(
+        self,
+        name: str,
+        desc: str,
+        opts: Sequence[JavaOpt],
+        func: CommandFunc,
+        *,
+        fanout: bool = False,
+        json_doc: str = "",
+        epilog_text: str = "",
+    ) -> None:
+        self.java_opts: tuple[JavaOpt, ...] = (HELP, NAMESRV, *opts)
+        self.desc = desc
+        self.func = func
+        self.json_doc = json_doc
+        self.fanout = fanout
+        params: list[click.Parameter] = [_click_option(o) for o in self.java_opts if o is not HELP]
+        self.extra_params: list[click.Parameter] = list(common_options())
+        if fanout:
+            self.extra_params.append(deadline_option())
+        super().__init__(
+            name,
+            params=params + self.extra_params,
+            help=desc,
+            short_help=desc,
+            epilog=epilog_text or None,
+            context_settings={"help_option_names": ["-h", "--help"], "allow_extra_args": True},
+        )
+
+    # help ---------------------------------------------------------------------------------------
+
+    def java_help(self) -> str:
+        """Exactly what the Java tool prints for ``mqadmin help <name>``."""
+        return render_help(self.name or "", self.java_opts)
+
+    def get_usage(self, ctx: click.Context) -> str:
+        return usage_line(self.name or "", self.java_opts).rstrip("\n")
+
+    def get_help(self, ctx: click.Context) -> str:
+        text = self.java_help() + "\n" + self.desc + "\n"
+        if self.epilog:
+            text += "\n" + self.epilog.strip() + "\n"
+        text += "\nOptions of mqadmin (any command):\n" + render_extra_options(self.extra_params)
+        return text.rstrip("\n")
+
+    # parsing ------------------------------------------------------------------------------------
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        args = _expand_args(list(args), self.get_params(ctx))
+        rest = super().parse_args(ctx, args)
+        _check_groups(self.java_opts, ctx.params)
+        return rest
+
+    # running ------------------------------------------------------------------------------------
+
+    def invoke(self, ctx: click.Context) -> int:
+        params = dict(ctx.params)
+        common = common_values(params, ctx.find_object(CommonValues))
+        namesrv = params.pop("namesrv", None)
+        if ctx.args:
+            click.echo(
+                f"mqadmin {self.name}: warning: ignoring extra arguments: {' '.join(ctx.args)}", err=True
+            )
+        return run_command(self.name or "", self.func, params, common, namesrv)
+
+
+def java_command(
+    name: str,
+    desc: str,
+    opts: Sequence[JavaOpt] = (),
+    *,
+    fanout: bool = False,
+    json_doc: str = "",
+    epilog: str = "",
+) -> Callable[[CommandFunc], JavaCommand]:
+    """Decorator: ``@java_command("topicRoute", "Examine topic route info.", [...])`` on an async function."""
+
+    def wrap_func(func: CommandFunc) -> JavaCommand:
+        return JavaCommand(name, desc, opts, func, fanout=fanout, json_doc=json_doc, epilog_text=epilog)
+
+    return wrap_func

@@ -1,0 +1,311 @@
+"""Broker commands: brokerStatus, getBrokerConfig, updateBrokerConfig, and the housekeeping requests
+cleanUnusedTopic, cleanExpiredCQ and deleteExpiredCommitLog.
+
+Text output is the Java 5.3.3 tool's. Commands that address a whole cluster ask its brokers all at
+once and print in the Java order; a broker that fails is reported on stderr and the exit code is 6
+when others answered. A missing ``-b``/``-c`` is a usage error (exit 2) where Java prints its help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import NAMESRV, JavaOpt
+from mqadmin.cli.javatext import jformat
+from mqadmin.protocol.javacoll import java_hash_order, properties_order
+
+COMMANDS: dict[str, Any] = {}
+
+TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
+
+
+def _java_sorted(keys: list[str]) -> list[str]:
+    """``TreeMap`` order: ``String.compareTo`` (UTF-16 code units)."""
+    return sorted(keys, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
+
+
+async def _on_each(
+    inv: Invocation, addrs: Sequence[str], call: Callable[[str], Awaitable[Any]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``call(addr)`` on every address at once: ({addr: value} of those that worked, JSON rows)."""
+    result = await inv.admin.fan_out(addrs, call, deadline=inv.deadline)
+    rows: list[dict[str, Any]] = []
+    for addr in result.order:
+        if addr in result.results:
+            inv.any_success = True
+            rows.append({"addr": addr, "ok": True})
+        else:
+            rep = inv.report(result.errors[addr])
+            rows.append({"addr": addr, "ok": False, "error": rep.message})
+    return result.results, rows
+
+
+def _need_target(broker: str | None, cluster: str | None) -> None:
+    if broker is None and cluster is None:
+        raise CommandError("give the broker with -b ADDR or the cluster with -c NAME", ExitCode.USAGE)
+
+
+def _with_errors(inv: Invocation, data: dict[str, Any]) -> dict[str, Any]:
+    if inv.failures:
+        data["errors"] = inv.error_list()
+    return data
+
+
+# ------------------------------------------------------------------------------------- brokerStatus
+
+
+@java_command(
+    "brokerStatus",
+    "Fetch broker runtime status data.",
+    [
+        JavaOpt("b", "brokerAddr", "Broker address", group="target", group_required=True, dest="broker_addr"),
+        JavaOpt(
+            "c", "clusterName", "which cluster", group="target", group_required=True, dest="cluster_name"
+        ),
+    ],
+    fanout=True,
+    json_doc='{"brokers": [{"addr": str, "ok": true, "stats": {str: str}} | '
+    '{"addr": str, "ok": false, "error": str}], "errors": [...]?} (stats: the runtime table, keys sorted)',
+)
+async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> None:
+    admin = inv.admin
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        table = await admin.fetch_broker_runtime_stats(addr)
+        keys = _java_sorted(list(table))
+        data = {"brokers": [{"addr": addr, "ok": True, "stats": {k: table[k] for k in keys}}]}
+        inv.out.emit(data, lambda: "".join(jformat("%-32s: %s%n", k, table[k]) for k in keys))
+        return
+    addrs = await admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
+    tables, rows = await _on_each(inv, addrs, admin.fetch_broker_runtime_stats)
+    lines: list[str] = []
+    for row in rows:
+        addr = row["addr"]
+        if addr not in tables:
+            continue
+        keys = _java_sorted(list(tables[addr]))
+        row["stats"] = {k: tables[addr][k] for k in keys}
+        lines.extend(jformat("%-24s %-32s: %s%n", addr, k, tables[addr][k]) for k in keys)
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, {"brokers": rows}))
+    else:
+        inv.out.text("".join(lines))
+
+
+# ------------------------------------------------------------------------------------- getBrokerConfig
+
+
+def _config_dump(props: dict[str, str]) -> str:
+    """The config lines as Java prints a ``Properties``: its iteration order, then an empty line."""
+    return "".join(jformat("%-50s=  %s\n", k, props[k]) for k in properties_order(list(props))) + "\n"
+
+
+@java_command(
+    "getBrokerConfig",
+    "Get broker config by cluster or special broker.",
+    [
+        JavaOpt("b", "brokerAddr", "get which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "get which cluster", dest="cluster_name"),
+    ],
+    fanout=True,
+    json_doc='{"brokers": [{"addr": str, "role": "master"|"slave", "master": str?, "ok": bool, '
+    '"config": {str: str}?, "error": str?}], "errors": [...]?} (config keys sorted)',
+)
+async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> None:
+    from mqadmin.admin.brokers import NO_MASTER
+
+    _need_target(broker_addr, cluster_name)
+    admin = inv.admin
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        props = await admin.get_broker_config(addr)
+        data = {
+            "brokers": [{"addr": addr, "role": "master", "ok": True, "config": dict(sorted(props.items()))}]
+        }
+        inv.out.emit(data, lambda: f"============{addr}============\n" + _config_dump(props))
+        return
+    groups = await admin.fetch_master_slave_map((cluster_name or "").strip())
+    targets: list[tuple[str, str, str | None]] = []  # (addr, role, master)
+    for master, slaves in groups.items():
+        if master != NO_MASTER:
+            targets.append((master, "master", None))
+        targets.extend((s, "slave", master) for s in slaves)
+    configs, rows = await _on_each(inv, [a for a, _, _ in targets], admin.get_broker_config)
+    row_of = {r["addr"]: r for r in rows}
+    out_rows: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for master, slaves in groups.items():
+        lines.append(f"============Master: {master}============\n")
+        if master != NO_MASTER:
+            if master in configs:
+                lines.append(_config_dump(configs[master]))
+            out_rows.append(_config_row(row_of[master], "master", None, configs))
+        for slave in slaves:
+            lines.append(f"============My Master: {master}=====Slave: {slave}============\n")
+            if slave in configs:
+                lines.append(_config_dump(configs[slave]))
+            out_rows.append(_config_row(row_of[slave], "slave", master, configs))
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, {"brokers": out_rows}))
+    else:
+        inv.out.text("".join(lines))
+
+
+def _config_row(
+    row: dict[str, Any], role: str, master: str | None, configs: dict[str, Any]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"addr": row["addr"], "role": role}
+    if master is not None:
+        out["master"] = master
+    out.update(row)
+    if row["addr"] in configs:
+        out["config"] = dict(sorted(configs[row["addr"]].items()))
+    return out
+
+
+# ------------------------------------------------------------------------------------- updateBrokerConfig
+
+
+@java_command(
+    "updateBrokerConfig",
+    "Update broker's config.",
+    [
+        JavaOpt("b", "brokerAddr", "update which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "update which cluster", dest="cluster_name"),
+        JavaOpt("a", "updateAllBroker", "update all brokers include slave", dest="update_all_broker"),
+        JavaOpt("k", "key", "config key", required=True),
+        JavaOpt("v", "value", "config value", required=True),
+    ],
+    fanout=True,
+    json_doc=f'{{"key": str, "value": str, "brokers": {TARGETS_DOC}, "errors": [...]?}}',
+)
+async def update_broker_config(
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    update_all_broker: str | None,
+    key: str,
+    value: str,
+) -> None:
+    _need_target(broker_addr, cluster_name)
+    admin = inv.admin
+    k, v = key.strip(), value.strip()
+    props = {k: v}
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+    else:
+        cluster = (cluster_name or "").strip()
+        if update_all_broker is not None:
+            addrs = await admin.fetch_master_and_slave_addrs(cluster)
+        else:
+            addrs = await admin.fetch_master_addrs(cluster)
+    done, rows = await _on_each(inv, addrs, lambda a: admin.update_broker_config(a, props))
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, {"key": k, "value": v, "brokers": rows}))
+    else:
+        inv.out.text("".join(f"update broker config success, {a}\n" for a in addrs if a in done))
+
+
+# ------------------------------------------------------------------------------------- housekeeping
+
+
+_HOUSEKEEPING_DOC = (
+    f'{{"result": bool, "brokers": {TARGETS_DOC}, "errors": [...]?}} '
+    "(without -b and -c: every broker of every cluster)"
+)
+
+
+async def _housekeeping(
+    inv: Invocation, broker_addr: str | None, cluster: str | None, request: str
+) -> ExitCode | None:
+    """``success``/``false`` (no newline) after asking the broker, a cluster's brokers or all brokers."""
+    admin = inv.admin
+    call: Callable[[str], Awaitable[bool]] = getattr(admin, request)
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+    else:
+        info = await admin.examine_broker_cluster_info()
+        table = info.cluster_addr_table or {}
+        name = (cluster or "").strip()
+        if name and name not in table:
+            from mqadmin.admin.brokers import ClusterNotFoundError
+
+            raise ClusterNotFoundError(name)
+        addrs = []
+        for c in [name] if name else java_hash_order(list(table)):
+            addrs.extend(await admin.fetch_master_and_slave_addrs(c, info))
+    done, rows = await _on_each(inv, addrs, call)
+    result = bool(addrs) and len(done) == len(addrs)
+    if not addrs:
+        inv.warn("no broker to ask")
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, {"result": result, "brokers": rows}))
+    else:
+        inv.out.text("success" if result else "false")
+    return ExitCode.ERROR if not addrs else None
+
+
+_CLUSTER_OPT = JavaOpt("c", "cluster", "clustername")
+_BROKER_OPT = JavaOpt("b", "brokerAddr", "Broker address", dest="broker_addr")
+
+
+@java_command(
+    "cleanUnusedTopic",
+    "Clean unused topic on broker.",
+    [_BROKER_OPT, JavaOpt("c", "cluster", "cluster name")],
+    fanout=True,
+    json_doc=_HOUSEKEEPING_DOC,
+)
+async def clean_unused_topic(
+    inv: Invocation, broker_addr: str | None, cluster: str | None
+) -> ExitCode | None:
+    return await _housekeeping(inv, broker_addr, cluster, "clean_unused_topic")
+
+
+@java_command(
+    "cleanExpiredCQ",
+    "Clean expired ConsumeQueue on broker.",
+    [_BROKER_OPT, _CLUSTER_OPT],
+    fanout=True,
+    json_doc=_HOUSEKEEPING_DOC,
+)
+async def clean_expired_cq(inv: Invocation, broker_addr: str | None, cluster: str | None) -> ExitCode | None:
+    return await _housekeeping(inv, broker_addr, cluster, "clean_expired_consume_queue")
+
+
+@java_command(
+    "deleteExpiredCommitLog",
+    "Delete expired CommitLog files.",
+    [_BROKER_OPT, _CLUSTER_OPT],
+    fanout=True,
+    json_doc=_HOUSEKEEPING_DOC,
+)
+async def delete_expired_commit_log(
+    inv: Invocation, broker_addr: str | None, cluster: str | None
+) -> ExitCode | None:
+    return await _housekeeping(inv, broker_addr, cluster, "delete_expired_commit_log")
+
+
+# The Java command declares its own -n with a shorter description; its help shows that one.
+_NAMESRV_SHORT = JavaOpt("n", "namesrvAddr", "Name server address", dest="namesrv")
+delete_expired_commit_log.java_opts = tuple(
+    _NAMESRV_SHORT if o is NAMESRV else o for o in delete_expired_commit_log.java_opts
+)
+for _p in delete_expired_commit_log.params:
+    if _p.name == "namesrv":
+        _p.help = _NAMESRV_SHORT.desc
+
+
+for _cmd in (
+    broker_status,
+    get_broker_config,
+    update_broker_config,
+    clean_unused_topic,
+    clean_expired_cq,
+    delete_expired_commit_log,
+):
+    COMMANDS[_cmd.name or ""] = _cmd

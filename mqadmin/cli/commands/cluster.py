@@ -1,0 +1,296 @@
+"""``clusterList``: every broker of every cluster with its runtime stats (or ``-m`` message totals).
+
+The broker list comes from the name server; each broker address is then asked for its runtime table
+(GET_BROKER_RUNTIME_INFO), all at once, bounded by ``--deadline``. Rows come out in the Java tool's
+order (clusters in ``HashMap`` order, broker names sorted, broker ids in ``HashMap`` order) and
+format, number rounding included. A broker that does not answer still gets its row, with the values
+Java prints then, and a line on stderr; the exit code is then 6.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import (
+    java_parse_boolean,
+    java_parse_double,
+    java_parse_long,
+    jformat,
+    to_float32,
+)
+from mqadmin.cli.routeview import broker_addrs_in_java_order
+from mqadmin.protocol.bodies.cluster import ClusterInfo
+from mqadmin.protocol.javacoll import java_hash_order
+
+COMMANDS: dict[str, Any] = {}
+
+_HEADER = jformat(
+    "%-22s  %-22s  %-4s  %-22s %-16s  %16s  %30s  %-22s  %-11s  %-12s  %-8s  %-10s%n",
+    "#Cluster Name",
+    "#Broker Name",
+    "#BID",
+    "#Addr",
+    "#Version",
+    "#InTPS(LOAD)",
+    "#OutTPS(LOAD)",
+    "#Timer(Progress)",
+    "#PCWait(ms)",
+    "#Hour",
+    "#SPACE",
+    "#ACTIVATED",
+)
+_ROW = "%-22s  %-22s  %-4s  %-22s %-16s  %16s  %30s  %-22s  %11s  %-12s  %-8s  %10s%n"
+_MORE_HEADER = jformat(
+    "%-16s  %-32s %14s %14s %14s %14s%n",
+    "#Cluster Name",
+    "#Broker Name",
+    "#InTotalYest",
+    "#OutTotalYest",
+    "#InTotalToday",
+    "#OutTotalToday",
+)
+_MORE_ROW = "%-16s  %-32s %14d %14d %14d %14d%n"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    cluster: str
+    broker_name: str
+    broker_id: int
+    addr: str
+
+
+def targets_of(info: ClusterInfo, cluster_name: str) -> list[Target]:
+    """Every (cluster, broker, id, address) in the Java tool's printing order."""
+    cat = info.cluster_addr_table or {}
+    bat = info.broker_addr_table or {}
+    clusters = [cluster_name] if cluster_name else java_hash_order(list(cat))
+    out: list[Target] = []
+    for cluster in clusters:
+        names = sorted(set(cat.get(cluster) or []), key=lambda s: s.encode("utf-16-be", "surrogatepass"))
+        for name in names:
+            bd = bat.get(name)
+            if bd is None:
+                continue
+            for bid, addr in broker_addrs_in_java_order(bd).items():
+                out.append(Target(cluster, name, bid, addr))
+    return out
+
+
+def _not_blank(s: str | None) -> bool:
+    return s is not None and s.strip() != ""
+
+
+def base_row(t: Target, table: dict[str, str] | None, now_ms: int) -> tuple[str, dict[str, Any], str | None]:
+    """One default-mode row: (text, JSON object, problem) from the runtime table (None: fetch failed).
+
+    Mirrors ``ClusterListSubCommand.printClusterBaseInfo``: values read before a parse failure keep
+    their value, the rest keep their initial ones; ``problem`` says what failed to parse.
+    """
+    problem: str | None = None
+    version: str | None = ""
+    in_tps = out_tps = 0.0
+    send_q: str | None = ""
+    pull_q: str | None = ""
+    ack_q: str | None = ""
+    send_w: str | None = ""
+    pull_w: str | None = ""
+    ack_w: str | None = ""
+    pc_wait: str | None = ""
+    earliest: str | None = ""
+    ratio: str | None = ""
+    timer = [0, 0, 0]
+    timer_tps = [0.0, 0.0]
+    active = False
+    if table is not None:
+        active = java_parse_boolean(table.get("brokerActive"))
+        put_tps = table.get("putTps")
+        get_tps = table.get("getTransferredTps")
+        send_q = table.get("sendThreadPoolQueueSize")
+        pull_q = table.get("pullThreadPoolQueueSize")
+        ack_q = table.get("ackThreadPoolQueueSize", "N")
+        send_w = table.get("sendThreadPoolQueueHeadWaitTimeMills")
+        pull_w = table.get("pullThreadPoolQueueHeadWaitTimeMills")
+        ack_w = table.get("ackThreadPoolQueueHeadWaitTimeMills", "N")
+        pc_wait = table.get("pageCacheLockTimeMills")
+        earliest = table.get("earliestMessageTimeStamp")
+        ratio = table.get("commitLogDiskRatio")
+        try:
+            for i, key in enumerate(("timerReadBehind", "timerOffsetBehind", "timerCongestNum")):
+                timer[i] = java_parse_long(table.get(key))
+            for i, key in enumerate(("timerEnqueueTps", "timerDequeueTps")):
+                timer_tps[i] = to_float32(java_parse_double(table.get(key)))
+        except ValueError:
+            pass
+        version = table.get("brokerVersionDesc")
+        try:
+            if _not_blank(put_tps):
+                in_tps = java_parse_double((put_tps or "").split(" ")[0])
+            if _not_blank(get_tps):
+                out_tps = java_parse_double((get_tps or "").split(" ")[0])
+        except ValueError as e:
+            problem = f"bad TPS value from {t.addr}: {e}"
+    hour = 0.0
+    if earliest:
+        try:
+            hour = (now_ms - java_parse_long(earliest)) / 1000.0 / 60.0 / 60.0
+        except ValueError:
+            problem = f"bad earliestMessageTimeStamp from {t.addr}: {earliest!r}"
+    space = 0.0
+    if ratio:
+        try:
+            space = java_parse_double(ratio)
+        except ValueError:
+            problem = f"bad commitLogDiskRatio from {t.addr}: {ratio!r}"
+    congest = to_float32(to_float32(float(timer[2])) / to_float32(10000.0))
+    timer_col = jformat("%d-%d(%.1fw, %.1f, %.1f)", timer[0], timer[1], congest, *timer_tps)
+    in_col = jformat("%9.2f(%s,%sms)", in_tps, send_q, send_w)
+    out_col = jformat("%9.2f(%s,%sms|%s,%sms)", out_tps, pull_q, pull_w, ack_q, ack_w)
+    hour_col, space_col = jformat("%2.2f", hour), jformat("%.4f", space)
+    row = (t.cluster, t.broker_name, t.broker_id, t.addr, version, in_col, out_col, timer_col, pc_wait)
+    text = jformat(_ROW, *row, hour_col, space_col, active)
+    data: dict[str, Any] = {
+        "cluster": t.cluster,
+        "brokerName": t.broker_name,
+        "brokerId": t.broker_id,
+        "addr": t.addr,
+        "version": version,
+        "inTps": in_tps,
+        "outTps": out_tps,
+        "sendThreadPoolQueueSize": send_q,
+        "sendThreadPoolQueueHeadWaitTimeMills": send_w,
+        "pullThreadPoolQueueSize": pull_q,
+        "pullThreadPoolQueueHeadWaitTimeMills": pull_w,
+        "ackThreadPoolQueueSize": ack_q,
+        "ackThreadPoolQueueHeadWaitTimeMills": ack_w,
+        "timer": {
+            "readBehind": timer[0],
+            "offsetBehind": timer[1],
+            "congestNum": timer[2],
+            "enqueueTps": timer_tps[0],
+            "dequeueTps": timer_tps[1],
+        },
+        "pageCacheLockTimeMills": pc_wait,
+        "hours": hour,
+        "commitLogDiskRatio": space,
+        "activated": active,
+        "ok": table is not None,
+    }
+    return text, data, problem
+
+
+def more_row(t: Target, table: dict[str, str] | None) -> tuple[str, dict[str, Any]]:
+    """One ``-m`` row: yesterday's and today's put/get totals (0 for what cannot be computed)."""
+    vals = [0, 0, 0, 0]
+    if table is not None:
+        keys = (
+            ("msgPutTotalTodayMorning", "msgPutTotalYesterdayMorning"),
+            ("msgGetTotalTodayMorning", "msgGetTotalYesterdayMorning"),
+            ("msgPutTotalTodayNow", "msgPutTotalTodayMorning"),
+            ("msgGetTotalTodayNow", "msgGetTotalTodayMorning"),
+        )
+        try:
+            for i, (a, b) in enumerate(keys):
+                vals[i] = java_parse_long(table.get(a)) - java_parse_long(table.get(b))
+        except ValueError:
+            pass
+    text = jformat(_MORE_ROW, t.cluster, t.broker_name, *vals)
+    data = {
+        "cluster": t.cluster,
+        "brokerName": t.broker_name,
+        "brokerId": t.broker_id,
+        "addr": t.addr,
+        "inTotalYest": vals[0],
+        "outTotalYest": vals[1],
+        "inTotalToday": vals[2],
+        "outTotalToday": vals[3],
+        "ok": table is not None,
+    }
+    return text, data
+
+
+async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bool) -> None:
+    admin = inv.admin
+    info = await admin.examine_broker_cluster_info()
+    inv.any_success = True  # the name server answered: broker failures make it a partial result
+    inv.out.text(_MORE_HEADER if more else _HEADER)
+    targets = targets_of(info, cluster_name)
+    stats = await admin.fan_out(
+        [t.addr for t in targets], admin.fetch_broker_runtime_stats, deadline=inv.deadline
+    )
+    now_ms = int(time.time() * 1000)
+    rows: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for t in targets:
+        table = stats.results.get(t.addr)
+        if table is None:
+            inv.report(stats.errors[t.addr])
+        if more:
+            text, data = more_row(t, table)
+        else:
+            text, data, problem = base_row(t, table, now_ms)
+            if problem:
+                inv.report(CommandError(problem))
+        lines.append(text)
+        rows.append(data)
+    if inv.out.structured:
+        doc: dict[str, Any] = {"timestamp": now_ms, "brokers": rows}
+        if inv.failures:
+            doc["errors"] = inv.error_list()
+        inv.out.data(doc, compact=compact)
+    else:
+        inv.out.text("".join(lines))
+
+
+@java_command(
+    "clusterList",
+    "List cluster infos.",
+    [
+        JavaOpt("m", "moreStats", "Print more stats", has_arg=False, dest="more_stats"),
+        JavaOpt("i", "interval", "specify intervals numbers, it is in seconds"),
+        JavaOpt("c", "clusterName", "which cluster", dest="cluster_name"),
+    ],
+    fanout=True,
+    json_doc='{"timestamp": ms, "brokers": [{"cluster": str, "brokerName": str, "brokerId": int, '
+    '"addr": str, "version": str, "inTps": num, "outTps": num, "sendThreadPoolQueueSize": str, '
+    '"sendThreadPoolQueueHeadWaitTimeMills": str, "pullThreadPoolQueueSize": str, '
+    '"pullThreadPoolQueueHeadWaitTimeMills": str, "ackThreadPoolQueueSize": str, '
+    '"ackThreadPoolQueueHeadWaitTimeMills": str, "timer": {"readBehind": int, "offsetBehind": int, '
+    '"congestNum": int, "enqueueTps": num, "dequeueTps": num}, "pageCacheLockTimeMills": str, '
+    '"hours": num, "commitLogDiskRatio": num, "activated": bool, "ok": bool}], "errors": [...]?}; '
+    'with -m each broker has "inTotalYest", "outTotalYest", "inTotalToday", "outTotalToday" instead; '
+    "with -i one compact document per line and round",
+)
+async def cluster_list(
+    inv: Invocation, more_stats: bool, interval: str | None, cluster_name: str | None
+) -> None:
+    period: float | None = None
+    if interval is not None:
+        try:
+            period = float(int(interval.strip()))
+        except ValueError:
+            raise CommandError(
+                f"-i takes a whole number of seconds, not {interval!r}", ExitCode.USAGE
+            ) from None
+        if period < 0:
+            raise CommandError(f"-i takes a whole number of seconds, not {interval!r}", ExitCode.USAGE)
+    cluster = cluster_name.strip() if cluster_name is not None else ""
+    rounds = 0
+    while True:
+        if rounds:
+            await asyncio.sleep(period or 0)
+        rounds += 1
+        await _one_round(inv, cluster, more_stats, compact=period is not None)
+        if period is None:
+            return
+        inv.failures.clear()
+
+
+COMMANDS["clusterList"] = cluster_list

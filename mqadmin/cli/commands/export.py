@@ -1,0 +1,480 @@
+"""Export commands: exportMetadata, exportConfigs, exportMetrics.
+
+Each writes one JSON file in the Java 5.3.3 tool's format (fastjson's pretty printer with tabs, the
+Java map orders, no trailing newline) and prints ``export <path> success``. Files are replaced
+atomically: a reader sees the old file or the new one, never half of one. The brokers of a cluster
+are asked all at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from mqadmin.atomicfile import write_atomic
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import Bean, JavaSet, fastjson_pretty
+from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_dict, java_hash_order, properties_order
+
+if TYPE_CHECKING:
+    from mqadmin.admin.api import MQAdmin
+    from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
+    from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+
+COMMANDS: dict[str, Any] = {}
+
+DEFAULT_DIR = "/tmp/rocketmq/export"
+TOOL_VERSION = "V5_3_3"
+"""``MQVersion.getVersionDesc(CURRENT_VERSION)`` of the tool we speak as."""
+
+
+def _dir(file_path: str | None) -> str:
+    return DEFAULT_DIR if file_path is None else file_path.strip()
+
+
+def _write(path: str, value: Any) -> None:
+    """``MixAll.string2FileNotSafe(JSON.toJSONString(value, true), path)``, but atomic."""
+    try:
+        write_atomic(path, fastjson_pretty(value))
+    except OSError as e:
+        raise CommandError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+# ------------------------------------------------------------------------------------- beans (5.3.3)
+
+
+def data_version_bean(dv: DataVersion | None) -> Bean | None:
+    if dv is None:
+        return None
+    return Bean(counter=dv.counter, stateVersion=dv.state_version or 0, timestamp=dv.timestamp)
+
+
+def topic_config_bean(tc: TopicConfig) -> Bean:
+    return Bean(
+        attributes=java_hash_dict(tc.attributes or {}),
+        order=tc.order,
+        perm=tc.perm,
+        readQueueNums=tc.read_queue_nums,
+        topicFilterType=tc.topic_filter_type,
+        topicName=tc.topic_name,
+        topicSysFlag=tc.topic_sys_flag,
+        writeQueueNums=tc.write_queue_nums,
+    )
+
+
+def _bean_tree(v: Any) -> Any:
+    """Nested property maps of a bean (as ``to_json_obj`` gives them) as beans."""
+    if isinstance(v, dict):
+        return Bean({k: _bean_tree(x) for k, x in v.items()})
+    return v
+
+
+def group_bean(g: SubscriptionGroupConfig) -> Bean:
+    """A group as the 5.3.3 client's ``SubscriptionGroupConfig`` bean (5.x properties at their defaults)."""
+    obj = g.as_5x().to_json_obj()
+    out = Bean(obj)
+    grp = obj.get("groupRetryPolicy")
+    if grp is not None:
+        policy = Bean({k: _bean_tree(x) for k, x in grp.items()})
+        cus = policy.get("customizedRetryPolicy")
+        if isinstance(cus, Bean) and isinstance(cus.get("next"), list):
+            cus["next"] = JavaSet(cus["next"])  # a long[]: fastjson writes it on one line
+        out["groupRetryPolicy"] = policy
+    subs = obj.get("subscriptionDataSet")
+    if subs is not None:
+        out["subscriptionDataSet"] = JavaSet([Bean(s) for s in subs])
+    return out
+
+
+# ------------------------------------------------------------------------------------- exportMetadata
+
+
+@java_command(
+    "exportMetadata",
+    "Export metadata.",
+    [
+        JavaOpt("c", "clusterName", "choose a cluster to export", dest="cluster_name"),
+        JavaOpt("b", "brokerAddr", "choose a broker to export", dest="broker_addr"),
+        JavaOpt(
+            "f", "filePath", "export metadata.json path | default /tmp/rocketmq/export", dest="file_path"
+        ),
+        JavaOpt("t", "topic", "only export topic metadata", has_arg=False),
+        JavaOpt(
+            "g", "subscriptionGroup", "only export subscriptionGroup metadata", has_arg=False, dest="group"
+        ),
+        JavaOpt("s", "specialTopic", "need retryTopic and dlqTopic", has_arg=False, dest="special"),
+    ],
+    fanout=True,
+    json_doc='{"path": str, "topics": int?, "groups": int?, "brokers": [str]} (how many topics and '
+    "groups the file holds, and the brokers they came from)",
+    epilog="With -b, one of -t (topic.json) or -g (subscriptionGroup.json); with -c, metadata.json "
+    "holds both unless -t or -g narrows it. Retry and DLQ topics only with -s.",
+)
+async def export_metadata(
+    inv: Invocation,
+    cluster_name: str | None,
+    broker_addr: str | None,
+    file_path: str | None,
+    topic: bool,
+    group: bool,
+    special: bool,
+) -> None:
+    admin = inv.admin
+    directory = _dir(file_path)
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        if topic:
+            path = directory + "/topic.json"
+            wrapper = await admin.get_user_topic_config(addr, special)
+            table = wrapper.topic_config_table or {}
+            _write(
+                path,
+                Bean(
+                    dataVersion=data_version_bean(wrapper.data_version),
+                    topicConfigTable={k: topic_config_bean(v) for k, v in table.items()},
+                ),
+            )
+            data = {"path": path, "topics": len(table), "brokers": [addr]}
+        elif group:
+            path = directory + "/subscriptionGroup.json"
+            groups = await admin.get_user_subscription_group(addr)
+            gtable = groups.subscription_group_table or {}
+            ordered = {k: group_bean(gtable[k]) for k in concurrent_hash_order(list(gtable))}
+            _write(
+                path,
+                Bean(dataVersion=data_version_bean(groups.data_version), subscriptionGroupTable=ordered),
+            )
+            data = {"path": path, "groups": len(gtable), "brokers": [addr]}
+        else:
+            raise CommandError("with -b, give -t to export topics or -g to export groups", ExitCode.USAGE)
+        inv.out.emit(data, lambda: f"export {path} success")
+        return
+    if cluster_name is None:
+        raise CommandError("give the cluster with -c NAME or the broker with -b ADDR", ExitCode.USAGE)
+
+    masters = await admin.fetch_master_addrs(cluster_name.strip())
+
+    async def both(addr: str) -> tuple[Any, Any]:
+        return await asyncio.gather(
+            admin.get_user_topic_config(addr, special), admin.get_user_subscription_group(addr)
+        )
+
+    result = await admin.fan_out(masters, both, deadline=inv.deadline)
+    failed = [result.errors[a] for a in result.order if a in result.errors]
+    if failed:  # a partial export would look complete: write nothing
+        for exc in failed:
+            inv.report(exc)
+        return
+    topics: dict[str, TopicConfig] = {}
+    groups_merged: dict[str, SubscriptionGroupConfig] = {}
+    for addr in masters:
+        wrapper, gw = result.results[addr]
+        for name, tc in (wrapper.topic_config_table or {}).items():
+            prev = topics.get(name)
+            if prev is not None:
+                tc.write_queue_nums += prev.write_queue_nums
+                tc.read_queue_nums += prev.read_queue_nums
+            topics[name] = tc
+        gtable = gw.subscription_group_table or {}
+        for name in concurrent_hash_order(list(gtable)):
+            cfg = gtable[name]
+            prev_g = groups_merged.get(name)
+            if prev_g is not None:
+                cfg.retry_queue_nums += prev_g.retry_queue_nums
+            groups_merged[name] = cfg
+    content: dict[str, Any] = {}
+    data: dict[str, Any] = {"brokers": masters}
+    if topic:
+        content["topicConfigTable"] = {k: topic_config_bean(topics[k]) for k in java_hash_order(list(topics))}
+        path = directory + "/topic.json"
+        data["topics"] = len(topics)
+    elif group:
+        content["subscriptionGroupTable"] = {
+            k: group_bean(groups_merged[k]) for k in java_hash_order(list(groups_merged))
+        }
+        path = directory + "/subscriptionGroup.json"
+        data["groups"] = len(groups_merged)
+    else:
+        content["topicConfigTable"] = {k: topic_config_bean(topics[k]) for k in java_hash_order(list(topics))}
+        content["subscriptionGroupTable"] = {
+            k: group_bean(groups_merged[k]) for k in java_hash_order(list(groups_merged))
+        }
+        path = directory + "/metadata.json"
+        data["topics"] = len(topics)
+        data["groups"] = len(groups_merged)
+    content["exportTime"] = int(time.time() * 1000)
+    _write(path, java_hash_dict(content))
+    data = {"path": path, **data}
+    inv.out.emit(data, lambda: f"export {path} success\n")
+
+
+# ------------------------------------------------------------------------------------- exportConfigs
+
+_CONFIG_KEYS = (
+    "brokerClusterName",
+    "brokerId",
+    "brokerName",
+    "brokerRole",
+    "fileReservedTime",
+    "filterServerNums",
+    "flushDiskType",
+    "maxMessageSize",
+    "messageDelayLevel",
+    "msgTraceTopicName",
+    "slaveReadEnable",
+    "traceOn",
+    "traceTopicEnable",
+    "useTLS",
+    "autoCreateTopicEnable",
+    "autoCreateSubscriptionGroup",
+)
+"""The broker settings ``exportConfigs`` keeps, in the order it copies them."""
+
+_CLUSTER_OPT = JavaOpt("c", "clusterName", "choose a cluster to export", required=True, dest="cluster_name")
+
+
+@java_command(
+    "exportConfigs",
+    "Export configs.",
+    [
+        _CLUSTER_OPT,
+        JavaOpt("f", "filePath", "export configs.json path | default /tmp/rocketmq/export", dest="file_path"),
+    ],
+    fanout=True,
+    json_doc='{"path": str, "clusterScale": {"namesrvSize": int, "masterBrokerSize": int, '
+    '"slaveBrokerSize": int}, "brokers": [str]}',
+)
+async def export_configs(inv: Invocation, cluster_name: str, file_path: str | None) -> None:
+    from mqadmin.admin.brokers import NO_MASTER
+
+    admin = inv.admin
+    path = _dir(file_path) + "/configs.json"
+    groups = await admin.fetch_master_slave_map(cluster_name.strip())
+    masters = [m for m in groups if m != NO_MASTER]
+    if NO_MASTER in groups:
+        inv.warn("broker groups without a master are left out")
+    result = await admin.fan_out(masters, admin.get_broker_config, deadline=inv.deadline)
+    failed = [result.errors[a] for a in result.order if a in result.errors]
+    if failed:
+        for exc in failed:
+            inv.report(exc)
+        return
+    broker_configs: dict[str, dict[str, str]] = {}
+    slave_size = 0
+    for master in masters:
+        props = result.results[master]
+        slave_size += len(groups[master])
+        subset = [k for k in _CONFIG_KEYS if props.get(k) is not None]
+        broker_configs[props.get("brokerName", "null")] = {k: props[k] for k in properties_order(subset)}
+    scale = {
+        "namesrvSize": len(admin.namesrv_addrs),
+        "masterBrokerSize": len(masters),
+        "slaveBrokerSize": slave_size,
+    }
+    _write(
+        path,
+        java_hash_dict(
+            {"brokerConfigs": java_hash_dict(broker_configs), "clusterScale": java_hash_dict(scale)}
+        ),
+    )
+    inv.out.emit({"path": path, "clusterScale": scale, "brokers": masters}, lambda: f"export {path} success")
+
+
+# ------------------------------------------------------------------------------------- exportMetrics
+
+
+def _first_double(value: str | None) -> float:
+    """``Double.parseDouble(value.split(" ")[0])`` of a TPS field (0.0 when the broker lacks it)."""
+    if not value:
+        return 0.0
+    try:
+        return float(value.split(" ")[0])
+    except ValueError:
+        return 0.0
+
+
+def _long(table: dict[str, str], key: str) -> int:
+    try:
+        return int(table.get(key) or 0)
+    except ValueError:
+        return 0
+
+
+def _day_sum(stats: dict[str, Any] | None) -> int:
+    """``StatsAllSubCommand.compute24HourSum``: the day's sum, else the hour's, else the minute's."""
+    if stats is None:
+        return 0
+    for window in ("statsDay", "statsHour"):
+        s = int((stats.get(window) or {}).get("sum") or 0)
+        if s != 0:
+            return s
+    return int((stats.get("statsMinute") or {}).get("sum") or 0)
+
+
+def _minute_tps(stats: dict[str, Any] | None) -> float:
+    if stats is None:
+        return 0.0
+    return float((stats.get("statsMinute") or {}).get("tps") or 0.0)
+
+
+async def _broker_metrics(admin: MQAdmin, addr: str) -> dict[str, Any]:
+    """What ``exportMetrics`` gathers from one master (runtimeEnv, runtimeQuota, runtimeVersion)."""
+    table, props, groups, topics, trans, schedule = await asyncio.gather(
+        admin.fetch_broker_runtime_stats(addr),
+        admin.get_broker_config(addr),
+        admin.get_user_subscription_group(addr),
+        admin.get_user_topic_config(addr, False),
+        admin.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "RMQ_SYS_TRANS_HALF_TOPIC"),
+        admin.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "SCHEDULE_TOPIC_XXXX"),
+    )
+    # 5.x brokers spell it getTransferredTps, 4.x getTransferedTps (the Java 5.3.3 tool fails there)
+    out_tps_text = table.get("getTransferredTps", table.get("getTransferedTps"))
+    tps = {
+        "normalInTps": _first_double(table.get("putTps")),
+        "normalOutTps": _first_double(out_tps_text),
+        "transInTps": _minute_tps(trans),
+        "scheduleInTps": _minute_tps(schedule),
+    }
+    one_day = {
+        "normalOneDayInNum": _long(table, "msgPutTotalTodayMorning")
+        - _long(table, "msgPutTotalYesterdayMorning"),
+        "normalOneDayOutNum": _long(table, "msgGetTotalTodayMorning")
+        - _long(table, "msgGetTotalYesterdayMorning"),
+        "transOneDayInNum": _day_sum(trans),
+        "scheduleOneDayInNum": _day_sum(schedule),
+    }
+    group_names = [g.group_name or k for k, g in (groups.subscription_group_table or {}).items()]
+    versions = await asyncio.gather(
+        *(admin.fetch_consumer_client_versions(g) for g in group_names), return_exceptions=True
+    )
+    from mqadmin.protocol.version import version_name
+
+    client_info: list[str] = []
+    for found in versions:
+        if isinstance(found, BaseException):
+            continue  # Java skips groups without an online consumer
+        client_info.extend(f"{lang}%{version_name(v)}" for lang, v in found)
+    quota = {
+        "diskRatio": java_hash_dict(
+            {
+                "commitLogDiskRatio": table.get("commitLogDiskRatio"),
+                "consumeQueueDiskRatio": table.get("consumeQueueDiskRatio"),
+            }
+        ),
+        "tps": java_hash_dict(tps),
+        "oneDayNum": java_hash_dict(one_day),
+        "messageAverageSize": table.get("putMessageAverageSize"),
+        "topicSize": len(topics.topic_config_table or {}),
+        "groupSize": len(groups.subscription_group_table or {}),
+    }
+    env = {
+        "cpuNum": props.get("clientCallbackExecutorThreads"),
+        "totalMemKBytes": table.get("totalMemKBytes"),
+    }
+    version = {"rocketmqVersion": TOOL_VERSION, "clientInfo": JavaSet(java_hash_order(client_info))}
+    return {
+        "report": java_hash_dict(
+            {
+                "runtimeEnv": java_hash_dict(env),
+                "runtimeQuota": java_hash_dict(quota),
+                "runtimeVersion": java_hash_dict(version),
+            }
+        ),
+        "tps": tps,
+        "oneDay": one_day,
+    }
+
+
+@java_command(
+    "exportMetrics",
+    "Export metrics.",
+    [
+        _CLUSTER_OPT,
+        JavaOpt("f", "filePath", "export metrics.json path | default /tmp/rocketmq/export", dest="file_path"),
+    ],
+    fanout=True,
+    json_doc='{"path": str, "brokers": [str], "totalTps": {"totalNormalInTps": num, '
+    '"totalNormalOutTps": num, "totalTransInTps": num, "totalScheduleInTps": num}, '
+    '"totalOneDayNum": {"normalOneDayInNum": int, '
+    '"normalOneDayOutNum": int, "transOneDayInNum": int, "scheduleOneDayInNum": int}}',
+)
+async def export_metrics(inv: Invocation, cluster_name: str, file_path: str | None) -> None:
+    admin = inv.admin
+    path = _dir(file_path) + "/metrics.json"
+    cluster = cluster_name.strip()
+    info = await admin.examine_broker_cluster_info()
+    names = (info.cluster_addr_table or {}).get(cluster)
+    if names is None:
+        from mqadmin.admin.brokers import ClusterNotFoundError
+
+        raise ClusterNotFoundError(cluster)
+    masters: dict[str, str] = {}
+    for name in java_hash_order(names):
+        bd = (info.broker_addr_table or {}).get(name)
+        if bd is None:
+            continue
+        addr = (bd.broker_addrs or {}).get(0)
+        if addr is None:
+            inv.warn(f"broker {name} has no master; left out")
+            continue
+        masters[name] = addr
+    result = await admin.fan_out(
+        list(masters),
+        lambda n: _broker_metrics(admin, masters[n]),
+        deadline=inv.deadline,
+        addr_of=masters.get,
+    )
+    failed = [result.errors[n] for n in result.order if n in result.errors]
+    if failed:
+        for exc in failed:
+            inv.report(exc)
+        return
+    total_tps = {
+        "totalNormalInTps": 0.0,
+        "totalNormalOutTps": 0.0,
+        "totalTransInTps": 0.0,
+        "totalScheduleInTps": 0.0,
+    }
+    total_day = {
+        "normalOneDayInNum": 0,
+        "normalOneDayOutNum": 0,
+        "transOneDayInNum": 0,
+        "scheduleOneDayInNum": 0,
+    }
+    report: dict[str, Any] = {}
+    for name in masters:
+        got = result.results[name]
+        report[name] = got["report"]
+        for key, src in (
+            ("totalNormalInTps", "normalInTps"),
+            ("totalNormalOutTps", "normalOutTps"),
+            ("totalTransInTps", "transInTps"),
+            ("totalScheduleInTps", "scheduleInTps"),
+        ):
+            total_tps[key] += got["tps"][src]
+        for key in total_day:
+            total_day[key] += got["oneDay"][key]
+    content = java_hash_dict(
+        {
+            "evaluateReport": java_hash_dict(report),
+            "totalData": java_hash_dict(
+                {"totalTps": java_hash_dict(total_tps), "totalOneDayNum": java_hash_dict(total_day)}
+            ),
+        }
+    )
+    _write(path, content)
+    data = {
+        "path": path,
+        "brokers": list(masters.values()),
+        "totalTps": total_tps,
+        "totalOneDayNum": total_day,
+    }
+    inv.out.emit(data, lambda: f"export {path} success")
+
+
+for _cmd in (export_metadata, export_configs, export_metrics):
+    COMMANDS[_cmd.name or ""] = _cmd

@@ -1,0 +1,29 @@
+"""``mqadmin help [CMD]``: the command list, or one command's options (as the Java tool's ``help``)."""
+
+from __future__ import annotations
+
+import click
+
+COMMANDS: dict[str, click.Command] = {}
+
+
+@click.command("help", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("command", required=False, metavar="[COMMAND]")
+@click.pass_context
+def help_command(ctx: click.Context, command: str | None) -> None:
+    """Print the help of a command, as 'mqadmin CMD -h'; without one, list every command."""
+    from mqadmin.cli.main import top_help
+
+    if not command:
+        click.echo(top_help(), nl=False)
+        return
+    parent = ctx.parent
+    assert parent is not None and isinstance(parent.command, click.Group)
+    cmd = parent.command.get_command(parent, command)
+    if cmd is None:
+        raise click.UsageError(f"No such command '{command}'.", ctx)
+    sub = cmd.make_context(cmd.name, [], parent=parent, resilient_parsing=True)
+    click.echo(cmd.get_help(sub))
+
+
+COMMANDS["help"] = help_command

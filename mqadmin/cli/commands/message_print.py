@@ -1,0 +1,381 @@
+"""Reading queues: printMsg, printMsgByQueue, consumeMessage (pulls as the Java ``TOOLS_CONSUMER``).
+
+The text is the Java 5.3.3 tool's, down to consumeMessage's counting (an empty queue uses up one of
+``-c``) and the inclusive end of its ranges. Bad input is refused before anything is sent, with one
+line on stderr (Java prints some of these on stdout and exits 0): a time that is not a time, a
+range that runs backwards, an unknown charset, a non-positive count.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mqadmin.admin.messages import PullResult
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.commands.message import parse_int, parse_long
+from mqadmin.cli.commands.message_text import (
+    MESSAGE_JSON_DOC,
+    decode_body,
+    java_charset,
+    message_json,
+    message_string,
+    parse_time_arg,
+)
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import java_parse_boolean, jformat
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.message import MessageExt
+
+COMMANDS: dict[str, Any] = {}
+
+DASHES = "-" * 56 + "\n"
+PULL_BATCH = 32
+TIME_HELP = "[currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]"
+CHARSET = JavaOpt("c", "charsetName ", "CharsetName(eg: UTF-8,GBK)", dest="charset")
+SUB_EXPRESSION = JavaOpt(
+    "s", "subExpression ", "Subscribe Expression(eg: TagA || TagB)", dest="sub_expression"
+)
+BEGIN = JavaOpt("b", "beginTimestamp ", "Begin timestamp" + TIME_HELP, dest="begin")
+END = JavaOpt("e", "endTimestamp ", "End timestamp" + TIME_HELP, dest="end")
+QUEUE_JSON_DOC = (
+    '{"queues": [{"topic": str, "brokerName": str, "queueId": int, "minOffset": int, "maxOffset": int, '
+    '"status": str|null, "messages": [' + MESSAGE_JSON_DOC + "]}]}"
+)
+
+
+def _usage(message: str) -> CommandError:
+    return CommandError(message, ExitCode.USAGE)
+
+
+def time_range(begin: str | None, end: str | None) -> tuple[int | None, int | None]:
+    b = parse_time_arg(begin, "-b") if begin is not None else None
+    e = parse_time_arg(end, "-e") if end is not None else None
+    if b is not None and e is not None and b > e:
+        raise _usage(f"the time range is backwards: begin {begin.strip()} is after end {end.strip()}")  # type: ignore[union-attr]
+    return b, e
+
+
+def message_line(msg: MessageExt, body: str) -> str:
+    """``MSGID: <id> <MessageExt.toString()> BODY: <body>``."""
+    return f"MSGID: {msg.client_msg_id} {message_string(msg)} BODY: {body}\n"
+
+
+async def _range(inv: Invocation, mq: MessageQueue, begin: int | None, end: int | None) -> tuple[int, int]:
+    admin = inv.admin
+    lo = await admin.min_offset(mq)
+    hi = await admin.max_offset(mq)
+    if begin is not None:
+        lo = await admin.search_offset(mq, begin)
+    if end is not None:
+        hi = await admin.search_offset(mq, end)
+    return lo, hi
+
+
+# ------------------------------------------------------------------------------------------ printMsg
+
+
+@java_command(
+    "printMsg",
+    "Print Message Detail.",
+    [
+        JavaOpt("t", "topic", "topic name", required=True),
+        CHARSET,
+        SUB_EXPRESSION,
+        BEGIN,
+        END,
+        JavaOpt("d", "printBody ", "print body", dest="print_body"),
+        JavaOpt("l", "lmqParentTopic", "Lmq parent topic, lmq is used to find the route.", dest="lmq_parent"),
+    ],
+    json_doc=QUEUE_JSON_DOC + " (body null with -d false)",
+)
+async def print_msg(
+    inv: Invocation,
+    topic: str,
+    charset: str | None,
+    sub_expression: str | None,
+    begin: str | None,
+    end: str | None,
+    print_body: str | None,
+    lmq_parent: str | None,
+) -> None:
+    topic = topic.strip()
+    codec = java_charset(charset) if charset is not None else "utf-8"
+    sub = sub_expression.strip() if sub_expression is not None else "*"
+    show_body = print_body is None or java_parse_boolean(print_body.strip())
+    b, e = time_range(begin, end)
+    admin = inv.admin
+    route_topic = lmq_parent.strip() if lmq_parent is not None else topic
+    queues = await admin.fetch_subscribe_message_queues(route_topic)
+    if route_topic != topic:
+        queues = [MessageQueue(topic, q.broker_name, q.queue_id) for q in queues]
+    out = inv.out
+    docs: list[dict[str, Any]] = []
+    for mq in queues:
+        lo, hi = await _range(inv, mq, b, e)
+        out.text(f"minOffset={lo}, maxOffset={hi}, {mq}\n")
+        doc: dict[str, Any] = {
+            "topic": mq.topic,
+            "brokerName": mq.broker_name,
+            "queueId": mq.queue_id,
+            "minOffset": lo,
+            "maxOffset": hi,
+            "status": None,
+            "messages": [],
+        }
+        docs.append(doc)
+        offset = lo
+        while offset < hi:
+            try:
+                r = await admin.pull_message(mq, sub, offset, PULL_BATCH)
+            except Exception as exc:
+                inv.report(exc)
+                break
+            inv.any_success = True
+            offset = r.next_begin_offset
+            if r.status == "FOUND":
+                if out.structured:
+                    doc["messages"].extend(message_json(m, codec if show_body else None) for m in r.messages)
+                else:
+                    out.text(
+                        "".join(
+                            message_line(m, decode_body(m.body, codec) if show_body else "NOT PRINT BODY")
+                            for m in r.messages
+                        )
+                    )
+            elif r.status == "NO_MATCHED_MSG":
+                out.text(f"{mq} no matched msg. status=NO_MATCHED_MSG, offset={offset}\n")
+            else:
+                doc["status"] = r.status
+                out.text(f"{mq} print msg finished. status={r.status}, offset={offset}\n")
+                break
+        out.text(DASHES)
+    if out.structured:
+        out.data({"queues": docs})
+
+
+# ----------------------------------------------------------------------------------- printMsgByQueue
+
+
+def tag_counts_in_java_order(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """``HashMap<String, AtomicLong>`` entries sorted by count, highest first (a stable sort)."""
+    ordered = java_hash_order(list(counts))
+    return sorted(((t, counts[t]) for t in ordered), key=lambda tc: -tc[1])
+
+
+@java_command(
+    "printMsgByQueue",
+    "Print Message Detail by queueId.",
+    [
+        JavaOpt("t", "topic", "topic name", required=True),
+        JavaOpt("a", "brokerName ", "broker name", required=True, dest="broker_name"),
+        JavaOpt("i", "queueId ", "queue id", required=True, dest="queue_id"),
+        CHARSET,
+        SUB_EXPRESSION,
+        BEGIN,
+        END,
+        JavaOpt("p", "print msg", "print msg. eg: true | false(default)", dest="print_msg"),
+        JavaOpt("d", "printBody ", "print body. eg: true | false(default)", dest="print_body"),
+        JavaOpt("f", "calculate", "calculate by tag. eg: true | false(default)", dest="calculate"),
+    ],
+    json_doc='{"topic": str, "brokerName": str, "queueId": int, "minOffset": int, "maxOffset": int, '
+    '"messages": ['
+    + MESSAGE_JSON_DOC
+    + '] (with -p true), "tags": [{"tag": str, "count": int}] (with -f true)}',
+)
+async def print_msg_by_queue(
+    inv: Invocation,
+    topic: str,
+    broker_name: str,
+    queue_id: str,
+    charset: str | None,
+    sub_expression: str | None,
+    begin: str | None,
+    end: str | None,
+    print_msg: str | None,
+    print_body: str | None,
+    calculate: str | None,
+) -> None:
+    codec = java_charset(charset) if charset is not None else "utf-8"
+    show = print_msg is not None and java_parse_boolean(print_msg.strip())
+    show_body = print_body is not None and java_parse_boolean(print_body.strip())
+    by_tag = calculate is not None and java_parse_boolean(calculate.strip())
+    sub = sub_expression.strip() if sub_expression is not None else "*"
+    mq = MessageQueue(topic.strip(), broker_name.strip(), parse_int(queue_id, "-i", 0))
+    b, e = time_range(begin, end)
+    admin = inv.admin
+    lo, hi = await _range(inv, mq, b, e)
+    out = inv.out
+    counts: dict[str, int] = {}
+    messages: list[dict[str, Any]] = []
+    offset = lo
+    while offset < hi:
+        r = await admin.pull_message(mq, sub, offset, PULL_BATCH)
+        offset = r.next_begin_offset
+        if r.status != "FOUND":
+            break
+        if by_tag:
+            for m in r.messages:
+                tag = m.tags
+                if tag is not None and tag.strip():
+                    counts[tag] = counts.get(tag, 0) + 1
+        if show:
+            if out.structured:
+                messages.extend(message_json(m, codec if show_body else None) for m in r.messages)
+            else:
+                out.text(
+                    "".join(
+                        message_line(m, decode_body(m.body, codec) if show_body else "NOT PRINT BODY")
+                        for m in r.messages
+                    )
+                )
+    ranked = tag_counts_in_java_order(counts) if by_tag else []
+    if out.structured:
+        doc: dict[str, Any] = {
+            "topic": mq.topic,
+            "brokerName": mq.broker_name,
+            "queueId": mq.queue_id,
+            "minOffset": lo,
+            "maxOffset": hi,
+        }
+        if show:
+            doc["messages"] = messages
+        if by_tag:
+            doc["tags"] = [{"tag": t, "count": c} for t, c in ranked]
+        out.data(doc)
+        return
+    out.text("".join(jformat("Tag: %-30s Count: %s%n", t, c) for t, c in ranked))
+
+
+# ------------------------------------------------------------------------------------ consumeMessage
+
+
+class _Consumer:
+    """``ConsumeMessageCommand``'s pulls: inclusive ranges, every message printed with its body."""
+
+    def __init__(self, inv: Invocation, group: str) -> None:
+        self.inv = inv
+        self.group = group
+        self.queues: list[dict[str, Any]] = []
+
+    async def pull_range(self, mq: MessageQueue, lo: int, hi: int) -> None:
+        out = self.inv.out
+        doc: dict[str, Any] = {
+            "topic": mq.topic,
+            "brokerName": mq.broker_name,
+            "queueId": mq.queue_id,
+            "from": lo,
+            "to": hi,
+            "status": None,
+            "messages": [],
+        }
+        self.queues.append(doc)
+        offset = lo
+        while offset <= hi:
+            try:
+                r: PullResult = await self.inv.admin.pull_message(
+                    mq, "*", offset, hi - offset + 1, self.group
+                )
+            except Exception as exc:
+                self.inv.report(exc)
+                return
+            self.inv.any_success = True
+            offset = r.next_begin_offset
+            if r.status == "FOUND":
+                doc["messages"].extend(message_json(m) for m in r.messages)
+                out.text("Consume ok\n" + "".join(message_line(m, decode_body(m.body)) for m in r.messages))
+            elif r.status == "NO_MATCHED_MSG":
+                out.text(f"{mq} no matched msg. status={r.status}, offset={offset}\n")
+            else:
+                doc["status"] = r.status
+                out.text(f"{mq} print msg finished. status={r.status}, offset={offset}\n")
+                return
+
+
+@java_command(
+    "consumeMessage",
+    "Consume message.",
+    [
+        JavaOpt("t", "topic", "Topic name", required=True),
+        JavaOpt("b", "brokerName", "Broker name", dest="broker_name"),
+        JavaOpt("i", "queueId", "Queue Id", dest="queue_id"),
+        JavaOpt("o", "offset", "Queue offset"),
+        JavaOpt("g", "consumerGroup", "Consumer group name", dest="group"),
+        JavaOpt("s", "beginTimestamp ", "Begin timestamp" + TIME_HELP, dest="begin"),
+        JavaOpt("e", "endTimestamp ", "End timestamp" + TIME_HELP, dest="end"),
+        JavaOpt("c", "MessageNumber", "Number of message to be consumed", dest="count"),
+    ],
+    json_doc='{"queues": [{"topic": str, "brokerName": str, "queueId": int, "from": int, "to": int, '
+    '"status": str|null, "messages": [' + MESSAGE_JSON_DOC + "]}]}",
+)
+async def consume_message(
+    inv: Invocation,
+    topic: str,
+    broker_name: str | None,
+    queue_id: str | None,
+    offset: str | None,
+    group: str | None,
+    begin: str | None,
+    end: str | None,
+    count: str | None,
+) -> None:
+    from mqadmin.admin.messages import TOOLS_CONSUMER
+
+    topic = topic.strip()
+    total = parse_long(count, "-c", 128)
+    if total <= 0:
+        raise _usage("Please input a positive messageNumber!")
+    broker = broker_name.strip() if broker_name is not None else None
+    if queue_id is not None and broker is None:
+        raise _usage("Please set the brokerName before queueId!")
+    if offset is not None and queue_id is None:
+        raise _usage("Please set queueId before offset!")
+    start = parse_long(offset, "-o", 0)
+    now = int(time.time() * 1000)
+    b = parse_time_arg(begin, "-s") if begin is not None else 0
+    if b > now:
+        raise _usage("Please set the beginTimestamp before now!")
+    e = 0
+    if end is not None:
+        e = parse_time_arg(end, "-e")
+        if e > now:
+            raise _usage("Please set the endTimestamp before now!")
+        if b > e:
+            raise _usage("Please make sure that the beginTimestamp is less than or equal to the endTimestamp")
+    consumer = _Consumer(inv, group.strip() if group is not None else TOOLS_CONSUMER)
+    admin = inv.admin
+    out = inv.out
+    if queue_id is None:
+        left = total
+        for mq in await admin.fetch_subscribe_message_queues(topic):
+            if left == 0:
+                break
+            lo, hi = await _range(inv, mq, b or None, e or None)
+            if hi - lo > left:
+                out.text(f"The older {left} message of the {mq.queue_id} queue will be provided\n")
+                hi = lo + left - 1
+                left = 0
+            else:
+                left = left - (hi - lo) - 1
+            await consumer.pull_range(mq, lo, hi)
+    else:
+        assert broker is not None
+        mq = MessageQueue(topic, broker, parse_int(queue_id, "-i", 0))
+        lo, hi = await _range(inv, mq, b or None, e or None)
+        if start > hi:
+            out.text(f"{mq} no matched msg, offset={start}\n")
+        else:
+            lo = max(lo, start)
+            if hi - lo > total:
+                out.text(f"The oldler {total} message will be provided\n")
+                hi = lo + total - 1
+            await consumer.pull_range(mq, lo, hi)
+    if out.structured:
+        out.data({"queues": consumer.queues})
+
+
+for _cmd in (print_msg, print_msg_by_queue, consume_message):
+    COMMANDS[_cmd.name or ""] = _cmd

@@ -1,0 +1,333 @@
+"""Sending: sendMessage, checkMsgSendRT, and the broker/cluster probes sendMsgStatus and clusterRT.
+
+All of them send through :class:`mqadmin.admin.producer.Producer` (SEND_MESSAGE_V2, unique keys of
+Java's layout) and print what the Java 5.3.3 tool prints. A send that fails ends the command with
+the reason on stderr (Java's "Send [3] times, still failed" hides it behind a stack trace); the
+probes keep going and report failed sends in their rows and exit code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.commands.message import parse_int, parse_long
+from mqadmin.cli.errors import CommandError, PartialFailure
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import java_f, java_parse_boolean, jformat
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.message import Message
+
+COMMANDS: dict[str, Any] = {}
+
+_RESULT_FORMAT = "%-32s  %-4s  %-20s    %s%n"
+
+
+def _usage(message: str) -> CommandError:
+    return CommandError(message, ExitCode.USAGE)
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _millis_group() -> str:
+    """The producer group the Java tools use: the current time in milliseconds."""
+    return str(_now_ms())
+
+
+def _check(exc: Exception) -> Exception:
+    """A message Java refuses before sending is bad input (usage), not a server failure."""
+    from mqadmin.admin.errors import AdminError, BadResponseError
+
+    if isinstance(exc, AdminError) and not isinstance(exc, BadResponseError):
+        return CommandError(str(exc), ExitCode.USAGE)
+    return exc
+
+
+# ------------------------------------------------------------------------------------- sendMessage
+
+
+@java_command(
+    "sendMessage",
+    "Send a message.",
+    [
+        JavaOpt("t", "topic", "Topic name", required=True),
+        JavaOpt("p", "body", "UTF-8 string format of the message body", required=True),
+        JavaOpt("k", "key", "Message keys"),
+        JavaOpt("c", "tags", "Message tags"),
+        JavaOpt("b", "broker", "Send message to target broker"),
+        JavaOpt("i", "qid", "Send message to target queue"),
+        JavaOpt("m", "msgTraceEnable", "Message Trace Enable, Default: false", dest="trace"),
+    ],
+    json_doc='{"brokerName": str, "queueId": int, "sendStatus": str, "msgId": str (the unique key), '
+    '"offsetMsgId": str, "queueOffset": int}',
+)
+async def send_message(
+    inv: Invocation,
+    topic: str,
+    body: str,
+    key: str | None,
+    tags: str | None,
+    broker: str | None,
+    qid: str | None,
+    trace: str | None,
+) -> None:
+    from mqadmin.admin.producer import Producer
+
+    topic = topic.strip()
+    data = body.strip()
+    keys = key.strip() if key is not None else None
+    tag = tags.strip() if tags is not None else None
+    broker_name = broker.strip() if broker is not None else None
+    queue_id = -1
+    if qid is not None:
+        if broker_name is None:
+            raise _usage("Broker name must be set if the queue is chosen!")
+        queue_id = parse_int(qid, "-i", -1)
+    msg = Message(topic=topic, body=data.encode("utf-8"))
+    if tag:
+        msg.tags = tag
+    if keys:
+        msg.keys = keys
+    msg.wait_store_msg_ok = True
+    producer = Producer(
+        inv.admin, _millis_group(), trace=trace is not None and java_parse_boolean(trace.strip())
+    )
+    try:
+        if broker_name is not None and queue_id > -1:
+            result = await producer.send(msg, MessageQueue(topic, broker_name, queue_id))
+        else:
+            result = await producer.send(msg)
+    except Exception as exc:
+        raise _check(exc) from None
+    finally:
+        await producer.close()
+    inv.out.emit(
+        result.to_json(),
+        lambda: (
+            jformat(_RESULT_FORMAT, "#Broker Name", "#QID", "#Send Result", "#MsgId")
+            + jformat(
+                _RESULT_FORMAT, result.queue.broker_name, result.queue.queue_id, result.status, result.msg_id
+            )
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------------- checkMsgSendRT
+
+
+@java_command(
+    "checkMsgSendRT",
+    "Check message send response time.",
+    [
+        JavaOpt("t", "topic", "topic name", required=True),
+        JavaOpt("a", "amount", "message amount | default 100"),
+        JavaOpt("s", "size", "message size | default 128 Byte"),
+    ],
+    json_doc='{"sends": [{"brokerName": str, "queueId": int, "success": bool, "rtMs": int}], '
+    '"avgRtMs": float|null (the first send is not counted), "errors": [...]?}',
+)
+async def check_msg_send_rt(inv: Invocation, topic: str, amount: str | None, size: str | None) -> None:
+    from mqadmin.admin.producer import Producer
+
+    topic = topic.strip()
+    n = parse_long(amount, "-a", 100)
+    length = parse_long(size, "-s", 128)
+    if length < 0:
+        raise _usage(f"-s takes a size of 0 or more, not {size!r}")
+    producer = Producer(inv.admin, _millis_group())
+    msg = Message(topic=topic, body=b"a" * length)
+    msg.wait_store_msg_ok = True
+    chosen = {"broker": "", "queue": 0}
+
+    def select(queues: Any, i: int) -> MessageQueue:
+        mq: MessageQueue = queues[i % len(queues)]
+        chosen["broker"], chosen["queue"] = mq.broker_name or "", mq.queue_id
+        return mq
+
+    out = inv.out
+    out.text(jformat(_RESULT_FORMAT, "#Broker Name", "#QID", "#Send Result", "#RT"))
+    sends: list[dict[str, Any]] = []
+    elapsed = 0
+    failures: list[BaseException] = []
+    for i in range(n):
+        start = _now_ms()
+        try:
+            await producer.send(msg, selector=lambda qs, i=i: select(qs, i))  # type: ignore[misc]
+            ok = True
+        except Exception as exc:
+            ok = False
+            if not failures:
+                failures.append(_check(exc))
+        end = _now_ms()
+        if i != 0:
+            elapsed += end - start
+        sends.append(
+            {"brokerName": chosen["broker"], "queueId": chosen["queue"], "success": ok, "rtMs": end - start}
+        )
+        out.text(jformat(_RESULT_FORMAT, chosen["broker"], chosen["queue"], ok, end - start))
+    avg = elapsed / (n - 1) if n != 1 else float("nan")
+    out.text(f"Avg RT: {java_f(avg, 2)}\n")
+    if out.structured:
+        data: dict[str, Any] = {"sends": sends, "avgRtMs": None if n <= 1 else round(avg, 2)}
+        if failures:
+            data["errors"] = inv.error_list() or [{"message": str(failures[0])}]
+        out.data(data)
+    if failures:
+        inv.any_success = any(s["success"] for s in sends)
+        raise PartialFailure(failures) if inv.any_success else failures[0]
+
+
+# ----------------------------------------------------------------------------------- sendMsgStatus
+
+
+def _hello_body(size: int) -> bytes:
+    return b"hello jodie" * max(0, (size + 10) // 11)
+
+
+@java_command(
+    "sendMsgStatus",
+    "Send msg to broker.",
+    [
+        JavaOpt(
+            "b",
+            "brokerName",
+            "Broker Name e.g. clusterName_brokerName as DefaultCluster_broker-a",
+            required=True,
+            dest="broker_name",
+        ),
+        JavaOpt("s", "messageSize", "Message Size, Default: 128", dest="message_size"),
+        JavaOpt("c", "count", "send message count, Default: 50"),
+    ],
+    json_doc='{"sends": [{"rtMs": int, "sendStatus": str, "msgId": str, "offsetMsgId": str, '
+    '"brokerName": str, "queueId": int, "queueOffset": int}]} (sent to the topic named after the broker)',
+)
+async def send_msg_status(
+    inv: Invocation, broker_name: str, message_size: str | None, count: str | None
+) -> None:
+    from mqadmin.admin.producer import Producer
+
+    topic = broker_name.strip()
+    size = parse_int(message_size, "-s", 128)
+    n = parse_int(count, "-c", 50)
+    producer = Producer(inv.admin, "PID_SMSC")
+    try:
+        await producer.send(Message(topic=topic, body=_hello_body(16)))
+    except Exception as exc:
+        raise _check(exc) from None
+    sends: list[dict[str, Any]] = []
+    for _ in range(n):
+        begin = _now_ms()
+        try:
+            result = await producer.send(Message(topic=topic, body=_hello_body(size)))
+        except Exception as exc:
+            inv.any_success = bool(sends)
+            raise _check(exc) from None
+        rt = _now_ms() - begin
+        sends.append({"rtMs": rt, **result.to_json()})
+        inv.out.text(f"rt={rt}ms, SendResult={result}\n")
+    if inv.out.structured:
+        inv.out.data({"sends": sends})
+
+
+# --------------------------------------------------------------------------------------- clusterRT
+
+
+def _gmt8_now() -> str:
+    from datetime import UTC, datetime, timedelta
+
+    return (datetime.now(UTC) + timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S")
+
+
+@java_command(
+    "clusterRT",
+    "List All clusters Message Send RT.",
+    [
+        JavaOpt("a", "amount", "message amount | default 100"),
+        JavaOpt("s", "size", "message size | default 128 Byte"),
+        JavaOpt("c", "cluster", "cluster name | default display all cluster"),
+        JavaOpt("p", "print log", "print as tlog | default false", dest="print_log"),
+        JavaOpt("m", "machine room", "machine room name | default noname", dest="machine_room"),
+        JavaOpt("i", "interval", "print interval | default 10 seconds"),
+    ],
+    json_doc='one compact document per line and round: {"round": int, "brokers": [{"cluster": str, '
+    '"brokerName": str, "rtMs": float|null, "successCount": int, "failCount": int}]}',
+)
+async def cluster_rt(
+    inv: Invocation,
+    amount: str | None,
+    size: str | None,
+    cluster: str | None,
+    print_log: str | None,
+    machine_room: str | None,
+    interval: str | None,
+) -> None:
+    from mqadmin.admin.producer import Producer
+    from mqadmin.protocol.javacoll import java_hash_order
+
+    n = parse_long(amount, "-a", 100)
+    length = parse_long(size, "-s", 128)
+    period = parse_long(interval, "-i", 10)
+    if length < 0 or period < 0:
+        raise _usage("-s and -i take numbers of 0 or more")
+    tlog = print_log is not None and java_parse_boolean(print_log.strip())
+    room = machine_room.strip() if machine_room is not None else "noname"
+    admin = inv.admin
+    info = await admin.examine_broker_cluster_info()
+    table = info.cluster_addr_table or {}
+    names = [cluster.strip()] if cluster is not None else java_hash_order(list(table))
+    for name in names:
+        if name not in table:
+            raise CommandError(f"cluster [{name}] not exist")
+    producer = Producer(admin, _millis_group())
+    out = inv.out
+    if not tlog:
+        out.text(jformat("%-24s  %-24s  %-4s  %-8s  %-8s%n", "#Cluster Name", "#Broker Name", "#RT",
+                         "#successCount", "#failCount"))  # fmt: skip
+    rounds = 0
+    while True:
+        rounds += 1
+        rows: list[dict[str, Any]] = []
+        for name in names:
+            for broker in java_hash_order(table[name]):
+                msg = Message(topic=broker, body=b"a" * length)
+                msg.wait_store_msg_ok = True
+                ok = failed = 0
+                elapsed = 0
+                for i in range(n):
+                    start = _now_ms()
+                    try:
+                        await producer.send(msg)
+                        ok += 1
+                    except Exception:
+                        failed += 1
+                    if i != 0:
+                        elapsed += _now_ms() - start
+                rt = elapsed / (n - 1) if n != 1 else float("nan")
+                rows.append(
+                    {"cluster": name, "brokerName": broker, "rtMs": None if n <= 1 else round(rt, 2),
+                     "successCount": ok, "failCount": failed}
+                )  # fmt: skip
+                if out.structured:
+                    continue
+                if not tlog:
+                    out.text(
+                        jformat("%-24s  %-24s  %-8s  %-16s  %-16s%n", name, broker, java_f(rt, 2), ok, failed)
+                    )
+                elif rt != rt:  # NaN: Java's BigDecimal fails here
+                    raise _usage("-p true needs -a of 2 or more (the RT of one send is not defined)")
+                else:
+                    rounded = Decimal(rt).quantize(Decimal(1), ROUND_HALF_UP)
+                    out.text(f"{_gmt8_now()}|{room}|{name}|{broker}|{rounded}\n")
+        if out.structured:
+            out.data({"round": rounds, "brokers": rows}, compact=True)
+        await asyncio.sleep(period)
+
+
+for _cmd in (send_message, check_msg_send_rt, send_msg_status, cluster_rt):
+    COMMANDS[_cmd.name or ""] = _cmd

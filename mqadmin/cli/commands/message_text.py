@@ -1,0 +1,266 @@
+"""How the Java message commands print a message, shared by every message command.
+
+- ``MessageExt.toString()`` (printMsg, consumeMessage): signed body bytes, properties in the
+  iteration order of the ``HashMap(128)`` Java 5.3.3 decodes them into, hosts as ``/ip:port``.
+- The detail block of queryMsgById / queryMsgByOffset / queryMsgByUniqueKey, with the body written
+  to ``/tmp/rocketmq/msgbodys/<msgId>`` as Java does.
+- Java charsets for bodies (``new String(bytes, charset)``: malformed input becomes U+FFFD), the
+  ``yyyy-MM-dd HH:mm:ss,SSS`` and ``yyyy-MM-dd#HH:mm:ss:SSS`` time formats in the local time zone.
+- The JSON form of a message for ``--json``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import datetime as dt
+import functools
+import os
+import re
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javatext import jformat
+from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.message import MessageConst, MessageExt
+
+__all__ = [
+    "BODY_DIR",
+    "MESSAGE_JSON_DOC",
+    "body_array",
+    "decode_body",
+    "detail_block",
+    "human_time",
+    "java_charset",
+    "message_json",
+    "message_string",
+    "parse_time_arg",
+    "properties_string",
+    "socket_string",
+    "write_body_file",
+]
+
+BODY_DIR = Path("/tmp/rocketmq/msgbodys")
+"""Where the Java tool writes a queried message's body (``QueryMsgByIdSubCommand.createBodyFile``)."""
+PROPERTIES_CAPACITY = 128
+"""``MessageDecoder.string2messageProperties`` builds ``new HashMap<>(128)`` in 5.3.3."""
+
+MESSAGE_JSON_DOC = (
+    '{"msgId": str (UNIQ_KEY, else the offset id), "offsetMsgId": str, "topic": str, "brokerName": str?, '
+    '"queueId": int, "queueOffset": int, "commitLogOffset": int, "storeSize": int, "sysFlag": int, '
+    '"flag": int, "bornTimestamp": int, "bornHost": "ip:port", "storeTimestamp": int, '
+    '"storeHost": "ip:port", "reconsumeTimes": int, "preparedTransactionOffset": int, "bodyCRC": int, '
+    '"tags": str|null, "keys": str|null, "properties": {str: str}, "bodyLength": int, "body": str|null}'
+)
+
+_SIGNED = [str(b - 256 if b > 127 else b) for b in range(256)]
+
+
+def body_array(body: bytes | None) -> str:
+    """``Arrays.toString(byte[])``: signed bytes."""
+    if body is None:
+        return "null"
+    return "[" + ", ".join([_SIGNED[b] for b in body]) + "]"
+
+
+@functools.lru_cache(maxsize=4096)
+def _order(keys: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(java_hash_order(keys, PROPERTIES_CAPACITY))
+
+
+def properties_string(props: dict[str, str] | None) -> str:
+    """``HashMap.toString()`` of the decoded properties, in Java's iteration order."""
+    if not props:
+        return "null"  # Java decodes an empty properties field to no map at all
+    return "{" + ", ".join([f"{k}={props[k]}" for k in _order(tuple(props))]) + "}"
+
+
+def ordered_properties(props: dict[str, str]) -> dict[str, str]:
+    return {k: props[k] for k in _order(tuple(props))}
+
+
+def socket_string(host: str, port: int) -> str:
+    """``InetSocketAddress`` without the slash: ``1.2.3.4:5``, ``[0:0:0:0:0:0:0:1]:5``."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def message_string(msg: MessageExt) -> str:
+    """``MessageExt.toString()``."""
+    return (
+        f"MessageExt [brokerName={msg.broker_name}, queueId={msg.queue_id}, storeSize={msg.store_size}, "
+        f"queueOffset={msg.queue_offset}, sysFlag={msg.sys_flag}, bornTimestamp={msg.born_timestamp}, "
+        f"bornHost=/{socket_string(msg.born_host, msg.born_port)}, storeTimestamp={msg.store_timestamp}, "
+        f"storeHost=/{socket_string(msg.store_host, msg.store_port)}, msgId={msg.msg_id}, "
+        f"commitLogOffset={msg.commit_log_offset}, bodyCRC={msg.body_crc}, "
+        f"reconsumeTimes={msg.reconsume_times}, preparedTransactionOffset={msg.prepared_transaction_offset}, "
+        f"toString()=Message{{topic='{msg.topic}', flag={msg.flag}, "
+        f"properties={properties_string(msg.properties)}, body={body_array(msg.body)}, "
+        f"transactionId='{_null(msg.transaction_id)}'}}]"
+    )
+
+
+# ------------------------------------------------------------------------------------ charsets
+
+
+def java_charset(name: str) -> str:
+    """The Python codec of a Java charset name; an unknown one is a usage error."""
+    text = name.strip()
+    try:
+        return codecs.lookup(text).name
+    except LookupError:
+        raise CommandError(
+            f"unknown charset {text!r} (e.g. UTF-8, GBK, ISO-8859-1)", ExitCode.USAGE
+        ) from None
+
+
+def decode_body(body: bytes | None, codec: str = "utf-8") -> str:
+    """``new String(body, charset)``; an empty body is an empty string."""
+    if not body:
+        return ""
+    return body.decode(codec, "replace")
+
+
+# ------------------------------------------------------------------------------------ times
+
+
+def human_time(ms: int) -> str:
+    """``UtilAll.timeMillisToHumanString2``: ``yyyy-MM-dd HH:mm:ss,SSS`` in the local time zone."""
+    try:
+        t = dt.datetime.fromtimestamp(ms // 1000)
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
+    return (
+        f"{t.year:04d}-{t.month:02d}-{t.day:02d} {t.hour:02d}:{t.minute:02d}:{t.second:02d},{ms % 1000:03d}"
+    )
+
+
+def format_date(ms: int, pattern: str = "%Y-%m-%d %H:%M:%S") -> str:
+    """commons-lang ``DateFormatUtils.format`` with a plain pattern, local time zone."""
+    try:
+        return dt.datetime.fromtimestamp(ms // 1000).strftime(pattern)
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
+
+
+_TIME_ARG = re.compile(r"^(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
+
+
+def parse_time_arg(value: str, option: str) -> int:
+    """A time option: epoch milliseconds, or ``yyyy-MM-dd#HH:mm:ss:SSS`` in the local time zone.
+
+    Like Java's lenient ``SimpleDateFormat``, out-of-range fields roll over (month 13 is January of
+    the next year); anything else is a usage error (Java fails with a NullPointerException).
+    """
+    text = value.strip()
+    if re.fullmatch(r"[+-]?\d+", text):
+        n = int(text)
+        if -(1 << 63) <= n < (1 << 63):
+            return n
+    m = _TIME_ARG.match(text)
+    if m is None:
+        raise CommandError(
+            f"{option} {value!r} is neither milliseconds nor a time like 2024-01-31#13:45:00:000",
+            ExitCode.USAGE,
+        )
+    year, month, day, hour, minute, second, milli = (int(g) for g in m.groups())
+    try:
+        months = year * 12 + month - 1
+        base = dt.datetime(months // 12, months % 12 + 1, 1)
+        when = base + dt.timedelta(
+            days=day - 1, hours=hour, minutes=minute, seconds=second, milliseconds=milli
+        )
+        return int(time.mktime(when.timetuple())) * 1000 + when.microsecond // 1000
+    except (OverflowError, ValueError) as e:
+        raise CommandError(f"{option} {value!r} is not a usable time: {e}", ExitCode.USAGE) from None
+
+
+# ------------------------------------------------------------------------------------ detail block
+
+
+def write_body_file(msg: MessageExt, suffix: str = "") -> str:
+    """The body written where Java writes it; returns the path (an empty body gives an empty file)."""
+    path = BODY_DIR / f"{msg.client_msg_id}{suffix}"
+    try:
+        BODY_DIR.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        tmp.write_bytes(msg.body or b"")
+        os.replace(tmp, path)
+    except OSError as e:
+        raise CommandError(f"cannot write the message body to {path}: {e.strerror or e}") from None
+    return str(path)
+
+
+def detail_block(
+    msg: MessageExt, body_path: str, *, offset_id_line: bool = True, body_text: str | None = None
+) -> str:
+    """``QueryMsgByIdSubCommand.printMsg`` up to the tracks (which the caller appends)."""
+    p = msg.properties
+    rows: list[str] = []
+    if offset_id_line:
+        rows.append(jformat("%-20s %s%n", "OffsetID:", msg.offset_msg_id))
+    rows += [
+        jformat("%-20s %s%n", "Topic:", msg.topic),
+        jformat("%-20s %s%n", "Tags:", f"[{_null(p.get(MessageConst.PROPERTY_TAGS))}]"),
+        jformat("%-20s %s%n", "Keys:", f"[{_null(p.get(MessageConst.PROPERTY_KEYS))}]"),
+        jformat("%-20s %d%n", "Queue ID:", msg.queue_id),
+        jformat("%-20s %d%n", "Queue Offset:", msg.queue_offset),
+        jformat("%-20s %d%n", "CommitLog Offset:", msg.commit_log_offset),
+        jformat("%-20s %d%n", "Reconsume Times:", msg.reconsume_times),
+        jformat("%-20s %s%n", "Born Timestamp:", human_time(msg.born_timestamp)),
+        jformat("%-20s %s%n", "Store Timestamp:", human_time(msg.store_timestamp)),
+        jformat("%-20s %s%n", "Born Host:", socket_string(msg.born_host, msg.born_port)),
+        jformat("%-20s %s%n", "Store Host:", socket_string(msg.store_host, msg.store_port)),
+        jformat("%-20s %d%n", "System Flag:", msg.sys_flag),
+        jformat("%-20s %s%n", "Properties:", properties_string(p) if p else ""),
+        jformat("%-20s %s%n", "Message Body Path:", body_path),
+    ]
+    if body_text is not None:
+        rows.append(jformat("%-20s %s%n", "Message Body:", body_text))
+    return "".join(rows)
+
+
+def tracks_text(tracks: Iterable[Any], *, newline_each: bool) -> str:
+    """What follows the detail block: the consumer groups' tracks, or ``WARN: No Consumer``."""
+    items = list(tracks)
+    if not items:
+        return "\n\nWARN: No Consumer"
+    sep = "\n" if newline_each else ""
+    return "\n\n" + "".join(f"{t}{sep}" for t in items)
+
+
+def _null(v: str | None) -> str:
+    return "null" if v is None else v
+
+
+# ------------------------------------------------------------------------------------ JSON
+
+
+def message_json(msg: MessageExt, codec: str | None = "utf-8") -> dict[str, Any]:
+    """A message for ``--json`` (shape in :data:`MESSAGE_JSON_DOC`); ``codec=None`` leaves the body out."""
+    return {
+        "msgId": msg.client_msg_id,
+        "offsetMsgId": msg.offset_msg_id,
+        "topic": msg.topic,
+        "brokerName": msg.broker_name,
+        "queueId": msg.queue_id,
+        "queueOffset": msg.queue_offset,
+        "commitLogOffset": msg.commit_log_offset,
+        "storeSize": msg.store_size,
+        "sysFlag": msg.sys_flag,
+        "flag": msg.flag,
+        "bornTimestamp": msg.born_timestamp,
+        "bornHost": socket_string(msg.born_host, msg.born_port),
+        "storeTimestamp": msg.store_timestamp,
+        "storeHost": socket_string(msg.store_host, msg.store_port),
+        "reconsumeTimes": msg.reconsume_times,
+        "preparedTransactionOffset": msg.prepared_transaction_offset,
+        "bodyCRC": msg.body_crc,
+        "tags": msg.tags,
+        "keys": msg.keys,
+        "properties": ordered_properties(msg.properties),
+        "bodyLength": len(msg.body or b""),
+        "body": None if codec is None else decode_body(msg.body, codec),
+    }

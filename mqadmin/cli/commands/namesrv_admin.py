@@ -1,0 +1,171 @@
+"""Name server commands: KV config, write permission, and the name servers' own configuration.
+
+Each of these addresses every name server of the list (``-n``, or the configured list), as the Java
+tool does, all at once; the output lists them in the Java tool's order. When some name servers fail,
+what the others answered is printed, each failure goes to stderr, and the exit code is 6.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import PartialFailure
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import jformat
+from mqadmin.protocol.javacoll import java_hash_order, properties_order
+
+COMMANDS: dict[str, Any] = {}
+
+NAMESPACE = JavaOpt("s", "namespace", "set the namespace", required=True)
+KEY = JavaOpt("k", "key", "set the key name", required=True)
+BROKER_NAME = JavaOpt("b", "brokerName", "broker name", required=True, dest="broker_name")
+
+
+def _raise_if_failed(inv: Invocation, errors: dict[str, BaseException], order: list[str]) -> None:
+    failed = [errors[a] for a in order if a in errors]
+    if failed:
+        inv.any_success = len(failed) < len(order)
+        raise PartialFailure(failed)
+
+
+# ------------------------------------------------------------------------------------- KV config
+
+
+@java_command(
+    "updateKvConfig",
+    "Create or update KV config.",
+    [NAMESPACE, KEY, JavaOpt("v", "value", "set the key value", required=True)],
+    fanout=True,
+    json_doc='{"namespace": str, "key": str, "value": str, "nameServers": [str]} (the name servers updated)',
+)
+async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str) -> None:
+    ns, k, v = namespace.strip(), key.strip(), value.strip()
+    result = await inv.admin.put_kv_config(ns, k, v)
+    _raise_if_failed(inv, result.errors, result.order)
+    data = {"namespace": ns, "key": k, "value": v, "nameServers": result.order}
+    inv.out.emit(data, lambda: "create or update kv config to namespace success.\n")
+
+
+@java_command(
+    "deleteKvConfig",
+    "Delete KV config.",
+    [NAMESPACE, KEY],
+    fanout=True,
+    json_doc='{"namespace": str, "key": str, "nameServers": [str]}',
+)
+async def delete_kv_config(inv: Invocation, namespace: str, key: str) -> None:
+    ns, k = namespace.strip(), key.strip()
+    result = await inv.admin.delete_kv_config(ns, k)
+    _raise_if_failed(inv, result.errors, result.order)
+    data = {"namespace": ns, "key": k, "nameServers": result.order}
+    inv.out.emit(data, lambda: "delete kv config from namespace success.\n")
+
+
+# ------------------------------------------------------------------------------- write permission
+
+
+async def _write_perm(inv: Invocation, broker_name: str, wipe: bool) -> None:
+    name = broker_name.strip()
+    admin = inv.admin
+    result = await (admin.wipe_write_perm_of_broker(name) if wipe else admin.add_write_perm_of_broker(name))
+    verb = "wipe" if wipe else "add"
+    lines: list[str] = []
+    rows: list[dict[str, Any]] = []
+    for addr in result.order:
+        if addr in result.results:
+            count = result.results[addr]
+            inv.any_success = True
+            lines.append(f"{verb} write perm of broker[{name}] in name server[{addr}] OK, {count}\n")
+            rows.append({"nameServer": addr, "ok": True, "topicCount": count})
+        else:
+            rep = inv.report(result.errors[addr])
+            lines.append(f"{verb} write perm of broker[{name}] in name server[{addr}] Failed\n")
+            rows.append({"nameServer": addr, "ok": False, "error": rep.message})
+    inv.out.emit({"brokerName": name, "results": rows}, lambda: "".join(lines))
+
+
+_PERM_DOC = (
+    '{"brokerName": str, "results": [{"nameServer": str, "ok": true, "topicCount": int} | '
+    '{"nameServer": str, "ok": false, "error": str}]} (topicCount: topics whose permission changed)'
+)
+
+
+@java_command(
+    "wipeWritePerm",
+    "Wipe write perm of broker in all name server you defined in the -n param.",
+    [BROKER_NAME],
+    fanout=True,
+    json_doc=_PERM_DOC,
+)
+async def wipe_write_perm(inv: Invocation, broker_name: str) -> None:
+    await _write_perm(inv, broker_name, wipe=True)
+
+
+@java_command(
+    "addWritePerm",
+    "Add write perm of broker in all name server you defined in the -n param.",
+    [BROKER_NAME],
+    fanout=True,
+    json_doc=_PERM_DOC,
+)
+async def add_write_perm(inv: Invocation, broker_name: str) -> None:
+    await _write_perm(inv, broker_name, wipe=False)
+
+
+# ------------------------------------------------------------------------------- name server config
+
+
+@java_command(
+    "getNamesrvConfig",
+    "Get configs of name server.",
+    [],
+    fanout=True,
+    json_doc='{"<name server>": {"<key>": "<value>"}} (keys sorted)',
+)
+async def get_namesrv_config(inv: Invocation) -> None:
+    result = await inv.admin.get_namesrv_config(inv.namesrv_given)
+    # Java collects the answers in a HashMap<>(4) keyed by address, then prints each Properties
+    addrs = java_hash_order([a for a in result.order if a in result.results], 4)
+    if inv.out.structured:
+        data = {a: dict(sorted(result.results[a].items())) for a in addrs}
+        inv.out.data(data)
+    else:
+        parts = []
+        for addr in addrs:
+            props = result.results[addr]
+            parts.append(f"============{addr}============\n")
+            parts.extend(jformat("%-50s=  %s\n", k, props[k]) for k in properties_order(list(props)))
+        inv.out.text("".join(parts))
+    _raise_if_failed(inv, result.errors, result.order)
+
+
+@java_command(
+    "updateNamesrvConfig",
+    "Update configs of name server.",
+    [
+        JavaOpt("k", "key", "config key", required=True),
+        JavaOpt("v", "value", "config value", required=True),
+    ],
+    fanout=True,
+    json_doc='{"key": str, "value": str, "nameServers": [str]}',
+)
+async def update_namesrv_config(inv: Invocation, key: str, value: str) -> None:
+    k, v = key.strip(), value.strip()
+    given = inv.namesrv_given
+    result = await inv.admin.update_namesrv_config({k: v}, given)
+    _raise_if_failed(inv, result.errors, result.order)
+    shown = "" if given is None else "[" + ", ".join(given) + "]"
+    data = {"key": k, "value": v, "nameServers": result.order}
+    inv.out.emit(data, lambda: f"update name server config success!{shown}\n{k} : {v}\n")
+
+
+for _cmd in (
+    update_kv_config,
+    delete_kv_config,
+    wipe_write_perm,
+    add_write_perm,
+    get_namesrv_config,
+    update_namesrv_config,
+):
+    COMMANDS[_cmd.name or ""] = _cmd

@@ -1,0 +1,442 @@
+"""Offsets: resetOffsetByTime, skipAccumulatedMessage, cloneGroupOffset and queryCq.
+
+A reset asks each broker of the topic to compute the offsets and tell the online consumers
+(INVOKE_BROKER_TO_RESET_OFFSET); with no consumer online the broker refuses (206) and the offsets
+are committed queue by queue instead, as the Java tool falls back. ``resetOffsetByTime --dry-run``
+shows, per queue, the committed offset and the one the reset would set, changing nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import time
+from typing import Any
+
+import click
+
+from mqadmin.admin.consumers import EmptyConsumeStatsError, RollbackStats
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.commands.consumer_admin import parse_int, parse_long
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import (
+    Bean,
+    fastjson_pretty,
+    front_string_at_least,
+    java_parse_boolean,
+    jformat,
+    jstr,
+)
+from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.codes import ResponseCode
+from mqadmin.remoting.errors import RemoteCommandError
+
+COMMANDS: dict[str, Any] = {}
+
+_DATE = re.compile(r"(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
+_ROLLBACK_HEADER = "%-20s  %-20s  %-20s  %-20s  %-20s  %-20s%n"
+_ROLLBACK_ROW = "%-20s  %-20d  %-20d  %-20d  %-20d  %-20d%n"
+_OFFSET_HEADER = "%-40s  %-40s  %-40s%n"
+_OFFSET_ROW = "%-40s  %-40d  %-40d%n"
+SEPARATOR = "======================================\n"
+
+
+def parse_timestamp(text: str) -> int:
+    """``now``, milliseconds, or ``yyyy-MM-dd#HH:mm:ss:SSS`` in the local time zone (as Java reads ``-s``)."""
+    if text == "now":
+        return int(time.time() * 1000)
+    if text.lstrip("-").isdigit():
+        return parse_long(text, "-s")
+    m = _DATE.fullmatch(text)
+    if m:
+        y, mo, d, h, mi, s, ms = (int(x) for x in m.groups())
+        try:
+            local = dt.datetime(y, mo, d, h, mi, s, ms * 1000)
+        except ValueError:
+            m = None
+        else:
+            return int(local.timestamp() * 1000)
+    raise CommandError(
+        f"-s takes now, milliseconds since the epoch or yyyy-MM-dd#HH:mm:ss:SSS, not {text!r}", ExitCode.USAGE
+    )
+
+
+def _java_hash_map_after_put_alls(tables: list[dict[MessageQueue, int]]) -> list[tuple[MessageQueue, int]]:
+    """Iteration order of ``new HashMap()`` after ``putAll`` of each table (each a decoded ``HashMap``)."""
+    entries: list[tuple[MessageQueue, int]] = []
+    cap = 0
+    threshold = 0
+    for table in tables:
+        if not table:
+            continue
+        src = list(j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash).items())
+        size = len(src)
+        if cap == 0:
+            cap = j.table_size_for(int(size / 0.75 + 1.0))
+            threshold = int(cap * 0.75)
+        else:
+            while size > threshold:
+                cap *= 2
+                threshold = int(cap * 0.75)
+        for mq, off in src:
+            if any(k == mq for k, _ in entries):
+                entries = [(k, off if k == mq else v) for k, v in entries]
+                continue
+            entries.append((mq, off))
+            if len(entries) > threshold:
+                cap *= 2
+                threshold = int(cap * 0.75)
+    if not entries:
+        return []
+    index = {mq: i for i, (mq, _) in enumerate(entries)}
+
+    def bucket(mq: MessageQueue) -> tuple[int, int]:
+        h = mq.java_hash() & 0xFFFFFFFF
+        return ((h ^ (h >> 16)) & (cap - 1), index[mq])
+
+    return sorted(entries, key=lambda e: bucket(e[0]))
+
+
+def _rollback_lines(rows: list[RollbackStats]) -> list[str]:
+    return [
+        jformat(
+            _ROLLBACK_ROW,
+            front_string_at_least(r.broker_name, 32),
+            r.queue_id,
+            r.broker_offset,
+            r.consumer_offset,
+            r.timestamp_offset,
+            r.rollback_offset,
+        )
+        for r in rows
+    ]
+
+
+def _offset_lines(entries: list[tuple[MessageQueue, int]]) -> list[str]:
+    return [
+        jformat(_OFFSET_ROW, front_string_at_least(mq.broker_name, 32), mq.queue_id, off)
+        for mq, off in entries
+    ]
+
+
+def _offsets_json(entries: list[tuple[MessageQueue, int]]) -> list[dict[str, Any]]:
+    return [{"brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": off} for mq, off in entries]
+
+
+# ------------------------------------------------------------------------------- resetOffsetByTime
+
+_DRY_RUN = click.Option(
+    ["--dry-run", "dry_run"],
+    is_flag=True,
+    default=False,
+    help="Show, per queue, the committed offset and the one the reset would set; change nothing.",
+)
+
+
+@java_command(
+    "resetOffsetByTime",
+    "Reset consumer offset by timestamp(without client restart).",
+    [
+        JavaOpt("g", "group", "set the consumer group", required=True),
+        JavaOpt("t", "topic", "set the topic", required=True),
+        JavaOpt(
+            "s",
+            "timestamp",
+            "set the timestamp[now|currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]",
+            required=True,
+        ),
+        JavaOpt("f", "force", "set the force rollback by timestamp switch[true|false]. Deprecated."),
+        JavaOpt("b", "broker", "broker addr"),
+        JavaOpt("q", "queue", "queue id"),
+        JavaOpt("o", "offset", "Expect queue offset, not support old version broker"),
+        JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used to find the route."),
+    ],
+    json_doc='{"group": str, "topic": str, "force": bool, "timestamp": ms, "mode": "broker"|"queueByQueue"|'
+    '"dryRun"|"singleQueue", "offsets": [{"brokerName": str, "queueId": int, "offset": int}] (mode broker), '
+    '"queues": [{"brokerName": str, "queueId": int, "brokerOffset": int, "consumerOffset": int, '
+    '"timestampOffset": int, "resetOffset": int}] (queueByQueue, dryRun), "offset": int (singleQueue)}',
+    epilog="--dry-run computes the new offsets as the queue-by-queue reset does (the group's committed "
+    "offsets, then the offset of the timestamp per queue) and prints them in that table; nothing is "
+    "committed and no consumer is told.",
+)
+async def reset_offset_by_time(
+    inv: Invocation,
+    group: str,
+    topic: str,
+    timestamp: str,
+    force: str | None,
+    broker: str | None,
+    queue: str | None,
+    offset: str | None,
+    cluster: str | None,
+    dry_run: bool,
+) -> None:
+    g, t, ts_text = group.strip(), topic.strip(), timestamp.strip()
+    cluster_name = cluster.strip() if cluster is not None else None
+    ts = parse_timestamp(ts_text)
+    is_force = java_parse_boolean(force.strip()) if force is not None else True
+    queue_id = parse_int(queue, "-q") if queue is not None else -1
+    expect = parse_long(offset, "-o") if offset is not None else None
+    admin = inv.admin
+    base: dict[str, Any] = {"group": g, "topic": t, "force": is_force, "timestamp": ts}
+
+    if broker is not None and queue_id >= 0 and not dry_run:
+        addr = broker.strip()
+        lines = [
+            "start reset consumer offset by specified, "
+            f"group[{g}], topic[{t}], queueId[{queue_id}], broker[{addr}], "
+            f"timestamp(string)[{ts_text}], timestamp(long)[{ts}]\n"
+        ]
+        inv.out.text("".join(lines))
+        target = (
+            expect
+            if expect is not None
+            else await admin.search_offset_at(addr, MessageQueue(t, None, queue_id), ts, 3.0)
+        )
+        inv.out.text(f"reset consumer offset to {target}\n")
+        if target > 0:
+            await admin.reset_offset_by_queue_id(addr, g, t, queue_id, target)
+        if inv.out.structured:
+            inv.out.data(
+                {**base, "mode": "singleQueue", "brokerAddr": addr, "queueId": queue_id, "offset": target}
+            )
+        return
+
+    if dry_run:
+        rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name, write=False)
+        head = (
+            "dry run, nothing changed: reset consumer offset by specified "
+            f"consumerGroup[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
+            f"timestamp(long)[{ts}]\n"
+        )
+        lines = [
+            head,
+            jformat(
+                _ROLLBACK_HEADER,
+                "#brokerName",
+                "#queueId",
+                "#brokerOffset",
+                "#consumerOffset",
+                "#timestampOffset",
+                "#resetOffset",
+            ),
+        ]
+        doc = {**base, "mode": "dryRun", "queues": [r.to_json_obj() for r in rows]}
+        inv.out.emit(doc, lambda: "".join(lines + _rollback_lines(rows)))
+        return
+
+    try:
+        tables = await admin.reset_offset_by_timestamp(t, g, ts, is_force, cluster=cluster_name)
+    except RemoteCommandError as e:
+        if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
+            raise
+        rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name)
+        head = (
+            "reset consumer offset by specified "
+            f"consumerGroup[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
+            f"timestamp(long)[{ts}]\n"
+        )
+        lines = [
+            head,
+            jformat(
+                _ROLLBACK_HEADER,
+                "#brokerName",
+                "#queueId",
+                "#brokerOffset",
+                "#consumerOffset",
+                "#timestampOffset",
+                "#resetOffset",
+            ),
+        ]
+        doc = {**base, "mode": "queueByQueue", "queues": [r.to_json_obj() for r in rows]}
+        inv.out.emit(doc, lambda: "".join(lines + _rollback_lines(rows)))
+        return
+    entries = _java_hash_map_after_put_alls(tables)
+    head = (
+        "start reset consumer offset by specified, "
+        f"group[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
+        f"timestamp(long)[{ts}]\n"
+    )
+    lines = [head, jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset"), *_offset_lines(entries)]
+    inv.out.emit({**base, "mode": "broker", "offsets": _offsets_json(entries)}, lambda: "".join(lines))
+
+
+reset_offset_by_time.params.append(_DRY_RUN)
+reset_offset_by_time.extra_params.append(_DRY_RUN)
+
+
+# -------------------------------------------------------------------------- skipAccumulatedMessage
+
+
+@java_command(
+    "skipAccumulatedMessage",
+    "Skip all messages that are accumulated (not consumed) currently.",
+    [
+        JavaOpt("g", "group", "set the consumer group", required=True),
+        JavaOpt("t", "topic", "set the topic", required=True),
+        JavaOpt("f", "force", "set the force rollback by timestamp switch[true|false]"),
+        JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used to find the route."),
+    ],
+    json_doc='{"group": str, "topic": str, "mode": "broker"|"queueByQueue", "offsets": [{"brokerName": str, '
+    '"queueId": int, "offset": int}] (broker), "queues": [{"brokerName": str, "queueId": int, '
+    '"brokerOffset": int, "consumerOffset": int, "timestampOffset": int, "resetOffset": int}] '
+    "(queueByQueue)}",
+)
+async def skip_accumulated_message(
+    inv: Invocation, group: str, topic: str, force: str | None, cluster: str | None
+) -> None:
+    g, t = group.strip(), topic.strip()
+    cluster_name = cluster.strip() if cluster is not None else None
+    is_force = java_parse_boolean(force.strip()) if force is not None else True
+    admin = inv.admin
+    try:
+        tables = await admin.reset_offset_by_timestamp(t, g, -1, is_force, cluster=cluster_name)
+    except RemoteCommandError as e:
+        if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
+            raise
+        rows = await admin.reset_offset_by_timestamp_old(g, t, -1, is_force)
+        header = jformat(
+            _ROLLBACK_HEADER,
+            "#brokerName",
+            "#queueId",
+            "#brokerOffset",
+            "#consumerOffset",
+            "#timestampOffset",
+            "#rollbackOffset",
+        )
+        doc = {"group": g, "topic": t, "mode": "queueByQueue", "queues": [r.to_json_obj() for r in rows]}
+        inv.out.emit(doc, lambda: header + "".join(_rollback_lines(rows)))
+        return
+    entries = _java_hash_map_after_put_alls(tables)
+    lines = [jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset"), *_offset_lines(entries)]
+    inv.out.emit(
+        {"group": g, "topic": t, "mode": "broker", "offsets": _offsets_json(entries)}, lambda: "".join(lines)
+    )
+
+
+# -------------------------------------------------------------------------------- cloneGroupOffset
+
+
+@java_command(
+    "cloneGroupOffset",
+    "Clone offset from other group.",
+    [
+        JavaOpt("s", "srcGroup", "set source consumer group", required=True, dest="src_group"),
+        JavaOpt("d", "destGroup", "set destination consumer group", required=True, dest="dest_group"),
+        JavaOpt("t", "topic", "set the topic", required=True),
+        JavaOpt("o", "offline", "the group or the topic is offline"),
+    ],
+    json_doc='{"srcGroup": str, "destGroup": str, "topic": str, "queues": [{"topic": str, "brokerName": str, '
+    '"queueId": int, "offset": int}]}',
+    epilog="As the Java tool, every queue the source group has an offset on is copied (whatever its "
+    "topic), to the brokers of the topic's route; -o has no effect.",
+)
+async def clone_group_offset(
+    inv: Invocation, src_group: str, dest_group: str, topic: str, offline: str | None
+) -> None:
+    src, dest, t = src_group.strip(), dest_group.strip(), topic.strip()
+    try:
+        done = await inv.admin.clone_group_offset(src, dest, t)
+    except EmptyConsumeStatsError as e:
+        raise CommandError(f"nothing to clone: {e}") from None
+    queues = [
+        {"topic": mq.topic, "brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": off}
+        for mq, off in done
+    ]
+    text = f"clone group offset success. srcGroup[{src}], destGroup=[{dest}], topic[{t}]"
+    inv.out.emit({"srcGroup": src, "destGroup": dest, "topic": t, "queues": queues}, lambda: text)
+
+
+# ----------------------------------------------------------------------------------------- queryCq
+
+
+def _subscription_bean(sd: Any) -> Bean:
+    from mqadmin.cli.javatext import JavaSet
+
+    return Bean(
+        classFilterMode=sd.class_filter_mode,
+        codeSet=JavaSet(sd.code_set or []),
+        expressionType=sd.expression_type,
+        subString=sd.sub_string,
+        subVersion=sd.sub_version,
+        tagsSet=JavaSet(sd.tags_set or []),
+        topic=sd.topic,
+    )
+
+
+def _cq_row_text(row: dict[str, Any]) -> str:
+    return (
+        f"ConsumeQueueData{{physicOffset={row['physicOffset']}, physicSize={row['physicSize']}, "
+        f"tagsCode={row['tagsCode']}, extendDataJson='{jstr(row['extendDataJson'])}', "
+        f"bitMap='{jstr(row['bitMap'])}', eval={jstr(row['eval'])}, msg='{jstr(row['msg'])}'}}"
+    )
+
+
+@java_command(
+    "queryCq",
+    "Query cq command.",
+    [
+        JavaOpt("t", "topic", "topic name", required=True),
+        JavaOpt("q", "queue", "queue num, ie. 1", required=True),
+        JavaOpt("i", "index", "start queue index.", required=True),
+        JavaOpt("c", "count", "how many."),
+        JavaOpt("b", "broker", "broker addr."),
+        JavaOpt("g", "consumer", "consumer group."),
+    ],
+    json_doc='{"brokerAddr": str, "subscriptionData": {...}|null, "filterData": str|null, '
+    '"maxQueueIndex": int, "minQueueIndex": int, "queueData": [{"index": int, "physicOffset": int, '
+    '"physicSize": int, "tagsCode": int, '
+    '"extendDataJson": str|null, "bitMap": str|null, "eval": bool, "msg": str|null}]}',
+)
+async def query_cq(
+    inv: Invocation,
+    topic: str,
+    queue: str,
+    index: str,
+    count: str | None,
+    broker: str | None,
+    consumer: str | None,
+) -> None:
+    t = topic.strip()
+    queue_id = parse_int(queue, "-q")
+    start = parse_long(index, "-i")
+    n = parse_int(count if count is not None else "10", "-c")
+    group = consumer.strip() if consumer is not None else None
+    admin = inv.admin
+    addr = broker.strip() if broker is not None else ""
+    if not addr:
+        route = await admin.examine_topic_route_info(t)
+        if not route.broker_datas:
+            raise CommandError(f"the route of {t} has no broker")
+        master = (route.broker_datas[0].broker_addrs or {}).get(0)
+        if master is None:
+            raise CommandError(f"broker {route.broker_datas[0].broker_name} of {t} has no master")
+        addr = master
+    view = await admin.query_consume_queue(addr, t, queue_id, start, n, group)
+    lines: list[str] = []
+    if view.subscription is not None:
+        lines.append("Subscription data: \n" + fastjson_pretty(_subscription_bean(view.subscription)) + "\n")
+        lines.append(SEPARATOR)
+    if view.filter_data is not None:
+        lines.append(f"Filter data: \n{view.filter_data}\n")
+        lines.append(SEPARATOR)
+    lines.append(f"Queue data: \nmax: {view.max_queue_index}, min: {view.min_queue_index}\n")
+    lines.append(SEPARATOR)
+    for i, row in enumerate(view.queue_data, start):
+        lines.append(f"idx: {i}\n{_cq_row_text(row)}\n{SEPARATOR}")
+    doc = {
+        "brokerAddr": addr,
+        "subscriptionData": None if view.subscription is None else view.subscription.to_json_obj(),
+        "filterData": view.filter_data,
+        "maxQueueIndex": view.max_queue_index,
+        "minQueueIndex": view.min_queue_index,
+        "queueData": [{"index": i, **row} for i, row in enumerate(view.queue_data, start)],
+    }
+    inv.out.emit(doc, lambda: "".join(lines))
+
+
+for _cmd in (reset_offset_by_time, skip_accumulated_message, clone_group_offset, query_cq):
+    COMMANDS[_cmd.name or ""] = _cmd

@@ -1,0 +1,269 @@
+"""Statistics: statsAll (every topic's in/out rates and backlog per consumer group) and
+brokerConsumeStats (every group's progress on one broker).
+
+statsAll asks, per topic, who consumes it, the put rate of each master and the get rate and backlog
+of each group: all topics at once (bounded by ``--deadline``), printed in the Java tool's order.
+A failing stats request counts as zero, as in Java; a broker that cannot be reached is reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqadmin.admin.errors import AdminError
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.commands.consumer_admin import format_date, parse_long, sorted_queues
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import front_string_at_least, java_parse_boolean, jformat
+from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.remoting.errors import RemoteCommandError, RemotingError
+
+COMMANDS: dict[str, Any] = {}
+
+TOPIC_PUT_NUMS = "TOPIC_PUT_NUMS"
+GROUP_GET_NUMS = "GROUP_GET_NUMS"
+
+# ------------------------------------------------------------------------------ brokerConsumeStats
+
+_BCS_HEADER = "%-64s  %-64s  %-32s  %-4s  %-20s  %-20s  %-20s  %s%n"
+_BCS_ROW = "%-64s  %-64s  %-32s  %-4d  %-20d  %-20d  %-20d  %s%n"
+
+
+@java_command(
+    "brokerConsumeStats",
+    "Fetch broker consume stats data.",
+    [
+        JavaOpt("b", "brokerAddr", "Broker address", required=True, dest="broker_addr"),
+        JavaOpt("t", "timeoutMillis", "request timeout Millis", dest="timeout_millis"),
+        JavaOpt("l", "level", "threshold of print diff"),
+        JavaOpt("o", "order", "order topic"),
+    ],
+    json_doc='{"brokerAddr": str, "queues": [{"topic": str, "group": str, "brokerName": str, "queueId": int, '
+    '"brokerOffset": int, "consumerOffset": int, "diff": int, "lastTimestamp": ms}], "diffTotal": int} '
+    "(queues never consumed are left out, as in the text; diffTotal is the broker's total)",
+)
+async def broker_consume_stats(
+    inv: Invocation, broker_addr: str, timeout_millis: str | None, level: str | None, order: str | None
+) -> None:
+    addr = broker_addr.strip()
+    is_order = java_parse_boolean(order.strip()) if order is not None else False
+    timeout = parse_long(timeout_millis, "-t") / 1000 if timeout_millis is not None else 50.0
+    diff_level = parse_long(level, "-l") if level is not None else 0
+    stats = await inv.admin.fetch_broker_consume_stats(addr, is_order, timeout)
+    lines = [
+        jformat(
+            _BCS_HEADER,
+            "#Topic",
+            "#Group",
+            "#Broker Name",
+            "#QID",
+            "#Broker Offset",
+            "#Consumer Offset",
+            "#Diff",
+            "#LastTime",
+        )
+    ]
+    rows: list[dict[str, Any]] = []
+    for entry in stats.consume_stats_list:
+        for group in java_hash_order(list(entry)):
+            for cs in entry[group]:
+                for mq in sorted_queues(cs):
+                    w = cs.offset_table[mq]
+                    diff = w.broker_offset - w.consumer_offset
+                    if diff < diff_level or w.last_timestamp <= 0:
+                        continue
+                    lines.append(
+                        jformat(
+                            _BCS_ROW,
+                            front_string_at_least(mq.topic, 64),
+                            group,
+                            front_string_at_least(mq.broker_name, 32),
+                            mq.queue_id,
+                            w.broker_offset,
+                            w.consumer_offset,
+                            diff,
+                            format_date(w.last_timestamp),
+                        )
+                    )
+                    rows.append(
+                        {
+                            "topic": mq.topic,
+                            "group": group,
+                            "brokerName": mq.broker_name,
+                            "queueId": mq.queue_id,
+                            "brokerOffset": w.broker_offset,
+                            "consumerOffset": w.consumer_offset,
+                            "diff": diff,
+                            "lastTimestamp": w.last_timestamp,
+                        }
+                    )
+    lines.append(f"\nDiff Total: {stats.total_diff}\n")
+    doc = {"brokerAddr": addr, "queues": rows, "diffTotal": stats.total_diff}
+    inv.out.emit(doc, lambda: "".join(lines))
+
+
+# ---------------------------------------------------------------------------------------- statsAll
+
+_ROW = "%-64s  %-64s %12d %11.2f %11.2f %14d %14d%n"
+_ROW_NO_CONSUMER = "%-64s  %-64s %12d %11.2f %11s %14d %14s%n"
+
+
+def _sum_24h(data: dict[str, Any]) -> int:
+    """``compute24HourSum``: the day's sum, else the hour's, else the minute's."""
+    for key in ("statsDay", "statsHour", "statsMinute"):
+        item = data.get(key) or {}
+        total = int(item.get("sum") or 0)
+        if total != 0:
+            return total
+    return 0
+
+
+def _tps(data: dict[str, Any]) -> float:
+    return float((data.get("statsMinute") or {}).get("tps") or 0.0)
+
+
+class _Rates:
+    """Rates summed over the masters; transport failures kept aside to be reported."""
+
+    def __init__(self) -> None:
+        self.tps = 0.0
+        self.total = 0
+        self.problems: list[BaseException] = []
+
+
+async def _rates(inv: Invocation, masters: list[str], name: str, key: str) -> _Rates:
+    out = _Rates()
+    for addr in masters:
+        try:
+            data = await inv.admin.view_broker_stats_data(addr, name, key)
+        except (RemoteCommandError, AdminError):
+            continue
+        except RemotingError as e:
+            out.problems.append(e)
+            continue
+        if data:
+            out.tps += _tps(data)
+            out.total += _sum_24h(data)
+    return out
+
+
+async def _topic_rows(
+    inv: Invocation, topic: str, active: bool
+) -> tuple[list[str], list[dict[str, Any]], list[BaseException]]:
+    """The rows of one topic (``StatsAllSubCommand.printTopicDetail``) and the failures to report."""
+    admin = inv.admin
+    route = await admin.examine_topic_route_info(topic)
+    groups = java_hash_order(await admin.query_topic_consume_by_who(topic, route))
+    masters = [
+        a for a in ((bd.broker_addrs or {}).get(0) for bd in route.broker_datas or []) if a is not None
+    ]
+    put = await _rates(inv, masters, TOPIC_PUT_NUMS, topic)
+    problems = list(put.problems)
+    lines: list[str] = []
+    rows: list[dict[str, Any]] = []
+    name64 = front_string_at_least(topic, 64)
+    if not groups:
+        if not active or put.total > 0:
+            lines.append(jformat(_ROW_NO_CONSUMER, name64, "", 0, put.tps, "", put.total, "NO_CONSUMER"))
+            rows.append(
+                {
+                    "topic": topic,
+                    "group": None,
+                    "accumulation": 0,
+                    "inTps": put.tps,
+                    "outTps": None,
+                    "inMsg24Hour": put.total,
+                    "outMsg24Hour": None,
+                }
+            )
+        return lines, rows, problems
+    for group in groups:
+        got = await _rates(inv, masters, GROUP_GET_NUMS, f"{topic}@{group}")
+        problems.extend(got.problems)
+        accumulate = 0
+        try:
+            accumulate = max(0, (await admin.examine_consume_stats(group, topic)).total_diff())
+        except RemotingError as e:
+            if not isinstance(e, RemoteCommandError):
+                problems.append(e)
+        except Exception:
+            pass
+        if not active or put.total > 0 or got.total > 0:
+            lines.append(
+                jformat(
+                    _ROW,
+                    name64,
+                    front_string_at_least(group, 64),
+                    accumulate,
+                    put.tps,
+                    got.tps,
+                    put.total,
+                    got.total,
+                )
+            )
+            rows.append(
+                {
+                    "topic": topic,
+                    "group": group,
+                    "accumulation": accumulate,
+                    "inTps": put.tps,
+                    "outTps": got.tps,
+                    "inMsg24Hour": put.total,
+                    "outMsg24Hour": got.total,
+                }
+            )
+    return lines, rows, problems
+
+
+@java_command(
+    "statsAll",
+    "Topic and Consumer tps stats.",
+    [
+        JavaOpt("a", "activeTopic", "print active topic only", has_arg=False, dest="active_topic"),
+        JavaOpt("t", "topic", "print select topic only"),
+    ],
+    fanout=True,
+    json_doc='{"rows": [{"topic": str, "group": str|null, "accumulation": int, "inTps": num, '
+    '"outTps": num|null, '
+    '"inMsg24Hour": int, "outMsg24Hour": int|null}], "errors": [...]?} (group null: no consumer)',
+)
+async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> None:
+    admin = inv.admin
+    names = java_hash_order(await admin.fetch_all_topic_list())
+    inv.any_success = True
+    inv.out.text(
+        jformat(
+            "%-64s  %-64s %12s %11s %11s %14s %14s%n",
+            "#Topic",
+            "#Consumer Group",
+            "#Accumulation",
+            "#InTPS",
+            "#OutTPS",
+            "#InMsg24Hour",
+            "#OutMsg24Hour",
+        )
+    )
+    selected = [t for t in names if not t.startswith(("%RETRY%", "%DLQ%")) and (not topic or t == topic)]
+    result = await admin.fan_out(selected, lambda t: _topic_rows(inv, t, active_topic), deadline=inv.deadline)
+    lines: list[str] = []
+    rows: list[dict[str, Any]] = []
+    for t in selected:
+        if t in result.errors:
+            inv.report(result.errors[t])
+            continue
+        text, data, problems = result.results[t]
+        for p in problems:
+            inv.report(p)
+        lines.extend(text)
+        rows.extend(data)
+    if inv.out.structured:
+        doc: dict[str, Any] = {"rows": rows}
+        if inv.failures:
+            doc["errors"] = inv.error_list()
+        inv.out.data(doc)
+    else:
+        inv.out.text("".join(lines))
+
+
+for _cmd in (broker_consume_stats, stats_all):
+    COMMANDS[_cmd.name or ""] = _cmd

@@ -1,0 +1,224 @@
+"""Topic commands answered by name servers: topicRoute, topicClusterList, topicList, allocateMQ.
+
+Text output is the Java 5.3.3 tool's, including its orders: Java ``HashSet``/``HashMap`` iteration
+for topic, cluster and ip lists (:mod:`mqadmin.protocol.javacoll`), fastjson's pretty printer for a
+route.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import (
+    Bean,
+    fastjson_compact,
+    fastjson_pretty,
+    front_string_at_least,
+    java_map_string,
+    jformat,
+)
+from mqadmin.cli.routeview import broker_addrs_in_java_order, route_bean, to_standard_json
+from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.javacoll import java_hash_order
+
+COMMANDS: dict[str, Any] = {}
+
+TOPIC = JavaOpt("t", "topic", "topic name", required=True)
+RETRY_PREFIX = "%RETRY%"
+DLQ_PREFIX = "%DLQ%"
+
+
+def _java_sorted(names: list[str]) -> list[str]:
+    """``String.compareTo`` order (UTF-16 code units), as a TreeSet or Collections.sort."""
+    return sorted(names, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
+
+
+# ------------------------------------------------------------------------------------- topicRoute
+
+_ROUTE_FORMAT = "%-45s %-32s %-50s %-10s %-11s %-5s%n"
+
+
+def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
+    """The ``-l`` table; the second value is an error when a broker has no queue data (Java fails there)."""
+    by_broker = {qd.broker_name: qd for qd in route.queue_datas or []}
+    brokers = sorted(
+        route.broker_datas or [], key=lambda b: (b.broker_name or "").encode("utf-16-be", "surrogatepass")
+    )
+    lines = [
+        jformat(
+            _ROUTE_FORMAT, "#ClusterName", "#BrokerName", "#BrokerAddrs", "#ReadQueue", "#WriteQueue", "#Perm"
+        )
+    ]
+    total_read = total_write = 0
+    for bd in brokers:
+        qd = by_broker.get(bd.broker_name)
+        if qd is None:
+            return "".join(lines), f"the route has no queue data for broker {bd.broker_name}"
+        addrs = (
+            java_map_string(broker_addrs_in_java_order(bd).items()) if bd.broker_addrs is not None else "null"
+        )
+        row = (bd.cluster, bd.broker_name, addrs, qd.read_queue_nums, qd.write_queue_nums, qd.perm)
+        lines.append(jformat(_ROUTE_FORMAT, *row))
+        total_read += qd.read_queue_nums
+        total_write += qd.write_queue_nums
+    lines.append("-" * 158 + "\n")
+    lines.append(jformat(_ROUTE_FORMAT, "Total:", len(by_broker), "", total_read, total_write, ""))
+    return "".join(lines), None
+
+
+@java_command(
+    "topicRoute",
+    "Examine topic route info.",
+    [TOPIC, JavaOpt("l", "list", "Use list format to print data", has_arg=False, dest="list_format")],
+    json_doc='{"brokerDatas": [{"brokerAddrs": {"<brokerId>": "host:port"}, "brokerName": str, '
+    '"cluster": str, "enableActingMaster": bool, "zoneName": str?}], '
+    '"filterServerTable": {"<brokerAddr>": [str]}, '
+    '"orderTopicConf": str?, "queueDatas": [{"brokerName": str, "perm": int, "readQueueNums": int, '
+    '"topicSysFlag": int, "writeQueueNums": int}], "topicQueueMappingByBroker": {...}?} '
+    "(the route as the name server holds it; -l prints the same data)",
+)
+async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
+    route = await inv.admin.examine_topic_route_info(topic.strip())
+    bean = route_bean(route)
+    if inv.out.structured:
+        inv.out.data(to_standard_json(bean))
+        return
+    if not list_format:
+        inv.out.text(fastjson_pretty(bean) + "\n")
+        return
+    text, problem = _route_list_text(route)
+    inv.out.text(text)
+    if problem:
+        raise CommandError(problem)
+
+
+# ------------------------------------------------------------------------------- topicClusterList
+
+
+@java_command(
+    "topicClusterList",
+    "Get cluster info for topic.",
+    [TOPIC],
+    json_doc='{"clusters": [str]} (the clusters holding the topic\'s first broker)',
+)
+async def topic_cluster_list(inv: Invocation, topic: str) -> None:
+    clusters = java_hash_order(await inv.admin.get_topic_cluster_list(topic.strip()))
+    inv.out.emit({"clusters": clusters}, lambda: "".join(f"{c}\n" for c in clusters))
+
+
+# ------------------------------------------------------------------------------------- topicList
+
+
+async def _topic_rows(
+    inv: Invocation, topic: str, cluster_table: dict[str, list[str]]
+) -> tuple[str | None, list[str]]:
+    """(cluster, consumer groups) of one topic, as ``TopicListSubCommand`` finds them."""
+    admin = inv.admin
+    route = await admin.examine_topic_route_info(topic)
+    if not route.broker_datas:
+        raise CommandError(f"topic {topic} has no broker in its route")
+    broker_name = route.broker_datas[0].broker_name
+    cluster: str | None = None
+    for name in java_hash_order(list(cluster_table)):
+        if broker_name in cluster_table[name]:
+            cluster = name
+            break
+    groups = await admin.query_topic_consume_by_who(topic, route)
+    return cluster, java_hash_order(groups)
+
+
+@java_command(
+    "topicList",
+    "Fetch all topic list from name server.",
+    [JavaOpt("c", "clusterModel", "clusterModel", has_arg=False, dest="cluster_model")],
+    fanout=True,
+    json_doc='{"topics": [str]}; with -c: {"topics": [{"cluster": str|null, "topic": str, "groups": [str]}], '
+    '"errors": [...]?} (retry and DLQ topics are left out with -c, as in Java)',
+)
+async def topic_list(inv: Invocation, cluster_model: bool) -> None:
+    admin = inv.admin
+    if not cluster_model:
+        topics = java_hash_order(await admin.fetch_all_topic_list())
+        inv.out.emit({"topics": topics}, lambda: "".join(f"{t}\n" for t in topics))
+        return
+
+    info = await admin.examine_broker_cluster_info()
+    inv.out.text(jformat("%-20s  %-48s  %-48s%n", "#Cluster Name", "#Topic", "#Consumer Group"))
+    topics = [
+        t
+        for t in java_hash_order(await admin.fetch_all_topic_list())
+        if not t.startswith(RETRY_PREFIX) and not t.startswith(DLQ_PREFIX)
+    ]
+    table = info.cluster_addr_table or {}
+    inv.any_success = True  # the name server answered: failures per topic make it a partial result
+    result = await admin.fan_out(topics, lambda t: _topic_rows(inv, t, table), deadline=inv.deadline)
+    rows: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for topic in topics:
+        if topic in result.results:
+            cluster, groups = result.results[topic]
+        else:
+            inv.report(result.errors[topic])
+            cluster, groups = "", []
+        rows.append({"cluster": cluster, "topic": topic, "groups": groups})
+        for group in groups or [""]:
+            lines.append(
+                jformat(
+                    "%-20s  %-64s  %-64s%n",
+                    front_string_at_least(cluster, 20),
+                    front_string_at_least(topic, 64),
+                    front_string_at_least(group, 64),
+                )
+            )
+    if inv.out.structured:
+        data: dict[str, Any] = {"topics": rows}
+        if inv.failures:
+            data["errors"] = inv.error_list()
+        inv.out.data(data)
+    else:
+        inv.out.text("".join(lines))
+
+
+# ------------------------------------------------------------------------------------- allocateMQ
+
+
+def _java_split(text: str, sep: str) -> list[str]:
+    """``String.split``: trailing empty strings dropped (but ``""`` splits into ``[""]``)."""
+    if text == "":
+        return [""]
+    parts = text.split(sep)
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+@java_command(
+    "allocateMQ",
+    "Allocate MQ.",
+    [TOPIC, JavaOpt("i", "ipList", "ipList", required=True, dest="ip_list")],
+    json_doc='{"result": {"<ip>": [{"brokerName": str, "queueId": int, "topic": str}]}}',
+)
+async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
+    from mqadmin.admin.allocate import allocate_averagely, subscribe_queues
+
+    topic = topic.strip()
+    ips = _java_split(ip_list.strip(), ",")
+    route = await inv.admin.examine_topic_route_info(topic)
+    queues = subscribe_queues(topic, route)
+    result: dict[str, list[dict[str, object]]] = {}
+    for ip in ips:
+        try:
+            share = allocate_averagely(ip, queues, ips)
+        except ValueError as e:
+            raise CommandError(f"cannot allocate the queues of {topic}: {e}") from None
+        result[ip] = [mq.to_json() for mq in share]
+    ordered = {ip: result[ip] for ip in java_hash_order(list(result))}
+    bean = Bean(result={ip: [Bean(q) for q in qs] for ip, qs in ordered.items()})
+    inv.out.emit({"result": ordered}, lambda: fastjson_compact(bean) + "\n")
+
+
+for _cmd in (topic_route, topic_cluster_list, topic_list, allocate_mq):
+    COMMANDS[_cmd.name or ""] = _cmd

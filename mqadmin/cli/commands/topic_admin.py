@@ -1,0 +1,565 @@
+"""Topic commands answered by brokers: updateTopic, updateTopicList, deleteTopic, updateTopicPerm,
+topicStatus and updateOrderConf.
+
+Text output is the Java 5.3.3 tool's. Where the Java tool asks a cluster's brokers one after the
+other and stops at the first failure, these ask them all at once, print what succeeded in the Java
+order, report each failure on stderr and exit 6 (some failed) or with the failure's code (all
+failed). Where Java prints its help for a missing ``-b``/``-c``, this is a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import front_string_at_least, java_map_string, java_parse_boolean, jformat, jstr
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.fastjson import java_double
+from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
+
+COMMANDS: dict[str, Any] = {}
+
+TOPIC = JavaOpt("t", "topic", "topic name", required=True)
+
+TOPIC_CONFIG_DOC = (
+    '{"topicName": str, "readQueueNums": int, "writeQueueNums": int, "perm": int, '
+    '"topicFilterType": "SINGLE_TAG"|"MULTI_TAG", "topicSysFlag": int, "order": bool, '
+    '"attributes": {str: str}}'
+)
+TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
+
+
+# ------------------------------------------------------------------------------------- helpers
+
+
+def perm_string(perm: int) -> str:
+    """``PermName.perm2String``: ``RW-``, ``R--``, ``RWX``..."""
+    return ("R" if perm & 4 else "-") + ("W" if perm & 2 else "-") + ("X" if perm & 1 else "-")
+
+
+def topic_config_string(tc: TopicConfig) -> str:
+    """``TopicConfig.toString()`` of the 5.3.3 tool."""
+    attrs = java_map_string(java_hash_dict(tc.attributes or {}).items())
+    return (
+        f"TopicConfig [topicName={jstr(tc.topic_name)}, readQueueNums={tc.read_queue_nums}, "
+        f"writeQueueNums={tc.write_queue_nums}, perm={perm_string(tc.perm)}, "
+        f"topicFilterType={jstr(tc.topic_filter_type)}, topicSysFlag={tc.topic_sys_flag}, "
+        f"order={jstr(tc.order)}, attributes={attrs}]"
+    )
+
+
+def topic_config_json(tc: TopicConfig) -> dict[str, Any]:
+    return {
+        "topicName": tc.topic_name,
+        "readQueueNums": tc.read_queue_nums,
+        "writeQueueNums": tc.write_queue_nums,
+        "perm": tc.perm,
+        "topicFilterType": tc.topic_filter_type,
+        "topicSysFlag": tc.topic_sys_flag,
+        "order": tc.order,
+        "attributes": dict(tc.attributes or {}),
+    }
+
+
+def parse_int(value: str, option: str) -> int:
+    """``Integer.parseInt(value.trim())``; a bad number is a usage error."""
+    text = value.strip()
+    body = text[1:] if text[:1] in "+-" else text
+    if not body.isascii() or not body.isdigit() or not -(2**31) <= int(text) < 2**31:
+        raise CommandError(f"-{option} takes a whole number, not {value!r}", ExitCode.USAGE)
+    return int(text)
+
+
+async def on_each(
+    inv: Invocation, addrs: Sequence[str], call: Callable[[str], Awaitable[Any]]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """``call(addr)`` on every address at once: (the ones that worked, per-address JSON rows).
+
+    Failures go to stderr as they are collected, and count for the exit code.
+    """
+    result = await inv.admin.fan_out(addrs, call, deadline=inv.deadline)
+    ok: list[str] = []
+    rows: list[dict[str, Any]] = []
+    for addr in result.order:
+        if addr in result.results:
+            ok.append(addr)
+            inv.any_success = True
+            rows.append({"addr": addr, "ok": True})
+        else:
+            rep = inv.report(result.errors[addr])
+            rows.append({"addr": addr, "ok": False, "error": rep.message})
+    return ok, rows
+
+
+def need_target(broker: str | None, cluster: str | None) -> None:
+    if broker is None and cluster is None:
+        raise CommandError("give the broker with -b ADDR or the cluster with -c NAME", ExitCode.USAGE)
+
+
+def _with_errors(inv: Invocation, data: dict[str, Any]) -> dict[str, Any]:
+    if inv.failures:
+        data["errors"] = inv.error_list()
+    return data
+
+
+# ------------------------------------------------------------------------------------- updateTopic
+
+BROKER_OR_CLUSTER = (
+    JavaOpt(
+        "b",
+        "brokerAddr",
+        "create topic to which broker",
+        group="target",
+        group_required=True,
+        dest="broker_addr",
+    ),
+    JavaOpt(
+        "c",
+        "clusterName",
+        "create topic to which cluster",
+        group="target",
+        group_required=True,
+        dest="cluster_name",
+    ),
+)
+
+
+@java_command(
+    "updateTopic",
+    "Update or create topic.",
+    [
+        *BROKER_OR_CLUSTER,
+        JavaOpt("a", "attributes", "attribute(+a=b,+c=d,-e)"),
+        TOPIC,
+        JavaOpt("r", "readQueueNums", "set read queue nums", dest="read_queue_nums"),
+        JavaOpt("w", "writeQueueNums", "set write queue nums", dest="write_queue_nums"),
+        JavaOpt("p", "perm", "set topic's permission(2|4|6), intro[2:W 4:R; 6:RW]"),
+        JavaOpt("o", "order", "set topic's order(true|false)"),
+        JavaOpt("u", "unit", "is unit topic (true|false)"),
+        JavaOpt("s", "hasUnitSub", "has unit sub (true|false)", dest="has_unit_sub"),
+    ],
+    fanout=True,
+    json_doc=f'{{"topicConfig": {TOPIC_CONFIG_DOC}, "brokers": {TARGETS_DOC}, "orderConf": str?, '
+    '"errors": [...]?} (orderConf: what was stored on the name servers with -o true)',
+)
+async def update_topic(
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    attributes: str | None,
+    topic: str,
+    read_queue_nums: str | None,
+    write_queue_nums: str | None,
+    perm: str | None,
+    order: str | None,
+    unit: str | None,
+    has_unit_sub: str | None,
+) -> None:
+    tc = TopicConfig(topic_name=topic.strip(), read_queue_nums=8, write_queue_nums=8, attributes={})
+    if attributes is not None:
+        try:
+            tc.attributes = parse_attributes(attributes.strip()) if attributes.strip() else {}
+        except ProtocolError as e:
+            raise CommandError(f"-a: {e}", ExitCode.USAGE) from None
+    if read_queue_nums is not None:
+        tc.read_queue_nums = parse_int(read_queue_nums, "r")
+    if write_queue_nums is not None:
+        tc.write_queue_nums = parse_int(write_queue_nums, "w")
+    if perm is not None:
+        tc.perm = parse_int(perm, "p")
+    is_unit = unit is not None and java_parse_boolean(unit.strip())
+    center_sync = has_unit_sub is not None and java_parse_boolean(has_unit_sub.strip())
+    tc.topic_sys_flag = (1 if is_unit else 0) | (2 if center_sync else 0)
+    tc.order = order is not None and java_parse_boolean(order.strip())
+
+    admin = inv.admin
+    lines: list[str] = []
+    data: dict[str, Any] = {"topicConfig": topic_config_json(tc)}
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        await admin.create_and_update_topic_config(addr, tc)
+        data["brokers"] = [{"addr": addr, "ok": True}]
+        if tc.order:
+            name = await admin.broker_name_by_addr(addr)
+            conf = f"{name}:{tc.write_queue_nums}"
+            await _store_order_conf(inv, tc.topic_name or "", conf, is_cluster=False)
+            data["orderConf"] = conf
+            lines.append(f"set broker orderConf. isOrder=true, orderConf=[{conf}]\n")
+        lines.append(f"create topic to {addr} success.\n")
+        lines.append(topic_config_string(tc) + "\n")
+        inv.out.emit(data, lambda: "".join(lines))
+        return
+
+    cluster = (cluster_name or "").strip()
+    info = await admin.examine_broker_cluster_info()
+    masters = await admin.fetch_master_addrs(cluster, info)
+    ok, rows = await on_each(inv, masters, lambda a: admin.create_and_update_topic_config(a, tc))
+    data["brokers"] = rows
+    lines.extend(f"create topic to {addr} success.\n" for addr in ok)
+    if len(ok) == len(masters):
+        if tc.order:
+            names = await admin.fetch_broker_names(cluster, info)
+            conf = ";".join(f"{n}:{tc.write_queue_nums}" for n in names)
+            await _store_order_conf(inv, tc.topic_name or "", conf, is_cluster=True)
+            data["orderConf"] = conf
+            lines.append(f"set cluster orderConf. isOrder=true, orderConf=[{conf}]\n")
+        lines.append(topic_config_string(tc) + "\n")
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, data))
+    else:
+        inv.out.text("".join(lines))
+
+
+async def _store_order_conf(inv: Invocation, topic: str, conf: str, *, is_cluster: bool) -> None:
+    result = await inv.admin.create_or_update_order_conf(topic, conf, is_cluster)
+    for addr in result.order:
+        if addr in result.errors:
+            inv.report(result.errors[addr])
+
+
+# ------------------------------------------------------------------------------------- updateTopicList
+
+
+def _read_topic_configs(path: str) -> list[TopicConfig]:
+    from pathlib import Path
+
+    from mqadmin.protocol import fastjson
+
+    p = Path(path)
+    if not p.is_file():
+        raise CommandError(f"the file path {path} does not exist")
+    try:
+        data = fastjson.loads(p.read_bytes())
+    except (ProtocolError, OSError) as e:
+        raise CommandError(f"cannot read topic configs from {path}: {e}") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise CommandError(f"{path} must hold a JSON array of topic configs")
+    out = []
+    for i, item in enumerate(data):
+        try:
+            tc = TopicConfig.from_json_obj(item, f"topic config #{i + 1}")
+        except ProtocolError as e:
+            raise CommandError(f"{path}: {e}") from None
+        if not tc.topic_name:
+            raise CommandError(f"{path}: topic config #{i + 1} has no topicName")
+        if tc.attributes is None:
+            tc.attributes = {}
+        out.append(tc)
+    return out
+
+
+@java_command(
+    "updateTopicList",
+    "create or update topic in batch",
+    [
+        *BROKER_OR_CLUSTER,
+        JavaOpt(
+            "f",
+            "filename",
+            "Path to a file with list of org.apache.rocketmq.common.TopicConfig in json format",
+            required=True,
+        ),
+    ],
+    fanout=True,
+    json_doc=f'{{"topics": [str], "brokers": {TARGETS_DOC}, "errors": [...]?}}',
+    epilog="A broker that does not know the batch request (4.x) gets one UPDATE_AND_CREATE_TOPIC "
+    "per topic instead.",
+)
+async def update_topic_list(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, filename: str
+) -> None:
+    configs = _read_topic_configs(filename.strip())
+    if not configs:
+        inv.warn(f"{filename.strip()} holds no topic configs; nothing was sent")
+        return
+    admin = inv.admin
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+    else:
+        addrs = await admin.fetch_master_addrs((cluster_name or "").strip())
+    ok, rows = await on_each(inv, addrs, lambda a: admin.create_and_update_topic_config_list(a, configs))
+    data = {"topics": [c.topic_name for c in configs], "brokers": rows}
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, data))
+        return
+    inv.out.text(
+        "".join(
+            f"submit batch of topic config to {addr} success, please check the result later.\n" for addr in ok
+        )
+    )
+
+
+# ------------------------------------------------------------------------------------- deleteTopic
+
+
+@java_command(
+    "deleteTopic",
+    "Delete topic from broker and NameServer.",
+    [
+        TOPIC,
+        JavaOpt("c", "clusterName", "delete topic from which cluster", required=True, dest="cluster_name"),
+    ],
+    fanout=True,
+    json_doc=f'{{"topic": str, "cluster": str, "brokers": {TARGETS_DOC}, "nameServers": {TARGETS_DOC}, '
+    '"errors": [...]?} (nameServers is empty when a broker failed: the name servers are then left '
+    "alone)",
+)
+async def delete_topic(inv: Invocation, topic: str, cluster_name: str) -> None:
+    admin = inv.admin
+    t, cluster = topic.strip(), cluster_name.strip()
+    masters = await admin.fetch_master_addrs(cluster)
+    ok, brokers = await on_each(inv, masters, lambda a: admin.delete_topic_in_broker(a, t))
+    data: dict[str, Any] = {"topic": t, "cluster": cluster, "brokers": brokers, "nameServers": []}
+    lines: list[str] = []
+    if len(ok) == len(masters):
+        lines.append(f"delete topic [{t}] from cluster [{cluster}] success.\n")
+        namesrvs = java_hash_order(list(admin.namesrv_addrs))
+        ns_ok, data["nameServers"] = await on_each(
+            inv, namesrvs, lambda a: admin.delete_topic_in_namesrv(a, t, cluster)
+        )
+        if len(ns_ok) == len(namesrvs):
+            lines.append(f"delete topic [{t}] from NameServer success.\n")
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, data))
+    else:
+        inv.out.text("".join(lines))
+
+
+# ------------------------------------------------------------------------------------- updateTopicPerm
+
+
+@java_command(
+    "updateTopicPerm",
+    "Update topic perm.",
+    [
+        JavaOpt("b", "brokerAddr", "create topic to which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "create topic to which cluster", dest="cluster_name"),
+        TOPIC,
+        JavaOpt("p", "perm", "set topic's permission(2|4|6), intro[2:W; 4:R; 6:RW]", required=True),
+    ],
+    fanout=True,
+    json_doc=f'{{"topic": str, "perm": int, "changed": bool, "brokers": [{{"addr": str, "oldPerm": int, '
+    f'"ok": bool, "error": str?}}], "topicConfig": {TOPIC_CONFIG_DOC}?, "errors": [...]?}}',
+)
+async def update_topic_perm(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, topic: str, perm: str
+) -> None:
+    need_target(broker_addr, cluster_name)
+    admin = inv.admin
+    t = topic.strip()
+    new_perm = parse_int(perm, "p")
+    route = await admin.examine_topic_route_info(t)
+    if not route.queue_datas:
+        raise CommandError(f"the route of topic {t} has no queue data")
+    first = route.queue_datas[0]
+    by_name = {qd.broker_name: qd for qd in route.queue_datas}
+
+    def config_for(broker_name: str | None) -> TopicConfig:
+        qd = by_name.get(broker_name, first)
+        return TopicConfig(
+            topic_name=t,
+            read_queue_nums=qd.read_queue_nums,
+            write_queue_nums=qd.write_queue_nums,
+            perm=new_perm,
+            topic_sys_flag=qd.topic_sys_flag,
+            attributes={},
+        )
+
+    data: dict[str, Any] = {"topic": t, "perm": new_perm, "changed": False, "brokers": []}
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        name = next(
+            (bd.broker_name for bd in route.broker_datas or [] if (bd.broker_addrs or {}).get(0) == addr),
+            None,
+        )
+        if name is None:
+            raise CommandError(f"no master broker at {addr} in the route of topic {t}")
+        old = by_name[name].perm if name in by_name else 0
+        if old == new_perm:
+            data["brokers"] = [{"addr": addr, "oldPerm": old, "ok": True}]
+            inv.out.emit(data, lambda: "new perm equals to the old one!\n")
+            return
+        tc = config_for(name)
+        await admin.create_and_update_topic_config(addr, tc)
+        data.update(
+            changed=True,
+            brokers=[{"addr": addr, "oldPerm": old, "ok": True}],
+            topicConfig=topic_config_json(tc),
+        )
+        text = f"update topic perm from {old} to {new_perm} in {addr} success.\n{topic_config_string(tc)}.\n"
+        inv.out.emit(data, lambda: text)
+        return
+
+    info = await admin.examine_broker_cluster_info()
+    masters = await admin.fetch_master_addrs((cluster_name or "").strip(), info)
+    name_of = {(bd.broker_addrs or {}).get(0): name for name, bd in (info.broker_addr_table or {}).items()}
+    configs = {addr: config_for(name_of.get(addr)) for addr in masters}
+    ok, rows = await on_each(inv, masters, lambda a: admin.create_and_update_topic_config(a, configs[a]))
+    lines = []
+    for row in rows:
+        qd = by_name.get(name_of.get(row["addr"]), first)
+        row["oldPerm"] = qd.perm
+        if row["ok"]:
+            lines.append(f"update topic perm from {qd.perm} to {new_perm} in {row['addr']} success.\n")
+    data.update(changed=bool(ok), brokers=rows)
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, data))
+    else:
+        inv.out.text("".join(lines))
+
+
+# ------------------------------------------------------------------------------------- topicStatus
+
+
+def human_time2(ms: int) -> str:
+    """``UtilAll.timeMillisToHumanString2``: local time, ``yyyy-MM-dd HH:mm:ss,SSS``."""
+    t = time.localtime(ms // 1000)
+    return jformat(
+        "%04d-%02d-%02d %02d:%02d:%02d,%03d",
+        t.tm_year,
+        t.tm_mon,
+        t.tm_mday,
+        t.tm_hour,
+        t.tm_min,
+        t.tm_sec,
+        ms % 1000,
+    )
+
+
+def _java_mq_key(mq: MessageQueue) -> tuple[bytes, bytes, int]:
+    return (
+        (mq.topic or "").encode("utf-16-be", "surrogatepass"),
+        (mq.broker_name or "").encode("utf-16-be", "surrogatepass"),
+        mq.queue_id,
+    )
+
+
+@java_command(
+    "topicStatus",
+    "Examine topic Status info.",
+    [TOPIC, JavaOpt("c", "cluster", "cluster name or lmq parent topic, lmq is used to find the route.")],
+    json_doc='{"topic": str, "queues": [{"brokerName": str, "queueId": int, "minOffset": int, '
+    '"maxOffset": int, "lastUpdateTimestamp": ms}], "topicPutTps": num}',
+    epilog="Brokers that do not know GET_TOPIC_CONFIG (4.x) are asked GET_ALL_TOPIC_CONFIG instead, "
+    "so this works against 4.x and 5.x brokers alike.",
+)
+async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None:
+    t = topic.strip()
+    admin = inv.admin
+    if cluster is not None:
+        stats = await admin.examine_topic_stats_by_cluster(t, cluster.strip())
+    else:
+        stats = await admin.examine_topic_stats(t)
+    queues = sorted(stats.offset_table, key=_java_mq_key)
+    tps = stats.topic_put_tps or 0.0
+    lines = [
+        jformat(
+            "%-32s  %-4s  %-20s  %-20s    %s%n",
+            "#Broker Name",
+            "#QID",
+            "#Min Offset",
+            "#Max Offset",
+            "#Last Updated",
+        )
+    ]
+    rows = []
+    for mq in queues:
+        off = stats.offset_table[mq]
+        human = human_time2(off.last_update_timestamp) if off.last_update_timestamp > 0 else ""
+        lines.append(
+            jformat(
+                "%-32s  %-4d  %-20d  %-20d    %s%n",
+                front_string_at_least(mq.broker_name, 32),
+                mq.queue_id,
+                off.min_offset,
+                off.max_offset,
+                human,
+            )
+        )
+        rows.append(
+            {
+                "brokerName": mq.broker_name,
+                "queueId": mq.queue_id,
+                "minOffset": off.min_offset,
+                "maxOffset": off.max_offset,
+                "lastUpdateTimestamp": off.last_update_timestamp,
+            }
+        )
+    lines.append(f"\nTopic Put TPS: {java_double(tps)}\n")
+    inv.out.emit({"topic": t, "queues": rows, "topicPutTps": tps}, lambda: "".join(lines))
+
+
+# ------------------------------------------------------------------------------------- updateOrderConf
+
+
+@java_command(
+    "updateOrderConf",
+    "Create or update or delete order conf.",
+    [
+        TOPIC,
+        JavaOpt("v", "orderConf", "set order conf [eg. brokerName1:num;brokerName2:num]", dest="order_conf"),
+        JavaOpt("m", "method", "option type [eg. put|get|delete", required=True),
+    ],
+    fanout=True,
+    json_doc='{"topic": str, "method": "get"|"put"|"delete", "orderConf": str?, '
+    f'"nameServers": {TARGETS_DOC}?, "errors": [...]?}}',
+)
+async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None, method: str) -> None:
+    admin = inv.admin
+    t, how = topic.strip(), method.strip()
+    if how == "get":
+        conf = await admin.get_order_conf(t)
+        if conf is None:
+            raise CommandError(f"no order conf for topic {t} on the name server", ExitCode.REMOTE)
+        inv.out.emit(
+            {"topic": t, "method": how, "orderConf": conf},
+            lambda: f"get orderConf success. topic=[{t}], orderConf=[{conf}] ",
+        )
+        return
+    if how == "put":
+        conf = (order_conf or "").strip()
+        if not conf:
+            raise CommandError("please set orderConf with option -v.", ExitCode.USAGE)
+        result = await admin.put_order_conf(t, conf)
+        text = f"update orderConf success. topic=[{t}], orderConf=[{conf}]"
+    elif how == "delete":
+        conf = None
+        result = await admin.delete_order_conf(t)
+        text = f"delete orderConf success. topic=[{t}]"
+    else:
+        raise CommandError(f"-m must be put, get or delete, not {method!r}", ExitCode.USAGE)
+    rows = []
+    for addr in result.order:
+        if addr in result.results:
+            inv.any_success = True
+            rows.append({"addr": addr, "ok": True})
+        else:
+            rep = inv.report(result.errors[addr])
+            rows.append({"addr": addr, "ok": False, "error": rep.message})
+    data: dict[str, Any] = {"topic": t, "method": how, "nameServers": rows}
+    if conf is not None:
+        data["orderConf"] = conf
+    if inv.out.structured:
+        inv.out.data(_with_errors(inv, data))
+    elif not inv.failures:
+        inv.out.text(text)
+
+
+for _cmd in (
+    update_topic,
+    update_topic_list,
+    delete_topic,
+    update_topic_perm,
+    topic_status,
+    update_order_conf,
+):
+    COMMANDS[_cmd.name or ""] = _cmd

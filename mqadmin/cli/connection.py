@@ -1,0 +1,118 @@
+"""Which cluster a command talks to and how: name servers, credentials, timeout, TLS.
+
+Name servers: ``-n`` (``host:port;host:port``, commas too), else the context named by
+``--context``, else ``NAMESRV_ADDR``, else the context of ``MQADMIN_CONTEXT`` or the current one,
+else 127.0.0.1:9876. Credentials: ``--access-key``/``--secret-key``, else ``MQADMIN_ACCESS_KEY``/
+``MQADMIN_SECRET_KEY``, else the context, else ``$ROCKETMQ_HOME/conf/tools.yml`` (as the Java tool).
+Timeout: ``--timeout``, else the context, else ``MQADMIN_TIMEOUT``, else 5 s. TLS: ``--tls``/
+``--no-tls``, else the context, else ``MQADMIN_TLS``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mqadmin.admin.settings import (
+    DEFAULT_NAMESRV,
+    DEFAULT_TIMEOUT,
+    AdminSettings,
+    Credentials,
+    parse_namesrv_list,
+)
+from mqadmin.cli.common import CommonValues
+from mqadmin.cli.contexts import Context, ContextError, ContextStore
+from mqadmin.cli.errors import SettingsError
+from mqadmin.cli.toolsyml import read_tools_yml
+
+__all__ = ["resolve_settings"]
+
+
+def _truthy(value: str | None) -> bool | None:
+    if value is None or value.strip() == "":
+        return None
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _load_context(name: str | None) -> Context | None:
+    try:
+        store = ContextStore.load()
+        return store.active(name)
+    except ContextError as e:
+        raise SettingsError(str(e)) from None
+
+
+def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSettings:
+    """The :class:`AdminSettings` for one command run."""
+    env = os.environ
+    ctx = _load_context(common.context)
+    explicit_ctx = common.context is not None
+
+    addrs: list[str] = []
+    is_default = False
+    if namesrv_opt is not None and namesrv_opt.strip():
+        addrs = parse_namesrv_list(namesrv_opt)
+    elif explicit_ctx and ctx is not None and ctx.namesrv:
+        addrs = parse_namesrv_list(ctx.namesrv)
+    elif env.get("NAMESRV_ADDR", "").strip():
+        addrs = parse_namesrv_list(env["NAMESRV_ADDR"])
+    elif ctx is not None and ctx.namesrv:
+        addrs = parse_namesrv_list(ctx.namesrv)
+    if not addrs:
+        addrs = [DEFAULT_NAMESRV]
+        is_default = True
+
+    credentials = _credentials(common, ctx)
+
+    timeout = common.timeout
+    if timeout is None and ctx is not None and ctx.timeout is not None:
+        timeout = float(ctx.timeout)
+    if timeout is None and env.get("MQADMIN_TIMEOUT", "").strip():
+        try:
+            timeout = float(env["MQADMIN_TIMEOUT"])
+        except ValueError:
+            raise SettingsError(
+                f"MQADMIN_TIMEOUT is not a number of seconds: {env['MQADMIN_TIMEOUT']!r}"
+            ) from None
+    if timeout is None:
+        timeout = DEFAULT_TIMEOUT
+    if not timeout > 0:
+        raise SettingsError(f"the timeout must be a positive number of seconds, not {timeout:g}")
+
+    tls = common.tls
+    if tls is None and ctx is not None and ctx.tls:
+        tls = True
+    if tls is None:
+        tls = bool(_truthy(env.get("MQADMIN_TLS")))
+
+    return AdminSettings(
+        namesrv_addrs=tuple(addrs),
+        timeout=timeout,
+        credentials=credentials,
+        tls=tls,
+        namesrv_is_default=is_default,
+    )
+
+
+def _credentials(common: CommonValues, ctx: Context | None) -> Credentials | None:
+    env = os.environ
+    sources: list[tuple[str, str | None, str | None]] = [
+        ("--access-key/--secret-key", common.access_key, common.secret_key),
+        (
+            "MQADMIN_ACCESS_KEY/MQADMIN_SECRET_KEY",
+            env.get("MQADMIN_ACCESS_KEY"),
+            env.get("MQADMIN_SECRET_KEY"),
+        ),
+    ]
+    if ctx is not None:
+        sources.append((f"context {ctx.name}", ctx.access_key, ctx.secret_key))
+    for where, ak, sk in sources:
+        ak = ak.strip() if ak else None
+        sk = sk.strip() if sk else None
+        if ak and sk:
+            return Credentials(ak, sk)
+        if ak or sk:
+            raise SettingsError(f"{where}: give both the access key and the secret key")
+    pair = read_tools_yml()
+    if pair is not None:
+        return Credentials(*pair)
+    return None

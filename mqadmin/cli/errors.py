@@ -1,0 +1,163 @@
+"""Failures as one line on stderr (and a JSON object with ``--json``), with the exit code they map to.
+
+A line says what failed, where (the address), and when it helps, what to do about it. ``--debug``
+adds the traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqadmin.admin.errors import (
+    AdminError,
+    DeadlineError,
+    NameServersUnavailableError,
+    RemoteCommandError,
+    RemotingConnectError,
+    RemotingError,
+    RemotingTimeoutError,
+)
+from mqadmin.admin.settings import AdminSettings
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.errors import ProtocolError
+
+__all__ = ["CommandError", "ErrorReport", "PartialFailure", "SettingsError", "describe"]
+
+_FAQ = re.compile(
+    r"\s*(See|For more information, please visit the url,)\s+https?://\S+(\s+for further details\.)?\s*$"
+)
+
+
+class SettingsError(Exception):
+    """Connection settings that cannot be used: an unknown context, half a key pair (exit code 1)."""
+
+
+class CommandError(Exception):
+    """A failure the command itself detected (a bad value, nothing to act on): exit code 1."""
+
+    def __init__(self, message: str, exit_code: ExitCode = ExitCode.ERROR) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class PartialFailure(Exception):
+    """Some of the servers a command asked did not answer; the rest was printed. Exit code 6."""
+
+    def __init__(self, failures: list[BaseException]) -> None:
+        super().__init__(f"{len(failures)} request(s) failed")
+        self.failures = failures
+
+
+@dataclass(slots=True)
+class ErrorReport:
+    exit_code: ExitCode
+    message: str
+    kind: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "error": {
+                "kind": self.kind,
+                "exitCode": int(self.exit_code),
+                "message": self.message,
+                **self.details,
+            }
+        }
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def clean_remark(remark: str | None) -> str:
+    """A server remark without the FAQ link Java appends, on one line."""
+    if not remark:
+        return ""
+    return one_line(_FAQ.sub("", remark))
+
+
+def _request_hint(exc: RemoteCommandError, settings: AdminSettings | None) -> str:
+    code, req = exc.code, exc.request_code
+    if code == ResponseCode.TOPIC_NOT_EXIST and req == RequestCode.GET_ROUTEINFO_BY_TOPIC:
+        return "check the topic name ('mqadmin topicList' lists them) or create it with 'mqadmin updateTopic'"
+    remark = (exc.remark or "").lower()
+    if code == ResponseCode.NO_PERMISSION and "black list" in remark:
+        return "that setting cannot be changed while the server runs (it is in configBlackList)"
+    if code == ResponseCode.NO_PERMISSION or any(w in remark for w in ("accesskey", "signature", "acl")):
+        return (
+            "check the credentials (--access-key/--secret-key, MQADMIN_ACCESS_KEY/MQADMIN_SECRET_KEY, "
+            "a context, or $ROCKETMQ_HOME/conf/tools.yml)"
+        )
+    if code == ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
+        return "that server's version does not support this request"
+    return ""
+
+
+def _unreachable_hint(addr: str, settings: AdminSettings | None) -> str:
+    if settings is None:
+        return ""
+    if addr in settings.namesrv_addrs or "," in addr:
+        if settings.namesrv_is_default:
+            return (
+                f"no name server address was given and none answers at the default {addr}: "
+                "give one with -n host:port, NAMESRV_ADDR, or 'mqadmin context add NAME -n host:port'"
+            )
+        return "is the name server running there? Check -n, NAMESRV_ADDR or the context"
+    return "is the broker running there?"
+
+
+def _with_hint(message: str, hint: str) -> str:
+    return f"{message}; {hint}" if hint else message
+
+
+def describe(exc: BaseException, settings: AdminSettings | None = None) -> ErrorReport:
+    """The exit code, the one-line message and the JSON details of a failure."""
+    if isinstance(exc, RemoteCommandError):
+        remark = clean_remark(exc.remark)
+        role = "name server" if settings is not None and exc.addr in settings.namesrv_addrs else "server"
+        msg = f"CODE: {exc.code} ({exc.code_name}) from {role} {exc.addr}"
+        if remark:
+            msg += f": {remark}"
+        details = {"addr": exc.addr, "code": exc.code, "codeName": exc.code_name, "remark": exc.remark}
+        return ErrorReport(ExitCode.REMOTE, _with_hint(msg, _request_hint(exc, settings)), "remote", details)
+    if isinstance(exc, NameServersUnavailableError):
+        code = ExitCode.TIMEOUT if exc.all_timed_out else ExitCode.UNREACHABLE
+        failures = [{"addr": a, "message": one_line(str(e))} for a, e in exc.failures]
+        msg = _with_hint(
+            one_line(str(exc)), "are the name servers running? Check -n, NAMESRV_ADDR or the context"
+        )
+        return ErrorReport(
+            code, msg, "timeout" if code == ExitCode.TIMEOUT else "unreachable", {"failures": failures}
+        )
+    if isinstance(exc, DeadlineError | RemotingTimeoutError):
+        msg = _with_hint(
+            one_line(str(exc)), "the server may be overloaded or the address wrong; --timeout sets the limit"
+        )
+        return ErrorReport(ExitCode.TIMEOUT, msg, "timeout", {"addr": exc.addr})
+    if isinstance(exc, RemotingConnectError | RemotingError):
+        hint = _unreachable_hint(exc.addr, settings) if isinstance(exc, RemotingConnectError) else ""
+        return ErrorReport(
+            ExitCode.UNREACHABLE, _with_hint(one_line(str(exc)), hint), "unreachable", {"addr": exc.addr}
+        )
+    if isinstance(exc, CommandError):
+        return ErrorReport(exc.exit_code, one_line(str(exc)), "command")
+    if isinstance(exc, SettingsError):
+        return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "settings")
+    if isinstance(exc, AdminError | ProtocolError):
+        return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "response")
+    text = one_line(str(exc))
+    msg = f"internal error: {type(exc).__name__}" + (f": {text}" if text else "")
+    return ErrorReport(ExitCode.ERROR, msg + " (run with --debug for the traceback)", "internal")
+
+
+def exit_code_of(failures: list[BaseException], any_success: bool) -> ExitCode:
+    """Exit code of a fan-out: PARTIAL when something answered, else the code of the first failure."""
+    if not failures:
+        return ExitCode.OK
+    if any_success:
+        return ExitCode.PARTIAL
+    return describe(failures[0]).exit_code

@@ -1,0 +1,37 @@
+"""Exit codes of ``mqadmin``: what a runbook script or a monitor can branch on.
+
+The Java tool exits 0 even when a command fails; we do not.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+__all__ = ["DESCRIPTIONS", "ExitCode"]
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    REMOTE = 3
+    UNREACHABLE = 4
+    TIMEOUT = 5
+    PARTIAL = 6
+    INTERRUPTED = 130
+
+
+DESCRIPTIONS: dict[ExitCode, str] = {
+    ExitCode.OK: "The command did what it was asked.",
+    ExitCode.ERROR: "Any other failure: a bad option value, an unknown context, an unusable answer.",
+    ExitCode.USAGE: "The command line could not be parsed (unknown option, missing argument); "
+    "nothing was sent.",
+    ExitCode.REMOTE: "A name server or broker answered with an error code; the code, the remark and the "
+    "address are on stderr.",
+    ExitCode.UNREACHABLE: "A name server or broker could not be reached (connection refused, no route, "
+    "connection closed).",
+    ExitCode.TIMEOUT: "A name server or broker did not answer within --timeout.",
+    ExitCode.PARTIAL: "A command that asks several servers got some answers but not all; what it got is "
+    "printed, each failure is on stderr.",
+    ExitCode.INTERRUPTED: "Interrupted (SIGINT).",
+}

@@ -1,0 +1,261 @@
+"""Java's text conventions, so default output matches the Java ``mqadmin`` byte for byte.
+
+- ``%.Nf``: Java's ``Formatter`` rounds HALF_UP on the shortest decimal form of the double
+  (``Double.toString`` digits), unlike C and Python (0.125 -> ``0.13``, 1.005 -> ``1.01``).
+- ``%s`` of null is ``null``, of a boolean ``true``/``false``.
+- ``JSON.toJSONString(bean, true)``: fastjson's pretty printer (tabs, bare numeric map keys, sets
+  on one line), in :func:`fastjson_pretty`.
+- ``HashMap.toString``: ``{k=v, k2=v2}``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from collections.abc import Iterable, Mapping
+from decimal import ROUND_HALF_UP, Context, Decimal
+from typing import Any
+
+from mqadmin.protocol.fastjson import java_double, quote
+
+__all__ = [
+    "Bean",
+    "JavaSet",
+    "fastjson_pretty",
+    "front_string_at_least",
+    "java_f",
+    "java_map_string",
+    "java_parse_boolean",
+    "java_parse_double",
+    "java_parse_long",
+    "jformat",
+    "jstr",
+    "to_float32",
+]
+
+_DECIMALS = Context(prec=400)
+
+
+def java_f(x: float, decimals: int, width: int = 0) -> str:
+    """``String.format("%<width>.<decimals>f", x)`` as Java prints it."""
+    if math.isnan(x):
+        text = "NaN"
+    elif math.isinf(x):
+        text = "Infinity" if x > 0 else "-Infinity"
+    else:
+        q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, _DECIMALS)
+        text = format(q, "f")
+    return text.rjust(width)
+
+
+_SPEC = re.compile(r"%(-)?(\d+)?(?:\.(\d+))?([sdfn%])")
+
+
+def jformat(fmt: str, *args: Any) -> str:
+    """``String.format`` for what the tool uses: ``%s %d %f %n %%``, the ``-`` flag, width, precision.
+
+    Arguments print as Java prints them (``null``, ``true``); ``%f`` rounds as Java does (:func:`java_f`).
+    """
+    values = iter(args)
+
+    def one(m: re.Match[str]) -> str:
+        left, width, prec, conv = m.groups()
+        if conv == "n":
+            return "\n"
+        if conv == "%":
+            return "%"
+        v = next(values)
+        if conv == "f":
+            text = java_f(float(v), 6 if prec is None else int(prec))
+        elif conv == "d":
+            text = str(int(v))
+        else:
+            text = jstr(v)
+            if prec is not None:
+                text = text[: int(prec)]
+        w = int(width or 0)
+        return text.ljust(w) if left else text.rjust(w)
+
+    return _SPEC.sub(one, fmt)
+
+
+def to_float32(x: float) -> float:
+    """The value of a Java ``float`` (x rounded to single precision)."""
+    try:
+        return float(struct.unpack("<f", struct.pack("<f", x))[0])
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def jstr(v: Any) -> str:
+    """Java ``String.valueOf`` for what the commands print: null, booleans, numbers, strings."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, float):
+        return java_double(v)
+    return str(v)
+
+
+def java_parse_boolean(s: str | None) -> bool:
+    """``Boolean.parseBoolean``: only a case-insensitive ``true`` is true."""
+    return s is not None and s.lower() == "true"
+
+
+def java_parse_long(s: str | None) -> int:
+    """``Long.parseLong`` (raises ValueError like NumberFormatException)."""
+    if s is None:
+        raise ValueError("null")
+    body = s[1:] if s[:1] in "+-" else s
+    if not body or not body.isascii() or not body.isdigit():
+        raise ValueError(f'For input string: "{s}"')
+    n = int(s)
+    if not -(1 << 63) <= n < (1 << 63):
+        raise ValueError(f'For input string: "{s}"')
+    return n
+
+
+def java_parse_double(s: str | None) -> float:
+    """``Double.parseDouble``: surrounding blanks allowed, ``NaN``/``Infinity``, a trailing d/f."""
+    if s is None:
+        raise ValueError("null")
+    t = s.strip()
+    if t[-1:] in ("d", "D", "f", "F") and not t.endswith("Infinity"):
+        t = t[:-1]
+    if t.lower() in ("nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity") and t not in (
+        "NaN",
+        "Infinity",
+        "+Infinity",
+        "-Infinity",
+    ):
+        raise ValueError(f'For input string: "{s}"')
+    if "_" in t:
+        raise ValueError(f'For input string: "{s}"')
+    return float(t)
+
+
+def front_string_at_least(s: str | None, size: int) -> str | None:
+    """``UtilAll.frontStringAtLeast``: at most ``size`` characters (null stays null)."""
+    if s is None:
+        return None
+    return s[:size]
+
+
+def java_map_string(items: Iterable[tuple[Any, Any]]) -> str:
+    """``AbstractMap.toString``: ``{k=v, k2=v2}``."""
+    return "{" + ", ".join(f"{jstr(k)}={jstr(v)}" for k, v in items) + "}"
+
+
+# ----------------------------------------------------------------------------------- fastjson pretty
+
+
+class Bean(dict[str, Any]):
+    """A Java bean's properties: written sorted by name, null properties left out."""
+
+
+class JavaSet(list[Any]):
+    """A Java ``Set``: fastjson's pretty printer writes it on one line."""
+
+
+def fastjson_pretty(value: Any) -> str:
+    """``JSON.toJSONString(value, true)`` of beans, lists, sets and maps (see the classes above)."""
+    out: list[str] = []
+    _pretty(value, 0, out)
+    return "".join(out)
+
+
+def _nl(level: int) -> str:
+    return "\n" + "\t" * level
+
+
+def _pretty(v: Any, level: int, out: list[str]) -> None:
+    if isinstance(v, Bean):
+        out.append("{")
+        props = [(k, v[k]) for k in sorted(v, key=_java_order) if v[k] is not None]
+        out.append(_nl(level + 1))
+        for i, (k, x) in enumerate(props):
+            if i:
+                out.append("," + _nl(level + 1))
+            out.append(quote(k) + ":")
+            _pretty(x, level + 1, out)
+        out.append(_nl(level) + "}")
+    elif isinstance(v, JavaSet):
+        out.append(_compact(list(v)))
+    elif isinstance(v, Mapping):
+        if not v:
+            out.append("{}")
+            return
+        out.append("{")
+        first = True
+        for k, x in v.items():
+            if x is None:
+                continue
+            if not first:
+                out.append(",")
+            first = False
+            if isinstance(k, str):
+                out.append(_nl(level + 1) + quote(k) + ":")
+            else:
+                out.append(jstr(k) + ":")
+            _pretty(x, level + 1, out)
+        out.append(_nl(level) + "}")
+    elif isinstance(v, list | tuple):
+        if not v:
+            out.append("[]")
+            return
+        out.append("[")
+        for i, x in enumerate(v):
+            if i:
+                out.append(",")
+            out.append(_nl(level + 1))
+            if x is None:
+                out.append("null")
+            else:
+                _pretty(x, level + 1, out)
+        out.append(_nl(level) + "]")
+    else:
+        out.append(_scalar(v))
+
+
+def _java_order(name: str) -> bytes:
+    return name.encode("utf-16-be", "surrogatepass")
+
+
+def _scalar(v: Any) -> str:
+    if isinstance(v, str):
+        return quote(v)
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "null"
+    if isinstance(v, float):
+        return java_double(v)
+    return str(v)
+
+
+def _compact(v: Any) -> str:
+    if isinstance(v, Bean):
+        props = [(k, v[k]) for k in sorted(v, key=_java_order) if v[k] is not None]
+        return "{" + ",".join(quote(k) + ":" + _compact(x) for k, x in props) + "}"
+    if isinstance(v, Mapping):
+        parts = []
+        for k, x in v.items():
+            if x is None:
+                continue
+            key = quote(k) if isinstance(k, str) else jstr(k)
+            parts.append(key + ":" + _compact(x))
+        return "{" + ",".join(parts) + "}"
+    if isinstance(v, list | tuple):
+        return "[" + ",".join(_compact(x) for x in v) + "]"
+    return _scalar(v)
+
+
+def fastjson_compact(value: Any) -> str:
+    """``JSON.toJSONString(value, false)`` with the same bean/set/map conventions."""
+    return _compact(value)

@@ -1,0 +1,65 @@
+"""Where command results go: Java-identical text, or the same data as JSON or YAML.
+
+Everything for stdout passes through :class:`Output`, so nothing but the result ever lands there
+(logging goes to stderr, and only with ``--debug``). Text is written as UTF-8 bytes with ``\\n``
+line ends whatever the locale, as the Java tool writes on Linux.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+__all__ = ["FORMATS", "Output"]
+
+FORMATS = ("text", "json", "yaml")
+
+
+class Output:
+    """The result stream of one command run."""
+
+    def __init__(self, fmt: str = "text", stream: BinaryIO | None = None) -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown output format {fmt!r}")
+        self.format = fmt
+        self._stream = stream if stream is not None else sys.stdout.buffer
+        self.lines = 0
+
+    @property
+    def structured(self) -> bool:
+        """True for ``--json``/``--output yaml``: commands emit data instead of text."""
+        return self.format != "text"
+
+    def text(self, s: str) -> None:
+        """Write Java-style text (only in text mode)."""
+        if self.format == "text" and s:
+            self._write(s.encode("utf-8", "surrogateescape"))
+
+    def data(self, value: Any, *, compact: bool = False) -> None:
+        """Write one JSON or YAML document (only in structured modes)."""
+        if self.format == "json":
+            if compact:
+                doc = json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+            else:
+                doc = json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+        elif self.format == "yaml":
+            from mqadmin.cli.yamlout import dump_yaml
+
+            doc = dump_yaml(value)
+        else:
+            return
+        self._write(doc.encode("utf-8", "surrogateescape"))
+
+    def emit(self, value: Any, render: Callable[[], str], *, compact: bool = False) -> None:
+        """The result as data (structured modes) or as the Java text ``render()`` builds."""
+        if self.structured:
+            self.data(value, compact=compact)
+        else:
+            self.text(render())
+
+    def _write(self, b: bytes) -> None:
+        self._stream.write(b)
+        self._stream.flush()
+        self.lines += b.count(b"\n")

@@ -1,0 +1,219 @@
+"""Servers the CLI tests talk to: our name server as a process, and small stand-ins for brokers.
+
+- :class:`NameServer` runs ``mqadmin namesrv start`` on a free port (the real peer of the tests).
+- :func:`register_broker` replays a recorded REGISTER_BROKER frame to it, optionally with another
+  broker address, and keeps the connection open (a 5.x name server drops a broker whose channel
+  closes).
+- :class:`RecordedBroker` stands in for the broker port ONLY (the development broker does not exist
+  yet): it answers each request with the response the real 4.9.8 broker gave to the same request
+  in a capture (matched by request code and header fields, signatures ignored).
+- :class:`SilentPeer` accepts connections and never answers (for timeouts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from mqadmin.protocol import frame
+from mqadmin.protocol.command import FLAG_RESPONSE, RemotingCommand
+from tests.captures import Frame, load_scenario, pairs
+
+MQADMIN = str(Path(sys.executable).parent / "mqadmin")
+_BOOT = re.compile(r"address (\S+):(\d+)")
+_UNSIGNED = ("AccessKey", "Signature", "SecurityToken")
+
+
+class NameServer:
+    """``mqadmin namesrv start`` in a subprocess, on 127.0.0.1 and a port of its choosing."""
+
+    def __init__(self, workdir: Path) -> None:
+        workdir.mkdir(parents=True, exist_ok=True)
+        self.workdir = workdir
+        self.config = workdir / "namesrv.properties"
+        self.config.write_text(
+            f"bindAddress=127.0.0.1\nrocketmqHome={workdir}\nkvConfigPath={workdir / 'kvConfig.json'}\n"
+        )
+        env = {k: v for k, v in os.environ.items() if k not in ("NAMESRV_ADDR",)}
+        env["ROCKETMQ_HOME"] = str(workdir)
+        self.proc = subprocess.Popen(
+            [MQADMIN, "namesrv", "start", "-c", str(self.config), "--listen-port", "0", "--log-file", ""],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + 20
+        self.addr = ""
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                break
+            m = _BOOT.search(line)
+            if m and "boot success" in line:
+                self.addr = f"127.0.0.1:{m.group(2)}"
+                break
+        if not self.addr:
+            self.stop()
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise RuntimeError(f"name server did not start: {err}")
+        self.port = int(self.addr.rsplit(":", 1)[1])
+        self._sockets: list[socket.socket] = []
+
+    def stop(self) -> None:
+        for s in self._sockets:
+            s.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def keep(self, sock: socket.socket) -> None:
+        self._sockets.append(sock)
+
+
+def _recv_frame(sock: socket.socket) -> RemotingCommand:
+    def exact(n: int) -> bytes:
+        buf = b""
+        while len(buf) < n:
+            chunk = sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("closed")
+            buf += chunk
+        return buf
+
+    head = exact(4)
+    total = int.from_bytes(head, "big")
+    return frame.decode(head + exact(total))
+
+
+def registration_frame(scenario: str, server_port: int | None = None, index: int = -1) -> Frame:
+    """A recorded REGISTER_BROKER request of a scenario (the last one by default)."""
+    found = [
+        f
+        for f in load_scenario(scenario)
+        if f.dir == "request"
+        and f.header.get("code") == 103
+        and (server_port is None or f.server_port == server_port)
+    ]
+    assert found, f"no REGISTER_BROKER in {scenario}"
+    return found[index]
+
+
+def register_broker(ns: NameServer, recorded: Frame, broker_addr: str | None = None) -> RemotingCommand:
+    """Send a recorded registration to the name server (optionally under another broker address)."""
+    cmd = frame.decode(recorded.frame)
+    if broker_addr is not None:
+        assert cmd.ext_fields is not None
+        cmd.ext_fields = {**cmd.ext_fields, "brokerAddr": broker_addr}
+    host, port = ns.addr.rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)), timeout=10)
+    sock.sendall(frame.encode(cmd))
+    resp = _recv_frame(sock)
+    assert resp.code == 0, f"registration refused: {resp.code} {resp.remark}"
+    ns.keep(sock)
+    return resp
+
+
+def _request_key(cmd: RemotingCommand) -> tuple[int, tuple[tuple[str, str], ...]]:
+    fields = {k: v for k, v in (cmd.ext_fields or {}).items() if k not in _UNSIGNED}
+    return cmd.code, tuple(sorted(fields.items()))
+
+
+class _ThreadServer:
+    """An asyncio server on its own thread (the CLI under test is another process)."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.port = 0
+        ready = threading.Event()
+
+        def run() -> None:
+            asyncio.set_event_loop(self.loop)
+            server = self.loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", 0))
+            self.port = server.sockets[0].getsockname()[1]
+            self._server = server
+            ready.set()
+            self.loop.run_forever()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+        ready.wait(10)
+        self.addr = f"127.0.0.1:{self.port}"
+        self.requests: list[RemotingCommand] = []
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        decoder = frame.FrameDecoder()
+        try:
+            while True:
+                data = await reader.read(65536)
+                if not data:
+                    break
+                for cmd in decoder.feed(data):
+                    self.requests.append(cmd)
+                    resp = self.answer(cmd)
+                    if resp is not None:
+                        writer.write(frame.encode(resp))
+                await writer.drain()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
+
+    def answer(self, cmd: RemotingCommand) -> RemotingCommand | None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        def close() -> None:
+            self._server.close()
+            self.loop.stop()
+
+        self.loop.call_soon_threadsafe(close)
+        self.thread.join(5)
+
+
+class RecordedBroker(_ThreadServer):
+    """Answers as the recorded broker did (see the module docstring)."""
+
+    def __init__(self, scenarios: Iterable[str], broker_port: int = 10911) -> None:
+        self.answers: dict[tuple[int, tuple[tuple[str, str], ...]], RemotingCommand] = {}
+        for name in scenarios:
+            for req, resp in pairs(name):
+                if req.server_port != broker_port or resp is None:
+                    continue
+                self.answers[_request_key(frame.decode(req.frame))] = frame.decode(resp.frame)
+        super().__init__()
+
+    def answer(self, cmd: RemotingCommand) -> RemotingCommand | None:
+        recorded = self.answers.get(_request_key(cmd))
+        if recorded is None:
+            return cmd.response(3, f" request type {cmd.code} not supported")
+        resp = frame.decode(frame.encode(recorded))
+        resp.opaque = cmd.opaque
+        resp.flag = FLAG_RESPONSE
+        return resp
+
+
+class SilentPeer(_ThreadServer):
+    """Reads requests and never answers them."""
+
+    def answer(self, cmd: RemotingCommand) -> RemotingCommand | None:
+        return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

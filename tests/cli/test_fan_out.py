@@ -1,0 +1,78 @@
+"""Commands that ask every broker: concurrency, the deadline, partial results, interval mode."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.cli.peers import MQADMIN, NameServer, SilentPeer, register_broker, registration_frame
+
+
+@pytest.fixture(scope="module")
+def silent_broker() -> Iterator[SilentPeer]:
+    peer = SilentPeer()
+    yield peer
+    peer.stop()
+
+
+@pytest.fixture(scope="module")
+def ns(namesrv: NameServer, silent_broker: SilentPeer) -> NameServer:
+    """A name server whose only broker never answers."""
+    register_broker(namesrv, registration_frame("rocketmq-5.3.3/v02_topicRoute"), silent_broker.addr)
+    return namesrv
+
+
+def test_unanswering_broker_still_gets_its_row(mqadmin, ns: NameServer, silent_broker: SilentPeer) -> None:  # type: ignore[no-untyped-def]
+    started = time.monotonic()
+    r = mqadmin("clusterList", "-n", ns.addr, "--timeout", "0.4")
+    assert time.monotonic() - started < 5
+    assert r.code == 6
+    _, row = r.out.splitlines()
+    # what the Java tool prints for a broker whose runtime info could not be fetched
+    assert row.split() == [
+        "DefaultCluster",
+        "broker-a",
+        "0",
+        silent_broker.addr,
+        "0.00(,ms)",
+        "0.00(,ms|,ms)",
+        "0-0(0.0w,",
+        "0.0,",
+        "0.0)",
+        "0.00",
+        "0.0000",
+        "false",
+    ]
+    assert silent_broker.addr in r.err and len(r.err.splitlines()) == 1
+    j = mqadmin("clusterList", "-n", ns.addr, "--timeout", "0.4", "--json")
+    assert j.code == 6
+    data = json.loads(j.out)
+    assert data["brokers"][0]["ok"] is False and data["errors"][0]["kind"] == "timeout"
+
+
+def test_deadline_caps_the_fan_out(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+    started = time.monotonic()
+    r = mqadmin("topicList", "-n", ns.addr, "-c", "--timeout", "5", "--deadline", "0.5")
+    elapsed = time.monotonic() - started
+    assert r.code == 6 and elapsed < 4
+    assert "deadline" in r.err
+    assert len(r.out.splitlines()) == 1 + 13  # header and a row per topic (retry topic left out)
+
+
+def test_interval_mode_repeats_until_interrupted(ns: NameServer, base_env: dict[str, str]) -> None:
+    p = subprocess.Popen(
+        [MQADMIN, "clusterList", "-n", ns.addr, "-i", "1", "-m", "--timeout", "0.2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=base_env,
+    )
+    time.sleep(1.8)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=10)
+    assert p.returncode == 130
+    assert out.decode().count("#Cluster Name") == 2

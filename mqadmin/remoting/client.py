@@ -226,8 +226,8 @@ class Connection(asyncio.Protocol):
     # ------------------------------------------------------------------------------ asyncio.Protocol
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
+        # uvloop's transports are not asyncio.Transport subclasses but offer the same methods
+        self._transport = transport  # type: ignore[assignment]
         self.remote_addr = _format_sockaddr(transport.get_extra_info("peername"))
         self.local_addr = _format_sockaddr(transport.get_extra_info("sockname"))
         if not self.addr:

@@ -10,73 +10,62 @@ Java's defaults) but rejects a property of the wrong JSON type with :class:`Prot
 Where 4.x and 5.x bodies differ, a 5.x-only property is ``None`` in a 4.x body so that each
 re-encodes exactly as its peer wrote it. Configuration bodies are ``Properties`` text, handled by
 :func:`string_to_properties` and :func:`properties_to_string`.
+
+Names are imported on first use (PEP 562): a command that needs one body type does not pay for all.
 """
 
-from mqadmin.protocol.bodies.cluster import ClusterInfo
-from mqadmin.protocol.bodies.connection import (
-    Connection,
-    ConsumerConnection,
-    ProducerConnection,
-    SubscriptionData,
-)
-from mqadmin.protocol.bodies.group import (
-    CustomizedRetryPolicy,
-    ExponentialRetryPolicy,
-    GroupRetryPolicy,
-    SimpleSubscriptionData,
-    SubscriptionGroupConfig,
-    SubscriptionGroupWrapper,
-)
-from mqadmin.protocol.bodies.kv import KVTable
-from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.properties import properties_order, properties_to_string, string_to_properties
-from mqadmin.protocol.bodies.register import RegisterBrokerBody
-from mqadmin.protocol.bodies.route import BrokerData, QueueData, TopicRouteData
-from mqadmin.protocol.bodies.static_topic import (
-    LogicQueueMappingItem,
-    TopicQueueMappingDetail,
-    TopicQueueMappingInfo,
-)
-from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper, TopicOffset, TopicStatsTable
-from mqadmin.protocol.bodies.topic import (
-    DataVersion,
-    TopicConfig,
-    TopicConfigAndMappingSerializeWrapper,
-    TopicConfigSerializeWrapper,
-    TopicList,
-)
+from __future__ import annotations
 
-__all__ = [
-    "BrokerData",
-    "ClusterInfo",
-    "Connection",
-    "ConsumeStats",
-    "ConsumerConnection",
-    "CustomizedRetryPolicy",
-    "DataVersion",
-    "ExponentialRetryPolicy",
-    "GroupRetryPolicy",
-    "KVTable",
-    "LogicQueueMappingItem",
-    "MessageQueue",
-    "OffsetWrapper",
-    "ProducerConnection",
-    "QueueData",
-    "RegisterBrokerBody",
-    "SimpleSubscriptionData",
-    "SubscriptionData",
-    "SubscriptionGroupConfig",
-    "SubscriptionGroupWrapper",
-    "TopicConfig",
-    "TopicConfigAndMappingSerializeWrapper",
-    "TopicConfigSerializeWrapper",
-    "TopicList",
-    "TopicOffset",
-    "TopicQueueMappingDetail",
-    "TopicQueueMappingInfo",
-    "TopicRouteData",
-    "TopicStatsTable",
-    "properties_order",
-    "properties_to_string",
-    "string_to_properties",
-]
+import importlib
+from typing import Any
+
+_WHERE: dict[str, str] = {
+    "BrokerData": "mqadmin.protocol.bodies.route",
+    "ClusterInfo": "mqadmin.protocol.bodies.cluster",
+    "Connection": "mqadmin.protocol.bodies.connection",
+    "ConsumeStats": "mqadmin.protocol.bodies.stats",
+    "ConsumerConnection": "mqadmin.protocol.bodies.connection",
+    "CustomizedRetryPolicy": "mqadmin.protocol.bodies.group",
+    "DataVersion": "mqadmin.protocol.bodies.topic",
+    "ExponentialRetryPolicy": "mqadmin.protocol.bodies.group",
+    "GroupRetryPolicy": "mqadmin.protocol.bodies.group",
+    "KVTable": "mqadmin.protocol.bodies.kv",
+    "LogicQueueMappingItem": "mqadmin.protocol.bodies.static_topic",
+    "MessageQueue": "mqadmin.protocol.bodies.message_queue",
+    "OffsetWrapper": "mqadmin.protocol.bodies.stats",
+    "ProducerConnection": "mqadmin.protocol.bodies.connection",
+    "QueueData": "mqadmin.protocol.bodies.route",
+    "RegisterBrokerBody": "mqadmin.protocol.bodies.register",
+    "SimpleSubscriptionData": "mqadmin.protocol.bodies.group",
+    "SubscriptionData": "mqadmin.protocol.bodies.connection",
+    "SubscriptionGroupConfig": "mqadmin.protocol.bodies.group",
+    "SubscriptionGroupWrapper": "mqadmin.protocol.bodies.group",
+    "TopicConfig": "mqadmin.protocol.bodies.topic",
+    "TopicConfigAndMappingSerializeWrapper": "mqadmin.protocol.bodies.topic",
+    "TopicConfigSerializeWrapper": "mqadmin.protocol.bodies.topic",
+    "TopicList": "mqadmin.protocol.bodies.topic",
+    "TopicOffset": "mqadmin.protocol.bodies.stats",
+    "TopicQueueMappingDetail": "mqadmin.protocol.bodies.static_topic",
+    "TopicQueueMappingInfo": "mqadmin.protocol.bodies.static_topic",
+    "TopicRouteData": "mqadmin.protocol.bodies.route",
+    "TopicStatsTable": "mqadmin.protocol.bodies.stats",
+    "properties_order": "mqadmin.protocol.bodies.properties",
+    "properties_to_string": "mqadmin.protocol.bodies.properties",
+    "string_to_properties": "mqadmin.protocol.bodies.properties",
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module = _WHERE[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

@@ -17,7 +17,7 @@ from mqadmin.atomicfile import write_atomic
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.route.javaorder import JavaHashMap
+from mqadmin.protocol.javacoll import JavaHashMap
 
 __all__ = ["NAMESPACE_ORDER_TOPIC_CONFIG", "KVConfigError", "KVConfigManager"]
 

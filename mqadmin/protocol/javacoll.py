@@ -4,14 +4,244 @@ Java output (JSON maps, ``Properties`` text, the admin tool's listings) follows 
 of the map behind it, which is a function of the keys' ``hashCode`` and the table's history. These
 functions replay that history for ``HashMap``/``HashSet``, ``ConcurrentHashMap`` and, through it,
 ``java.util.Properties`` (backed by a ``ConcurrentHashMap`` since Java 9).
+
+Two kinds of helpers: functions that replay a whole insertion sequence at once
+(:func:`java_hash_order`, :func:`concurrent_hash_order`, :func:`properties_order`), and containers
+that keep a live table's history as entries come and go (:class:`JavaHashMap`, :class:`ChmOrder`),
+for the name server's route tables. Tree bins (eight or more keys in one bucket) are not modelled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from functools import lru_cache
+from operator import mul
+from typing import Any, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 _MASK32 = 0xFFFFFFFF
+_POWERS: list[int] = [1]
+
+
+def _powers(n: int) -> list[int]:
+    """31**k mod 2**32 for k < n, highest power first when sliced from the end."""
+    while len(_POWERS) < n:
+        _POWERS.append((_POWERS[-1] * 31) & _MASK32)
+    return _POWERS
+
+
+@lru_cache(maxsize=131072)
+def string_hash(s: str) -> int:
+    """``String.hashCode()`` as an unsigned 32-bit value (UTF-16 code units, ``31*h + c``)."""
+    if s.isascii():
+        units: Iterable[int] = s.encode("ascii")
+        n = len(s)
+    else:
+        raw = s.encode("utf-16-be", "surrogatepass")
+        units = [int.from_bytes(raw[i : i + 2], "big") for i in range(0, len(raw), 2)]
+        n = len(raw) // 2
+    if n == 0:
+        return 0
+    powers = _powers(n)
+    return sum(map(mul, units, reversed(powers[:n]))) & _MASK32
+
+
+def long_hash(v: int) -> int:
+    """``Long.hashCode()`` as an unsigned 32-bit value: ``(int) (v ^ v >>> 32)``."""
+    u = v & 0xFFFFFFFFFFFFFFFF
+    return (u ^ (u >> 32)) & _MASK32
+
+
+def java_hash(key: Any) -> int:
+    """Unsigned ``hashCode()`` of a String or Long key (the only key types the tables use)."""
+    if type(key) is str:
+        return string_hash(key)
+    if type(key) is int:
+        return long_hash(key)
+    return java_hash_code(key) & _MASK32
+
+
+def _bucket_sorted(keys: Iterable[K], cap: int) -> list[K]:
+    mask = cap - 1
+
+    def bucket(k: K) -> int:
+        h = java_hash(k)
+        return (h ^ (h >> 16)) & mask
+
+    return sorted(keys, key=bucket)  # stable: insertion order inside a bucket
+
+
+def _table_size_for(c: int) -> int:
+    return 1 if c <= 1 else 1 << (c - 1).bit_length()
+
+
+class JavaHashMap(dict[K, V]):
+    """A dict that remembers the table length its ``java.util.HashMap`` twin would have.
+
+    Use :meth:`put` for insertions (plain ``d[k] = v`` is fine for keys already present); a removal
+    is a plain ``del`` or ``pop``, since a HashMap never shrinks.
+    """
+
+    __slots__ = ("cap",)
+
+    def __init__(self, cap: int = 16) -> None:
+        super().__init__()
+        self.cap = cap
+
+    def put(self, key: K, value: V) -> V | None:
+        """``HashMap.put``: the previous value (or None); grows the table past 3/4 load."""
+        old = self.get(key)
+        self[key] = value
+        if len(self) > (self.cap * 3) >> 2:
+            cap = self.cap
+            while len(self) > (cap * 3) >> 2:
+                cap <<= 1
+            self.cap = cap
+        return old
+
+    def java_keys(self) -> list[K]:
+        """Keys in the Java iteration order."""
+        if len(self) < 2:
+            return list(self)
+        return _bucket_sorted(self, self.cap)
+
+    def java_items(self) -> list[tuple[K, V]]:
+        return [(k, self[k]) for k in self.java_keys()]
+
+    def java_values(self) -> list[V]:
+        return [self[k] for k in self.java_keys()]
+
+    def copy_order(self) -> list[K]:
+        """Key order of ``new HashMap<>(this)``: a table sized for the entries, filled in Java order."""
+        if len(self) < 2:
+            return list(self)
+        return _bucket_sorted(self.java_keys(), _table_size_for(int(len(self) / 0.75 + 1.0)))
+
+
+def hash_set_copy_order(keys: Iterable[K]) -> list[K]:
+    """Order of ``new HashSet<>(c)`` for a collection iterated as ``keys``.
+
+    ``HashSet(Collection)`` sizes its table for ``max(size / .75f + 1, 16)`` and adds in order.
+    """
+    ks = list(keys)
+    if len(ks) < 2:
+        return ks
+    cap = _table_size_for(max(int(len(ks) / 0.75) + 1, 16))
+    return _bucket_sorted(ks, cap)
+
+
+def _chm_spread(h: int) -> int:
+    return (h ^ (h >> 16)) & 0x7FFFFFFF
+
+
+class ChmOrder:
+    """The iteration order of a ``ConcurrentHashMap`` (or its key set) under puts and removes.
+
+    ``table`` is the table length at first use: 16 for ``new ConcurrentHashMap<>()`` and
+    ``newKeySet()``, ``tableSizeFor(1 + c / 0.75)`` for ``new ConcurrentHashMap<>(c)`` (1024 -> 2048).
+    A put appends at the tail of its bin; when the count reaches 3/4 of the table it doubles, and
+    each bin is split the Java way (the run of nodes at the tail that share their new-table bit
+    moves as is, the nodes before it are prepended one by one, reversing them).
+    """
+
+    __slots__ = ("_bins", "_count", "_hash", "_n")
+
+    def __init__(self, table: int = 16) -> None:
+        self._n = table
+        self._bins: dict[int, list[Any]] = {}
+        self._hash: dict[Any, int] = {}
+        self._count = 0
+
+    @staticmethod
+    def table_for_capacity(capacity: int) -> int:
+        """Table length of ``new ConcurrentHashMap<>(capacity)``."""
+        return _table_size_for(int(1.0 + capacity / 0.75))
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._hash
+
+    def add(self, key: Any) -> bool:
+        """Put ``key`` (no-op if present); True if it was new."""
+        if key in self._hash:
+            return False
+        h = _chm_spread(java_hash(key))
+        self._hash[key] = h
+        i = h & (self._n - 1)
+        b = self._bins.get(i)
+        if b is None:
+            self._bins[i] = [key]
+        else:
+            b.append(key)
+        self._count += 1
+        n = self._n
+        if self._count >= n - (n >> 2):
+            self._transfer()
+        return True
+
+    def discard(self, key: Any) -> bool:
+        """Remove ``key`` if present; True if it was there."""
+        h = self._hash.pop(key, None)
+        if h is None:
+            return False
+        i = h & (self._n - 1)
+        b = self._bins[i]
+        b.remove(key)
+        if not b:
+            del self._bins[i]
+        self._count -= 1
+        return True
+
+    def clear(self) -> None:
+        """Remove everything; the table keeps its length, as Java's does."""
+        self._bins.clear()
+        self._hash.clear()
+        self._count = 0
+
+    def __iter__(self) -> Iterator[Any]:
+        bins = self._bins
+        for i in sorted(bins):
+            yield from bins[i]
+
+    def keys(self) -> list[Any]:
+        return list(self)
+
+    def _transfer(self) -> None:
+        n = self._n
+        hashes = self._hash
+        nxt: dict[int, list[Any]] = {}
+        for i, f in self._bins.items():
+            run_bit = hashes[f[0]] & n
+            last = 0
+            for j in range(1, len(f)):
+                bit = hashes[f[j]] & n
+                if bit != run_bit:
+                    run_bit, last = bit, j
+            low: list[Any] = f[last:] if run_bit == 0 else []
+            high: list[Any] = f[last:] if run_bit else []
+            for k in f[:last]:
+                if hashes[k] & n:
+                    high.insert(0, k)
+                else:
+                    low.insert(0, k)
+            if low:
+                nxt[i] = low
+            if high:
+                nxt[i + n] = high
+        self._bins = nxt
+        self._n = n << 1
+
+
+def chm_order(keys: Iterable[Any], table: int = 16) -> list[Any]:
+    """Iteration order of a fresh ``ConcurrentHashMap``/``newKeySet`` after adding ``keys`` in order."""
+    m = ChmOrder(table)
+    for k in keys:
+        m.add(k)
+    return list(m)
 
 
 def _signed32(h: int) -> int:
@@ -20,25 +250,11 @@ def _signed32(h: int) -> int:
 
 def java_string_hash(s: str) -> int:
     """``String.hashCode()`` over UTF-16 code units, as a signed 32-bit int."""
-    h = 0
-    for unit in _utf16_units(s):
-        h = (31 * h + unit) & _MASK32
-    return _signed32(h)
-
-
-def _utf16_units(s: str) -> Iterator[int]:
-    for ch in s:
-        c = ord(ch)
-        if c < 0x10000:
-            yield c
-        else:
-            c -= 0x10000
-            yield 0xD800 + (c >> 10)
-            yield 0xDC00 + (c & 0x3FF)
+    return _signed32(string_hash(s))
 
 
 def java_hash_code(key: Any) -> int:
-    """``hashCode()`` of a Java String, Integer, Long or Boolean key."""
+    """``hashCode()`` of a Java String, Integer, Long or Boolean key, as a signed 32-bit int."""
     if isinstance(key, str):
         return java_string_hash(key)
     if isinstance(key, bool):
@@ -46,16 +262,8 @@ def java_hash_code(key: Any) -> int:
     if isinstance(key, int):
         if -(1 << 31) <= key < (1 << 31):
             return key  # Integer, and Long of small values alike
-        u = key & 0xFFFFFFFFFFFFFFFF
-        return _signed32((u ^ (u >> 32)) & _MASK32)
+        return _signed32(long_hash(key))
     raise TypeError(f"no Java hash for {type(key).__name__}")
-
-
-def _table_size_for(c: int) -> int:
-    n = 1
-    while n < c:
-        n <<= 1
-    return n
 
 
 def java_hash_order(keys: Iterable[Any], initial_capacity: int = 16) -> list[Any]:
@@ -87,48 +295,11 @@ def java_hash_dict(d: Mapping[Any, Any], initial_capacity: int = 16) -> dict[Any
 def concurrent_hash_order(keys: Iterable[Any], initial_capacity: int | None = None) -> list[Any]:
     """The iteration order of a ``ConcurrentHashMap`` after inserting ``keys`` in this order.
 
-    Unlike ``HashMap``, a resize splits each bin around its "last run": the nodes before it are
-    re-linked in reverse, so the order depends on the whole insertion history. This replays it.
     ``initial_capacity`` is the constructor argument (``Properties`` uses 8); ``None`` is the no-arg
     constructor, whose table starts at 16.
     """
-    n = 16 if initial_capacity is None else _table_size_for(int(1.0 + initial_capacity / 0.75))
-    table: list[list[tuple[int, Any]]] = [[] for _ in range(n)]
-    count = 0
-    for k in keys:
-        h = java_hash_code(k) & _MASK32
-        h = (h ^ (h >> 16)) & 0x7FFFFFFF
-        b = table[h & (n - 1)]
-        if any(kk == k for _, kk in b):
-            continue
-        b.append((h, k))
-        count += 1
-        if count >= n - (n >> 2):
-            table = _chm_transfer(table, n)
-            n <<= 1
-    return [k for b in table for _, k in b]
-
-
-def _chm_transfer(table: list[list[tuple[int, Any]]], n: int) -> list[list[tuple[int, Any]]]:
-    nxt: list[list[tuple[int, Any]]] = [[] for _ in range(2 * n)]
-    for i, f in enumerate(table):
-        if not f:
-            continue
-        run_bit = f[0][0] & n
-        last = 0
-        for j in range(1, len(f)):
-            bit = f[j][0] & n
-            if bit != run_bit:
-                run_bit, last = bit, j
-        low: list[tuple[int, Any]] = list(f[last:]) if run_bit == 0 else []
-        high: list[tuple[int, Any]] = list(f[last:]) if run_bit else []
-        for node in f[:last]:
-            if node[0] & n:
-                high.insert(0, node)
-            else:
-                low.insert(0, node)
-        nxt[i], nxt[i + n] = low, high
-    return nxt
+    table = 16 if initial_capacity is None else ChmOrder.table_for_capacity(initial_capacity)
+    return chm_order(keys, table)
 
 
 def properties_order(keys: Iterable[str]) -> list[str]:

@@ -25,7 +25,7 @@ from typing import Any
 from mqadmin.protocol.bodies._json import browser_quote, quote
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.route import BrokerData, QueueData, TopicRouteData
-from mqadmin.route.javaorder import ChmOrder, JavaHashMap, chm_order, hash_set_copy_order
+from mqadmin.protocol.javacoll import ChmOrder, JavaHashMap, chm_order, hash_set_copy_order
 from mqadmin.route.routecache import QUEUE_DATAS_MARK, RouteBodyCache
 from mqadmin.route.tables import (
     DEFAULT_BROKER_CHANNEL_EXPIRED_MS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from mqadmin.route.javaorder import JavaHashMap
+from mqadmin.protocol.javacoll import JavaHashMap
 
 __all__ = [
     "DEFAULT_BROKER_CHANNEL_EXPIRED_MS",

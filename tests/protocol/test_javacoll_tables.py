@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 import string
 
-from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order, java_string_hash
-from mqadmin.route.javaorder import (
+from mqadmin.protocol.javacoll import (
     ChmOrder,
     JavaHashMap,
     chm_order,
+    concurrent_hash_order,
     hash_set_copy_order,
+    java_hash_order,
+    java_string_hash,
     long_hash,
     string_hash,
 )

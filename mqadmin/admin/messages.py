@@ -168,6 +168,12 @@ class MessageOps(BrokerOps):
             cache[topic] = await self.examine_topic_route_info(topic)
         return cache[topic]
 
+    def share_route(self, topic: str, route_topic: str) -> None:
+        """Reach ``topic``'s queues through ``route_topic``'s route (an LMQ through its parent)."""
+        cache = self._route_cache()
+        if route_topic in cache:
+            cache[topic] = cache[route_topic]
+
     async def broker_addr_of(self, topic: str, broker_name: str) -> str:
         """The master address of ``broker_name`` (else any member), from the topic's route."""
         for refresh in (False, True):

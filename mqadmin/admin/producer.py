@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_TOPIC",
     "TRACE_TOPIC",
+    "MessageCheckError",
     "Producer",
     "SendResult",
     "check_message",
@@ -94,23 +95,27 @@ _V2 = (
 )
 
 
+class MessageCheckError(AdminError):
+    """A message Java's ``Validators`` refuses before anything is sent (bad input, not a failure)."""
+
+
 def check_message(msg: Message) -> None:
-    """``Validators.checkMessage``: what Java refuses before anything is sent (AdminError)."""
+    """``Validators.checkMessage``: what Java refuses before anything is sent."""
     topic = msg.topic
     if not topic or not topic.strip():
-        raise AdminError("The specified topic is blank")
+        raise MessageCheckError("The specified topic is blank")
     if len(topic) > TOPIC_MAX_LENGTH:
-        raise AdminError(f"The specified topic is longer than topic max length {TOPIC_MAX_LENGTH}.")
+        raise MessageCheckError(f"The specified topic is longer than topic max length {TOPIC_MAX_LENGTH}.")
     if not _VALID_TOPIC.match(topic):
-        raise AdminError(
+        raise MessageCheckError(
             f"The specified topic[{topic}] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"
         )
     if topic in _NOT_ALLOWED_SEND:
-        raise AdminError(f"Sending message to topic[{topic}] is forbidden.")
+        raise MessageCheckError(f"Sending message to topic[{topic}] is forbidden.")
     if not msg.body:
-        raise AdminError("the message body length is zero")
+        raise MessageCheckError("the message body length is zero")
     if len(msg.body) > MAX_MESSAGE_SIZE:
-        raise AdminError(f"the message body size over max value, MAX: {MAX_MESSAGE_SIZE}")
+        raise MessageCheckError(f"the message body size over max value, MAX: {MAX_MESSAGE_SIZE}")
 
 
 def local_ip() -> str:
@@ -287,7 +292,7 @@ class Producer:
         check_message(msg)
         if queue is not None:
             if queue.topic != msg.topic:
-                raise AdminError("message's topic not equal mq's topic")
+                raise MessageCheckError("message's topic not equal mq's topic")
             assert queue.broker_name is not None
             return await self._send_to(msg, queue, await self.broker_addr(msg.topic, queue.broker_name))
         info = await self.publish_info(msg.topic)
@@ -351,7 +356,7 @@ class Producer:
         for m in msgs:
             check_message(m)
             if m.topic != queue.topic:
-                raise AdminError("The topic of the messages in one batch should be the same")
+                raise MessageCheckError("The topic of the messages in one batch should be the same")
             if m.unique_key is None:
                 m.unique_key = self.ids.next_id()
         assert queue.broker_name is not None and queue.topic is not None

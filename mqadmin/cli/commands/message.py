@@ -18,27 +18,29 @@ from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.commands.message_text import (
+    LONG_MAX,
     MESSAGE_JSON_DOC,
+    check_range,
     decode_body,
     detail_block,
     format_date,
     java_charset,
     message_json,
+    parse_int,
+    parse_long,
     tracks_text,
     write_body_file,
 )
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import java_parse_boolean, java_parse_long, jformat
+from mqadmin.cli.javatext import java_parse_boolean, jformat
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.message import Message, MessageExt
 from mqadmin.protocol.msgid import decode_offset_msg_id, decode_unique_id, java_ip_string, parse_unique_id
 
 COMMANDS: dict[str, Any] = {}
 
-LONG_MAX = (1 << 63) - 1
-INT_MAX = (1 << 31) - 1
 CLUSTER = JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used to find the route.")
 BODY_FORMAT = JavaOpt("f", "bodyFormat", "print message body by the specified format", dest="body_format")
 
@@ -69,27 +71,6 @@ def split_ids(value: str) -> list[str]:
     return ids
 
 
-def parse_long(value: str | None, option: str, default: int) -> int:
-    if value is None:
-        return default
-    try:
-        return java_parse_long(value.strip())
-    except ValueError:
-        raise _usage(f"{option} takes a number, not {value!r}") from None
-
-
-def parse_int(value: str | None, option: str, default: int) -> int:
-    n = parse_long(value, option, default)
-    if not -(1 << 31) <= n <= INT_MAX:
-        raise _usage(f"{option} takes a 32-bit number, not {value!r}")
-    return n
-
-
-def check_range(begin: int, end: int) -> None:
-    if begin > end:
-        raise _usage(f"the time range is backwards: begin {begin} is after end {end}")
-
-
 def opt_strip(value: str | None) -> str | None:
     return value.strip() if value is not None else None
 
@@ -113,6 +94,22 @@ def is_push(info: dict[str, Any]) -> bool:
     """``ConsumerRunningInfo.isPushType``: the client says it consumes passively."""
     props = info.get("properties")
     return isinstance(props, dict) and props.get("PROP_CONSUME_TYPE") == "CONSUME_PASSIVELY"
+
+
+async def tracks_of(inv: Invocation, msg: MessageExt, *, newline_each: bool) -> list[dict[str, Any]] | None:
+    """Print what follows a detail block: the groups' tracks (``messageTrackDetail``).
+
+    When they cannot be found the failure goes to stderr and nothing is printed, as in Java (whose
+    stack trace leaves the block printed); the exit code then says the result is partial.
+    """
+    try:
+        tracks = await inv.admin.message_track_detail(msg)
+    except Exception as e:
+        inv.any_success = True
+        inv.report(e)
+        return None
+    inv.out.text(tracks_text(tracks, newline_each=newline_each))
+    return [t.to_json() for t in tracks]
 
 
 def _as_message(msg: MessageExt) -> Message:
@@ -139,7 +136,7 @@ def _as_message(msg: MessageExt) -> Message:
     json_doc='{"messages": ['
     + MESSAGE_JSON_DOC[:-1]
     + ', "bodyPath": str, "tracks": [{"consumerGroup": str, '
-    '"trackType": str, "exceptionDesc": str|null}]}]}; with -s true: {"resent": [{"originalMsgId": str, '
+    '"trackType": str, "exceptionDesc": str|null}]|null}]}; with -s true: {"resent": [{"originalMsgId": str, '
     '"sendResult": {"sendStatus": str, "msgId": str, "offsetMsgId": str, "brokerName": str, "queueId": int, '
     '"queueOffset": int}}]}; with -g and -d: {"results": [{"msgId": str, "pushConsumer": bool, '
     '"consumeResult": {"order": bool, "autoCommit": bool, "consumeResult": str, "remark": str|null, '
@@ -172,11 +169,11 @@ async def query_msg_by_id(
     for one in ids:
         msg = await admin.find_message(topic, one, cluster)
         path = write_body_file(msg)
-        tracks = await admin.message_track_detail(msg)
         body_text = decode_body(msg.body, codec) if codec is not None else None
-        inv.out.text(detail_block(msg, path, body_text=body_text) + tracks_text(tracks, newline_each=True))
+        inv.out.text(detail_block(msg, path, body_text=body_text))
+        tracks = await tracks_of(inv, msg, newline_each=True)
         entry = message_json(msg, codec or "utf-8")
-        entry.update(bodyPath=path, tracks=[t.to_json() for t in tracks])
+        entry.update(bodyPath=path, tracks=tracks)
         found.append(entry)
     if inv.out.structured:
         inv.out.data({"messages": found})
@@ -343,10 +340,10 @@ async def query_msg_by_unique_key(
     out: list[dict[str, Any]] = []
     for i, msg in enumerate(msgs):
         path = write_body_file(msg, f"_{i}" if i else "")
-        tracks = await admin.message_track_detail(msg)
-        inv.out.text(detail_block(msg, path, offset_id_line=False) + tracks_text(tracks, newline_each=False))
+        inv.out.text(detail_block(msg, path, offset_id_line=False))
+        tracks = await tracks_of(inv, msg, newline_each=False)
         entry = message_json(msg)
-        entry.update(bodyPath=path, tracks=[t.to_json() for t in tracks])
+        entry.update(bodyPath=path, tracks=tracks)
         out.append(entry)
     if inv.out.structured:
         inv.out.data({"messages": out})
@@ -389,14 +386,13 @@ async def query_msg_by_offset(
         )
     msg = pulled.messages[0]
     path = write_body_file(msg)
-    tracks = await admin.message_track_detail(msg)
     body_text = decode_body(msg.body, codec) if codec is not None else None
+    inv.out.text(detail_block(msg, path, body_text=body_text))
+    tracks = await tracks_of(inv, msg, newline_each=True)
     if inv.out.structured:
         entry = message_json(msg, codec or "utf-8")
-        entry.update(bodyPath=path, tracks=[t.to_json() for t in tracks])
+        entry.update(bodyPath=path, tracks=tracks)
         inv.out.data({"message": entry})
-        return
-    inv.out.text(detail_block(msg, path, body_text=body_text) + tracks_text(tracks, newline_each=True))
 
 
 # --------------------------------------------------------------------------------- queryMsgTraceById
@@ -427,7 +423,7 @@ def trace_views(msg_id: str, trace_msg: MessageExt) -> list[dict[str, Any]]:
                     "group": f[3],
                     "msgId": f[5],
                     "costTime": int(f[10]),
-                    "success": f[12 if len(f) == 13 else 13].lower() == "true",
+                    "success": len(f) >= 13 and f[12 if len(f) == 13 else 13].lower() == "true",
                 }
             elif f[0] == "SubAfter":
                 view = {

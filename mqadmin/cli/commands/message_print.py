@@ -8,18 +8,20 @@ range that runs backwards, an unknown charset, a non-positive count.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 from mqadmin.admin.messages import PullResult
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.message import parse_int, parse_long
 from mqadmin.cli.commands.message_text import (
     MESSAGE_JSON_DOC,
     decode_body,
     java_charset,
     message_json,
     message_string,
+    parse_int,
+    parse_long,
     parse_time_arg,
 )
 from mqadmin.cli.errors import CommandError
@@ -62,6 +64,10 @@ def time_range(begin: str | None, end: str | None) -> tuple[int | None, int | No
 def message_line(msg: MessageExt, body: str) -> str:
     """``MSGID: <id> <MessageExt.toString()> BODY: <body>``."""
     return f"MSGID: {msg.client_msg_id} {message_string(msg)} BODY: {body}\n"
+
+
+def _pull_ahead(inv: Invocation, mq: MessageQueue, sub: str, offset: int) -> asyncio.Task[PullResult]:
+    return asyncio.ensure_future(inv.admin.pull_message(mq, sub, offset, PULL_BATCH))
 
 
 async def _range(inv: Invocation, mq: MessageQueue, begin: int | None, end: int | None) -> tuple[int, int]:
@@ -111,6 +117,7 @@ async def print_msg(
     route_topic = lmq_parent.strip() if lmq_parent is not None else topic
     queues = await admin.fetch_subscribe_message_queues(route_topic)
     if route_topic != topic:
+        admin.share_route(topic, route_topic)
         queues = [MessageQueue(topic, q.broker_name, q.queue_id) for q in queues]
     out = inv.out
     docs: list[dict[str, Any]] = []
@@ -128,14 +135,18 @@ async def print_msg(
         }
         docs.append(doc)
         offset = lo
-        while offset < hi:
+        ahead = _pull_ahead(inv, mq, sub, offset) if offset < hi else None
+        while ahead is not None:
             try:
-                r = await admin.pull_message(mq, sub, offset, PULL_BATCH)
+                r = await ahead
             except Exception as exc:
                 inv.report(exc)
                 break
             inv.any_success = True
             offset = r.next_begin_offset
+            # the next pull travels while this batch is printed (Java waits; the output is the same)
+            keep_going = r.status in ("FOUND", "NO_MATCHED_MSG") and offset < hi
+            ahead = _pull_ahead(inv, mq, sub, offset) if keep_going else None
             if r.status == "FOUND":
                 if out.structured:
                     doc["messages"].extend(message_json(m, codec if show_body else None) for m in r.messages)

@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.message import parse_int, parse_long
+from mqadmin.cli.commands.message_text import parse_int, parse_long
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -42,9 +42,9 @@ def _millis_group() -> str:
 
 def _check(exc: Exception) -> Exception:
     """A message Java refuses before sending is bad input (usage), not a server failure."""
-    from mqadmin.admin.errors import AdminError, BadResponseError
+    from mqadmin.admin.producer import MessageCheckError
 
-    if isinstance(exc, AdminError) and not isinstance(exc, BadResponseError):
+    if isinstance(exc, MessageCheckError):
         return CommandError(str(exc), ExitCode.USAGE)
     return exc
 

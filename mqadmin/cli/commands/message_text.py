@@ -23,20 +23,24 @@ from typing import Any
 
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.cli.javatext import jformat
+from mqadmin.cli.javatext import java_parse_long, jformat
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.message import MessageConst, MessageExt
 
 __all__ = [
     "BODY_DIR",
+    "LONG_MAX",
     "MESSAGE_JSON_DOC",
     "body_array",
+    "check_range",
     "decode_body",
     "detail_block",
     "human_time",
     "java_charset",
     "message_json",
     "message_string",
+    "parse_int",
+    "parse_long",
     "parse_time_arg",
     "properties_string",
     "socket_string",
@@ -100,6 +104,37 @@ def message_string(msg: MessageExt) -> str:
         f"properties={properties_string(msg.properties)}, body={body_array(msg.body)}, "
         f"transactionId='{_null(msg.transaction_id)}'}}]"
     )
+
+
+# ------------------------------------------------------------------------------------ option values
+
+LONG_MAX = (1 << 63) - 1
+INT_MAX = (1 << 31) - 1
+
+
+def _usage(message: str) -> CommandError:
+    return CommandError(message, ExitCode.USAGE)
+
+
+def parse_long(value: str | None, option: str, default: int) -> int:
+    if value is None:
+        return default
+    try:
+        return java_parse_long(value.strip())
+    except ValueError:
+        raise _usage(f"{option} takes a number, not {value!r}") from None
+
+
+def parse_int(value: str | None, option: str, default: int) -> int:
+    n = parse_long(value, option, default)
+    if not -(1 << 31) <= n <= INT_MAX:
+        raise _usage(f"{option} takes a 32-bit number, not {value!r}")
+    return n
+
+
+def check_range(begin: int, end: int) -> None:
+    if begin > end:
+        raise _usage(f"the time range is backwards: begin {begin} is after end {end}")
 
 
 # ------------------------------------------------------------------------------------ charsets

@@ -32,7 +32,8 @@ class OptSpec:
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.shorts + self.longs
+        """Names a shell can offer as one word (a few Java long names contain a space)."""
+        return self.shorts + tuple(n for n in self.longs if " " not in n)
 
 
 @dataclass(slots=True)

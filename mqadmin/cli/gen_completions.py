@@ -192,7 +192,7 @@ def _fopt(o: OptSpec, cond: str | None) -> str:
         parts.append(f"-n {_fq(cond)}")
     for n in o.shorts:
         parts.append(f"-s {n[1:]}")
-    for n in o.longs:
+    for n in (n for n in o.longs if " " not in n):
         parts.append(f"-l {n[2:]}")
     if o.takes_value:
         parts.append("-r")

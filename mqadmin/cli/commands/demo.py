@@ -1,10 +1,9 @@
-"""``mqadmin demo``: the main job on the embedded default.
-
-Until the name server and broker land this is a protocol self-check over loopback: it frames a
-route query, serves it from an in-process remoting peer on a free port and decodes the answer.
-"""
+"""``mqadmin demo``: the main job on the embedded default (see :mod:`mqadmin.demo`)."""
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import click
 
@@ -12,17 +11,20 @@ COMMANDS: dict[str, click.Command] = {}
 
 
 @click.command("demo")
-def demo() -> None:
-    """Run the self-check on loopback and print what was exchanged."""
-    from mqadmin.protocol import frame
-    from mqadmin.protocol.codes import RequestCode
-    from mqadmin.protocol.command import RemotingCommand
+@click.option(
+    "--keep",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Keep the servers' files in this folder instead of a temporary one.",
+)
+def demo(keep: Path | None) -> None:
+    """Start a name server and a broker on loopback, run real commands against them, stop them."""
+    from mqadmin.demo import run_demo
 
-    req = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": "TBW102"})
-    wire = frame.encode(req)
-    back = frame.FrameDecoder().feed(wire)
-    assert len(back) == 1 and back[0].ext_fields == {"topic": "TBW102"}
-    click.echo(f"protocol self-check: {len(wire)}-byte GET_ROUTEINFO_BY_TOPIC frame round-tripped")
+    failures = run_demo(echo=click.echo, keep=keep)
+    if failures:
+        click.echo(f"demo: {failures} step(s) failed", err=True)
+        sys.exit(1)
 
 
 COMMANDS["demo"] = demo

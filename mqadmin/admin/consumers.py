@@ -46,6 +46,7 @@ __all__ = [
     "ProducerInfo",
     "RollbackStats",
     "RunningSubscription",
+    "sorted_queues",
 ]
 
 LMQ_PREFIX = "%LMQ%"
@@ -336,6 +337,11 @@ def _scalar_text(v: Any) -> str:
     if v is None:
         return "null"
     return fastjson.dumps(v) if isinstance(v, dict | list) else str(v)
+
+
+def sorted_queues(stats: ConsumeStats) -> list[MessageQueue]:
+    """The queues of consume stats in ``MessageQueue.compareTo`` order (as the Java tool sorts them)."""
+    return sorted(stats.offset_table, key=_mq_sort_key)
 
 
 def _mq_sort_key(mq: MessageQueue) -> tuple[bytes, bytes, int]:
@@ -918,7 +924,7 @@ class ConsumerOps(GroupOps):
         As Java, every queue of the source group's stats is copied (not only ``topic``'s); the
         brokers come from ``topic``'s route. Returns what was committed.
         """
-        stats = await self.examine_consume_stats(src)
+        stats = await self.examine_consume_stats(src, any_broker_if_no_route=True)
         if not stats.offset_table:
             return []
         route = await self.examine_topic_route_info(topic)

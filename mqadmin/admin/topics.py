@@ -161,7 +161,7 @@ class TopicAdminOps(BrokerAdminOps):
         """
         from mqadmin.protocol.bodies.topic import TopicConfig
 
-        legacy: set[str] = self.__dict__.setdefault("_no_get_topic_config", set())
+        legacy = self._brokers_without_get_topic_config()
         if addr not in legacy:
             resp = await self.invoke(
                 addr,
@@ -183,6 +183,14 @@ class TopicAdminOps(BrokerAdminOps):
             legacy.add(addr)
         table = (await self.get_all_topic_config(addr)).topic_config_table or {}
         return table.get(topic)
+
+    def _brokers_without_get_topic_config(self) -> set[str]:
+        """Brokers of this client that refused GET_TOPIC_CONFIG: they get the older request only."""
+        found: set[str] | None = getattr(self, "_legacy_topic_config_brokers", None)
+        if found is None:
+            found = set()
+            self._legacy_topic_config_brokers = found
+        return found
 
     async def examine_topic_config_from_route(
         self, topic: str, route: TopicRouteData
@@ -223,11 +231,13 @@ class TopicAdminOps(BrokerAdminOps):
         if route is None:
             route = await self.examine_topic_route_info(topic)
         addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
-        tables = await asyncio.gather(*(self.examine_topic_stats_in_broker(a, topic) for a in addrs))
+        tables, _ = await asyncio.gather(
+            asyncio.gather(*(self.examine_topic_stats_in_broker(a, topic) for a in addrs)),
+            self.examine_topic_config_from_route(topic, route),  # 5.x's static-topic check (module doc)
+        )
         merged = TopicStatsTable({}, 0.0)
         for t in tables:
             merged.offset_table.update(t.offset_table)
-        await self.examine_topic_config_from_route(topic, route)  # 5.x: static-topic check (see module doc)
         if not merged.offset_table:
             raise AdminError(f"no queue stats found for topic {topic}")
         return merged

@@ -26,6 +26,7 @@ from mqadmin.admin.consumers import (
     ConsumerRunningInfo,
     EmptyConsumeStatsError,
     NoConnectionError,
+    sorted_queues,
 )
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
@@ -36,6 +37,7 @@ from mqadmin.cli.javatext import front_string_at_least, java_map_string, java_pa
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order, properties_order
 from mqadmin.protocol.version import version_name
@@ -652,12 +654,6 @@ def parse_group_of_retry_topic(topic: str) -> str:
     return topic[len(RETRY_PREFIX) :]
 
 
-def sorted_queues(stats: ConsumeStats) -> list[MessageQueue]:
-    from mqadmin.admin.consumers import _mq_sort_key
-
-    return sorted(stats.offset_table, key=_mq_sort_key)
-
-
 async def _client_of_queue(inv: Invocation, group: str) -> dict[MessageQueue, str]:
     """Which client (its IP) holds each queue; empty when that cannot be found (Java logs and goes on)."""
     out: dict[MessageQueue, str] = {}
@@ -873,6 +869,14 @@ async def _connection(inv: Invocation, group: str, broker: str | None) -> Consum
         return await inv.admin.examine_consumer_connection_info(group, broker)
     except NoConnectionError:
         raise CommandError(f"no consumer of group {group} is online", ExitCode.REMOTE) from None
+    except RemoteCommandError as e:
+        if e.code != ResponseCode.TOPIC_NOT_EXIST or e.request_code != RequestCode.GET_ROUTEINFO_BY_TOPIC:
+            raise
+        raise CommandError(
+            f"no consumer of group {group} is online: the name server has no {RETRY_PREFIX}{group} topic, "
+            "so no consumer of the group ever connected to a broker",
+            ExitCode.REMOTE,
+        ) from None
 
 
 async def _running_infos(

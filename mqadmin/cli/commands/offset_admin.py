@@ -16,8 +16,8 @@ from typing import Any
 import click
 
 from mqadmin.admin.consumers import EmptyConsumeStatsError, RollbackStats
+from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.consumer_admin import parse_int, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -26,13 +26,14 @@ from mqadmin.cli.javatext import (
     fastjson_pretty,
     front_string_at_least,
     java_parse_boolean,
+    java_parse_long,
     jformat,
     jstr,
 )
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
-from mqadmin.remoting.errors import RemoteCommandError
+from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 COMMANDS: dict[str, Any] = {}
 
@@ -42,6 +43,21 @@ _ROLLBACK_ROW = "%-20s  %-20d  %-20d  %-20d  %-20d  %-20d%n"
 _OFFSET_HEADER = "%-40s  %-40s  %-40s%n"
 _OFFSET_ROW = "%-40s  %-40d  %-40d%n"
 SEPARATOR = "======================================\n"
+
+
+def parse_long(value: str, option: str, bits: int = 64) -> int:
+    """``Long.parseLong``/``Integer.parseInt`` of the trimmed value; a bad one is a usage error."""
+    try:
+        n = java_parse_long(value.strip())
+    except ValueError:
+        n = None
+    if n is None or not -(1 << (bits - 1)) <= n < (1 << (bits - 1)):
+        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE)
+    return n
+
+
+def parse_int(value: str, option: str) -> int:
+    return parse_long(value, option, 32)
 
 
 def parse_timestamp(text: str) -> int:
@@ -98,6 +114,20 @@ def _java_hash_map_after_put_alls(tables: list[dict[MessageQueue, int]]) -> list
         return ((h ^ (h >> 16)) & (cap - 1), index[mq])
 
     return sorted(entries, key=lambda e: bucket(e[0]))
+
+
+async def clients_are_cpp(inv: Invocation, group: str) -> bool:
+    """True when every online consumer of the group is a C++ client.
+
+    The broker passes the new offsets on to the consumers in the body format the request's language
+    asks for, and a C++ consumer only understands its own (Java's ``isC``); a group that cannot be
+    looked up is treated as Java.
+    """
+    try:
+        cc = await inv.admin.examine_consumer_connection_info(group)
+    except (AdminError, RemotingError):
+        return False
+    return {c.language for c in cc.connection_set} == {"CPP"}
 
 
 def _rollback_lines(rows: list[RollbackStats]) -> list[str]:
@@ -158,7 +188,9 @@ _DRY_RUN = click.Option(
     '"dryRun"|"singleQueue", "offsets": [{"brokerName": str, "queueId": int, "offset": int}] (mode broker), '
     '"queues": [{"brokerName": str, "queueId": int, "brokerOffset": int, "consumerOffset": int, '
     '"timestampOffset": int, "resetOffset": int}] (queueByQueue, dryRun), "offset": int (singleQueue)}',
-    epilog="--dry-run computes the new offsets as the queue-by-queue reset does (the group's committed "
+    epilog="When every online consumer of the group is a C++ client, the reset is sent as the C++ "
+    "client expects it (Java: the deprecated --cplus, which 5.3.3 ties to -c). "
+    "--dry-run computes the new offsets as the queue-by-queue reset does (the group's committed "
     "offsets, then the offset of the timestamp per queue) and prints them in that table; nothing is "
     "committed and no consumer is told.",
 )
@@ -229,7 +261,10 @@ async def reset_offset_by_time(
         return
 
     try:
-        tables = await admin.reset_offset_by_timestamp(t, g, ts, is_force, cluster=cluster_name)
+        is_cpp = await clients_are_cpp(inv, g)
+        tables = await admin.reset_offset_by_timestamp(
+            t, g, ts, is_force, is_cpp=is_cpp, cluster=cluster_name
+        )
     except RemoteCommandError as e:
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
@@ -293,7 +328,10 @@ async def skip_accumulated_message(
     is_force = java_parse_boolean(force.strip()) if force is not None else True
     admin = inv.admin
     try:
-        tables = await admin.reset_offset_by_timestamp(t, g, -1, is_force, cluster=cluster_name)
+        is_cpp = await clients_are_cpp(inv, g)
+        tables = await admin.reset_offset_by_timestamp(
+            t, g, -1, is_force, is_cpp=is_cpp, cluster=cluster_name
+        )
     except RemoteCommandError as e:
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise

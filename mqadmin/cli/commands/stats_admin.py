@@ -8,17 +8,37 @@ A failing stats request counts as zero, as in Java; a broker that cannot be reac
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.consumer_admin import format_date, parse_long, sorted_queues
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import front_string_at_least, java_parse_boolean, jformat
+from mqadmin.cli.javatext import front_string_at_least, java_parse_boolean, java_parse_long, jformat
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 COMMANDS: dict[str, Any] = {}
+
+
+def parse_long(value: str, option: str) -> int:
+    """``Long.parseLong`` of the trimmed value; a bad one is a usage error."""
+    try:
+        return java_parse_long(value.strip())
+    except ValueError:
+        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE) from None
+
+
+def format_date(ms: int) -> str:
+    """``UtilAll.formatDate(new Date(ms), "yyyy-MM-dd HH:mm:ss")`` in the local time zone."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ms / 1000))
+    except (OverflowError, OSError, ValueError):
+        return str(ms)
+
 
 TOPIC_PUT_NUMS = "TOPIC_PUT_NUMS"
 GROUP_GET_NUMS = "GROUP_GET_NUMS"

@@ -423,15 +423,9 @@ async def update_topic_perm(
 def human_time2(ms: int) -> str:
     """``UtilAll.timeMillisToHumanString2``: local time, ``yyyy-MM-dd HH:mm:ss,SSS``."""
     t = time.localtime(ms // 1000)
-    return jformat(
-        "%04d-%02d-%02d %02d:%02d:%02d,%03d",
-        t.tm_year,
-        t.tm_mon,
-        t.tm_mday,
-        t.tm_hour,
-        t.tm_min,
-        t.tm_sec,
-        ms % 1000,
+    return (
+        f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d} "
+        f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d},{ms % 1000:03d}"
     )
 
 

@@ -305,7 +305,8 @@ class JavaCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         args = _expand_args(list(args), self.get_params(ctx))
         rest = super().parse_args(ctx, args)
-        _check_groups(self.java_opts, ctx.params)
+        if not ctx.resilient_parsing:  # completion and "mqadmin help CMD" parse without checks
+            _check_groups(self.java_opts, ctx.params)
         return rest
 
     # running ------------------------------------------------------------------------------------

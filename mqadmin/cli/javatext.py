@@ -49,18 +49,18 @@ def java_f(x: float, decimals: int, width: int = 0) -> str:
     return text.rjust(width)
 
 
-_SPEC = re.compile(r"%(-)?(\d+)?(?:\.(\d+))?([sdfn%])")
+_SPEC = re.compile(r"%(-)?(0)?(\d+)?(?:\.(\d+))?([sdfn%])")
 
 
 def jformat(fmt: str, *args: Any) -> str:
-    """``String.format`` for what the tool uses: ``%s %d %f %n %%``, the ``-`` flag, width, precision.
+    """``String.format`` for what the tool uses: ``%s %d %f %n %%``, ``-``/``0`` flags, width, precision.
 
     Arguments print as Java prints them (``null``, ``true``); ``%f`` rounds as Java does (:func:`java_f`).
     """
     values = iter(args)
 
     def one(m: re.Match[str]) -> str:
-        left, width, prec, conv = m.groups()
+        left, zero, width, prec, conv = m.groups()
         if conv == "n":
             return "\n"
         if conv == "%":
@@ -75,7 +75,12 @@ def jformat(fmt: str, *args: Any) -> str:
             if prec is not None:
                 text = text[: int(prec)]
         w = int(width or 0)
-        return text.ljust(w) if left else text.rjust(w)
+        if left:
+            return text.ljust(w)
+        if zero and conv in "df":  # zero padding goes after the sign, as Java's does
+            sign = text[:1] if text[:1] in "+-" else ""
+            return sign + text[len(sign) :].rjust(w - len(sign), "0")
+        return text.rjust(w)
 
     return _SPEC.sub(one, fmt)
 

@@ -287,8 +287,9 @@ class BrokerController:
                     ch.conn, RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, {"consumerGroup": group}
                 )
 
-    def register_topic_change(self, topic: str) -> None:
-        """After UPDATE_AND_CREATE_TOPIC: register just this topic (with the full DataVersion)."""
+    def register_topic_change(self, topic: str | None) -> None:
+        """After UPDATE_AND_CREATE_TOPIC: register just this topic (with the full DataVersion);
+        ``None`` registers the whole table, once, after a batch create."""
         self._pending_registration = self._spawn(self.registrar.register_all(only=topic))
 
     async def registered(self) -> None:

@@ -120,8 +120,9 @@ class TopicAdminProcessor:
         b = self.broker
         for tc in configs:
             tc.attributes = None
-            b.topics.update(tc)
-            b.register_topic_change(tc.topic_name or "")
+        b.topics.update_many(configs)
+        if configs:
+            b.register_topic_change(configs[0].topic_name if len(configs) == 1 else None)
         return answer(cmd, 0)
 
     @guarded

@@ -104,7 +104,7 @@ _mqadmin() {
                 *) words="add list remove show use"; values="" ;;
             esac ;;
         help) words="topicRoute topicClusterList topicList allocateMQ updateTopic updateTopicList deleteTopic updateTopicPerm topicStatus updateOrderConf updateBrokerConfig brokerStatus cleanExpiredCQ deleteExpiredCommitLog cleanUnusedTopic getBrokerConfig exportMetadata exportConfigs exportMetrics updateSubGroup updateSubGroupList deleteSubGroup brokerConsumeStats producerConnection consumerConnection consumerProgress consumerStatus cloneGroupOffset producer resetOffsetByTime skipAccumulatedMessage statsAll getConsumerConfig queryCq consumer clusterList queryMsgById queryMsgByKey queryMsgByUniqueKey queryMsgByOffset queryMsgTraceById printMsg printMsgByQueue sendMsgStatus checkMsgSendRT clusterRT sendMessage consumeMessage decodeMessageId updateKvConfig deleteKvConfig wipeWritePerm addWritePerm getNamesrvConfig updateNamesrvConfig namesrv broker context help demo"; values="" ;;
-        demo) words="-h --help"; values="" ;;
+        demo) words="-h --help --keep"; values="--keep" ;;
         *) return ;;
     esac
     case " $values " in

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
-from mqadmin.admin.fanout import FanOutResult
 from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
@@ -85,20 +85,23 @@ class GroupOps(TopicAdminOps):
             return [e]
         for topic in (RETRY_PREFIX + group, DLQ_PREFIX + group):
             brokers = await self.fan_out(
-                addrs,
-                lambda a, t=topic: self.delete_topic_in_broker(a, t),
-                code=RequestCode.DELETE_TOPIC_IN_BROKER,
+                addrs, partial(self._drop_topic_in_broker, topic), code=RequestCode.DELETE_TOPIC_IN_BROKER
             )
-            failures.extend(brokers.errors[a] for a in brokers.order if a in brokers.errors)
-            names: FanOutResult[str, object] = await self.fan_out(
+            names = await self.fan_out(
                 self.namesrv_addrs,
-                lambda ns, t=topic: self.delete_topic_in_namesrv(ns, t),
+                partial(self._drop_topic_in_namesrv, topic),
                 code=RequestCode.DELETE_TOPIC_IN_NAMESRV,
             )
-            failures.extend(names.errors[a] for a in names.order if a in names.errors)
             kv = await self.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
-            failures.extend(kv.errors[a] for a in kv.order if a in kv.errors)
+            for result in (brokers, names, kv):
+                failures.extend(result.errors[a] for a in result.order if a in result.errors)
         return failures
+
+    async def _drop_topic_in_broker(self, topic: str, addr: str) -> None:
+        await self.delete_topic_in_broker(addr, topic)
+
+    async def _drop_topic_in_namesrv(self, topic: str, addr: str) -> None:
+        await self.delete_topic_in_namesrv(addr, topic)
 
     async def find_subscription_group_config(
         self, group: str

@@ -370,7 +370,8 @@ async def skip_accumulated_message(
     json_doc='{"srcGroup": str, "destGroup": str, "topic": str, "queues": [{"topic": str, "brokerName": str, '
     '"queueId": int, "offset": int}]}',
     epilog="As the Java tool, every queue the source group has an offset on is copied (whatever its "
-    "topic), to the brokers of the topic's route; -o has no effect.",
+    "topic), to the brokers of the topic's route; -o has no effect. A source group without a %RETRY% "
+    "topic is looked up on every broker (Java fails).",
 )
 async def clone_group_offset(
     inv: Invocation, src_group: str, dest_group: str, topic: str, offline: str | None

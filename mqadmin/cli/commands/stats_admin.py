@@ -170,10 +170,17 @@ async def _rates(inv: Invocation, masters: list[str], name: str, key: str) -> _R
 async def _topic_rows(
     inv: Invocation, topic: str, active: bool
 ) -> tuple[list[str], list[dict[str, Any]], list[BaseException]]:
-    """The rows of one topic (``StatsAllSubCommand.printTopicDetail``) and the failures to report."""
+    """The rows of one topic (``StatsAllSubCommand.printTopicDetail``) and the failures to report.
+
+    A topic whose route or consumers cannot be had (gone since the list was read) is left out, as in
+    Java; only servers that cannot be reached are reported.
+    """
     admin = inv.admin
-    route = await admin.examine_topic_route_info(topic)
-    groups = java_hash_order(await admin.query_topic_consume_by_who(topic, route))
+    try:
+        route = await admin.examine_topic_route_info(topic)
+        groups = java_hash_order(await admin.query_topic_consume_by_who(topic, route))
+    except (RemoteCommandError, AdminError):
+        return [], [], []
     masters = [
         a for a in ((bd.broker_addrs or {}).get(0) for bd in route.broker_datas or []) if a is not None
     ]

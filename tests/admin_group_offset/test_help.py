@@ -1,0 +1,31 @@
+"""The Java help text of each command, and the options we add (``--dry-run``) kept out of it."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from mqadmin.cli.main import cli
+from tests.admin_group_offset.java_help_ref import REFERENCE
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE))
+def test_help_block_is_javas(name: str) -> None:
+    h = CliRunner().invoke(cli, [name, "-h"])
+    assert h.exit_code == 0
+    assert h.output.startswith(REFERENCE[name]), h.output
+
+
+def test_dry_run_is_listed_with_our_own_options() -> None:
+    text = CliRunner().invoke(cli, ["resetOffsetByTime", "-h"]).output
+    ours = text.split("Options of mqadmin (any command):", 1)[1]
+    assert (
+        text.startswith(REFERENCE["resetOffsetByTime"]) and "--dry-run" not in REFERENCE["resetOffsetByTime"]
+    )
+    assert "    --dry-run " in ours
+
+
+def test_consumer_command_help() -> None:
+    text = CliRunner().invoke(cli, ["consumer", "-h"]).output
+    assert text.startswith("usage: mqadmin consumer -g <arg> [-h] [-i <arg>] [-n <arg>] [-s]\n")
+    assert "Not registered in the Java tool" in text

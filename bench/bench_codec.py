@@ -2,7 +2,8 @@
 
 Headers: a small request (GET_ROUTEINFO_BY_TOPIC), a wide one (PULL_MESSAGE, 15 ext fields) and
 a bare response, each in JSON and ROCKETMQ serialization. Frames: a stream of whole frames fed to
-:class:`FrameDecoder` in socket-sized chunks.
+:class:`FrameDecoder` in socket-sized chunks. Route bodies: a TopicRouteData of one and of three
+brokers, encoded in the standard and the legacy form and decoded.
 
     PYTHONPATH=. python bench/bench_codec.py [--seconds 1.0]
 """
@@ -107,6 +108,46 @@ def main() -> None:
                 f"  {name:14s} {st.value:8s} encode {encoded:10.0f}   decode {decoded:10.0f}"
                 f"   ({len(frame)} bytes)"
             )
+    bench_routes(t)
+
+
+def sample_routes() -> dict[str, object]:
+    from mqadmin.protocol.bodies import BrokerData, QueueData, TopicRouteData
+
+    def route(brokers: int) -> TopicRouteData:
+        names = [f"broker-{chr(97 + i)}" for i in range(brokers)]
+        return TopicRouteData(
+            broker_datas=[
+                BrokerData(
+                    cluster="DefaultCluster",
+                    broker_name=n,
+                    broker_addrs={0: f"10.0.0.{i + 1}:10911", 1: f"10.0.1.{i + 1}:10911"},
+                )
+                for i, n in enumerate(names)
+            ],
+            queue_datas=[
+                QueueData(broker_name=n, read_queue_nums=8, write_queue_nums=8, perm=6, topic_sys_flag=0)
+                for n in names
+            ],
+            filter_server_table={},
+        )
+
+    return {"route, 1 broker": route(1), "route, 3 brokers": route(3)}
+
+
+def bench_routes(t: float) -> None:
+    from mqadmin.protocol.bodies import TopicRouteData
+
+    print("route bodies (operations/second)")
+    for name, r in sample_routes().items():
+        std = r.encode(True)  # type: ignore[attr-defined]
+        legacy = r.encode(False)  # type: ignore[attr-defined]
+        print(
+            f"  {name:17s} encode standard {rate(lambda r=r: r.encode(True), t):9.0f}"  # type: ignore[attr-defined]
+            f"   legacy {rate(lambda r=r: r.encode(False), t):9.0f}"  # type: ignore[attr-defined]
+            f"   decode {rate(lambda b=std: TopicRouteData.decode(b), t):9.0f}"
+            f"   legacy decode {rate(lambda b=legacy: TopicRouteData.decode(b), t):9.0f}   ({len(std)} bytes)"
+        )
 
 
 def rate_passes(fn: Callable[[], object], seconds: float) -> float:

@@ -205,6 +205,10 @@ class BrokerController:
         self._every(600.0, self.stats.sample_minutes, first=0.0)
         self._every(3600.0, self.stats.sample_hours, first=0.0)
         self._every(s.store.clean_resource_interval / 1000, self._clean_files)
+        # Java's FlushConsumeQueueService writes the checkpoint every flushIntervalConsumeQueue (1 s):
+        # crash recovery then re-checks only what came after it
+        flush_period = max(s.store.flush_interval_consume_queue, 100) / 1000
+        self._every(flush_period, self._flush_store)
         self._spawn(self.schedule.run())
         self._spawn(self._midnight_loop())
         log.info("broker %s listening on %s:%d", self.config.broker_name, self.bind_address, port)
@@ -325,6 +329,11 @@ class BrokerController:
     def _scan_channels(self) -> None:
         self.producers.scan_not_active()
         self.consumers.scan_not_active()
+
+    def _flush_store(self) -> None:
+        """fsync what was written and move the checkpoint (a no-op when nothing was written)."""
+        if self.store.running:
+            self.store.flush()
 
     def _clean_files(self) -> None:
         """Java's CleanCommitLogService: at ``deleteWhen`` o'clock, or when the disk is too full."""

@@ -3,6 +3,10 @@
 Seven groups always exist; a lookup of a missing group creates it with the defaults when
 ``autoCreateSubscriptionGroup`` is on (or the group is a ``CID_RMQ_SYS_`` one), bumping the version
 and persisting, exactly as heartbeats, pulls and unregistrations on a Java broker do.
+
+A group is kept in the form it was given: a 5.x tool's body (with ``consumeMessageOrderly``,
+``groupRetryPolicy``, ``attributes``...) keeps those fields, with 5.x defaults for the ones it left
+out, so reading the group back shows what was set; a 4.x body stays the nine classic fields.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ class GroupManager:
         def decode(obj: Any) -> None:
             w = SubscriptionGroupWrapper.from_json_obj(obj)
             for name, cfg in (w.subscription_group_table or {}).items():
-                self.table[name] = _as_4x(cfg)
+                self.table[name] = _as_stored(cfg)
             if w.data_version is not None:
                 self.data_version = DataVersion(w.data_version.timestamp, w.data_version.counter)
 
@@ -79,10 +83,10 @@ class GroupManager:
         return cfg
 
     def update(self, cfg: SubscriptionGroupConfig) -> None:
-        """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: replace the entry (4.9.8 keeps the classic fields)."""
+        """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: replace the entry, in the body's 4.x or 5.x form."""
         name = cfg.group_name or ""
         old = name in self.table
-        self.table[name] = _as_4x(cfg)
+        self.table[name] = _as_stored(cfg)
         log.info("%s subscription group %r", "update" if old else "create new", name)
         self.data_version.next_version()
         self.persist()
@@ -95,6 +99,26 @@ class GroupManager:
         self.data_version.next_version()
         self.persist()
         return True
+
+
+def _is_5x(cfg: SubscriptionGroupConfig) -> bool:
+    """Whether the body carried any property only 5.x has (a 4.x body leaves them all unset)."""
+    return any(
+        v is not None
+        for v in (
+            cfg.consume_message_orderly,
+            cfg.group_retry_policy,
+            cfg.group_sys_flag,
+            cfg.consume_timeout_minute,
+            cfg.subscription_data_set,
+            cfg.attributes,
+        )
+    )
+
+
+def _as_stored(cfg: SubscriptionGroupConfig) -> SubscriptionGroupConfig:
+    """A 5.x body as a 5.x broker holds it (unset 5.x fields at their defaults), else the 4.x form."""
+    return cfg.as_5x() if _is_5x(cfg) else _as_4x(cfg)
 
 
 def _as_4x(cfg: SubscriptionGroupConfig) -> SubscriptionGroupConfig:

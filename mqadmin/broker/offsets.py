@@ -3,6 +3,10 @@
 Keyed ``topic@group`` → queue id → next offset to consume. Java persists the table every
 ``flushConsumerOffsetInterval`` (5 s) and at shutdown; so do we, and only when it changed. After a
 ``kill -9`` a consumer may therefore get up to 5 s of messages again, the at-least-once window.
+
+Beside the committed offsets it remembers, in memory only, where each group's latest pull on a queue
+ends (5.x ``pullOffsetTable``): GET_CONSUME_STATS reports it as ``pullOffset`` so a 5.x tool can show
+the messages in flight (pulled, not yet committed).
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ class OffsetManager:
     def __init__(self, config_dir: Path) -> None:
         self.path = config_dir / "consumerOffset.json"
         self.table: dict[str, dict[int, int]] = {}
+        #: ``topic@group`` → {queue id: next offset of the latest pull}; never persisted, as in Java
+        self.pull_table: dict[str, dict[int, int]] = {}
         self.dirty = False
 
     # ------------------------------------------------------------------------------ persistence
@@ -90,6 +96,23 @@ class OffsetManager:
             return -1
         return queues.get(queue_id, -1)
 
+    def commit_pull(self, group: str, topic: str, queue_id: int, next_offset: int) -> None:
+        """``commitPullOffset``: where the group's latest pull on the queue ended."""
+        self.pull_table.setdefault(f"{topic}@{group}", {})[queue_id] = next_offset
+
+    def query_pull(self, group: str, topic: str, queue_id: int) -> int:
+        """``queryPullOffset``: the latest pull's end, else the committed offset, else -1."""
+        queues = self.pull_table.get(f"{topic}@{group}")
+        if queues is not None and queue_id in queues:
+            return queues[queue_id]
+        return self.query(group, topic, queue_id)
+
+    def forget_pull(self, group: str, topic: str, queue_id: int) -> None:
+        """After a reset of the queue the old pull position says nothing about what is in flight."""
+        queues = self.pull_table.get(f"{topic}@{group}")
+        if queues is not None:
+            queues.pop(queue_id, None)
+
     def queues_of(self, group: str, topic: str) -> dict[int, int] | None:
         return self.table.get(f"{topic}@{group}")
 
@@ -112,10 +135,12 @@ class OffsetManager:
         return out
 
     def remove_group(self, group: str) -> None:
-        """``removeOffset``: every ``*@group`` entry."""
-        for key in [k for k in self.table if k.split("@")[-1] == group and k.count("@") == 1]:
+        """``removeOffset``: every ``*@group`` entry (pull positions too)."""
+        for key in [k for k in self.table if _is_group_key(k, group)]:
             del self.table[key]
             log.warning("clean group offset %s", key)
+        for key in [k for k in self.pull_table if _is_group_key(k, group)]:
+            del self.pull_table[key]
         self.dirty = True
 
     def clone(self, src_group: str, dest_group: str, topic: str) -> None:
@@ -138,3 +163,7 @@ class OffsetManager:
                 if off >= min_in_store.get(qid, 0):
                     out[qid] = min(off, out.get(qid, off))
         return out
+
+
+def _is_group_key(key: str, group: str) -> bool:
+    return key.count("@") == 1 and key.split("@")[1] == group

@@ -72,14 +72,20 @@ class GroupAdminProcessor:
         log.info("deleteSubscriptionGroup %s called by %s", group, conn.remote_addr)
         b = self.broker
         b.groups.delete(group)
-        if java_bool(cmd.ext("removeOffset")):
+        # 4.x tools say removeOffset, 5.x tools cleanOffset: either asks for the offsets to go
+        if java_bool(cmd.ext("removeOffset")) or java_bool(cmd.ext("cleanOffset")):
             b.offsets.remove_group(group)
         return answer(cmd, 0)
 
     # ------------------------------------------------------------------------------ 208, 317
 
-    def _stats_for(self, group: str, topic: str, queues: str) -> ConsumeStats | None:
-        """One topic's ConsumeStats for the group (None when Java skips the topic)."""
+    def _stats_for(self, group: str, topic: str, queues: str, with_pull: bool = False) -> ConsumeStats | None:
+        """One topic's ConsumeStats for the group (None when Java skips the topic).
+
+        ``with_pull`` adds the 5.x ``pullOffset`` (the end of the group's latest pull, never below
+        the committed offset): a 5.x tool prints pullOffset - consumerOffset as in flight, and
+        without it would read 0 there and print a negative count.
+        """
         b = self.broker
         tc = b.topics.get(topic)
         if tc is None:
@@ -98,8 +104,9 @@ class GroupAdminProcessor:
                 ts = b.store.message_store_time(topic, qid, consumer_offset - 1)
                 if ts > 0:
                     last = ts
+            pull_offset = max(consumer_offset, b.offsets.query_pull(group, topic, qid)) if with_pull else None
             stats.offset_table[MessageQueue(topic, b.config.broker_name, qid)] = OffsetWrapper(
-                broker_offset, consumer_offset, last
+                broker_offset, consumer_offset, last, pull_offset=pull_offset
             )
         stats.consume_tps = b.stats.group_get_tps(group, topic)
         return stats
@@ -112,7 +119,7 @@ class GroupAdminProcessor:
         topics = [topic] if topic and topic.strip() else b.offsets.topics_of_group(group)
         total = ConsumeStats()
         for t in topics:
-            s = self._stats_for(group, t, "read")
+            s = self._stats_for(group, t, "read", with_pull=True)
             if s is None:
                 continue
             total.offset_table.update(s.offset_table)

@@ -19,6 +19,8 @@ from mqadmin.broker.processors.wire import (
     answer,
     guarded,
     java_bool,
+    opt_int,
+    opt_long,
     opt_str,
     req_long,
     req_str,
@@ -257,23 +259,39 @@ class ClientProcessor:
 
     @guarded
     def reset_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        """``Broker2Client.resetOffset``: compute the offsets and tell every online consumer."""
+        """``Broker2Client.resetOffset``: compute the offsets and tell every online consumer.
+
+        A 5.x header may name one queue (``queueId`` >= 0) and an ``offset`` (absent or -1: none,
+        use ``timestamp``); 5.x ``resetOffsetByTime -b -q -o`` sends that. Then only that queue is
+        reset, the broker commits the offset itself (the 5.x broker does, and the tool expects the
+        reset done even with no consumer online), and the consumers hear of that queue alone.
+        """
         topic = req_str(cmd, "topic")
         group = req_str(cmd, "group")
         timestamp = req_long(cmd, "timestamp")
         force = java_bool(req_str(cmd, "isForce"))
+        queue_id = opt_int(cmd, "queueId")
+        offset = opt_long(cmd, "offset")
         b = self.broker
         tc = b.topics.get(topic)
         if tc is None:
             return answer(
                 cmd, 1, f"[reset-offset] reset offset failed, no topic in this broker. topic={topic}"
             )
+        single = queue_id is not None and queue_id >= 0
+        queues = [queue_id] if queue_id is not None and single else list(range(tc.write_queue_nums))
         table: dict[MessageQueue, int] = {}
-        for qid in range(tc.write_queue_nums):
+        for qid in queues:
             mq = MessageQueue(topic, b.config.broker_name, qid)
             current = b.offsets.query(group, topic, qid)
             if current == -1:
                 return answer(cmd, 1, f"THe consumer group <{group}> not exist")
+            if single and offset is not None and offset != -1:
+                low, high = b.store.min_offset(topic, qid), b.store.max_offset(topic, qid)
+                if (low >= 0 and offset < low) or offset > high + 1:
+                    return answer(cmd, 1, f"Target offset {offset} not in consume queue range [{low}-{high}]")
+                table[mq] = offset  # an explicit offset is taken as given, forward or back
+                continue
             if timestamp == -1:
                 target = b.store.max_offset(topic, qid)
             else:
@@ -281,23 +299,30 @@ class ClientProcessor:
             target = max(target, 0)
             table[mq] = target if force or target < current else current
         g = b.consumers.get(group)
-        if g is None or not g.channels:
+        channels = [] if g is None else list(g.channels.values())
+        if not channels and not single:
             remark = f"Consumer not online, so can not reset offset, Group: {group} Topic: {topic} "
             return answer(cmd, 206, f"{remark}Timestamp: {timestamp}")
-        ordered = j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash)
-        if cmd.language == "CPP":
-            offsets: Any = [
-                {"brokerName": mq.broker_name, "offset": off, "queueId": mq.queue_id, "topic": mq.topic}
-                for mq, off in ordered.items()
-            ]
-        else:
-            offsets = {mq.to_object_key(): off for mq, off in ordered.items()}
-        notice_body = fastjson.dumps({"offsetTable": offsets}).encode()
-        ext = {"topic": topic, "group": group, "timestamp": str(timestamp), "isForce": "false"}
-        for ch in list(g.channels.values()):
+        for ch in channels:  # checked before anything changes, so a refusal leaves no half reset
             if ch.version < V3_0_7_SNAPSHOT:
                 return answer(cmd, 1, f"the client does not support this feature. version={ch.version}")
-            b.send_to_client(ch.conn, RequestCode.RESET_CONSUMER_CLIENT_OFFSET, ext, notice_body)
+        if single:
+            for mq, off in table.items():
+                b.offsets.commit(group, topic, mq.queue_id, off)
+                b.offsets.forget_pull(group, topic, mq.queue_id)
+        ordered = j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash)
+        if channels:
+            if cmd.language == "CPP":
+                offsets: Any = [
+                    {"brokerName": mq.broker_name, "offset": off, "queueId": mq.queue_id, "topic": mq.topic}
+                    for mq, off in ordered.items()
+                ]
+            else:
+                offsets = {mq.to_object_key(): off for mq, off in ordered.items()}
+            notice_body = fastjson.dumps({"offsetTable": offsets}).encode()
+            ext = {"topic": topic, "group": group, "timestamp": str(timestamp), "isForce": "false"}
+            for ch in channels:
+                b.send_to_client(ch.conn, RequestCode.RESET_CONSUMER_CLIENT_OFFSET, ext, notice_body)
         body = fastjson.dumps(
             {"offsetTable": {mq.to_object_key(): off for mq, off in ordered.items()}}
         ).encode()

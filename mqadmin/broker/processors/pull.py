@@ -167,6 +167,7 @@ class PullProcessor:
         count = len(result.messages)
         elapsed = int((time.monotonic() - started) * 1000)
         b.store_stats.on_get(status == "FOUND", count, elapsed)
+        b.offsets.commit_pull(group, topic, queue_id, result.next_begin_offset)  # 5.x pullOffset
         if status in ("NO_MATCHED_LOGIC_QUEUE", "NO_MESSAGE_IN_QUEUE"):
             code = 21 if offset != 0 else 19
         else:

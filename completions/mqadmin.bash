@@ -24,7 +24,7 @@ _mqadmin() {
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--context --timeout --json --output --access-key --secret-key --tls --no-tls --debug --version -h --help" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "topicRoute topicClusterList topicList allocateMQ updateTopic updateTopicList deleteTopic updateTopicPerm topicStatus updateOrderConf updateBrokerConfig brokerStatus cleanExpiredCQ deleteExpiredCommitLog cleanUnusedTopic getBrokerConfig exportMetadata exportConfigs exportMetrics updateSubGroup updateSubGroupList deleteSubGroup brokerConsumeStats producerConnection consumerConnection consumerProgress consumerStatus cloneGroupOffset producer resetOffsetByTime skipAccumulatedMessage statsAll getConsumerConfig queryCq consumer clusterList queryMsgById queryMsgByKey queryMsgByUniqueKey queryMsgByOffset queryMsgTraceById printMsg printMsgByQueue sendMsgStatus checkMsgSendRT clusterRT sendMessage consumeMessage decodeMessageId updateKvConfig deleteKvConfig wipeWritePerm addWritePerm getNamesrvConfig updateNamesrvConfig namesrv broker context help demo" -- "$cur"))
+            COMPREPLY=($(compgen -W "topicRoute topicClusterList topicList allocateMQ updateTopic updateTopicList deleteTopic updateTopicPerm topicStatus updateOrderConf updateBrokerConfig brokerStatus cleanExpiredCQ deleteExpiredCommitLog cleanUnusedTopic getBrokerConfig exportMetadata exportConfigs exportMetrics updateSubGroup updateSubGroupList deleteSubGroup brokerConsumeStats producerConnection consumerConnection consumerProgress consumerStatus cloneGroupOffset producer resetOffsetByTime skipAccumulatedMessage statsAll getConsumerConfig queryCq consumer clusterList queryMsgById queryMsgByKey queryMsgByUniqueKey queryMsgByOffset queryMsgTraceById printMsg printMsgByQueue sendMsgStatus checkMsgSendRT clusterRT sendMessage consumeMessage decodeMessageId updateKvConfig deleteKvConfig wipeWritePerm addWritePerm getNamesrvConfig updateNamesrvConfig namesrv broker context help demo snapshot analyze export" -- "$cur"))
         fi
         return
     fi
@@ -103,8 +103,23 @@ _mqadmin() {
                 use) words="-h --help"; values="" ;;
                 *) words="add list remove show use"; values="" ;;
             esac ;;
-        help) words="topicRoute topicClusterList topicList allocateMQ updateTopic updateTopicList deleteTopic updateTopicPerm topicStatus updateOrderConf updateBrokerConfig brokerStatus cleanExpiredCQ deleteExpiredCommitLog cleanUnusedTopic getBrokerConfig exportMetadata exportConfigs exportMetrics updateSubGroup updateSubGroupList deleteSubGroup brokerConsumeStats producerConnection consumerConnection consumerProgress consumerStatus cloneGroupOffset producer resetOffsetByTime skipAccumulatedMessage statsAll getConsumerConfig queryCq consumer clusterList queryMsgById queryMsgByKey queryMsgByUniqueKey queryMsgByOffset queryMsgTraceById printMsg printMsgByQueue sendMsgStatus checkMsgSendRT clusterRT sendMessage consumeMessage decodeMessageId updateKvConfig deleteKvConfig wipeWritePerm addWritePerm getNamesrvConfig updateNamesrvConfig namesrv broker context help demo"; values="" ;;
+        help) words="topicRoute topicClusterList topicList allocateMQ updateTopic updateTopicList deleteTopic updateTopicPerm topicStatus updateOrderConf updateBrokerConfig brokerStatus cleanExpiredCQ deleteExpiredCommitLog cleanUnusedTopic getBrokerConfig exportMetadata exportConfigs exportMetrics updateSubGroup updateSubGroupList deleteSubGroup brokerConsumeStats producerConnection consumerConnection consumerProgress consumerStatus cloneGroupOffset producer resetOffsetByTime skipAccumulatedMessage statsAll getConsumerConfig queryCq consumer clusterList queryMsgById queryMsgByKey queryMsgByUniqueKey queryMsgByOffset queryMsgTraceById printMsg printMsgByQueue sendMsgStatus checkMsgSendRT clusterRT sendMessage consumeMessage decodeMessageId updateKvConfig deleteKvConfig wipeWritePerm addWritePerm getNamesrvConfig updateNamesrvConfig namesrv broker context help demo snapshot analyze export"; values="" ;;
         demo) words="-h --help --keep"; values="--keep" ;;
+        snapshot) words="-h --help --out --interval --count -n --namesrvAddr --timeout --deadline --concurrency"; values="--out --interval --count -n --namesrvAddr --timeout --deadline --concurrency" ;;
+        analyze)
+            case "$sub" in
+                idle) words="-h --help --input --since --until --master --all --format --out"; values="--input --since --until --master --format --out" ;;
+                lag) words="-h --help --input --since --until --master --all --format --out --stuck-after"; values="--input --since --until --master --format --out --stuck-after" ;;
+                report) words="-h --help --input --since --until --master --all --out --top --stuck-after"; values="--input --since --until --master --out --top --stuck-after" ;;
+                skew) words="-h --help --input --since --until --master --all --format --out --per-queue"; values="--input --since --until --master --format --out" ;;
+                throughput) words="-h --help --input --since --until --master --all --format --out --by"; values="--input --since --until --master --format --out --by" ;;
+                *) words="idle lag report skew throughput"; values="" ;;
+            esac ;;
+        export)
+            case "$sub" in
+                messages) words="-h --help -t --topic --begin --end --out --format -n --namesrvAddr --timeout --master --partition-size"; values="-t --topic --begin --end --out --format -n --namesrvAddr --timeout --master --partition-size" ;;
+                *) words="messages"; values="" ;;
+            esac ;;
         *) return ;;
     esac
     case " $values " in

@@ -34,6 +34,7 @@ FAMILY_TITLES: dict[str, str] = {
     "namesrv": "Name server commands",
     "stats": "Statistics commands",
     "export": "Export commands",
+    "analytics": "Analytics commands (pip install 'mqadmin[spark]')",
     "acl": "ACL commands",
     "server": "Servers to run locally",
     "tools": "mqadmin's own commands",
@@ -162,6 +163,24 @@ COMMANDS: tuple[CommandEntry, ...] = (
     ),
     CommandEntry("help", "help", "tools", "Print the help of a command, as 'mqadmin CMD -h'.", False),
     CommandEntry("demo", "demo", "tools", "Run mqadmin on the embedded default (loopback only).", False),
+    # analytics
+    CommandEntry(
+        "snapshot",
+        "pipeline",
+        "analytics",
+        "Record offsets, consumer progress and broker stats as Parquet.",
+        False,
+    ),
+    CommandEntry(
+        "analyze",
+        "pipeline",
+        "analytics",
+        "Analyze snapshots with Spark: lag, throughput, skew, idle, report.",
+        False,
+    ),
+    CommandEntry(
+        "export", "pipeline", "analytics", "Export a topic's messages with Spark (export messages).", False
+    ),
 )
 
 BY_NAME: dict[str, CommandEntry] = {c.name: c for c in COMMANDS}

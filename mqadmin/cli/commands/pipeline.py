@@ -1,7 +1,7 @@
-"""``snapshot`` and ``analyze``: the Spark pipeline's commands (mqadmin's own, not Java ones).
+"""``snapshot``, ``analyze`` and ``export``: the Spark pipeline's commands (mqadmin's own, not Java).
 
-The commands live in :mod:`mqadmin.pipeline.cli`; here the snapshot command gets the CLI's
-connection rules (``-n``, contexts, ``NAMESRV_ADDR``, credentials, TLS, ``--timeout``).
+The commands live in :mod:`mqadmin.pipeline.cli`; here the ones that talk to a cluster get the
+CLI's connection rules (``-n``, contexts, ``NAMESRV_ADDR``, credentials, TLS, ``--timeout``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import click
 
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.cli.connection import CommonValues, resolve_settings
-from mqadmin.pipeline.cli import analyze_group, snapshot_command
+from mqadmin.pipeline.cli import pipeline_commands
 
 __all__ = ["COMMANDS"]
 
@@ -26,6 +26,4 @@ def _settings(namesrv: str | None, timeout: float | None) -> AdminSettings:
     return resolve_settings(namesrv, common)
 
 
-snapshot_cmd = snapshot_command(_settings)
-
-COMMANDS: dict[str, click.Command] = {"analyze": analyze_group, "snapshot": snapshot_cmd}
+COMMANDS: dict[str, click.Command] = pipeline_commands(_settings)

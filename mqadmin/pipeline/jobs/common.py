@@ -1,0 +1,227 @@
+"""Column arithmetic the jobs share: offset steps between snapshots, rates, name filters, durations.
+
+Offsets only grow while nothing unusual happens. A step that goes backwards (the broker lost its
+data and restarted, the topic was re-created, a group's offset was reset) is a *reset*: that interval
+counts neither messages nor seconds, and the next interval starts a new segment from the new value.
+So a rate is "messages over the intervals where the counter moved forward or stood still", never
+negative and not inflated by the jump.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from pyspark.sql import Column, Window
+from pyspark.sql import functions as F
+from pyspark.sql.window import WindowSpec
+
+from mqadmin.pipeline.names import (
+    REPLY_TOPIC_SUFFIX,
+    SYSTEM_GROUP_PREFIXES,
+    SYSTEM_GROUPS,
+    SYSTEM_TOPIC_PREFIXES,
+    SYSTEM_TOPICS,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
+
+__all__ = [
+    "duration_text",
+    "level_series",
+    "member_window",
+    "offset_steps",
+    "rate",
+    "seconds",
+    "span_series",
+    "without_system_groups",
+    "without_system_topics",
+]
+
+
+def seconds(col: str = "time") -> Column:
+    """A timestamp column as fractional epoch seconds (exact to the microsecond)."""
+    return F.unix_micros(F.col(col)) / F.lit(1_000_000.0)
+
+
+def offset_steps(
+    df: DataFrame,
+    keys: Sequence[str],
+    offsets: Mapping[str, str],
+    extra: Mapping[str, Callable[[WindowSpec], Column]] | None = None,
+) -> DataFrame:
+    """Add, per row, the step since the previous row of the same ``keys`` (ordered by ``time``).
+
+    Adds ``t`` (epoch seconds), ``dt`` (seconds since the previous row), and for each
+    ``offset column -> name``: ``name`` (the offset delta) and ``name_ok`` (true when the step is
+    usable for a rate: a previous row exists, time moved on, and the offset did not go backwards).
+    ``extra`` adds more window columns (``name -> window -> column``) computed in the same pass:
+    every window function here runs in one sorted sweep over the rows.
+    """
+    w = member_window(keys)
+    out = df.withColumn("t", seconds("time"))
+    windowed = [F.lag("t").over(w).alias("_prev_t")]
+    windowed += [F.lag(col).over(w).alias(f"_prev_{name}") for col, name in offsets.items()]
+    windowed += [make(w).alias(name) for name, make in (extra or {}).items()]
+    out = out.select("*", *windowed).withColumn("dt", F.col("t") - F.col("_prev_t"))
+    for col, name in offsets.items():
+        out = out.withColumn(name, F.col(col) - F.col(f"_prev_{name}"))
+        out = out.withColumn(
+            f"{name}_ok",
+            F.coalesce(F.col(name).isNotNull() & (F.col(name) >= 0) & (F.col("dt") > 0), F.lit(False)),
+        )
+    return out.drop("_prev_t", *[f"_prev_{name}" for name in offsets.values()])
+
+
+def member_window(keys: Sequence[str]) -> WindowSpec:
+    """The per-member window every step computation uses: one shuffle and sort serve them all."""
+    return Window.partitionBy(*keys).orderBy("t")
+
+
+def level_series(
+    df: DataFrame,
+    scope: Sequence[str],
+    member: Sequence[str],
+    value: str,
+    window: WindowSpec | None = None,
+    previous: str | None = None,
+) -> DataFrame:
+    """Per (scope, run): the sum over members of each member's latest ``value`` at or before the run.
+
+    A broker that did not answer a run leaves its queues out of that run; summing only what is there
+    would show a dip that never happened, so a member missing from a run counts with its last value
+    (lag is a level). Computed from each member's changes, accumulated over the scope's runs: one
+    pass over the rows, no grid of runs by members. ``window`` orders each member's rows (default:
+    by run); ``previous`` names a column that already holds the member's previous value (computed
+    with the rows' other window columns, see :func:`offset_steps`). Returns
+    ``scope, run_time, value``.
+    """
+    v = F.coalesce(F.col(value), F.lit(0))
+    if previous is not None:
+        prev = F.col(previous)
+    else:
+        w = window if window is not None else Window.partitionBy(*scope, *member).orderBy("run_time")
+        prev = F.lag(F.col(value)).over(w)
+    change = v - F.coalesce(prev, F.lit(0))
+    per_run = (
+        df.select(*scope, "run_time", change.alias("_d"))
+        .groupBy(*scope, "run_time")
+        .agg(F.sum("_d").alias("_d"))
+    )
+    upto = (
+        Window.partitionBy(*scope)
+        .orderBy("run_time")
+        .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    )
+    return per_run.select(*scope, "run_time", F.sum("_d").over(upto).alias(value))
+
+
+def span_series(
+    df: DataFrame, scope: Sequence[str], member: Sequence[str], value: str, window: WindowSpec | None = None
+) -> DataFrame:
+    """Per (scope, run): the sum over members of the ``value`` of the step that spans the run.
+
+    A member's value at run r (a rate over the step from its previous row) covers every run of the
+    scope after that previous row, up to r: a run the member missed gets the rate of the step that
+    bridges it. Runs no member's step covers (the first one) are left out. Computed like
+    :func:`level_series`, from where each member's value starts and stops applying (``window`` as
+    there). Returns ``scope, run_time, value``.
+    """
+    w = window if window is not None else Window.partitionBy(*scope, *member).orderBy("run_time")
+    x = F.col(value)
+    prev_x = F.lag(x).over(w)
+    rows = df.select(
+        *scope,
+        "run_time",
+        F.lag("run_time").over(w).alias("_prev"),
+        F.lead("run_time").over(w).isNull().alias("_last"),
+        F.coalesce(x, F.lit(0.0)).alias("_v"),
+        F.coalesce(prev_x, F.lit(0.0)).alias("_pv"),
+        x.isNotNull().cast("int").alias("_n"),
+        F.coalesce(prev_x.isNotNull().cast("int"), F.lit(0)).alias("_pn"),
+    )
+    # a value starts to apply after the member's previous row, and stops after its last one
+    starts = rows.where(F.col("_prev").isNotNull()).select(
+        *scope, F.col("_prev").alias("_after"), (F.col("_v") - F.col("_pv")).alias("_d"),
+        (F.col("_n") - F.col("_pn")).alias("_c"),
+    )  # fmt: skip
+    stops = rows.where(F.col("_last")).select(
+        *scope, F.col("run_time").alias("_after"), (-F.col("_v")).alias("_d"), (-F.col("_n")).alias("_c")
+    )
+    changes = (
+        starts.unionByName(stops)
+        .groupBy(*scope, "_after")
+        .agg(F.sum("_d").alias("_d"), F.sum("_c").alias("_c"))
+    )
+    runs = df.select(*scope, "run_time").distinct()
+    next_run = F.lead("run_time").over(Window.partitionBy(*scope).orderBy("run_time"))
+    after = runs.select(*scope, F.col("run_time").alias("_after"), next_run.alias("run_time"))
+    at = (
+        changes.join(after, [*scope, "_after"])
+        .where(F.col("run_time").isNotNull())
+        .groupBy(*scope, "run_time")
+        .agg(F.sum("_d").alias("_d"), F.sum("_c").alias("_c"))
+    )
+    upto = (
+        Window.partitionBy(*scope)
+        .orderBy("run_time")
+        .rowsBetween(Window.unboundedPreceding, Window.currentRow)
+    )
+    acc = runs.join(at, [*scope, "run_time"], "left").select(
+        *scope,
+        "run_time",
+        F.sum(F.coalesce("_d", F.lit(0.0))).over(upto).alias(value),
+        F.sum(F.coalesce("_c", F.lit(0))).over(upto).alias("_count"),
+    )
+    return acc.where(F.col("_count") > 0).drop("_count")
+
+
+def rate(step: str) -> tuple[Column, Column]:
+    """Aggregates of a step column: (messages over usable steps, seconds over usable steps)."""
+    ok = F.col(f"{step}_ok")
+    return F.sum(F.when(ok, F.col(step))), F.sum(F.when(ok, F.col("dt")))
+
+
+def _system_topic(col: Column) -> Column:
+    cond = col.isin(sorted(SYSTEM_TOPICS))
+    for prefix in SYSTEM_TOPIC_PREFIXES:
+        cond = cond | col.startswith(prefix)
+    return cond
+
+
+def without_system_topics(df: DataFrame, topic: str = "topic") -> DataFrame:
+    """Rows whose topic is not one of RocketMQ's own (rows with a null topic stay).
+
+    Besides the fixed names and prefixes, a broker keeps topics named after its cluster, itself,
+    and ``<cluster>_REPLY_TOPIC``; those names come from the rows themselves.
+    """
+    names = (
+        df.select(F.col("cluster").alias("_name"))
+        .union(df.select(F.col("broker").alias("_name")))
+        .union(df.select(F.concat(F.col("cluster"), F.lit(REPLY_TOPIC_SUFFIX)).alias("_name")))
+        .where(F.col("_name").isNotNull())
+        .distinct()
+    )
+    kept = df.where(F.col(topic).isNull() | ~_system_topic(F.col(topic)))
+    return kept.join(F.broadcast(names), kept[topic] == names["_name"], "left_anti")
+
+
+def without_system_groups(df: DataFrame, group: str = "group") -> DataFrame:
+    col = F.col(group)
+    cond = col.isin(sorted(SYSTEM_GROUPS))
+    for prefix in SYSTEM_GROUP_PREFIXES:
+        cond = cond | col.startswith(prefix)
+    return df.where(~cond)
+
+
+def duration_text(secs: Column) -> Column:
+    """``45s``, ``12m 5s``, ``3h 20m``, ``2d 4h``; null stays null."""
+    s = F.floor(secs)
+    return (
+        F.when(s.isNull(), F.lit(None).cast("string"))
+        .when(s < 60, F.format_string("%ds", s))
+        .when(s < 3600, F.format_string("%dm %ds", F.floor(s / 60), s % 60))
+        .when(s < 86400, F.format_string("%dh %dm", F.floor(s / 3600), F.floor((s % 3600) / 60)))
+        .otherwise(F.format_string("%dd %dh", F.floor(s / 86400), F.floor((s % 86400) / 3600)))
+    )

@@ -1,0 +1,175 @@
+"""``mqadmin snapshot``: record every cluster's offsets, consumer progress and broker stats, per run.
+
+Each run is collected by :mod:`mqadmin.pipeline.collector` through a
+:class:`~mqadmin.pipeline.source.RemotingSource` and written by :mod:`mqadmin.pipeline.writer`; one
+summary line per run goes to stdout, each missing broker or call to stderr. Needs pyarrow, not Spark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from mqadmin.admin.settings import AdminSettings
+from mqadmin.pipeline.clitools import (
+    EXIT_INTERRUPTED,
+    EXIT_PARTIAL,
+    EXIT_TIMEOUT,
+    EXIT_UNREACHABLE,
+    INSTALL_HINT,
+    SettingsResolver,
+    default_settings,
+    fail,
+    first_line,
+)
+
+if TYPE_CHECKING:
+    from mqadmin.pipeline.collector import Snapshot
+
+__all__ = ["snapshot_cmd", "snapshot_command"]
+
+
+def _summary(snap: Snapshot, where: str) -> str:
+    missing = len(snap.missing_brokers)
+    brokers = f"{snap.brokers} brokers" + (f" ({missing} missing)" if missing else "")
+    return (
+        f"{snap.run_time.strftime('%Y-%m-%dT%H:%M:%S.%f')[:-3]}Z  {brokers}  "
+        f"queues {len(snap.queue_offsets)}  group rows {len(snap.group_offsets)}  "
+        f"stats {len(snap.broker_stats)}  missing {len(snap.missing)}  {snap.elapsed:.2f}s  -> {where}"
+    )
+
+
+_MAX_WARNINGS = 20
+
+
+def _warn_missing(snap: Snapshot) -> None:
+    """One stderr line per missing broker or call (the first few; then how many more)."""
+    for r in snap.missing[:_MAX_WARNINGS]:
+        where = r["broker"] or "name server"
+        if r["broker_addr"]:
+            where += f" ({r['broker_addr']})"
+        what = r["what"] + (f" {r['target']}" if r["target"] else "")
+        click.echo(f"mqadmin snapshot: missing {what} from {where}: {r['error']}", err=True)
+    if len(snap.missing) > _MAX_WARNINGS:
+        more = len(snap.missing) - _MAX_WARNINGS
+        click.echo(f"mqadmin snapshot: ... and {more} more (see the missing table)", err=True)
+
+
+async def _snapshots(
+    settings: AdminSettings, out: str, interval: float, count: int, deadline: float, concurrency: int
+) -> int:
+    from mqadmin.pipeline.collector import CollectorError, collect_snapshot
+    from mqadmin.pipeline.source import RemotingSource
+    from mqadmin.pipeline.writer import write_run
+
+    loop = asyncio.get_running_loop()
+    worst = 0
+    started = loop.time()
+    i = 0
+    async with RemotingSource(settings) as source:
+        while count <= 0 or i < count:
+            if i:
+                await asyncio.sleep(max(0.0, started + i * interval - loop.time()))
+            i += 1
+            try:
+                snap = await collect_snapshot(source, deadline=deadline, concurrency=concurrency)
+            except CollectorError as e:
+                click.echo(f"mqadmin snapshot: {e}", err=True)
+                worst = max(worst, EXIT_TIMEOUT if e.timed_out else EXIT_UNREACHABLE)
+                continue
+            await asyncio.to_thread(write_run, out, snap.run_time, snap.tables())
+            click.echo(_summary(snap, out))
+            if snap.missing:
+                _warn_missing(snap)
+                worst = max(worst, EXIT_PARTIAL)
+    return worst
+
+
+def snapshot_command(resolve: SettingsResolver | None = None) -> click.Command:
+    """The ``snapshot`` command; ``resolve`` turns ``-n``/``--timeout`` into settings (contexts, ACL, TLS)."""
+    resolver = resolve or default_settings
+
+    @click.command("snapshot", context_settings={"help_option_names": ["-h", "--help"]})
+    @click.option(
+        "--out", "out", required=True, metavar="DIR", help="Snapshot root directory (created if needed)."
+    )
+    @click.option(
+        "--interval",
+        type=click.FloatRange(min=0.0),
+        default=60.0,
+        show_default=True,
+        metavar="S",
+        help="Seconds between the starts of two runs.",
+    )
+    @click.option(
+        "--count",
+        type=click.IntRange(min=0),
+        default=1,
+        show_default=True,
+        metavar="N",
+        help="Number of runs; 0 runs until interrupted.",
+    )
+    @click.option(
+        "-n",
+        "--namesrvAddr",
+        "namesrv",
+        metavar="ADDRS",
+        help="Name servers, host:port;host:port (default NAMESRV_ADDR, else 127.0.0.1:9876).",
+    )
+    @click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.001),
+        metavar="SECONDS",
+        help="Seconds each request may take (default 5).",
+    )
+    @click.option(
+        "--deadline",
+        type=click.FloatRange(min=0.001),
+        metavar="SECONDS",
+        help="Seconds a whole run may take; what is not answered by then is recorded as missing "
+        "(default: the smaller of the interval and 30, at least 3 x --timeout).",
+    )
+    @click.option(
+        "--concurrency",
+        type=click.IntRange(min=1),
+        default=32,
+        show_default=True,
+        help="Requests in flight at once.",
+    )
+    def snapshot_cmd(
+        out: str,
+        interval: float,
+        count: int,
+        namesrv: str | None,
+        timeout: float | None,
+        deadline: float | None,
+        concurrency: int,
+    ) -> None:
+        """Record offsets, consumer progress and broker stats of every cluster as Parquet, per run."""
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            fail("mqadmin snapshot", f"pyarrow is not installed. Install it with: {INSTALL_HINT}")
+        if count == 0 and interval <= 0:
+            raise click.UsageError("--count 0 (run until interrupted) needs an --interval above 0")
+        try:
+            settings = resolver(namesrv, timeout)
+        except Exception as e:
+            fail("mqadmin snapshot", first_line(e), exc=e)
+        if deadline is None:
+            deadline = max(min(interval, 30.0) if interval > 0 else 30.0, 3 * settings.timeout)
+        try:
+            rc = asyncio.run(_snapshots(settings, out, interval, count, deadline, concurrency))
+        except KeyboardInterrupt:
+            fail("mqadmin snapshot", "interrupted", EXIT_INTERRUPTED)
+        except OSError as e:
+            fail("mqadmin snapshot", f"cannot write under {out}: {first_line(e)}", exc=e)
+        sys.exit(rc)
+
+    return snapshot_cmd
+
+
+snapshot_cmd = snapshot_command()

@@ -1,0 +1,226 @@
+"""The pipeline on the wire: name server and broker requests over one RemotingClient.
+
+Request codes and headers are those of the Java admin tool and pull consumer. For snapshots:
+GET_BROKER_CLUSTER_INFO (106) and GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206) to a name server;
+GET_BROKER_RUNTIME_INFO (28), GET_TOPIC_STATS_INFO (202, header ``topic``),
+GET_ALL_SUBSCRIPTIONGROUP_CONFIG (201) and GET_CONSUME_STATS (208, header ``consumerGroup``) to a
+broker. For message export: GET_ROUTEINFO_BY_TOPIC (105) to a name server; GET_MIN_OFFSET (31),
+GET_MAX_OFFSET (30), SEARCH_OFFSET_BY_TIMESTAMP (29) and PULL_MESSAGE (11) to a broker.
+
+A name server that cannot be reached is skipped for the next one of the list, and the one that
+answered is asked first from then on; an error *answer* is the cluster's answer and is not retried
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from mqadmin.admin.settings import AdminSettings
+from mqadmin.admin.signing import AclSigner, ordered_fields
+from mqadmin.protocol.bodies import (
+    ClusterInfo,
+    ConsumeStats,
+    KVTable,
+    SubscriptionGroupWrapper,
+    TopicList,
+    TopicRouteData,
+    TopicStatsTable,
+)
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.remoting.client import RemotingClient
+from mqadmin.remoting.errors import RemoteCommandError, RemotingError
+
+__all__ = ["PullResult", "RemotingSource"]
+
+#: PullSysFlag.SUBSCRIPTION: the subscription travels in the header, so no heartbeat is needed first.
+PULL_SYS_FLAG = 4
+PULL_BATCH = 32
+
+
+@dataclass(frozen=True, slots=True)
+class PullResult:
+    """One PULL_MESSAGE answer: the response code, the raw message records, and where to go next."""
+
+    code: int
+    body: bytes
+    next_offset: int
+    min_offset: int
+    max_offset: int
+
+
+def _client_tls() -> ssl.SSLContext:
+    """Encrypted, server not verified: the Java client's default (``tls.client.authServer=false``)."""
+    ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+class RemotingSource:
+    """A :class:`~mqadmin.pipeline.collector.SnapshotSource` speaking the RocketMQ remoting protocol.
+
+    Use as ``async with RemotingSource(settings) as source``; the connections close at the end.
+    """
+
+    def __init__(self, settings: AdminSettings, client: RemotingClient | None = None) -> None:
+        if not settings.namesrv_addrs:
+            raise ValueError("no name server address")
+        self.settings = settings
+        self.timeout = settings.timeout
+        if client is None:
+            signer = AclSigner(settings.credentials) if settings.credentials else None
+            client = RemotingClient(
+                connect_timeout=min(settings.connect_timeout, settings.timeout),
+                ssl=_client_tls() if settings.tls else None,
+                rpc_hooks=[signer] if signer else (),
+            )
+        self.client = client
+        self._current = 0
+
+    @classmethod
+    def for_namesrv(cls, addrs: Sequence[str], timeout: float = 5.0) -> RemotingSource:
+        return cls(AdminSettings(namesrv_addrs=tuple(addrs), timeout=timeout))
+
+    async def __aenter__(self) -> RemotingSource:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.client.close()
+
+    # ------------------------------------------------------------------------------ requests
+
+    def _request(self, code: int, fields: dict[str, str | None] | None = None) -> RemotingCommand:
+        return RemotingCommand.request(
+            code,
+            ordered_fields(fields),
+            language=self.settings.language,
+            version=self.settings.version,
+        )
+
+    async def _namesrv(self, code: int, fields: dict[str, str | None] | None = None) -> RemotingCommand:
+        addrs = self.settings.namesrv_addrs
+        last: RemotingError | None = None
+        for i in range(len(addrs)):
+            idx = (self._current + i) % len(addrs)
+            try:
+                resp = await self.client.call(addrs[idx], self._request(code, fields), self.timeout)
+            except RemoteCommandError:
+                raise
+            except RemotingError as e:
+                last = e
+                continue
+            self._current = idx
+            return resp
+        assert last is not None
+        raise last
+
+    async def _broker(
+        self, addr: str, code: int, fields: dict[str, str | None] | None = None, ok: tuple[int, ...] = (0,)
+    ) -> RemotingCommand:
+        return await self.client.call(addr, self._request(code, fields), self.timeout, ok_codes=ok)
+
+    # ------------------------------------------------------------------------------ SnapshotSource
+
+    async def cluster_info(self) -> ClusterInfo:
+        resp = await self._namesrv(RequestCode.GET_BROKER_CLUSTER_INFO)
+        return ClusterInfo.decode(resp.body or b"{}")
+
+    async def list_topics(self) -> list[str]:
+        resp = await self._namesrv(RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER)
+        return list(TopicList.decode(resp.body or b"{}").topic_list)
+
+    async def topic_stats(self, broker_addr: str, topic: str) -> TopicStatsTable | None:
+        resp = await self._broker(
+            broker_addr,
+            RequestCode.GET_TOPIC_STATS_INFO,
+            {"topic": topic},
+            ok=(ResponseCode.SUCCESS, ResponseCode.TOPIC_NOT_EXIST),
+        )
+        if resp.code == ResponseCode.TOPIC_NOT_EXIST:
+            return None
+        return TopicStatsTable.decode(resp.body or b"{}")
+
+    async def list_groups(self, broker_addr: str) -> list[str]:
+        resp = await self._broker(broker_addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
+        wrapper = SubscriptionGroupWrapper.decode(resp.body or b"{}")
+        return list(wrapper.subscription_group_table or {})
+
+    async def consume_stats(self, broker_addr: str, group: str) -> ConsumeStats:
+        resp = await self._broker(
+            broker_addr, RequestCode.GET_CONSUME_STATS, {"consumerGroup": group, "topic": None}
+        )
+        return ConsumeStats.decode(resp.body or b"{}")
+
+    async def runtime_info(self, broker_addr: str) -> dict[str, str]:
+        resp = await self._broker(broker_addr, RequestCode.GET_BROKER_RUNTIME_INFO)
+        return dict(KVTable.decode(resp.body or b"{}").table or {})
+
+    # ------------------------------------------------------------------------------ message export
+
+    async def topic_route(self, topic: str) -> TopicRouteData:
+        """Which brokers hold the topic and how many queues each (GET_ROUTEINFO_BY_TOPIC)."""
+        resp = await self._namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": topic})
+        return TopicRouteData.decode(resp.body or b"{}")
+
+    async def _offset(self, addr: str, code: int, fields: dict[str, str | None]) -> int:
+        resp = await self._broker(addr, code, fields)
+        return int(resp.ext("offset", "0") or 0)
+
+    async def min_offset(self, addr: str, topic: str, queue_id: int) -> int:
+        return await self._offset(
+            addr, RequestCode.GET_MIN_OFFSET, {"topic": topic, "queueId": str(queue_id)}
+        )
+
+    async def max_offset(self, addr: str, topic: str, queue_id: int) -> int:
+        return await self._offset(
+            addr, RequestCode.GET_MAX_OFFSET, {"topic": topic, "queueId": str(queue_id)}
+        )
+
+    async def search_offset(self, addr: str, topic: str, queue_id: int, timestamp_ms: int) -> int:
+        """The queue offset whose store time is nearest ``timestamp_ms`` (SEARCH_OFFSET_BY_TIMESTAMP)."""
+        fields = {"topic": topic, "queueId": str(queue_id), "timestamp": str(timestamp_ms)}
+        return await self._offset(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, fields)
+
+    async def pull(
+        self, addr: str, group: str, topic: str, queue_id: int, offset: int, max_nums: int = PULL_BATCH
+    ) -> PullResult:
+        """One PULL_MESSAGE without committing, suspending or a prior heartbeat (subscription ``*``)."""
+        fields: dict[str, str | None] = {
+            "consumerGroup": group,
+            "topic": topic,
+            "queueId": str(queue_id),
+            "queueOffset": str(offset),
+            "maxMsgNums": str(max_nums),
+            "sysFlag": str(PULL_SYS_FLAG),
+            "commitOffset": "0",
+            "suspendTimeoutMillis": "0",
+            "subscription": "*",
+            "subVersion": "0",
+            "expressionType": "TAG",
+        }
+        ok = (
+            ResponseCode.SUCCESS,
+            ResponseCode.PULL_NOT_FOUND,
+            ResponseCode.PULL_RETRY_IMMEDIATELY,
+            ResponseCode.PULL_OFFSET_MOVED,
+        )
+        resp = await self._broker(addr, RequestCode.PULL_MESSAGE, fields, ok=ok)
+
+        def ext(name: str, default: int) -> int:
+            value = resp.ext(name)
+            return int(value) if value not in (None, "") else default
+
+        return PullResult(
+            resp.code,
+            resp.body or b"",
+            ext("nextBeginOffset", offset),
+            ext("minOffset", 0),
+            ext("maxOffset", 0),
+        )

@@ -1,0 +1,84 @@
+"""Write one snapshot run as Parquet files, each appearing whole or not at all (pyarrow, no JVM).
+
+A run is one file per table in that table's ``date=`` partition (see :mod:`mqadmin.pipeline.layout`).
+Each file is written under a hidden temporary name in its final directory, flushed to disk and
+renamed: a reader (Spark, or a collector running next to a job) sees complete files only, and a
+crash leaves at most a hidden ``.tmp`` file behind. Tables are written even when empty, so every run
+leaves a trace of each table.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from mqadmin.pipeline.layout import TABLES, file_name, partition_dir, temp_name
+from mqadmin.pipeline.schema import SCHEMAS
+
+__all__ = ["to_table", "write_run", "write_table_atomic"]
+
+Rows = Iterable[Mapping[str, Any]]
+
+
+def to_table(table: str, data: pa.Table | Rows) -> pa.Table:
+    """``data`` (rows as dicts, or an Arrow table) as an Arrow table with the table's exact schema."""
+    schema = SCHEMAS[table]
+    if isinstance(data, pa.Table):
+        return data.select(schema.names).cast(schema)
+    return pa.Table.from_pylist(list(data), schema=schema)
+
+
+def write_table_atomic(table: pa.Table, path: Path) -> Path:
+    """Write ``table`` to ``path`` through a hidden temporary file in the same directory."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / temp_name(path.name)
+    try:
+        with open(tmp, "wb") as f:
+            pq.write_table(table, f, compression="zstd")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+    return path
+
+
+def write_run(root: str | Path, run_time: datetime, tables: Mapping[str, pa.Table | Rows]) -> dict[str, Path]:
+    """Write the tables of one run under ``root``; returns the file written per table.
+
+    Tables not given are written empty. Unknown table names are an error (a typo would otherwise
+    lose data silently).
+    """
+    unknown = set(tables) - set(TABLES)
+    if unknown:
+        raise ValueError(f"unknown snapshot table(s): {', '.join(sorted(unknown))}")
+    run_id = uuid.uuid4().hex[:8]
+    out: dict[str, Path] = {}
+    for name in TABLES:
+        data = to_table(name, tables.get(name, ()))
+        path = partition_dir(root, name, run_time) / file_name(name, run_time, run_id)
+        out[name] = write_table_atomic(data, path)
+    return out
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make a rename durable (best effort: not every file system lets a directory be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

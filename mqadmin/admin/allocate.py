@@ -1,63 +1,15 @@
-"""Message queues of a route and their average allocation to consumers, in Java's order.
+"""The average allocation of message queues to consumers, as ``AllocateMessageQueueAveragely``.
 
-``allocateMQ`` shows how ``AllocateMessageQueueAveragely`` would split a topic's queues between
-client ids. The queue list comes from a ``HashSet<MessageQueue>``, so its order (and therefore who
-gets which queue) is the set's iteration order, replayed here from ``MessageQueue.hashCode``.
+``allocateMQ`` shows how it would split a topic's queues between client ids. The queue list comes
+from a ``HashSet<MessageQueue>`` (:func:`mqadmin.admin.messages.subscribe_queues`), so its order, and
+therefore who gets which queue, is the set's iteration order.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from mqadmin.protocol.bodies.message_queue import MessageQueue
 
-from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.javacoll import java_string_hash
-
-__all__ = ["MessageQueue", "allocate_averagely", "subscribe_queues"]
-
-_MASK32 = 0xFFFFFFFF
-PERM_READ = 4
-
-
-@dataclass(frozen=True, slots=True)
-class MessageQueue:
-    topic: str
-    broker_name: str
-    queue_id: int
-
-    def java_hash(self) -> int:
-        """``MessageQueue.hashCode()`` (unsigned): brokerName, queueId, topic folded by 31."""
-        h = 1
-        h = (31 * h + (java_string_hash(self.broker_name) & _MASK32)) & _MASK32
-        h = (31 * h + (self.queue_id & _MASK32)) & _MASK32
-        h = (31 * h + (java_string_hash(self.topic) & _MASK32)) & _MASK32
-        return h
-
-    def to_json(self) -> dict[str, object]:
-        """Bean properties in fastjson order."""
-        return {"brokerName": self.broker_name, "queueId": self.queue_id, "topic": self.topic}
-
-
-def _hash_set_order(items: list[MessageQueue]) -> list[MessageQueue]:
-    unique = list(dict.fromkeys(items))
-    cap = 16
-    while len(unique) > cap * 3 // 4:
-        cap <<= 1
-    mask = cap - 1
-
-    def bucket(mq: MessageQueue) -> int:
-        h = mq.java_hash()
-        return (h ^ (h >> 16)) & mask
-
-    return sorted(unique, key=bucket)
-
-
-def subscribe_queues(topic: str, route: TopicRouteData) -> list[MessageQueue]:
-    """The readable queues of a route (``topicRouteData2TopicSubscribeInfo``), in HashSet order."""
-    queues: list[MessageQueue] = []
-    for qd in route.queue_datas or []:
-        if qd.perm & PERM_READ and qd.broker_name is not None:
-            queues.extend(MessageQueue(topic, qd.broker_name, i) for i in range(qd.read_queue_nums))
-    return _hash_set_order(queues)
+__all__ = ["allocate_averagely"]
 
 
 def allocate_averagely(current: str, mq_all: list[MessageQueue], cid_all: list[str]) -> list[MessageQueue]:

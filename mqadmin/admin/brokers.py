@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_order
@@ -29,7 +30,6 @@ __all__ = [
     "is_system_group",
 ]
 
-MASTER_ID = 0
 NO_MASTER = "NO_MASTER"
 """Key of the master → slaves map for broker groups without a master (5.3.3 ``CommandUtil``)."""
 

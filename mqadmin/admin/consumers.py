@@ -31,6 +31,7 @@ from mqadmin.protocol.bodies.static_topic import METADATA_SCOPE_GLOBAL, TopicQue
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper, TopicStatsTable
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered, java_string_sort_key
 from mqadmin.remoting.errors import RemoteCommandError
 
 __all__ = [
@@ -296,11 +297,11 @@ class ConsumerRunningInfo:
         jstack = d.get("jstack")
         return cls(
             properties=props,
-            subscriptions=sorted(subs.values(), key=lambda s: j.java_string_sort_key(s.tree_key)),
-            mq_table=dict(sorted(mq_table.items(), key=lambda kv: _mq_sort_key(kv[0]))),
-            mq_pop_table=dict(sorted(pop_table.items(), key=lambda kv: _mq_sort_key(kv[0]))),
-            status_table=dict(sorted(status.items(), key=lambda kv: j.java_string_sort_key(kv[0]))),
-            user_consumer_info=dict(sorted(user.items(), key=lambda kv: j.java_string_sort_key(kv[0]))),
+            subscriptions=sorted(subs.values(), key=lambda s: java_string_sort_key(s.tree_key)),
+            mq_table=dict(sorted(mq_table.items(), key=lambda kv: kv[0].java_sort_key())),
+            mq_pop_table=dict(sorted(pop_table.items(), key=lambda kv: kv[0].java_sort_key())),
+            status_table=dict(sorted(status.items(), key=lambda kv: java_string_sort_key(kv[0]))),
+            user_consumer_info=dict(sorted(user.items(), key=lambda kv: java_string_sort_key(kv[0]))),
             jstack=jstack if isinstance(jstack, str) else None,
         )
 
@@ -341,16 +342,7 @@ def _scalar_text(v: Any) -> str:
 
 def sorted_queues(stats: ConsumeStats) -> list[MessageQueue]:
     """The queues of consume stats in ``MessageQueue.compareTo`` order (as the Java tool sorts them)."""
-    return sorted(stats.offset_table, key=_mq_sort_key)
-
-
-def _mq_sort_key(mq: MessageQueue) -> tuple[bytes, bytes, int]:
-    """``MessageQueue.compareTo``: topic, broker name (Java string order), queue id."""
-    return (
-        j.java_string_sort_key(mq.topic or ""),
-        j.java_string_sort_key(mq.broker_name or ""),
-        mq.queue_id,
-    )
+    return sorted(stats.offset_table, key=MessageQueue.java_sort_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -928,7 +920,7 @@ class ConsumerOps(GroupOps):
         route = await self.examine_topic_route_info(topic)
         addr_of = {bd.broker_name: bd.select_broker_addr() for bd in route.broker_datas or []}
         done: list[tuple[MessageQueue, int]] = []
-        for mq, w in sorted(stats.offset_table.items(), key=lambda kv: _mq_sort_key(kv[0])):
+        for mq, w in sorted(stats.offset_table.items(), key=lambda kv: kv[0].java_sort_key()):
             if w.consumer_offset < 0:
                 continue
             addr = addr_of.get(mq.broker_name)
@@ -989,5 +981,5 @@ def _hash_map_order(table: dict[MessageQueue, OffsetWrapper]) -> list[tuple[Mess
     """A ``HashMap<MessageQueue, …>`` filled in wire order, as fastjson decodes it, in iteration order."""
     if len(table) < 2:
         return list(table.items())
-    ordered = j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash)
+    ordered = hash_ordered(table, hash_map_capacity(len(table)), MessageQueue.java_hash)
     return list(ordered.items())

@@ -22,10 +22,12 @@ from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
+from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message, decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
@@ -40,14 +42,12 @@ __all__ = [
     "QueryResult",
     "parse_sub_expression",
     "queues_in_hash_set_order",
+    "subscribe_queues",
 ]
 
 TOOLS_CONSUMER = "TOOLS_CONSUMER"
 """The group the Java tools pull with (``MixAll.TOOLS_CONSUMER_GROUP``)."""
 RETRY_PREFIX = "%RETRY%"
-PERM_READ = 4
-MASTER_ID = 0
-_MASK32 = 0xFFFFFFFF
 _PULL_FLAG_SUBSCRIPTION = 0x4
 _SUSPEND_TIMEOUT_MS = "20000"
 _PULL_STATUS = {0: "FOUND", 19: "NO_NEW_MSG", 20: "NO_MATCHED_MSG", 21: "OFFSET_ILLEGAL"}
@@ -120,16 +120,16 @@ def parse_sub_expression(expr: str | None) -> frozenset[str] | None:
 def queues_in_hash_set_order(queues: Sequence[MessageQueue]) -> list[MessageQueue]:
     """A Java ``HashSet<MessageQueue>`` filled one by one, in iteration order."""
     unique = list(dict.fromkeys(queues))
-    cap = 16
-    while len(unique) > cap * 3 // 4:
-        cap <<= 1
-    mask = cap - 1
+    return bucket_order(unique, hash_map_capacity(len(unique)), MessageQueue.java_hash)
 
-    def bucket(mq: MessageQueue) -> int:
-        h = mq.java_hash() & _MASK32
-        return (h ^ (h >> 16)) & mask
 
-    return sorted(unique, key=bucket)
+def subscribe_queues(topic: str, route: TopicRouteData) -> list[MessageQueue]:
+    """The readable queues of a route (``topicRouteData2TopicSubscribeInfo``), in HashSet order."""
+    queues: list[MessageQueue] = []
+    for qd in route.queue_datas or []:
+        if qd.perm & PERM_READ and qd.broker_name is not None:
+            queues.extend(MessageQueue(topic, qd.broker_name, i) for i in range(qd.read_queue_nums))
+    return queues_in_hash_set_order(queues)
 
 
 def _offset(addr: str, resp: RemotingCommand, name: str = "offset") -> int:
@@ -186,12 +186,7 @@ class MessageOps(BrokerOps):
 
     async def fetch_subscribe_message_queues(self, topic: str) -> list[MessageQueue]:
         """The readable queues of a topic in the order Java's tools walk them (a HashSet's)."""
-        route = await self.topic_route_cached(topic, refresh=True)
-        queues: list[MessageQueue] = []
-        for qd in route.queue_datas or []:
-            if qd.perm & PERM_READ and qd.broker_name is not None:
-                queues.extend(MessageQueue(topic, qd.broker_name, i) for i in range(qd.read_queue_nums))
-        return queues_in_hash_set_order(queues)
+        return subscribe_queues(topic, await self.topic_route_cached(topic, refresh=True))
 
     # ------------------------------------------------------------------------------ offsets
 

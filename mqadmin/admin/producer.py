@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
+from mqadmin.protocol.bodies.topic import PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javacoll import java_hash_order
@@ -57,8 +58,6 @@ MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 COMPRESS_OVER = 4096
 COMPRESS_LEVEL = 5
 TOPIC_MAX_LENGTH = 127
-PERM_WRITE = 2
-MASTER_ID = 0
 _VALID_TOPIC = re.compile(r"^[%|a-zA-Z0-9_-]+$")
 _NOT_ALLOWED_SEND = frozenset(
     {

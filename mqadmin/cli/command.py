@@ -23,17 +23,19 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from mqadmin.cli.common import CommonValues, common_options, common_values, deadline_option
-from mqadmin.cli.errors import ErrorReport, PartialFailure, describe, exit_code_of
+from mqadmin.cli.errors import CommandError, ErrorReport, PartialFailure, describe, exit_code_of
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
 from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
+from mqadmin.cli.javatext import java_parse_long
 from mqadmin.cli.output import Output
 
 if TYPE_CHECKING:
     from mqadmin.admin.api import MQAdmin
+    from mqadmin.admin.fanout import FanOutResult
     from mqadmin.admin.settings import AdminSettings
 
-__all__ = ["Invocation", "JavaCommand", "java_command"]
+__all__ = ["Invocation", "JavaCommand", "java_command", "need_target", "parse_int", "parse_long"]
 
 CommandFunc = Callable[..., Awaitable[ExitCode | int | None]]
 
@@ -97,6 +99,34 @@ class Invocation:
         """The failures so far as JSON objects (for the ``errors`` member of structured output)."""
         return [describe(e, self._settings).as_json()["error"] for e in self.failures]
 
+    def add_errors(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data`` with the failures so far as its ``errors`` member, if there are any."""
+        if self.failures:
+            data["errors"] = self.error_list()
+        return data
+
+    def tally(self, result: FanOutResult[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A fan-out over addresses, accounted for: the values of the calls that worked ({addr: value},
+        in the order asked) and a JSON row per address (``addr``, ``ok``, ``error``); each failure is
+        reported as it is met."""
+        done: dict[str, Any] = {}
+        rows: list[dict[str, Any]] = []
+        for addr in result.order:
+            if addr in result.results:
+                done[addr] = result.results[addr]
+                self.any_success = True
+                rows.append({"addr": addr, "ok": True})
+            else:
+                rep = self.report(result.errors[addr])
+                rows.append({"addr": addr, "ok": False, "error": rep.message})
+        return done, rows
+
+    async def on_each(
+        self, addrs: Sequence[str], call: Callable[[str], Awaitable[Any]]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """``call(addr)`` on every address at once, within the deadline, :meth:`tally`-ed."""
+        return self.tally(await self.admin.fan_out(addrs, call, deadline=self.deadline))
+
     def warn(self, message: str) -> None:
         click.echo(f"mqadmin {self.name}: warning: {message}", err=True)
 
@@ -108,6 +138,29 @@ class Invocation:
     async def close(self) -> None:
         if self._admin is not None:
             await self._admin.close()
+
+
+def need_target(broker: str | None, cluster: str | None) -> None:
+    """What a command acting on a broker (``-b``) or on a cluster's brokers (``-c``) needs: one of them."""
+    if broker is None and cluster is None:
+        raise CommandError("give the broker with -b ADDR or the cluster with -c NAME", ExitCode.USAGE)
+
+
+def parse_long(value: str, option: str, bits: int = 64) -> int:
+    """``Long.parseLong`` (``Integer.parseInt`` with ``bits=32``) of an option's trimmed value; a bad
+    one is a usage error."""
+    try:
+        n = java_parse_long(value.strip())
+    except ValueError:
+        n = None
+    if n is None or not -(1 << (bits - 1)) <= n < (1 << (bits - 1)):
+        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE)
+    return n
+
+
+def parse_int(value: str, option: str) -> int:
+    """``Integer.parseInt`` of an option's trimmed value; a bad one is a usage error."""
+    return parse_long(value, option, 32)
 
 
 def _configure_logging(debug: bool) -> None:

@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
 
-from mqadmin.protocol.fastjson import java_double, quote
+from mqadmin.protocol.fastjson import java_string as jstr  # String.valueOf, under the short name
+from mqadmin.protocol.fastjson import quote
+from mqadmin.protocol.javacoll import java_string_sort_key
 
 __all__ = [
     "Bean",
@@ -91,19 +93,6 @@ def to_float32(x: float) -> float:
         return float(struct.unpack("<f", struct.pack("<f", x))[0])
     except OverflowError:
         return math.copysign(math.inf, x)
-
-
-def jstr(v: Any) -> str:
-    """Java ``String.valueOf`` for what the commands print: null, booleans, numbers, strings."""
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, float):
-        return java_double(v)
-    return str(v)
 
 
 def java_parse_boolean(s: str | None) -> bool:
@@ -180,7 +169,7 @@ def _nl(level: int) -> str:
 def _pretty(v: Any, level: int, out: list[str]) -> None:
     if isinstance(v, Bean):
         out.append("{")
-        props = [(k, v[k]) for k in sorted(v, key=_java_order) if v[k] is not None]
+        props = _bean_props(v)
         out.append(_nl(level + 1))
         for i, (k, x) in enumerate(props):
             if i:
@@ -226,27 +215,18 @@ def _pretty(v: Any, level: int, out: list[str]) -> None:
         out.append(_scalar(v))
 
 
-def _java_order(name: str) -> bytes:
-    return name.encode("utf-16-be", "surrogatepass")
+def _bean_props(bean: Bean) -> list[tuple[str, Any]]:
+    """A bean's non-null properties, sorted by name as fastjson writes them."""
+    return [(k, bean[k]) for k in sorted(bean, key=java_string_sort_key) if bean[k] is not None]
 
 
 def _scalar(v: Any) -> str:
-    if isinstance(v, str):
-        return quote(v)
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if v is None:
-        return "null"
-    if isinstance(v, float):
-        return java_double(v)
-    return str(v)
+    return quote(v) if isinstance(v, str) else jstr(v)
 
 
 def _compact(v: Any) -> str:
     if isinstance(v, Bean):
-        props = [(k, v[k]) for k in sorted(v, key=_java_order) if v[k] is not None]
+        props = _bean_props(v)
         return "{" + ",".join(quote(k) + ":" + _compact(x) for k, x in props) + "}"
     if isinstance(v, Mapping):
         parts = []

@@ -12,26 +12,20 @@ from __future__ import annotations
 
 import logging
 import os
-import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mqadmin.atomicfile import write_atomic
+from mqadmin.javaconfig import JavaBean, JavaField, java_field
 from mqadmin.protocol.bodies.properties import properties_to_string
-from mqadmin.protocol.fastjson import java_double
 
 __all__ = [
     "DEFAULT_LISTEN_PORT",
     "Configuration",
-    "JavaBean",
     "NamesrvConfig",
     "NettyClientConfig",
     "NettyServerConfig",
-    "apply_properties",
-    "java_value",
-    "object_properties",
 ]
 
 log = logging.getLogger("mqadmin.namesrv")
@@ -39,118 +33,16 @@ log = logging.getLogger("mqadmin.namesrv")
 DEFAULT_LISTEN_PORT = 9876
 """``NamesrvStartup`` sets it before the ``-c`` file is read."""
 
-_INT_RE = re.compile(r"[+-]?[0-9]+")
-_INT32 = (-(1 << 31), (1 << 31) - 1)
-_INT64 = (-(1 << 63), (1 << 63) - 1)
-
 
 def _home(*parts: str) -> str:
     return os.path.join(os.path.expanduser("~"), *parts)
 
 
-def _jfield(
-    default: Any = None, *, java: str | None = None, kind: str | None = None, factory: Any = None
-) -> Any:
-    """A bean field; ``java`` overrides the Java name, ``kind`` the Java type (``long``, ``int``...)."""
-    meta = {"java": java, "kind": kind}
-    if factory is not None:
-        return field(default_factory=factory, metadata=meta)
-    return field(default=default, metadata=meta)
+class _NamesrvBean(JavaBean):
+    """The name server's config objects: 5.3.3 parsing; a value that does not parse is logged."""
 
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(p[:1].upper() + p[1:] for p in rest)
-
-
-_KINDS = {"bool": "boolean", "int": "int", "float": "double"}
-
-
-class JavaBean:
-    """A config object whose fields carry Java names and types (see :func:`apply_properties`)."""
-
-    @classmethod
-    def java_fields(cls) -> list[tuple[str, str, str]]:
-        """(python name, Java field name, Java type) in declaration order."""
-        cached = cls.__dict__.get("_java_fields")
-        if cached is None:
-            cached = []
-            for f in fields(cls):  # type: ignore[arg-type]
-                java = f.metadata.get("java") or _camel(f.name)
-                kind = f.metadata.get("kind") or _KINDS.get(str(f.type), "String")
-                cached.append((f.name, java, kind))
-            cls._java_fields = cached  # type: ignore[attr-defined]
-        return cached  # type: ignore[no-any-return]
-
-    def java_items(self) -> Iterator[tuple[str, Any]]:
-        for py, java, _ in self.java_fields():
-            yield java, getattr(self, py)
-
-
-def java_value(v: Any) -> str | None:
-    """``String.valueOf`` of a field value (None stays None)."""
-    if v is None:
-        return None
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, float):
-        return java_double(v)
-    return str(v)
-
-
-def _parse(kind: str, text: str) -> Any:
-    """Parse a property for a Java type; raises ValueError where Java throws (the value is then ignored)."""
-    if kind in ("int", "long"):
-        if not _INT_RE.fullmatch(text):
-            raise ValueError(text)
-        n = int(text)
-        lo, hi = _INT32 if kind == "int" else _INT64
-        if not lo <= n <= hi:
-            raise ValueError(text)
-        return n
-    if kind == "boolean":
-        return text.lower() == "true"
-    if kind in ("double", "float"):
-        return float(text.strip())
-    return _java_trim(text)
-
-
-def _java_trim(s: str) -> str:
-    """``String.trim``: strips every char up to U+0020 at both ends."""
-    i, j = 0, len(s)
-    while i < j and s[i] <= " ":
-        i += 1
-    while j > i and s[j - 1] <= " ":
-        j -= 1
-    return s[i:j]
-
-
-def apply_properties(props: Mapping[str, str], bean: JavaBean) -> list[str]:
-    """``MixAll.properties2Object``: set each field whose Java name is a key; returns the names set."""
-    applied = []
-    for py, java, kind in bean.java_fields():
-        text = props.get(java)
-        if text is None:
-            continue
-        try:
-            setattr(bean, py, _parse(kind, text))
-        except ValueError:
-            log.debug("config %s=%r does not parse as %s: ignored", java, text, kind)
-            continue
-        applied.append(java)
-    return applied
-
-
-def object_properties(bean: JavaBean) -> dict[str, str]:
-    """``MixAll.object2Properties``: every non-null field as text."""
-    out = {}
-    for java, v in bean.java_items():
-        text = java_value(v)
-        if text is not None:
-            out[java] = text
-    return out
+    def property_ignored(self, f: JavaField, text: str) -> None:
+        log.debug("config %s=%r does not parse as %s: ignored", f.java, text, f.kind)
 
 
 def _rocketmq_home() -> str | None:
@@ -158,12 +50,12 @@ def _rocketmq_home() -> str | None:
 
 
 @dataclass
-class NamesrvConfig(JavaBean):
+class NamesrvConfig(_NamesrvBean):
     """Java ``NamesrvConfig`` (5.3.3)."""
 
-    rocketmq_home: str | None = _jfield(factory=_rocketmq_home)
-    kv_config_path: str = _jfield(factory=lambda: _home("namesrv", "kvConfig.json"))
-    config_store_path: str = _jfield(factory=lambda: _home("namesrv", "namesrv.properties"))
+    rocketmq_home: str | None = java_field(factory=_rocketmq_home)
+    kv_config_path: str = java_field(factory=lambda: _home("namesrv", "kvConfig.json"))
+    config_store_path: str = java_field(factory=lambda: _home("namesrv", "namesrv.properties"))
     product_env_name: str = "center"
     cluster_test: bool = False
     order_message_enable: bool = False
@@ -172,7 +64,7 @@ class NamesrvConfig(JavaBean):
     default_thread_pool_nums: int = 16
     client_request_thread_pool_queue_capacity: int = 50000
     default_thread_pool_queue_capacity: int = 10000
-    scan_not_active_broker_interval: int = _jfield(5000, kind="long")
+    scan_not_active_broker_interval: int = java_field(5000, kind="long")
     un_register_broker_queue_capacity: int = 3000
     support_acting_master: bool = False
     enable_all_topic_list: bool = True
@@ -186,7 +78,7 @@ class NamesrvConfig(JavaBean):
 
 
 @dataclass
-class NettyServerConfig(JavaBean):
+class NettyServerConfig(_NamesrvBean):
     """Java ``NettyServerConfig`` (5.3.3); only address, port and idle time change what we do."""
 
     bind_address: str = "0.0.0.0"
@@ -210,28 +102,28 @@ class NettyServerConfig(JavaBean):
 
 
 @dataclass
-class NettyClientConfig(JavaBean):
+class NettyClientConfig(_NamesrvBean):
     """Java ``NettyClientConfig`` (5.3.3): printed by ``-p``; not part of GET_NAMESRV_CONFIG."""
 
     client_worker_threads: int = 4
-    client_callback_executor_threads: int = _jfield(factory=lambda: os.cpu_count() or 1)
+    client_callback_executor_threads: int = java_field(factory=lambda: os.cpu_count() or 1)
     client_oneway_semaphore_value: int = 65535
     client_async_semaphore_value: int = 65535
     connect_timeout_millis: int = 3000
-    channel_not_active_interval: int = _jfield(60000, kind="long")
-    is_scan_available_name_srv: bool = _jfield(True, java="isScanAvailableNameSrv")
+    channel_not_active_interval: int = java_field(60000, kind="long")
+    is_scan_available_name_srv: bool = java_field(True, java="isScanAvailableNameSrv")
     client_channel_max_idle_time_seconds: int = 120
     client_socket_snd_buf_size: int = 0
     client_socket_rcv_buf_size: int = 0
     client_pooled_byte_buf_allocator_enable: bool = False
     client_close_socket_if_timeout: bool = True
-    use_tls: bool = _jfield(False, java="useTLS")
+    use_tls: bool = java_field(False, java="useTLS")
     socks_proxy_config: str = "{}"
     write_buffer_high_water_mark: int = 0
     write_buffer_low_water_mark: int = 0
     disable_callback_executor: bool = False
     disable_netty_worker_group: bool = False
-    max_reconnect_interval_time_seconds: int = _jfield(60, kind="long")
+    max_reconnect_interval_time_seconds: int = java_field(60, kind="long")
     enable_reconnect_for_go_away: bool = True
 
 
@@ -251,14 +143,14 @@ class Configuration:
         self._objects: list[JavaBean] = [namesrv, server]
         self.all_configs: dict[str, str] = {}
         for obj in self._objects:
-            self.all_configs.update(object_properties(obj))
+            self.all_configs.update(obj.to_properties())
         if extra:
             self.all_configs.update(extra)
         self.data_version = 0
 
     def _refresh(self) -> dict[str, str]:
         for obj in self._objects:
-            self.all_configs.update(object_properties(obj))
+            self.all_configs.update(obj.to_properties())
         return self.all_configs
 
     def format(self) -> str:
@@ -271,7 +163,7 @@ class Configuration:
             if k in self.all_configs:
                 self.all_configs[k] = v
         for obj in self._objects:
-            apply_properties(props, obj)
+            obj.apply(props)
         self.data_version += 1
         self.persist()
 

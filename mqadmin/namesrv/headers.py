@@ -8,7 +8,7 @@ read fields the same way instead of rejecting the request.
 
 from __future__ import annotations
 
-import re
+from mqadmin.javaconfig import parse_java_integer
 
 __all__ = [
     "EXCEPTION_WHERE",
@@ -19,29 +19,27 @@ __all__ = [
     "parse_boolean",
 ]
 
-_DIGITS = re.compile(r"[+-]?[0-9]+")
-_INT32 = (-(1 << 31), (1 << 31) - 1)
-_INT64 = (-(1 << 63), (1 << 63) - 1)
-
 EXCEPTION_WHERE = "org.apache.rocketmq.namesrv.processor.DefaultRequestProcessor"
 """The class a name server request failure is reported from."""
 
 
-def _parse(text: str | None, lo: int, hi: int) -> int | None:
-    if text is None or not _DIGITS.fullmatch(text):
+def _parse(text: str | None, kind: str) -> int | None:
+    if text is None:
         return None
-    n = int(text)
-    return n if lo <= n <= hi else None
+    try:
+        return parse_java_integer(text, kind)
+    except ValueError:
+        return None
 
 
 def java_long(text: str | None) -> int | None:
     """``Long.parseLong`` of an ext field; None when absent or unparsable (the field stays null)."""
-    return _parse(text, *_INT64)
+    return _parse(text, "long")
 
 
 def java_int(text: str | None) -> int | None:
     """``Integer.parseInt`` of an ext field; None when absent or unparsable."""
-    return _parse(text, *_INT32)
+    return _parse(text, "int")
 
 
 def parse_boolean(text: str | None) -> bool:

@@ -79,6 +79,18 @@ def _jstr(v: object) -> str:
     return "null" if v is None else str(v)
 
 
+def _json_exception_remark(e: Exception) -> str:
+    """What Java answers when fastjson cannot parse a body: the JSONException and where it came from."""
+    return java_exception_remark(
+        "com.alibaba.fastjson.JSONException", str(e), "com.alibaba.fastjson.JSON.parseObject"
+    )
+
+
+def _zero_version() -> DataVersion:
+    """The data version of a registration without one."""
+    return DataVersion(timestamp=0, counter=0, state_version=0)
+
+
 def _suggest_todo(url: str) -> str:
     return f"\nSee {url} for further details."
 
@@ -151,20 +163,12 @@ class NamesrvProcessor:
             self._lock = asyncio.Lock()
         return self._lock
 
-    def _write(self, req: RemotingCommand, fn: Callable[[RemotingCommand], RemotingCommand]) -> Any:
-        """Run a table change now, or after the change in progress (a sliced registration)."""
-        if not self.write_lock.locked():
-            return fn(req)
-        return self._after_lock(req, fn)
-
-    async def _after_lock(
-        self, req: RemotingCommand, fn: Callable[[RemotingCommand], RemotingCommand]
-    ) -> RemotingCommand:
-        async with self.write_lock:
-            return fn(req)
-
     def run_write(self, fn: Callable[[], object]) -> Any:
-        """Run a table change that is not a request (channel loss, expiry) in turn with the others."""
+        """Run a table change now, or after the change in progress (a sliced registration).
+
+        Requests that change the tables go through here, and so do changes that are not requests
+        (channel loss, expiry): each waits its turn.
+        """
         if not self.write_lock.locked():
             return fn()
         return self._run_after_lock(fn)
@@ -286,29 +290,28 @@ class NamesrvProcessor:
             return req.response(SYSTEM_ERROR, "disable")
         return self._topic_list(req, self.routes.all_topics())
 
-    def get_topics_by_cluster(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+    def _listed_topics(self, req: RemotingCommand, topics: Callable[[], list[str]]) -> RemotingCommand:
+        """A topic list that ``enableTopicList`` may switch off."""
         if not self.config.enable_topic_list:
             return req.response(SYSTEM_ERROR, "disable")
-        return self._topic_list(req, self.routes.topics_by_cluster((req.ext_fields or {}).get("cluster")))
+        return self._topic_list(req, topics())
+
+    def get_topics_by_cluster(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        cluster = (req.ext_fields or {}).get("cluster")
+        return self._listed_topics(req, lambda: self.routes.topics_by_cluster(cluster))
 
     def get_system_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         topics, broker_addr = self.routes.system_topics()
         return self._topic_list(req, topics, broker_addr)
 
     def get_unit_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        if not self.config.enable_topic_list:
-            return req.response(SYSTEM_ERROR, "disable")
-        return self._topic_list(req, self.routes.unit_topics())
+        return self._listed_topics(req, self.routes.unit_topics)
 
     def get_has_unit_sub_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        if not self.config.enable_topic_list:
-            return req.response(SYSTEM_ERROR, "disable")
-        return self._topic_list(req, self.routes.has_unit_sub_topics())
+        return self._listed_topics(req, self.routes.has_unit_sub_topics)
 
     def get_has_unit_sub_ununit_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        if not self.config.enable_topic_list:
-            return req.response(SYSTEM_ERROR, "disable")
-        return self._topic_list(req, self.routes.has_unit_sub_ununit_topics())
+        return self._listed_topics(req, self.routes.has_unit_sub_ununit_topics)
 
     # ------------------------------------------------------------------------------ broker registration
 
@@ -324,9 +327,6 @@ class NamesrvProcessor:
         header = self._register_checks(conn, req)
         if isinstance(header, RemotingCommand):
             return header
-        unchanged = self.routes.register_unchanged(**header)
-        if unchanged is not None:
-            return self._registered(req, unchanged)
         try:
             args = self._register_body(req)
         except _Failure as f:
@@ -334,7 +334,8 @@ class NamesrvProcessor:
         return self._registered(req, self.routes.register_broker(**header, **args))
 
     def _register_checks(self, conn: Connection, req: RemotingCommand) -> dict[str, Any] | RemotingCommand:
-        """The body checksum and the broker id, then the header's arguments (or the error answer)."""
+        """The body checksum and the broker id, then the header's arguments; or the answer already:
+        an error, or the result of a member re-sending the body of its last registration."""
         ext = req.ext_fields or {}
         crc = java_int(ext.get("bodyCrc32")) or 0
         if crc != 0:
@@ -349,7 +350,11 @@ class NamesrvProcessor:
                     "java.lang.NullPointerException", None, f"{EXCEPTION_WHERE}.registerBroker"
                 ),
             )
-        return self._register_header(conn, req)
+        header = self._register_header(conn, req)
+        unchanged = self.routes.register_unchanged(**header)
+        if unchanged is not None:
+            return self._registered(req, unchanged)
+        return header
 
     async def _register_sliced(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         async with self.write_lock:
@@ -357,9 +362,6 @@ class NamesrvProcessor:
             header = self._register_checks(conn, req)
             if isinstance(header, RemotingCommand):
                 return header
-            unchanged = self.routes.register_unchanged(**header)
-            if unchanged is not None:
-                return self._registered(req, unchanged)
             await asyncio.sleep(0)
             started = time.perf_counter()
             try:
@@ -433,23 +435,17 @@ class NamesrvProcessor:
                 wrapper = rb.topic_config_serialize_wrapper
                 filters = rb.filter_server_list
             else:
-                wrapper = TopicConfigSerializeWrapper(
-                    {}, DataVersion(timestamp=0, counter=0, state_version=0)
-                )
+                wrapper = TopicConfigSerializeWrapper({}, _zero_version())
                 filters = []
         elif body:
             try:
                 wrapper = TopicConfigSerializeWrapper.decode(body)
             except (ProtocolError, ValueError, TypeError) as e:
-                raise _Failure(
-                    java_exception_remark(
-                        "com.alibaba.fastjson.JSONException", str(e), "com.alibaba.fastjson.JSON.parseObject"
-                    )
-                ) from e
+                raise _Failure(_json_exception_remark(e)) from e
         else:
-            wrapper = TopicConfigSerializeWrapper({}, DataVersion(timestamp=0, counter=0, state_version=0))
+            wrapper = TopicConfigSerializeWrapper({}, _zero_version())
         return {
-            "data_version": wrapper.data_version or DataVersion(timestamp=0, counter=0, state_version=0),
+            "data_version": wrapper.data_version or _zero_version(),
             "topic_configs": wrapper.topic_config_table,
             "filter_server_list": filters,
             "mapping_infos": getattr(wrapper, "topic_queue_mapping_info_map", None),
@@ -471,7 +467,7 @@ class NamesrvProcessor:
         return req.response(SUCCESS, ext_fields=ext, body=body)
 
     def unregister_broker(self, conn: Connection, req: RemotingCommand) -> Any:
-        return self._write(req, self._unregister_broker)
+        return self.run_write(lambda: self._unregister_broker(req))
 
     def _unregister_broker(self, req: RemotingCommand) -> RemotingCommand:
         ext = req.ext_fields or {}
@@ -493,12 +489,7 @@ class NamesrvProcessor:
             try:
                 dv = DataVersion.decode(req.body)
             except (ProtocolError, ValueError, TypeError) as e:
-                return req.response(
-                    SYSTEM_ERROR,
-                    java_exception_remark(
-                        "com.alibaba.fastjson.JSONException", str(e), "com.alibaba.fastjson.JSON.parseObject"
-                    ),
-                )
+                return req.response(SYSTEM_ERROR, _json_exception_remark(e))
         changed = self.routes.is_broker_topic_config_changed(cluster, addr, dv)
         self.routes.update_broker_timestamp(cluster, addr)
         stored = self.routes.query_broker_data_version(cluster, addr)
@@ -515,25 +506,26 @@ class NamesrvProcessor:
     # ------------------------------------------------------------------------------ topic changes
 
     def wipe_write_perm_of_broker(self, conn: Connection, req: RemotingCommand) -> Any:
-        def wipe(req: RemotingCommand) -> RemotingCommand:
-            name = (req.ext_fields or {}).get("brokerName")
-            count = self.routes.wipe_write_perm(name)
-            log.info("wipe write perm of broker[%s], client: %s, %d", name, conn.addr, count)
-            return req.response(SUCCESS, ext_fields={"wipeTopicCount": str(count)})
-
-        return self._write(req, wipe)
+        return self._change_write_perm(conn, req, self.routes.wipe_write_perm, "wipe")
 
     def add_write_perm_of_broker(self, conn: Connection, req: RemotingCommand) -> Any:
-        def add(req: RemotingCommand) -> RemotingCommand:
-            name = (req.ext_fields or {}).get("brokerName")
-            count = self.routes.add_write_perm(name)
-            log.info("add write perm of broker[%s], client: %s, %d", name, conn.addr, count)
-            return req.response(SUCCESS, ext_fields={"addTopicCount": str(count)})
+        return self._change_write_perm(conn, req, self.routes.add_write_perm, "add")
 
-        return self._write(req, add)
+    def _change_write_perm(
+        self, conn: Connection, req: RemotingCommand, change: Callable[[str | None], int], verb: str
+    ) -> Any:
+        """WIPE/ADD_WRITE_PERM_OF_BROKER: the broker's queues changed, and their count answered."""
+
+        def apply() -> RemotingCommand:
+            name = (req.ext_fields or {}).get("brokerName")
+            count = change(name)
+            log.info("%s write perm of broker[%s], client: %s, %d", verb, name, conn.addr, count)
+            return req.response(SUCCESS, ext_fields={f"{verb}TopicCount": str(count)})
+
+        return self.run_write(apply)
 
     def delete_topic_in_namesrv(self, conn: Connection, req: RemotingCommand) -> Any:
-        def delete(req: RemotingCommand) -> RemotingCommand:
+        def delete() -> RemotingCommand:
             ext = req.ext_fields or {}
             topic, cluster = ext.get("topic"), ext.get("clusterName")
             if cluster:
@@ -542,7 +534,7 @@ class NamesrvProcessor:
                 self.routes.delete_topic(topic)
             return req.response(SUCCESS)
 
-        return self._write(req, delete)
+        return self.run_write(delete)
 
     def register_topic_in_namesrv(self, conn: Connection, req: RemotingCommand) -> Any:
         route = None
@@ -550,19 +542,14 @@ class NamesrvProcessor:
             try:
                 route = TopicRouteData.decode(req.body)
             except (ProtocolError, ValueError, TypeError) as e:
-                return req.response(
-                    SYSTEM_ERROR,
-                    java_exception_remark(
-                        "com.alibaba.fastjson.JSONException", str(e), "com.alibaba.fastjson.JSON.parseObject"
-                    ),
-                )
+                return req.response(SYSTEM_ERROR, _json_exception_remark(e))
 
-        def register(req: RemotingCommand) -> RemotingCommand:
+        def register() -> RemotingCommand:
             if route is not None and route.queue_datas:
                 self.routes.register_topic((req.ext_fields or {}).get("topic"), route.queue_datas)
             return req.response(SUCCESS)
 
-        return self._write(req, register)
+        return self.run_write(register)
 
     # ------------------------------------------------------------------------------ name server config
 

@@ -9,40 +9,30 @@ stderr; stdout carries only what Java prints there. SIGTERM and SIGINT stop it c
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import signal
 import sys
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 from typing import TextIO
 
-from mqadmin.namesrv.config import (
-    JavaBean,
-    NamesrvConfig,
-    NettyClientConfig,
-    NettyServerConfig,
-    apply_properties,
-    java_value,
-)
+from mqadmin.javaconfig import JavaBean
+from mqadmin.namesrv.config import NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.kvconfig import KVConfigError
-from mqadmin.protocol.bodies.properties import string_to_properties
-from mqadmin.protocol.errors import ProtocolError
+from mqadmin.servermain import (
+    StartupError,
+    announce,
+    console_lines,
+    read_config_file,
+    run_until_stopped,
+    wait_for_stop,
+)
 
 __all__ = ["DEFAULT_LOG_FILE", "Settings", "StartupError", "load_settings", "print_config_items", "run"]
 
 log = logging.getLogger("mqadmin.namesrv")
 
 DEFAULT_LOG_FILE = os.path.join("~", "logs", "rocketmqlogs", "namesrv.log")
-_GMT8 = timezone(timedelta(hours=8))
-_LOG_FORMAT = "%(asctime)s %(levelname)-5s %(threadName)s - %(message)s"
-
-
-class StartupError(Exception):
-    """The name server cannot start (bad config file, port taken, broken kvConfig.json)."""
 
 
 @dataclass
@@ -62,17 +52,9 @@ def load_settings(
     """Defaults, then the ``-c`` file (Java properties), then the flags."""
     s = Settings()
     if config_file is not None:
-        try:
-            raw = Path(config_file).read_bytes()
-        except OSError as e:
-            raise StartupError(f"cannot read config file {config_file}: {e.strerror or e}") from None
-        try:
-            # Properties.load(InputStream) reads ISO-8859-1
-            props = string_to_properties(raw.decode("latin-1"), java_charset=False)
-        except ProtocolError as e:
-            raise StartupError(f"config file {config_file}: {e}") from None
+        props = read_config_file(config_file)
         for bean in (s.namesrv, s.server, s.client):
-            apply_properties(props, bean)
+            bean.apply(props)
         s.namesrv.config_store_path = config_file
         s.file_properties = props
         s.config_file = config_file
@@ -85,36 +67,10 @@ def load_settings(
 
 def print_config_items(settings: Settings, out: TextIO) -> None:
     """``-p``: every setting, one console-log line each (``<time> INFO main - name=value``)."""
-    stamp = datetime.now(UTC).astimezone(_GMT8).strftime("%Y-%m-%d %H:%M:%S")
     beans: tuple[JavaBean, ...] = (settings.namesrv, settings.server, settings.client)
-    for bean in beans:
-        for name, value in bean.java_items():
-            out.write(f"{stamp} INFO main - {name}={java_value(value) or ''}\n")
+    lines = [line for bean in beans for line in bean.property_lines()]
+    out.write("".join(f"{line}\n" for line in console_lines(lines)))
     out.flush()
-
-
-def setup_logging(log_file: str | None) -> logging.Handler | None:
-    """INFO and up to the log file, WARNING and up to stderr; returns the file handler."""
-    root = logging.getLogger("mqadmin")
-    root.setLevel(logging.INFO)
-    formatter = logging.Formatter(_LOG_FORMAT)
-    err = logging.StreamHandler(sys.stderr)
-    err.setLevel(logging.WARNING)
-    err.setFormatter(formatter)
-    root.addHandler(err)
-    if not log_file:
-        return None
-    path = Path(os.path.expanduser(log_file))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(path, encoding="utf-8")
-    except OSError as e:
-        root.warning("cannot open log file %s (%s): logging to stderr only", path, e.strerror or e)
-        return None
-    handler.setLevel(logging.INFO)
-    handler.setFormatter(formatter)
-    root.addHandler(handler)
-    return handler
 
 
 async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
@@ -123,8 +79,8 @@ async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
         settings.namesrv, settings.server, file_properties=settings.file_properties
     )
     for bean in (settings.namesrv, settings.server):
-        for name, value in bean.java_items():
-            log.info("%s=%s", name, java_value(value) or "")
+        for line in bean.property_lines():
+            log.info("%s", line)
     try:
         await controller.start()
     except KVConfigError as e:
@@ -136,20 +92,11 @@ async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
         "The Name Server boot success. serializeType=JSON, "
         f"address {settings.server.bind_address}:{settings.server.listen_port}"
     )
-    log.info(tip)
-    out = boot_out or sys.stdout
-    out.write(tip + "\n")
-    out.flush()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    announce(tip, log, boot_out)
     try:
-        await stop.wait()
+        await wait_for_stop()
         log.info("shutdown requested, stopping the name server")
     finally:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
         await controller.shutdown()
 
 
@@ -172,15 +119,4 @@ def run(
     if print_config:
         print_config_items(settings, sys.stdout)
         return 0
-    handler = setup_logging(log_file)
-    try:
-        asyncio.run(serve(settings))
-    except StartupError as e:
-        log.error("%s", e)
-        return 1
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        if handler is not None:
-            handler.close()
-    return 0
+    return run_until_stopped(lambda: serve(settings), log_file, log)

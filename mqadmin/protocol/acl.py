@@ -15,6 +15,8 @@ import hashlib
 import hmac
 from collections.abc import Collection, Mapping
 
+from mqadmin.protocol.javacoll import java_string_sort_key
+
 __all__ = [
     "ACCESS_KEY",
     "SECURITY_TOKEN",
@@ -37,18 +39,13 @@ Pass it in ``ignore`` to reproduce that server's check.
 """
 
 
-def _java_string_order(key: str) -> bytes:
-    """Sort key equal to Java ``String.compareTo``: UTF-16 code units, not code points."""
-    return key.encode("utf-16-be", "surrogatepass")
-
-
 def signed_content(ext_fields: Mapping[str, str], body: bytes | None, ignore: Collection[str] = ()) -> bytes:
     """The bytes that get signed: sorted ext field values, then the body.
 
     ``ignore`` names more fields to leave out, for checks that mimic a server's exclusions.
     Java encodes with UTF-8 and turns unpaired surrogates into ``?``; so does ``errors="replace"``.
     """
-    keys = sorted((k for k in ext_fields if k != SIGNATURE and k not in ignore), key=_java_string_order)
+    keys = sorted((k for k in ext_fields if k != SIGNATURE and k not in ignore), key=java_string_sort_key)
     text = "".join(ext_fields[k] for k in keys)
     return text.encode("utf-8", "replace") + (body or b"")
 

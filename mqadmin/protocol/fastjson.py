@@ -19,21 +19,26 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from decimal import Decimal
+from functools import wraps
 from typing import Any
 
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash
+from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash, tree_ordered
 
 __all__ = [
     "ObjectKey",
+    "browser_dumps",
+    "browser_quote",
     "dumps",
     "java_double",
     "java_hash_dict",
     "java_hash_order",
+    "java_string",
     "java_string_hash",
     "loads",
+    "quote",
 ]
 
 
@@ -238,6 +243,28 @@ def _escape_char(m: re.Match[str]) -> str:
     return _ESCAPES.get(c) or f"\\u{ord(c):04X}"
 
 
+def _memo_quote(make: Callable[[str], str]) -> Callable[[str], str]:
+    """A string quoter with a small cache: bodies and headers repeat the same names and addresses.
+
+    Only short strings are kept, and the cache starts over when full.
+    """
+    cache: dict[str, str] = {}
+
+    @wraps(make)
+    def quoted(s: str) -> str:
+        out = cache.get(s)
+        if out is None:
+            out = make(s)
+            if len(s) <= 256:
+                if len(cache) >= 4096:
+                    cache.clear()
+                cache[s] = out
+        return out
+
+    return quoted
+
+
+@_memo_quote
 def quote(s: str) -> str:
     """A JSON string literal as fastjson writes it (UTF-8 kept, control characters escaped)."""
     if _NEEDS_ESCAPE.search(s) is None:
@@ -267,6 +294,19 @@ def java_double(x: float) -> str:
     return f"{sign}{digits[0]}.{digits[1:] or '0'}E{sci}"
 
 
+def java_string(v: Any) -> str:
+    """``String.valueOf`` of a scalar: ``null``, ``true``/``false``, doubles as :func:`java_double`."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, float):
+        return java_double(v)
+    return str(v)
+
+
 def dumps(value: Any, *, standard: bool = False) -> str:
     """Compact fastjson text. ``standard=True`` quotes non-string keys (valid JSON)."""
     out: list[str] = []
@@ -290,6 +330,41 @@ def _write_key(key: Any, out: list[str], standard: bool) -> None:
         raise TypeError(f"unsupported JSON key type {type(key).__name__}")
 
 
+_Writer = Callable[[Any, list[str], Any], None]
+"""Writes a value (or a key) to ``out``; the last argument is the writer's option, passed down."""
+
+
+def _write_object(
+    entries: Iterable[tuple[Any, Any]], out: list[str], key: _Writer, value: _Writer, opt: Any
+) -> None:
+    """A JSON object of ``entries`` in their order; fastjson leaves out entries whose value is null."""
+    out.append("{")
+    first = True
+    for k, x in entries:
+        if x is None:
+            continue
+        if not first:
+            out.append(",")
+        first = False
+        key(k, out, opt)
+        out.append(":")
+        value(x, out, opt)
+    out.append("}")
+
+
+def _write_array(items: Iterable[Any], out: list[str], value: _Writer, opt: Any) -> None:
+    """A JSON array; null elements are written as ``null``."""
+    out.append("[")
+    for i, x in enumerate(items):
+        if i:
+            out.append(",")
+        if x is None:
+            out.append("null")
+        else:
+            value(x, out, opt)
+    out.append("]")
+
+
 def _write(v: Any, out: list[str], standard: bool) -> None:
     if isinstance(v, str):
         out.append(quote(v))
@@ -302,30 +377,91 @@ def _write(v: Any, out: list[str], standard: bool) -> None:
     elif isinstance(v, float):
         out.append(java_double(v) if math.isfinite(v) else "null")  # fastjson writes NaN as null
     elif isinstance(v, Mapping):
-        out.append("{")
-        first = True
-        for k, x in v.items():
-            if x is None:
-                continue
-            if not first:
-                out.append(",")
-            first = False
-            _write_key(k, out, standard)
-            out.append(":")
-            _write(x, out, standard)
-        out.append("}")
+        _write_object(v.items(), out, _write_key, _write, standard)
     elif isinstance(v, list | tuple):
-        out.append("[")
-        for i, x in enumerate(v):
-            if i:
-                out.append(",")
-            if x is None:
-                out.append("null")
-            else:
-                _write(x, out, standard)
-        out.append("]")
+        _write_array(v, out, _write, standard)
     elif hasattr(v, "to_json_obj"):
         _write(v.to_json_obj(), out, standard)
+    elif v is None:
+        out.append("null")
+    else:
+        raise TypeError(f"cannot write {type(v).__name__} as JSON")
+
+
+# ------------------------------------------------------------------------------- browser-safe JSON
+#
+# The name server answers a route query from a client of version >= V4_9_4 (ordinal 401), or one
+# that sets acceptStandardJsonOnly, with fastjson features BrowserCompatible and MapSortField:
+# non-string map keys are quoted, every map is written sorted (TreeMap order), and strings escape
+# '/', control characters and everything from U+007F up as \uXXXX (upper-case hex, per UTF-16
+# unit). Longs beyond +-(2^53 - 1) are written as strings.
+
+_BROWSER_SAFE = re.compile(r"[ !#-.0-\[\]-~]*")
+_BROWSER_SHORT = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "/": "\\/",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+
+
+@_memo_quote
+def browser_quote(s: str) -> str:
+    """A string literal as fastjson writes it with ``BrowserCompatible``."""
+    if _BROWSER_SAFE.fullmatch(s):
+        return f'"{s}"'
+    parts = ['"']
+    for ch in s:
+        if _BROWSER_SAFE.fullmatch(ch):
+            parts.append(ch)
+            continue
+        short = _BROWSER_SHORT.get(ch)
+        if short is not None:
+            parts.append(short)
+            continue
+        c = ord(ch)
+        if c >= 0x10000:
+            c -= 0x10000
+            parts.append(f"\\u{0xD800 + (c >> 10):04X}\\u{0xDC00 + (c & 0x3FF):04X}")
+        else:
+            parts.append(f"\\u{c:04X}")
+    parts.append('"')
+    return "".join(parts)
+
+
+_SAFE_LONG = (1 << 53) - 1
+
+
+def browser_dumps(value: Any) -> str:
+    """fastjson ``BrowserCompatible`` + ``MapSortField`` text of a JSON value (nulls omitted in maps)."""
+    out: list[str] = []
+    _bwrite(value, out, None)
+    return "".join(out)
+
+
+def _browser_key(k: Any, out: list[str], _: None) -> None:
+    out.append(browser_quote(k if type(k) is str else str(k)))
+
+
+def _bwrite(v: Any, out: list[str], _: None) -> None:
+    if type(v) is str:
+        out.append(browser_quote(v))
+    elif v is True:
+        out.append("true")
+    elif v is False:
+        out.append("false")
+    elif type(v) is int:
+        out.append(f'"{v}"' if v > _SAFE_LONG or v < -_SAFE_LONG else str(v))
+    elif type(v) is float:
+        out.append("null" if v != v or v in (float("inf"), float("-inf")) else java_double(v))
+    elif isinstance(v, Mapping):
+        _write_object(tree_ordered(v).items(), out, _browser_key, _bwrite, None)
+    elif isinstance(v, list | tuple):
+        _write_array(v, out, _bwrite, None)
     elif v is None:
         out.append("null")
     else:

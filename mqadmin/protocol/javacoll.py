@@ -1,19 +1,30 @@
-"""Iteration order of Java collections, so what we write lists things where Java lists them.
+"""Java's hash codes, hash-table sizes and collection orders, so what we write lists things where Java does.
 
 Java output (JSON maps, ``Properties`` text, the admin tool's listings) follows the iteration order
-of the map behind it, which is a function of the keys' ``hashCode`` and the table's history. These
-functions replay that history for ``HashMap``/``HashSet``, ``ConcurrentHashMap`` and, through it,
-``java.util.Properties`` (backed by a ``ConcurrentHashMap`` since Java 9).
+of the map behind it, which is a function of the keys' ``hashCode`` and the table's history.
+``HashMap``/``HashSet`` and ``ConcurrentHashMap`` both visit buckets by index, bucket =
+``(h ^ h >>> 16) & (capacity - 1)``; they differ in sizing (see :func:`chm_capacity`).
+``java.util.Properties`` is backed by a ``ConcurrentHashMap`` since Java 9; a ``TreeMap`` iterates
+sorted (:func:`tree_ordered`).
 
-Two kinds of helpers: functions that replay a whole insertion sequence at once
-(:func:`java_hash_order`, :func:`concurrent_hash_order`, :func:`properties_order`), and containers
-that keep a live table's history as entries come and go (:class:`JavaHashMap`, :class:`ChmOrder`),
-for the name server's route tables. Tree bins (eight or more keys in one bucket) are not modelled.
+Three kinds of helpers:
+
+- bucket orders (:func:`bucket_order`, :func:`hash_ordered`, :func:`java_hash_order`, ...): keys
+  sorted by bucket with a stable sort, keeping the given order inside a bucket. That is exactly
+  Java's order when the given order is the insertion order, or already a Java iteration order (so
+  decoding and re-encoding a body is byte-stable). Not replayed: a ``ConcurrentHashMap`` resize
+  re-links part of a bin in reverse.
+- replays of a whole insertion sequence through a ``ConcurrentHashMap``'s resizes
+  (:func:`chm_order`, :func:`concurrent_hash_order`, :func:`properties_order`);
+- containers that keep a live table's history as entries come and go (:class:`JavaHashMap`,
+  :class:`ChmOrder`), for the name server's route tables.
+
+Tree bins (eight or more keys in one bucket) are not modelled.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from operator import mul
 from typing import Any, TypeVar
@@ -23,6 +34,8 @@ V = TypeVar("V")
 
 _MASK32 = 0xFFFFFFFF
 _POWERS: list[int] = [1]
+
+# ----------------------------------------------------------------------------------------- hash codes
 
 
 def _powers(n: int) -> list[int]:
@@ -55,7 +68,7 @@ def long_hash(v: int) -> int:
 
 
 def java_hash(key: Any) -> int:
-    """Unsigned ``hashCode()`` of a String or Long key (the only key types the tables use)."""
+    """Unsigned ``hashCode()`` of a String or Long key (the only key types the route tables use)."""
     if type(key) is str:
         return string_hash(key)
     if type(key) is int:
@@ -63,25 +76,188 @@ def java_hash(key: Any) -> int:
     return java_hash_code(key) & _MASK32
 
 
-def _bucket_sorted(keys: Iterable[K], cap: int) -> list[K]:
-    mask = cap - 1
+def _signed32(h: int) -> int:
+    return h - (1 << 32) if h >= (1 << 31) else h
+
+
+def java_string_hash(s: str) -> int:
+    """``String.hashCode()`` over UTF-16 code units, as a signed 32-bit int."""
+    return _signed32(string_hash(s))
+
+
+def java_hash_code(key: Any) -> int:
+    """``hashCode()`` of a Java String, Integer, Long or Boolean key, as a signed 32-bit int."""
+    if isinstance(key, str):
+        return java_string_hash(key)
+    if isinstance(key, bool):
+        return 1231 if key else 1237
+    if isinstance(key, int):
+        if -(1 << 31) <= key < (1 << 31):
+            return key  # Integer, and Long of small values alike
+        return _signed32(long_hash(key))
+    raise TypeError(f"no Java hash for {type(key).__name__}")
+
+
+def unsigned_hash_code(key: Any) -> int:
+    """:func:`java_hash_code` as an unsigned 32-bit value (an int key hashes as an Integer)."""
+    if type(key) is str:
+        return string_hash(key)
+    return java_hash_code(key) & _MASK32
+
+
+def objects_hash(values: Sequence[int]) -> int:
+    """``31 * h + x`` folding over int32 values starting from 1 (``Objects.hash``), unsigned."""
+    h = 1
+    for x in values:
+        h = (31 * h + x) & _MASK32
+    return h
+
+
+# ---------------------------------------------------------------------------------------- table sizes
+
+
+def table_size_for(c: int) -> int:
+    """``HashMap.tableSizeFor``: the power of two at or above ``c`` (at least 1)."""
+    return 1 if c <= 1 else 1 << (c - 1).bit_length()
+
+
+def hash_map_capacity(size: int, initial: int = 16) -> int:
+    """Table length of ``new HashMap<>(initial)`` (or a ``HashSet``) holding ``size`` entries.
+
+    HashMap doubles when the size goes *past* three quarters of the table (13th entry of 16).
+    """
+    cap = table_size_for(initial)
+    while size > cap * 3 // 4:
+        cap <<= 1
+    return cap
+
+
+def hash_map_copy_capacity(size: int) -> int:
+    """Table length of ``new HashMap<>(map)`` / ``map.clone()``: sized for the copy, not grown.
+
+    Java 8 to 18 size it as ``tableSizeFor((int) (size / 0.75f + 1))``; Java 19 changed that to
+    ``ceil(size / 0.75)``, which only matters for keys beyond the table (broker ids of 4 and up).
+    """
+    if size == 0:
+        return 16
+    return table_size_for(int(size / 0.75 + 1.0))
+
+
+def chm_table(initial: int | None = None) -> int:
+    """Table length of ``new ConcurrentHashMap<>(initial)`` (``None``: the no-arg constructor, 16).
+
+    ``tableSizeFor((int) (1 + n / 0.75))`` (Java 11+; Java 8 used ``n + n/2 + 1``, equal for the
+    sizes RocketMQ passes: 4 → 8, 8 → 16, 32 → 64, 128 → 256, 1024 → 2048), whereas
+    ``new HashMap<>(n)`` starts at ``tableSizeFor(n)``.
+    """
+    return 16 if initial is None else table_size_for(int(1.0 + initial / 0.75))
+
+
+def chm_capacity(size: int, initial: int | None = None) -> int:
+    """Table length of a ``ConcurrentHashMap`` holding ``size`` entries put one by one.
+
+    It starts at :func:`chm_table` and doubles as soon as the count *reaches* three quarters of the
+    table (12th entry of 16), one entry earlier than HashMap. So at 12, 24, 48, ... entries the two
+    disagree even from the same start.
+    """
+    cap = chm_table(initial)
+    while size >= cap - (cap >> 2):
+        cap <<= 1
+    return cap
+
+
+def chm_put_all_capacity(size: int, initial: int | None = None) -> int:
+    """Table length after ``putAll`` of ``size`` entries into an empty ``ConcurrentHashMap``.
+
+    ``putAll`` presizes to ``tableSizeFor(size + size/2 + 1)`` first; a map built with the default
+    constructor then has that table (``putAll`` of one entry gives a table of 2, not 16).
+    """
+    cap = table_size_for(size + (size >> 1) + 1)
+    if initial is not None:
+        cap = max(cap, chm_table(initial))
+    while size >= cap - (cap >> 2):
+        cap <<= 1
+    return cap
+
+
+# -------------------------------------------------------------------------------------- bucket orders
+
+
+def bucket_order(
+    keys: Iterable[K], capacity: int, hash_of: Callable[[K], int] = unsigned_hash_code
+) -> list[K]:
+    """``keys`` in the bucket order of a Java hash table of ``capacity`` (stable inside a bucket)."""
+    mask = capacity - 1
 
     def bucket(k: K) -> int:
-        h = java_hash(k)
+        h = hash_of(k)
         return (h ^ (h >> 16)) & mask
 
-    return sorted(keys, key=bucket)  # stable: insertion order inside a bucket
+    return sorted(keys, key=bucket)
 
 
-def _table_size_for(c: int) -> int:
-    return 1 if c <= 1 else 1 << (c - 1).bit_length()
+def hash_ordered(
+    d: Mapping[K, V], capacity: int, hash_of: Callable[[K], int] = unsigned_hash_code
+) -> dict[K, V]:
+    """A copy of ``d`` in the bucket order of a Java hash table of ``capacity``."""
+    if len(d) < 2:
+        return dict(d)
+    return {k: d[k] for k in bucket_order(d, capacity, hash_of)}
+
+
+def java_hash_order(keys: Iterable[Any], initial_capacity: int = 16) -> list[Any]:
+    """The iteration order of a ``java.util.HashMap`` after inserting ``keys`` in this order.
+
+    ``initial_capacity`` is the map's constructor argument: 16 for ``new HashMap<>()``, 256 for the
+    ext-field map that RocketMQ 5.x ``RemotingCommand.addExtField`` creates. Inside a bucket,
+    entries keep insertion order, which a HashMap resize also preserves.
+    """
+    ks = list(dict.fromkeys(keys))
+    return bucket_order(ks, hash_map_capacity(len(ks), initial_capacity))
+
+
+def java_hash_dict(d: Mapping[Any, Any], initial_capacity: int = 16) -> dict[Any, Any]:
+    """A copy of ``d`` ordered as a Java HashMap filled in ``d``'s order would iterate."""
+    return {k: d[k] for k in java_hash_order(d, initial_capacity)}
+
+
+def hash_set_copy_order(keys: Iterable[K]) -> list[K]:
+    """Order of ``new HashSet<>(c)`` for a collection iterated as ``keys`` (String/Long elements).
+
+    ``HashSet(Collection)`` sizes its table for ``max(size / .75f + 1, 16)`` and adds in order.
+    """
+    ks = list(keys)
+    if len(ks) < 2:
+        return ks
+    return bucket_order(ks, table_size_for(max(int(len(ks) / 0.75) + 1, 16)), java_hash)
+
+
+def java_string_sort_key(s: str) -> bytes:
+    """``String.compareTo`` order (UTF-16 code units), which a ``TreeMap`` of strings follows."""
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def tree_ordered(d: Mapping[Any, V]) -> dict[Any, V]:
+    """``TreeMap`` order: strings by UTF-16 units, numbers numerically."""
+    if len(d) < 2:
+        return dict(d)
+    keys = list(d)
+    if all(type(k) is str for k in keys):
+        keys.sort(key=java_string_sort_key)
+    else:
+        keys.sort()
+    return {k: d[k] for k in keys}
+
+
+# ---------------------------------------------------------------------------------------- live tables
 
 
 class JavaHashMap(dict[K, V]):
     """A dict that remembers the table length its ``java.util.HashMap`` twin would have.
 
-    Use :meth:`put` for insertions (plain ``d[k] = v`` is fine for keys already present); a removal
-    is a plain ``del`` or ``pop``, since a HashMap never shrinks.
+    Keys hash as String or Long (:func:`java_hash`). Use :meth:`put` for insertions (plain
+    ``d[k] = v`` is fine for keys already present); a removal is a plain ``del`` or ``pop``, since a
+    HashMap never shrinks.
     """
 
     __slots__ = ("cap",)
@@ -95,17 +271,14 @@ class JavaHashMap(dict[K, V]):
         old = self.get(key)
         self[key] = value
         if len(self) > (self.cap * 3) >> 2:
-            cap = self.cap
-            while len(self) > (cap * 3) >> 2:
-                cap <<= 1
-            self.cap = cap
+            self.cap = hash_map_capacity(len(self), self.cap)
         return old
 
     def java_keys(self) -> list[K]:
         """Keys in the Java iteration order."""
         if len(self) < 2:
             return list(self)
-        return _bucket_sorted(self, self.cap)
+        return bucket_order(self, self.cap, java_hash)
 
     def java_items(self) -> list[tuple[K, V]]:
         return [(k, self[k]) for k in self.java_keys()]
@@ -117,19 +290,7 @@ class JavaHashMap(dict[K, V]):
         """Key order of ``new HashMap<>(this)``: a table sized for the entries, filled in Java order."""
         if len(self) < 2:
             return list(self)
-        return _bucket_sorted(self.java_keys(), _table_size_for(int(len(self) / 0.75 + 1.0)))
-
-
-def hash_set_copy_order(keys: Iterable[K]) -> list[K]:
-    """Order of ``new HashSet<>(c)`` for a collection iterated as ``keys``.
-
-    ``HashSet(Collection)`` sizes its table for ``max(size / .75f + 1, 16)`` and adds in order.
-    """
-    ks = list(keys)
-    if len(ks) < 2:
-        return ks
-    cap = _table_size_for(max(int(len(ks) / 0.75) + 1, 16))
-    return _bucket_sorted(ks, cap)
+        return bucket_order(self.java_keys(), hash_map_copy_capacity(len(self)), java_hash)
 
 
 def _chm_spread(h: int) -> int:
@@ -139,8 +300,8 @@ def _chm_spread(h: int) -> int:
 class ChmOrder:
     """The iteration order of a ``ConcurrentHashMap`` (or its key set) under puts and removes.
 
-    ``table`` is the table length at first use: 16 for ``new ConcurrentHashMap<>()`` and
-    ``newKeySet()``, ``tableSizeFor(1 + c / 0.75)`` for ``new ConcurrentHashMap<>(c)`` (1024 -> 2048).
+    ``table`` is the table length at first use, :func:`chm_table` of the constructor argument: 16
+    for ``new ConcurrentHashMap<>()`` and ``newKeySet()``, 2048 for ``new ConcurrentHashMap<>(1024)``.
     A put appends at the tail of its bin; when the count reaches 3/4 of the table it doubles, and
     each bin is split the Java way (the run of nodes at the tail that share their new-table bit
     moves as is, the nodes before it are prepended one by one, reversing them).
@@ -153,11 +314,6 @@ class ChmOrder:
         self._bins: dict[int, list[Any]] = {}
         self._hash: dict[Any, int] = {}
         self._count = 0
-
-    @staticmethod
-    def table_for_capacity(capacity: int) -> int:
-        """Table length of ``new ConcurrentHashMap<>(capacity)``."""
-        return _table_size_for(int(1.0 + capacity / 0.75))
 
     def __len__(self) -> int:
         return self._count
@@ -244,62 +400,13 @@ def chm_order(keys: Iterable[Any], table: int = 16) -> list[Any]:
     return list(m)
 
 
-def _signed32(h: int) -> int:
-    return h - (1 << 32) if h >= (1 << 31) else h
-
-
-def java_string_hash(s: str) -> int:
-    """``String.hashCode()`` over UTF-16 code units, as a signed 32-bit int."""
-    return _signed32(string_hash(s))
-
-
-def java_hash_code(key: Any) -> int:
-    """``hashCode()`` of a Java String, Integer, Long or Boolean key, as a signed 32-bit int."""
-    if isinstance(key, str):
-        return java_string_hash(key)
-    if isinstance(key, bool):
-        return 1231 if key else 1237
-    if isinstance(key, int):
-        if -(1 << 31) <= key < (1 << 31):
-            return key  # Integer, and Long of small values alike
-        return _signed32(long_hash(key))
-    raise TypeError(f"no Java hash for {type(key).__name__}")
-
-
-def java_hash_order(keys: Iterable[Any], initial_capacity: int = 16) -> list[Any]:
-    """The iteration order of a ``java.util.HashMap`` after inserting ``keys`` in this order.
-
-    ``initial_capacity`` is the map's constructor argument: 16 for ``new HashMap<>()``, 256 for the
-    ext-field map that RocketMQ 5.x ``RemotingCommand.addExtField`` creates.
-    Buckets are visited by index (``(h ^ h >>> 16) & (capacity - 1)``); inside a bucket, entries
-    keep insertion order, which a resize also preserves. The table doubles past 0.75 load.
-    """
-    ks = list(dict.fromkeys(keys))
-    cap = _table_size_for(max(initial_capacity, 1))
-    while len(ks) > cap * 3 // 4:
-        cap <<= 1
-    mask = cap - 1
-
-    def bucket(k: Any) -> int:
-        h = java_hash_code(k) & _MASK32
-        return (h ^ (h >> 16)) & mask
-
-    return sorted(ks, key=bucket)  # sorted() is stable: insertion order within a bucket
-
-
-def java_hash_dict(d: Mapping[Any, Any], initial_capacity: int = 16) -> dict[Any, Any]:
-    """A copy of ``d`` ordered as a Java HashMap filled in ``d``'s order would iterate."""
-    return {k: d[k] for k in java_hash_order(d, initial_capacity)}
-
-
 def concurrent_hash_order(keys: Iterable[Any], initial_capacity: int | None = None) -> list[Any]:
     """The iteration order of a ``ConcurrentHashMap`` after inserting ``keys`` in this order.
 
     ``initial_capacity`` is the constructor argument (``Properties`` uses 8); ``None`` is the no-arg
     constructor, whose table starts at 16.
     """
-    table = 16 if initial_capacity is None else ChmOrder.table_for_capacity(initial_capacity)
-    return chm_order(keys, table)
+    return chm_order(keys, chm_table(initial_capacity))
 
 
 def properties_order(keys: Iterable[str]) -> list[str]:

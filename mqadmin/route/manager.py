@@ -22,10 +22,10 @@ from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from mqadmin.protocol.bodies._json import browser_quote, quote
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.route import BrokerData, QueueData, TopicRouteData
-from mqadmin.protocol.javacoll import ChmOrder, JavaHashMap, chm_order, hash_set_copy_order
+from mqadmin.protocol.fastjson import browser_quote, quote
+from mqadmin.protocol.javacoll import ChmOrder, JavaHashMap, chm_order, chm_table, hash_set_copy_order
 from mqadmin.route.routecache import QUEUE_DATAS_MARK, RouteBodyCache
 from mqadmin.route.tables import (
     DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
@@ -53,9 +53,9 @@ log = logging.getLogger("mqadmin.namesrv.route")
 RegisterSteps = Generator[None, None, RegisterResult | None]
 """A registration in slices: each ``next`` applies a chunk of topics; the return value is the result."""
 
-_TOPIC_TABLE = ChmOrder.table_for_capacity(1024)  # new ConcurrentHashMap<>(1024)
-_BROKER_TABLE = ChmOrder.table_for_capacity(128)
-_CLUSTER_TABLE = ChmOrder.table_for_capacity(32)
+_TOPIC_TABLE = chm_table(1024)  # new ConcurrentHashMap<>(1024)
+_BROKER_TABLE = chm_table(128)
+_CLUSTER_TABLE = chm_table(32)
 _KEY_SET_TABLE = 16  # ConcurrentHashMap.newKeySet()
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from mqadmin.protocol.bodies.route import MASTER_ID
+from mqadmin.protocol.bodies.topic import PERM_INHERIT, PERM_PRIORITY, PERM_READ, PERM_WRITE
 from mqadmin.protocol.javacoll import JavaHashMap
 
 __all__ = [
@@ -32,14 +34,6 @@ __all__ = [
     "TopicConfigLike",
     "UnregisterRequest",
 ]
-
-MASTER_ID = 0
-"""``MixAll.MASTER_ID``: the broker id of a master."""
-
-PERM_PRIORITY = 8
-PERM_READ = 4
-PERM_WRITE = 2
-PERM_INHERIT = 1
 
 TOPIC_SYS_FLAG_UNIT = 1
 TOPIC_SYS_FLAG_UNIT_SUB = 2

@@ -1,6 +1,6 @@
 """Real peers for the group and offset command tests, all over loopback.
 
-- :class:`Cluster`: our name server and development broker as processes (``tests.broker.peers``),
+- :class:`Cluster`: our name server and development broker as processes (``tests.cli_harness``),
   and the installed ``mqadmin`` run against them as a subprocess.
 - :func:`produce` / :func:`consume`: the Apache RocketMQ C++ client sending and consuming (a consume
   run ends when it has what it expects; its shutdown commits the offsets).
@@ -14,52 +14,31 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
-from tests.broker.peers import MQADMIN, BrokerProcess, NameServerProcess, call, cpp, cpp_start
+from tests.broker.peers import call, cpp, cpp_start
+from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin
 
 JAVA_BROKER = "127.0.0.1:10911"
 
 
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-class Cluster:
+class Cluster(OurCluster):
     """A name server and a broker (cluster ``DefaultCluster``, broker ``broker-a``) of our own."""
 
     def __init__(self, workdir: Path) -> None:
-        self.workdir = workdir
-        self.ns = NameServerProcess(workdir / "namesrv")
-        try:
-            self.broker = BrokerProcess(workdir / "broker", self.ns.addr)
-        except Exception:
-            self.ns.stop()
-            raise
+        super().__init__(workdir)
         home = workdir / "home"
         (home / "conf").mkdir(parents=True, exist_ok=True)
         self.cwd = workdir / "cwd"
         self.cwd.mkdir(exist_ok=True)
-        self.env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("MQADMIN_", "NAMESRV_ADDR", "ROCKETMQ_")) and k != "XDG_CONFIG_HOME"
-        }
-        self.env.update(
-            {"ROCKETMQ_HOME": str(home), "MQADMIN_CONFIG_DIR": str(workdir / "config"), "TZ": "UTC"}
-        )
+        self.env = clean_env(home, workdir / "config")
 
     @property
     def namesrv(self) -> str:
@@ -74,8 +53,7 @@ class Cluster:
         argv = list(args)
         if "-n" not in argv and argv and not argv[0].startswith("-"):
             argv[1:1] = ["-n", self.namesrv]
-        p = subprocess.run([MQADMIN, *argv], capture_output=True, env=self.env, cwd=self.cwd, timeout=timeout)
-        return Result(p.returncode, p.stdout.decode(), p.stderr.decode())
+        return run_mqadmin(argv, self.env, timeout=timeout, cwd=self.cwd)
 
     def json(self, *args: str) -> Any:
         r = self.mqadmin(*args, "--json")
@@ -85,12 +63,6 @@ class Cluster:
     def java(self, text: str) -> str:
         """Our output with our broker's address written as the recorded Java broker's."""
         return text.replace(self.addr, JAVA_BROKER)
-
-    def stop(self) -> None:
-        try:
-            self.broker.stop()
-        finally:
-            self.ns.stop()
 
     # ---------------------------------------------------------------- state, set up and read directly
 

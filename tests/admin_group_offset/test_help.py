@@ -6,7 +6,29 @@ import pytest
 from click.testing import CliRunner
 
 from mqadmin.cli.main import cli
-from tests.admin_group_offset.java_help_ref import REFERENCE
+from tests.cli.java_help_ref import REFERENCE as JAVA_HELP
+
+# The Java 5.3.3 ``mqadmin help CMD`` output of the group, consumer, offset and stats commands.
+REFERENCE = {
+    name: JAVA_HELP[name]
+    for name in (
+        "updateSubGroup",
+        "updateSubGroupList",
+        "deleteSubGroup",
+        "getConsumerConfig",
+        "consumerProgress",
+        "consumerStatus",
+        "consumerConnection",
+        "producerConnection",
+        "brokerConsumeStats",
+        "statsAll",
+        "producer",
+        "resetOffsetByTime",
+        "skipAccumulatedMessage",
+        "cloneGroupOffset",
+        "queryCq",
+    )
+}
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE))

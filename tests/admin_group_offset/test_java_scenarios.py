@@ -20,31 +20,21 @@ Three kinds of scenario are not compared byte for byte, each on purpose:
 from __future__ import annotations
 
 import re
-import shlex
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from tests.admin_group_offset.servers import JAVA_BROKER, Cluster, HeartbeatClient
-from tests.captures import captures_dir
+from tests.cli_harness import recorded_text
 
 V498 = "rocketmq-4.9.8"
 V533 = "rocketmq-5.3.3"
 
 
-def recorded(scenario: str) -> tuple[list[str], str]:
-    """The recorded arguments (without ``-n``) and stdout of a scenario."""
-    base = captures_dir() / scenario
-    args = shlex.split(base.with_suffix(".cmd").read_text().strip())
-    i = args.index("-n")
-    del args[i : i + 2]
-    return args, base.with_suffix(".out").read_text()
-
-
 def run(cluster: Cluster, scenario: str) -> tuple[str, str, int, str]:
     """(our stdout with the Java broker address, the Java stdout, our exit code, our stderr)."""
-    args, expected = recorded(scenario)
+    args, expected = recorded_text(scenario, namesrv=False)
     r = cluster.mqadmin(*(cluster.addr if a == JAVA_BROKER else a for a in args))
     return cluster.java(r.out), expected, r.code, r.err
 

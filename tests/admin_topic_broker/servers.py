@@ -1,94 +1,49 @@
 """What the topic/broker/export command tests run against, and how they look at the result.
 
 - :class:`Cluster`: our name server and our development broker as real processes on loopback
-  (``tests/broker/peers.py`` starts them), with the installed ``mqadmin`` run against them.
+  (``tests/cli_harness.py`` starts them), with the installed ``mqadmin`` run against them.
 - :class:`LegacyBrokerProxy`: a stand-in for a 4.x broker. It is a real
   :class:`~mqadmin.remoting.server.RemotingServer` that forwards every request to the development
   broker, except the 5.x-only requests GET_TOPIC_CONFIG (351) and UPDATE_AND_CREATE_TOPIC_LIST (18),
   which it answers as a 4.9.8 broker does: REQUEST_CODE_NOT_SUPPORTED with the remark
   ``" request type 351 not supported"``. The development broker itself answers 351 like a 5.x
   broker and cannot be made to refuse it, so this proxy is how the 4.x fallback is exercised.
-- :func:`admin_call`: one admin API call from the test process (to check what a command did).
-- Capture helpers: the recorded Java arguments and output of a scenario.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import shlex
-import subprocess
-import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from mqadmin.protocol import frame
 from mqadmin.protocol.command import RemotingCommand
-from tests.broker.peers import BrokerProcess, NameServerProcess
-from tests.captures import captures_dir
+from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin, with_admin
 
 T = TypeVar("T")
 
-MQADMIN = str(Path(sys.executable).parent / "mqadmin")
 JAVA_BROKER = "127.0.0.1:10911"
 LEGACY_ONLY_MISSING = (351, 18)
 """Requests a 4.9.8 broker does not know (GET_TOPIC_CONFIG, UPDATE_AND_CREATE_TOPIC_LIST)."""
 
 
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
 def mqadmin_env(root: Path) -> dict[str, str]:
     """An environment with no name server, context or credentials of the machine running the tests."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("MQADMIN_", "NAMESRV_ADDR", "ROCKETMQ_")) and k != "XDG_CONFIG_HOME"
-    }
-    home = root / "rocketmq-home"
-    home.mkdir(parents=True, exist_ok=True)
-    env["ROCKETMQ_HOME"] = str(home)
-    env["MQADMIN_CONFIG_DIR"] = str(root / "mqadmin-config")
-    env["TZ"] = "UTC"  # the captures were made in UTC
-    return env
+    return clean_env(root / "rocketmq-home", root / "mqadmin-config")
 
 
 def run(env: dict[str, str], *args: str, timeout: float = 30) -> Result:
-    p = subprocess.run([MQADMIN, *args], capture_output=True, env=env, timeout=timeout)
-    return Result(p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8"))
+    return run_mqadmin(list(args), env, timeout=timeout)
 
 
-def admin_call(namesrv: str, call: Callable[[Any], Awaitable[T]]) -> T:
-    """``call(admin)`` with an :class:`~mqadmin.admin.api.MQAdmin` on ``namesrv``, from the test process."""
-    from mqadmin.admin.api import MQAdmin
-    from mqadmin.admin.settings import AdminSettings
-
-    async def go() -> T:
-        async with MQAdmin(AdminSettings(namesrv_addrs=(namesrv,))) as admin:
-            return await call(admin)
-
-    return asyncio.run(go())
-
-
-class Cluster:
+class Cluster(OurCluster):
     """``DefaultCluster``/``broker-a``: our name server and our broker, started for a test module."""
 
     def __init__(self, workdir: Path, env: dict[str, str], **broker_props: object) -> None:
-        self.workdir = workdir
+        super().__init__(workdir, **broker_props)
         self.env = env
-        self.ns = NameServerProcess(workdir / "namesrv")
-        try:
-            self.broker = BrokerProcess(workdir / "broker", self.ns.addr, **broker_props)
-        except BaseException:
-            self.ns.stop()
-            raise
 
     @property
     def ns_addr(self) -> str:
@@ -103,17 +58,12 @@ class Cluster:
         return run(self.env, args[0], "-n", self.ns_addr, *args[1:])
 
     def admin(self, call: Callable[[Any], Awaitable[T]]) -> T:
-        return admin_call(self.ns_addr, call)
+        """One admin API call from the test process (to check what a command did)."""
+        return with_admin(self.ns_addr, call)
 
     def java_view(self, text: str) -> str:
         """Our output with our run-time broker address where the Java broker's was."""
         return text.replace(self.broker_addr, JAVA_BROKER)
-
-    def stop(self) -> None:
-        try:
-            self.broker.stop()
-        finally:
-            self.ns.stop()
 
 
 class LegacyBrokerProxy:
@@ -172,15 +122,6 @@ class LegacyBrokerProxy:
 
 
 # ------------------------------------------------------------------------------------- captures
-
-
-def recorded(scenario: str) -> tuple[list[str], str]:
-    """The Java tool's arguments (after ``-n ADDR``) and its stdout for a scenario."""
-    base = captures_dir() / scenario
-    args = shlex.split(base.with_suffix(".cmd").read_text().strip())
-    i = args.index("-n")
-    del args[i : i + 2]
-    return args, base.with_suffix(".out").read_text()
 
 
 def as_533_topic_config(java_498: str) -> str:

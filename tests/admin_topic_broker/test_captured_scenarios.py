@@ -35,10 +35,10 @@ from tests.admin_topic_broker.servers import (
     Cluster,
     LegacyBrokerProxy,
     as_533_topic_config,
-    recorded,
     run,
 )
 from tests.cli.peers import NameServer, register_broker, registration_frame
+from tests.cli_harness import mask_settings, recorded_text
 
 V498 = "rocketmq-4.9.8"
 V533 = "rocketmq-5.3.3"
@@ -65,7 +65,7 @@ def java_like(tmp_path_factory: pytest.TempPathFactory, cli_env: dict[str, str])
 
 def run_recorded(c: Cluster, scenario: str) -> tuple[str, str]:
     """(our stdout in the Java broker's address, the Java stdout) for a recorded scenario."""
-    args, expected = recorded(scenario)
+    args, expected = recorded_text(scenario, namesrv=False)
     args = [a.replace(JAVA_BROKER, c.broker_addr) for a in args]
     r = c.mqadmin(*args)
     assert (r.code, r.err) == (0, ""), r.err
@@ -117,11 +117,12 @@ def test_v13_topic_status_of_a_4x_broker(java_like: Cluster, tmp_path: Path) -> 
     ns = NameServer(tmp_path / "namesrv-4x")
     try:
         register_broker(ns, registration_frame(f"{V533}/v18_getBrokerConfig", 9877), proxy.addr)
-        args, java = recorded(f"{V533}/v13_topicStatus")
+        args, java = recorded_text(f"{V533}/v13_topicStatus", namesrv=False)
         assert java == ""  # the Java 5.3.3 tool failed here: CODE: 3 request type 351 not supported
         r = run(java_like.env, args[0], "-n", ns.addr, *args[1:])
         assert (r.code, r.err) == (0, "")
-        s05 = recorded(f"{V498}/s05_topicStatus")[1]  # the same four empty queues, as 4.9.8 printed them
+        # the same four empty queues, as 4.9.8 printed them
+        s05 = recorded_text(f"{V498}/s05_topicStatus", namesrv=False)[1]
         assert r.out == s05 + "\nTopic Put TPS: 0.0\n"
         assert 351 in proxy.seen and 21 in proxy.seen  # refused, then the older request
         assert proxy.seen.index(351) < proxy.seen.index(21)
@@ -193,13 +194,7 @@ _LOCAL_SETTINGS = frozenset(
 
 
 def mask_config(text: str) -> str:
-    out = []
-    for line in text.splitlines(keepends=True):
-        key = line.split(" ", 1)[0]
-        if key in _LOCAL_SETTINGS:
-            line = line[:53] + "<local>\n"
-        out.append(line)
-    return "".join(out)
+    return mask_settings(text, _LOCAL_SETTINGS, "<local>")
 
 
 @pytest.mark.parametrize("scenario", [f"{V498}/s20_getBrokerConfig", f"{V533}/v18_getBrokerConfig"])

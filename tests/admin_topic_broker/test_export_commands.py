@@ -20,9 +20,10 @@ import pytest
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.javacoll import properties_order
-from tests.admin_topic_broker.servers import Cluster, recorded
+from tests.admin_topic_broker.servers import Cluster
 from tests.broker.peers import cpp_start
 from tests.captures import captures_dir
+from tests.cli_harness import recorded_text
 
 S35 = "rocketmq-4.9.8/s35_exportMetadata"
 
@@ -66,7 +67,7 @@ def s35_state(cluster: Cluster) -> Cluster:
 
 
 def test_s35_export_metadata_of_the_cluster(s35_state: Cluster, out_dir: Path) -> None:
-    args, java_out = recorded(S35)
+    args, java_out = recorded_text(S35, namesrv=False)
     args = [str(out_dir) if a == "/tmp/export" else a for a in args]
     r = s35_state.mqadmin(*args)
     assert (r.code, r.err) == (0, "")

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.cli.peers import MQADMIN, NameServer
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-    raw: bytes
+from tests.cli.peers import NameServer
+from tests.cli_harness import Result, clean_env, run_mqadmin
 
 
 @pytest.fixture(scope="session")
@@ -32,26 +22,13 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def base_env(home: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("MQADMIN_", "NAMESRV_ADDR", "ROCKETMQ_"))
-        and k not in ("XDG_CONFIG_HOME", "PYTHONDONTWRITEBYTECODE")  # bytecode caches make each run faster
-    }
-    env["ROCKETMQ_HOME"] = str(home)
-    env["MQADMIN_CONFIG_DIR"] = str(tmp_path_factory.mktemp("config"))
-    return env
-
-
-def run_mqadmin(args: list[str], env: dict[str, str], timeout: float = 30) -> Result:
-    p = subprocess.run([MQADMIN, *args], capture_output=True, env=env, timeout=timeout)
-    return Result(p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8"), p.stdout)
+    return clean_env(home, tmp_path_factory.mktemp("config"), tz=None)
 
 
 @pytest.fixture
 def mqadmin(base_env: dict[str, str]):  # type: ignore[no-untyped-def]
     def run(*args: str, env: dict[str, str] | None = None, timeout: float = 30) -> Result:
-        return run_mqadmin(list(args), {**base_env, **(env or {})}, timeout)
+        return run_mqadmin(list(args), {**base_env, **(env or {})}, timeout=timeout)
 
     return run
 

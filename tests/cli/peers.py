@@ -13,22 +13,19 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import socket
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from mqadmin.localcluster import NS_BOOT, ServerProcess
 from mqadmin.protocol import frame
 from mqadmin.protocol.command import FLAG_RESPONSE, RemotingCommand
 from tests.captures import Frame, load_scenario, pairs
+from tests.cli_harness import MQADMIN
 
-MQADMIN = str(Path(sys.executable).parent / "mqadmin")
-_BOOT = re.compile(r"address (\S+):(\d+)")
+__all__ = ["NameServer", "RecordedBroker", "SilentPeer", "register_broker", "registration_frame"]
+
 _UNSIGNED = ("AccessKey", "Signature", "SecurityToken")
 
 
@@ -42,43 +39,17 @@ class NameServer:
         self.config.write_text(
             f"bindAddress=127.0.0.1\nrocketmqHome={workdir}\nkvConfigPath={workdir / 'kvConfig.json'}\n"
         )
-        env = {k: v for k, v in os.environ.items() if k not in ("NAMESRV_ADDR",)}
-        env["ROCKETMQ_HOME"] = str(workdir)
-        self.proc = subprocess.Popen(
-            [MQADMIN, "namesrv", "start", "-c", str(self.config), "--listen-port", "0", "--log-file", ""],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + 20
-        self.addr = ""
-        while time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            if not line:
-                break
-            m = _BOOT.search(line)
-            if m and "boot success" in line:
-                self.addr = f"127.0.0.1:{m.group(2)}"
-                break
-        if not self.addr:
-            self.stop()
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise RuntimeError(f"name server did not start: {err}")
-        self.port = int(self.addr.rsplit(":", 1)[1])
+        argv = [MQADMIN, "namesrv", "start", "-c", str(self.config), "--listen-port", "0", "--log-file", ""]
+        self.process = ServerProcess("name server", argv, workdir, NS_BOOT)
+        m = self.process.start(timeout=20)
+        self.addr = f"127.0.0.1:{m.group(2)}"
+        self.port = int(m.group(2))
         self._sockets: list[socket.socket] = []
 
     def stop(self) -> None:
         for s in self._sockets:
             s.close()
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        self.process.stop(timeout=5)
 
     def keep(self, sock: socket.socket) -> None:
         self._sockets.append(sock)
@@ -211,9 +182,3 @@ class SilentPeer(_ThreadServer):
 
     def answer(self, cmd: RemotingCommand) -> RemotingCommand | None:
         return None
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])

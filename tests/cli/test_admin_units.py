@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from mqadmin.admin.allocate import MessageQueue, allocate_averagely, subscribe_queues
+from mqadmin.admin.allocate import allocate_averagely
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import DeadlineError
 from mqadmin.admin.fanout import fan_out
+from mqadmin.admin.messages import subscribe_queues
 from mqadmin.admin.settings import AdminSettings, parse_namesrv_list
 from mqadmin.cli.toolsyml import parse_flat_yaml, read_tools_yml
 from mqadmin.cli.yamlout import dump_yaml
+from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import QueueData, TopicRouteData
 
 

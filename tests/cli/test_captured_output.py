@@ -15,30 +15,17 @@ does not exist yet. The name server is always ours.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
 
 import pytest
 
-from tests.captures import captures_dir
 from tests.cli.peers import NameServer, RecordedBroker, register_broker, registration_frame
+from tests.cli_harness import mask_settings, recorded_run, with_namesrv
 
 V533 = "rocketmq-5.3.3"
 V498 = "rocketmq-4.9.8"
 JAVA_NAMESRV = {V533: "127.0.0.1:9877", V498: "127.0.0.1:9876"}
 JAVA_BROKER = "127.0.0.1:10911"
-
-
-def recorded(scenario: str) -> tuple[list[str], bytes]:
-    base = captures_dir() / scenario
-    args = shlex.split(base.with_suffix(".cmd").read_text().strip())
-    return args, base.with_suffix(".out").read_bytes()
-
-
-def with_namesrv(args: list[str], addr: str) -> list[str]:
-    out = list(args)
-    out[out.index("-n") + 1] = addr
-    return out
 
 
 def unport(text: str, ns: NameServer, version: str, broker: RecordedBroker | None = None) -> str:
@@ -79,7 +66,7 @@ def broker_and_ns(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Na
     ],
 )
 def test_read_commands(mqadmin, ns533: NameServer, scenario: str) -> None:  # type: ignore[no-untyped-def]
-    args, expected = recorded(scenario)
+    args, expected = recorded_run(scenario)
     r = mqadmin(*with_namesrv(args, ns533.addr))
     assert r.code == 0, r.err
     assert r.err == ""
@@ -87,7 +74,7 @@ def test_read_commands(mqadmin, ns533: NameServer, scenario: str) -> None:  # ty
 
 
 def test_topic_route_missing(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
-    args, expected = recorded(f"{V533}/v09_topicRouteMissing")
+    args, expected = recorded_run(f"{V533}/v09_topicRouteMissing")
     r = mqadmin(*with_namesrv(args, ns533.addr))
     assert r.raw == expected == b""
     assert r.code == 3
@@ -101,18 +88,12 @@ _MASKED_CONFIG = ("kvConfigPath", "rocketmqHome", "configStorePath", "listenPort
 
 
 def _mask_config(text: str) -> str:
-    lines = []
-    for line in text.splitlines(keepends=True):
-        key = line.split(" ", 1)[0]
-        if key in _MASKED_CONFIG:
-            line = line[:53] + "<masked>\n"
-        lines.append(line)
-    return "".join(lines)
+    return mask_settings(text, _MASKED_CONFIG, "<masked>")
 
 
 def test_get_namesrv_config(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
     """Same keys in the same (Properties) order and the same values, but paths and port."""
-    args, expected = recorded(f"{V533}/v05_getNamesrvConfig")
+    args, expected = recorded_run(f"{V533}/v05_getNamesrvConfig")
     r = mqadmin(*with_namesrv(args, ns533.addr))
     assert r.code == 0, r.err
     assert _mask_config(unport(r.out, ns533, V533)) == _mask_config(expected.decode())
@@ -120,7 +101,7 @@ def test_get_namesrv_config(mqadmin, ns533: NameServer) -> None:  # type: ignore
 
 def test_kv_config_put_then_delete(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
     for scenario in (f"{V533}/v06_updateKvConfig", f"{V533}/v11_deleteKvConfig"):
-        args, expected = recorded(scenario)
+        args, expected = recorded_run(scenario)
         r = mqadmin(*with_namesrv(args, ns533.addr))
         assert (r.code, r.err) == (0, "")
         assert r.raw == expected
@@ -128,7 +109,7 @@ def test_kv_config_put_then_delete(mqadmin, ns533: NameServer) -> None:  # type:
 
 def test_write_perm_wipe_then_add(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
     for scenario in (f"{V533}/v07_wipeWritePerm", f"{V533}/v08_addWritePerm"):
-        args, expected = recorded(scenario)
+        args, expected = recorded_run(scenario)
         r = mqadmin(*with_namesrv(args, ns533.addr))
         assert (r.code, r.err) == (0, "")
         assert unport(r.out, ns533, V533).encode() == expected
@@ -146,7 +127,7 @@ def _mask_hour(text: str) -> str:
 
 def test_cluster_list(mqadmin, broker_and_ns: tuple[NameServer, RecordedBroker]) -> None:  # type: ignore[no-untyped-def]
     ns, broker = broker_and_ns
-    args, expected = recorded(f"{V533}/v01_clusterList")
+    args, expected = recorded_run(f"{V533}/v01_clusterList")
     r = mqadmin(*with_namesrv(args, ns.addr))
     assert (r.code, r.err) == (0, "")
     ours = unport(r.out, ns, V533, broker)
@@ -156,7 +137,7 @@ def test_cluster_list(mqadmin, broker_and_ns: tuple[NameServer, RecordedBroker])
 
 def test_topic_list_cluster(mqadmin, broker_and_ns: tuple[NameServer, RecordedBroker]) -> None:  # type: ignore[no-untyped-def]
     ns, broker = broker_and_ns
-    args, expected = recorded(f"{V533}/v19_topicListCluster")
+    args, expected = recorded_run(f"{V533}/v19_topicListCluster")
     r = mqadmin(*with_namesrv(args, ns.addr))
     assert (r.code, r.err) == (0, "")
     assert unport(r.out, ns, V533, broker).encode() == expected

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from mqadmin.localcluster import free_port
 from mqadmin.protocol import frame
 from mqadmin.protocol.header import encode_json_header
 from tests.captures import load_scenario
-from tests.cli.peers import NameServer, SilentPeer, free_port
+from tests.cli.peers import NameServer, SilentPeer
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cli.peers import NameServer, SilentPeer, free_port, register_broker, registration_frame
+from mqadmin.localcluster import free_port
+from tests.cli.peers import NameServer, SilentPeer, register_broker, registration_frame
 
 
 @pytest.fixture(scope="module")

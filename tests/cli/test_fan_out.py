@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cli.peers import MQADMIN, NameServer, SilentPeer, register_broker, registration_frame
+from tests.cli.peers import NameServer, SilentPeer, register_broker, registration_frame
+from tests.cli_harness import MQADMIN
 
 
 @pytest.fixture(scope="module")

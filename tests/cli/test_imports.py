@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from mqadmin.cli.registry import COMMANDS
-from tests.cli.peers import free_port
+from mqadmin.localcluster import free_port
 
 FORBIDDEN = ("rich", "pyspark", "tabulate", "mqadmin.broker", "mqadmin.namesrv", "mqadmin.pipeline")
 

@@ -1,79 +1,43 @@
 """Helpers of the message-command tests: run ``mqadmin``, set state up with real sends, mask live values.
 
 - :func:`run` runs the installed ``mqadmin`` as a subprocess (time zone UTC, as the captures).
-- :class:`Cluster` is our name server and development broker as processes (``tests.broker.peers``).
+- :class:`Cluster` is our name server and development broker as processes (``tests.cli_harness``).
 - :func:`cpp_send` sends with the Apache RocketMQ C++ client in its own process (``cpp_send.py``).
 - :func:`with_admin` runs a coroutine with an :class:`MQAdmin` of our own (our producer, raw requests).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import re
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from mqadmin.admin.api import MQAdmin
-from mqadmin.admin.settings import AdminSettings
-from tests.broker.peers import BrokerProcess, NameServerProcess, create_topic
+from tests import cli_harness as harness
+from tests.broker.peers import create_topic
+from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin
 
-MQADMIN = str(Path(sys.executable).parent / "mqadmin")
 CPP_SEND = str(Path(__file__).with_name("cpp_send.py"))
-T = TypeVar("T")
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-    raw: bytes
 
 
 def run(env: dict[str, str], *args: str, timeout: float = 30) -> Result:
-    p = subprocess.run([MQADMIN, *args], capture_output=True, env=env, timeout=timeout)
-    return Result(
-        p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), p.stdout
-    )
+    return run_mqadmin(list(args), env, timeout=timeout, errors="replace")
 
 
 def base_env(workdir: Path) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("MQADMIN_", "NAMESRV_ADDR", "ROCKETMQ_")) and k != "XDG_CONFIG_HOME"
-    }
-    (workdir / "home").mkdir(parents=True, exist_ok=True)
-    env["ROCKETMQ_HOME"] = str(workdir / "home")
-    env["MQADMIN_CONFIG_DIR"] = str(workdir / "config")
-    env["TZ"] = "UTC"
-    return env
+    return clean_env(workdir / "home", workdir / "config")
 
 
-class Cluster:
+class Cluster(OurCluster):
     """Our name server and one development broker (``DefaultCluster``/``broker-a``)."""
 
     def __init__(self, workdir: Path, **broker_props: object) -> None:
-        self.ns = NameServerProcess(workdir / "ns")
-        try:
-            self.broker = BrokerProcess(workdir / "broker", self.ns.addr, **broker_props)
-        except Exception:
-            self.ns.stop()
-            raise
+        super().__init__(workdir, **broker_props)
         self.env = base_env(workdir)
-
-    def stop(self) -> None:
-        self.broker.stop()
-        if self.broker.alive:
-            self.broker.kill()
-        self.ns.stop()
 
     def mqadmin(self, *args: str, timeout: float = 30) -> Result:
         return run(self.env, *args, timeout=timeout)
@@ -92,15 +56,8 @@ class Cluster:
         raise AssertionError(f"the name server never routed {topic}")
 
 
-def with_admin(ns_addr: str, fn: Callable[[MQAdmin], Awaitable[T]], timeout: float = 10) -> T:
-    async def go() -> T:
-        admin = MQAdmin(AdminSettings(namesrv_addrs=(ns_addr,), timeout=timeout))
-        try:
-            return await fn(admin)
-        finally:
-            await admin.close()
-
-    return asyncio.run(go())
+with_admin = partial(harness.with_admin, timeout=10)
+"""``with_admin(ns_addr, fn)``: ``fn(admin)`` with requests that may take 10 s."""
 
 
 def cpp_send(ns_addr: str, specs: list[dict[str, Any]], timeout: float = 60) -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cli.peers import NameServer, free_port, register_broker, registration_frame
+from mqadmin.localcluster import free_port
+from tests.cli.peers import NameServer, register_broker, registration_frame
 from tests.message_cmds.conftest import TOPIC, Sent
 from tests.message_cmds.support import Cluster, Result
 

@@ -15,7 +15,6 @@ s16 was printed by the 4.9.8 tool, which decodes properties into a ``HashMap(16)
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,25 +24,13 @@ from mqadmin.admin.producer import Producer
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.message import Message
 from mqadmin.protocol.msgid import UniqueIdGenerator
-from tests.captures import captures_dir
+from tests.cli_harness import recorded_text, with_namesrv
 from tests.message_cmds.support import Cluster, mask_ids, with_admin
 
 V498 = "rocketmq-4.9.8"
 V533 = "rocketmq-5.3.3"
 JAVA_BROKER_PORT = "10911"
 GOLDEN = [("gkey1", "tagA", "golden-body"), ("gkey2", "tagB", "golden-body-2")]
-
-
-def recorded(scenario: str) -> tuple[list[str], str]:
-    base = captures_dir() / scenario
-    args = shlex.split(base.with_suffix(".cmd").read_text().strip())
-    return args, base.with_suffix(".out").read_bytes().decode("utf-8")
-
-
-def ours(args: list[str], ns_addr: str) -> list[str]:
-    out = list(args)
-    out[out.index("-n") + 1] = ns_addr
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +72,8 @@ def sorted_properties(text: str) -> str:
 
 
 def test_v26_print_msg(golden: Cluster) -> None:
-    args, expected = recorded(f"{V533}/v26_printMsg")
-    r = golden.mqadmin(*ours(args, golden.ns.addr))
+    args, expected = recorded_text(f"{V533}/v26_printMsg")
+    r = golden.mqadmin(*with_namesrv(args, golden.ns.addr))
     assert r.code == 0 and r.err == "", r.err
     port = golden.broker.addr.rsplit(":", 1)[1]
     assert mask_message_lines(r.out, port) == mask_message_lines(expected)
@@ -95,8 +82,8 @@ def test_v26_print_msg(golden: Cluster) -> None:
 
 
 def test_s16_print_msg_4_9_8(golden: Cluster) -> None:
-    args, expected = recorded(f"{V498}/s16_printMsg")
-    r = golden.mqadmin(*ours(args, golden.ns.addr))
+    args, expected = recorded_text(f"{V498}/s16_printMsg")
+    r = golden.mqadmin(*with_namesrv(args, golden.ns.addr))
     assert r.code == 0, r.err
     port = golden.broker.addr.rsplit(":", 1)[1]
     assert sorted_properties(mask_message_lines(r.out, port)) == sorted_properties(
@@ -107,16 +94,16 @@ def test_s16_print_msg_4_9_8(golden: Cluster) -> None:
 
 def test_s17_consume_message(golden: Cluster) -> None:
     """Nothing live here: two empty queues use up ``-c 2`` before queue 1 is reached (Java's counting)."""
-    args, expected = recorded(f"{V498}/s17_consumeMessage")
-    r = golden.mqadmin(*ours(args, golden.ns.addr))
+    args, expected = recorded_text(f"{V498}/s17_consumeMessage")
+    r = golden.mqadmin(*with_namesrv(args, golden.ns.addr))
     assert (r.code, r.err) == (0, "")
     assert r.out == expected
 
 
 @pytest.mark.parametrize("scenario", [f"{V498}/s19_queryMsgByKey", f"{V533}/v25_queryMsgByKey"])
 def test_query_msg_by_key(golden: Cluster, scenario: str) -> None:
-    args, expected = recorded(scenario)
-    r = golden.mqadmin(*ours(args, golden.ns.addr))
+    args, expected = recorded_text(scenario)
+    r = golden.mqadmin(*with_namesrv(args, golden.ns.addr))
     assert (r.code, r.err) == (0, "")
     assert mask_ids(r.out) == mask_ids(expected)
     assert len(r.out.splitlines()[1].split()[0]) == 56  # the fd00::2 unique key overflows the column
@@ -124,8 +111,8 @@ def test_query_msg_by_key(golden: Cluster, scenario: str) -> None:
 
 def test_s36_query_msg_by_offset_empty_queue(golden: Cluster) -> None:
     """Java prints nothing and exits 0; we print nothing on stdout and say why on stderr (exit 1)."""
-    args, expected = recorded(f"{V498}/s36_queryMsgByOffset")
-    r = golden.mqadmin(*ours(args, golden.ns.addr))
+    args, expected = recorded_text(f"{V498}/s36_queryMsgByOffset")
+    r = golden.mqadmin(*with_namesrv(args, golden.ns.addr))
     assert expected == "" and r.out == ""
     assert r.code == 1
     assert r.err.count("\n") == 1 and "no message at offset 0" in r.err and "queueId=0" in r.err
@@ -143,8 +130,8 @@ def _mask_send(text: str) -> str:
     [f"{V498}/s14_sendMessage", f"{V498}/s15_sendMessage2", f"{V533}/v16_sendMessage"],
 )
 def test_send_message(golden: Cluster, scenario: str) -> None:
-    args, expected = recorded(scenario)
-    r = golden.mqadmin(*ours(args, golden.ns.addr))
+    args, expected = recorded_text(scenario)
+    r = golden.mqadmin(*with_namesrv(args, golden.ns.addr))
     assert (r.code, r.err) == (0, "")
     assert _mask_send(r.out) == _mask_send(expected)
     # the message is there: found by its key, with the body that was sent

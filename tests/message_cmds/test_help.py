@@ -7,7 +7,26 @@ from click.testing import CliRunner
 
 from mqadmin.cli.main import cli
 from mqadmin.cli.registry import lookup
-from tests.message_cmds.help_ref import REFERENCE
+from tests.cli.java_help_ref import REFERENCE as JAVA_HELP
+
+# The Java 5.3.3 ``mqadmin help CMD`` output of the message commands.
+REFERENCE = {
+    name: JAVA_HELP[name]
+    for name in (
+        "queryMsgById",
+        "queryMsgByKey",
+        "queryMsgByUniqueKey",
+        "queryMsgByOffset",
+        "queryMsgTraceById",
+        "printMsg",
+        "printMsgByQueue",
+        "sendMsgStatus",
+        "checkMsgSendRT",
+        "clusterRT",
+        "sendMessage",
+        "consumeMessage",
+    )
+}
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE))

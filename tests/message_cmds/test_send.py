@@ -11,9 +11,10 @@ from pathlib import Path
 
 from mqadmin.admin.producer import Producer
 from mqadmin.protocol.message import Message
+from tests.cli_harness import MQADMIN
 from tests.message_cmds.conftest import TOPIC, Sent
 from tests.message_cmds.standin_consumer import StandInConsumer
-from tests.message_cmds.support import MQADMIN, Cluster, with_admin
+from tests.message_cmds.support import Cluster, with_admin
 
 SEND_HEADER = "#Broker Name" + " " * 22 + "#QID  #Send Result" + " " * 12 + "#MsgId\n"
 

@@ -7,7 +7,7 @@ import contextlib
 import json
 import struct
 import zlib
-from collections.abc import AsyncIterator, Coroutine, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,18 @@ async def namesrv(tmp_path: Path, **settings: Any) -> AsyncIterator[NamesrvContr
         yield ctl
     finally:
         await ctl.shutdown(grace=1.0)
+
+
+def with_namesrv(
+    tmp_path: Path, test: Callable[[NamesrvController], Awaitable[None]], **settings: Any
+) -> None:
+    """Run ``test`` against a name server started for it (see :func:`namesrv`), bounded like :func:`run`."""
+
+    async def body() -> None:
+        async with namesrv(tmp_path, **settings) as ctl:
+            await test(ctl)
+
+    run(body())
 
 
 @dataclass
@@ -208,6 +220,15 @@ def register_request(
         ext["bodyCrc32"] = str(zlib.crc32(body) & 0x7FFFFFFF)
     ext.update(extra or {})
     return request(103, ext, body, version=version, oneway=oneway)
+
+
+async def register(
+    w: Wire, cluster: str, name: str, broker_id: int, addr: str, topics: Iterable[dict[str, Any]], **kw: Any
+) -> Reply:
+    """Register a broker with the topics (a 4.x-style body) over ``w``; it must be accepted."""
+    reply = await w.call(register_request(cluster, name, broker_id, addr, register_body(topics), **kw))
+    assert reply.code == 0, reply.header
+    return reply
 
 
 def route_query(topic: str, version: int = 479) -> RemotingCommand:

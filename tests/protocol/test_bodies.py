@@ -57,6 +57,7 @@ from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.properties import properties_order
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey
+from mqadmin.protocol.javacoll import bucket_order
 from mqadmin.protocol.version import V4_9_8, V5_0_0
 from tests.captures import Frame, pairs, scenarios
 
@@ -295,23 +296,10 @@ def test_route_forms_follow_request_version() -> None:
 # ------------------------------------------------------------------------------------- Java facts
 
 
-def test_chm_and_hashmap_sizing() -> None:
-    # HashMap grows past 3/4 (13th of 16), ConcurrentHashMap on reaching it (12th of 16)
-    assert j.hash_map_capacity(12) == 16 and j.chm_capacity(12) == 32
-    assert j.hash_map_capacity(13) == 32 and j.chm_capacity(11) == 16
-    # constructor sizing: HashMap(n) → tableSizeFor(n); ConcurrentHashMap(n) → tableSizeFor(1 + n/0.75)
-    assert [j.chm_capacity(0, n) for n in (4, 8, 32, 128, 1024)] == [8, 16, 64, 256, 2048]
-    assert [j.hash_map_capacity(0, n) for n in (32, 128, 1024)] == [32, 128, 1024]
-    # putAll into a default ConcurrentHashMap presizes to tableSizeFor(1.5n + 1)
-    assert [j.chm_put_all_capacity(n) for n in (1, 2, 5, 11)] == [2, 4, 8, 32]
-    # new HashMap<>(map) / clone
-    assert [j.hash_map_copy_capacity(n) for n in (1, 2, 3, 6, 12)] == [2, 4, 8, 16, 32]
-
-
 def test_message_queue_hash_order_matches_recorded() -> None:
     # from rocketmq-4.9.8/s05_topicStatus: a HashMap of four queues iterates 0, 2, 1, 3
     mqs = [MessageQueue("GoldenTopic", "broker-a", q) for q in range(4)]
-    order = j.bucket_order(mqs, 16, MessageQueue.java_hash)
+    order = bucket_order(mqs, 16, MessageQueue.java_hash)
     assert [m.queue_id for m in order] == [0, 2, 1, 3]
     mq = MessageQueue("T", "b", 3)
     key = mq.to_object_key()
@@ -322,11 +310,11 @@ def test_message_queue_hash_order_matches_recorded() -> None:
 
 
 def test_browser_compatible_strings_and_longs() -> None:
-    assert j.browser_quote("a/b") == '"a\\/b"'
-    assert j.browser_quote("é") == '"\\u00E9"'
-    assert j.browser_quote("\x01\x7f\t") == '"\\u0001\\u007F\\t"'
-    assert j.browser_quote("😀") == '"\\uD83D\\uDE00"'
-    assert j.browser_dumps({"b": 1, "a": [None, 2**60]}) == '{"a":[null,"1152921504606846976"],"b":1}'
+    assert fastjson.browser_quote("a/b") == '"a\\/b"'
+    assert fastjson.browser_quote("é") == '"\\u00E9"'
+    assert fastjson.browser_quote("\x01\x7f\t") == '"\\u0001\\u007F\\t"'
+    assert fastjson.browser_quote("😀") == '"\\uD83D\\uDE00"'
+    assert fastjson.browser_dumps({"b": 1, "a": [None, 2**60]}) == '{"a":[null,"1152921504606846976"],"b":1}'
     route = TopicRouteData(
         order_topic_conf="broker-a:4",
         queue_datas=[QueueData("é/x", 1, 1, 6, 0)],

@@ -1,4 +1,4 @@
-"""The Java iteration-order models the route tables keep."""
+"""Java hash-table sizes and the iteration-order models the route tables keep."""
 
 from __future__ import annotations
 
@@ -8,8 +8,13 @@ import string
 from mqadmin.protocol.javacoll import (
     ChmOrder,
     JavaHashMap,
+    chm_capacity,
     chm_order,
+    chm_put_all_capacity,
+    chm_table,
     concurrent_hash_order,
+    hash_map_capacity,
+    hash_map_copy_capacity,
     hash_set_copy_order,
     java_hash_order,
     java_string_hash,
@@ -37,8 +42,8 @@ def test_chm_order_matches_the_batch_replay() -> None:
     # new ConcurrentHashMap<>(c) for c in 11..16 gives a table of 16 and 32 respectively
     assert chm_order(keys, 16) == concurrent_hash_order(keys, 11)
     assert chm_order(keys, 32) == concurrent_hash_order(keys, 16)
-    assert ChmOrder.table_for_capacity(1024) == 2048
-    assert ChmOrder.table_for_capacity(128) == 256
+    assert chm_table(1024) == 2048
+    assert chm_table(128) == 256
 
 
 def test_chm_removal_keeps_the_rest_in_place() -> None:
@@ -82,3 +87,16 @@ def test_copy_and_hash_set_orders() -> None:
     assert two.copy_order() == [5, 2]  # new HashMap<>(m) of two entries has a table of 4
     names = [f"broker-{c}" for c in "abcdefghijklmnopqrst"]
     assert hash_set_copy_order(names) == java_hash_order(names, 32)
+
+
+def test_chm_and_hashmap_sizing() -> None:
+    # HashMap grows past 3/4 (13th of 16), ConcurrentHashMap on reaching it (12th of 16)
+    assert hash_map_capacity(12) == 16 and chm_capacity(12) == 32
+    assert hash_map_capacity(13) == 32 and chm_capacity(11) == 16
+    # constructor sizing: HashMap(n) → tableSizeFor(n); ConcurrentHashMap(n) → tableSizeFor(1 + n/0.75)
+    assert [chm_capacity(0, n) for n in (4, 8, 32, 128, 1024)] == [8, 16, 64, 256, 2048]
+    assert [hash_map_capacity(0, n) for n in (32, 128, 1024)] == [32, 128, 1024]
+    # putAll into a default ConcurrentHashMap presizes to tableSizeFor(1.5n + 1)
+    assert [chm_put_all_capacity(n) for n in (1, 2, 5, 11)] == [2, 4, 8, 32]
+    # new HashMap<>(map) / clone
+    assert [hash_map_copy_capacity(n) for n in (1, 2, 3, 6, 12)] == [2, 4, 8, 16, 32]

@@ -8,51 +8,18 @@ when others answered. A missing ``-b``/``-c`` is a usage error (exit 2) where Ja
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.errors import CommandError
+from mqadmin.cli.command import Invocation, java_command, need_target
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import NAMESRV, JavaOpt
 from mqadmin.cli.javatext import jformat
-from mqadmin.protocol.javacoll import java_hash_order, properties_order
+from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key, properties_order
 
 COMMANDS: dict[str, Any] = {}
 
 TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
-
-
-def _java_sorted(keys: list[str]) -> list[str]:
-    """``TreeMap`` order: ``String.compareTo`` (UTF-16 code units)."""
-    return sorted(keys, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
-
-
-async def _on_each(
-    inv: Invocation, addrs: Sequence[str], call: Callable[[str], Awaitable[Any]]
-) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """``call(addr)`` on every address at once: ({addr: value} of those that worked, JSON rows)."""
-    result = await inv.admin.fan_out(addrs, call, deadline=inv.deadline)
-    rows: list[dict[str, Any]] = []
-    for addr in result.order:
-        if addr in result.results:
-            inv.any_success = True
-            rows.append({"addr": addr, "ok": True})
-        else:
-            rep = inv.report(result.errors[addr])
-            rows.append({"addr": addr, "ok": False, "error": rep.message})
-    return result.results, rows
-
-
-def _need_target(broker: str | None, cluster: str | None) -> None:
-    if broker is None and cluster is None:
-        raise CommandError("give the broker with -b ADDR or the cluster with -c NAME", ExitCode.USAGE)
-
-
-def _with_errors(inv: Invocation, data: dict[str, Any]) -> dict[str, Any]:
-    if inv.failures:
-        data["errors"] = inv.error_list()
-    return data
 
 
 # ------------------------------------------------------------------------------------- brokerStatus
@@ -76,24 +43,21 @@ async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: 
     if broker_addr is not None:
         addr = broker_addr.strip()
         table = await admin.fetch_broker_runtime_stats(addr)
-        keys = _java_sorted(list(table))
+        keys = sorted(table, key=java_string_sort_key)  # a TreeMap
         data = {"brokers": [{"addr": addr, "ok": True, "stats": {k: table[k] for k in keys}}]}
         inv.out.emit(data, lambda: "".join(jformat("%-32s: %s%n", k, table[k]) for k in keys))
         return
     addrs = await admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
-    tables, rows = await _on_each(inv, addrs, admin.fetch_broker_runtime_stats)
+    tables, rows = await inv.on_each(addrs, admin.fetch_broker_runtime_stats)
     lines: list[str] = []
     for row in rows:
         addr = row["addr"]
         if addr not in tables:
             continue
-        keys = _java_sorted(list(tables[addr]))
+        keys = sorted(tables[addr], key=java_string_sort_key)
         row["stats"] = {k: tables[addr][k] for k in keys}
         lines.extend(jformat("%-24s %-32s: %s%n", addr, k, tables[addr][k]) for k in keys)
-    if inv.out.structured:
-        inv.out.data(_with_errors(inv, {"brokers": rows}))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(lines))
 
 
 # ------------------------------------------------------------------------------------- getBrokerConfig
@@ -118,7 +82,7 @@ def _config_dump(props: dict[str, str]) -> str:
 async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> None:
     from mqadmin.admin.brokers import NO_MASTER
 
-    _need_target(broker_addr, cluster_name)
+    need_target(broker_addr, cluster_name)
     admin = inv.admin
     if broker_addr is not None:
         addr = broker_addr.strip()
@@ -134,7 +98,7 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
         if master != NO_MASTER:
             targets.append((master, "master", None))
         targets.extend((s, "slave", master) for s in slaves)
-    configs, rows = await _on_each(inv, [a for a, _, _ in targets], admin.get_broker_config)
+    configs, rows = await inv.on_each([a for a, _, _ in targets], admin.get_broker_config)
     row_of = {r["addr"]: r for r in rows}
     out_rows: list[dict[str, Any]] = []
     lines: list[str] = []
@@ -149,10 +113,7 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
             if slave in configs:
                 lines.append(_config_dump(configs[slave]))
             out_rows.append(_config_row(row_of[slave], "slave", master, configs))
-    if inv.out.structured:
-        inv.out.data(_with_errors(inv, {"brokers": out_rows}))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(inv.add_errors({"brokers": out_rows}), lambda: "".join(lines))
 
 
 def _config_row(
@@ -191,7 +152,7 @@ async def update_broker_config(
     key: str,
     value: str,
 ) -> None:
-    _need_target(broker_addr, cluster_name)
+    need_target(broker_addr, cluster_name)
     admin = inv.admin
     k, v = key.strip(), value.strip()
     props = {k: v}
@@ -203,11 +164,11 @@ async def update_broker_config(
             addrs = await admin.fetch_master_and_slave_addrs(cluster)
         else:
             addrs = await admin.fetch_master_addrs(cluster)
-    done, rows = await _on_each(inv, addrs, lambda a: admin.update_broker_config(a, props))
-    if inv.out.structured:
-        inv.out.data(_with_errors(inv, {"key": k, "value": v, "brokers": rows}))
-    else:
-        inv.out.text("".join(f"update broker config success, {a}\n" for a in addrs if a in done))
+    done, rows = await inv.on_each(addrs, lambda a: admin.update_broker_config(a, props))
+    inv.out.emit(
+        inv.add_errors({"key": k, "value": v, "brokers": rows}),
+        lambda: "".join(f"update broker config success, {a}\n" for a in addrs if a in done),
+    )
 
 
 # ------------------------------------------------------------------------------------- housekeeping
@@ -238,14 +199,13 @@ async def _housekeeping(
         addrs = []
         for c in [name] if name else java_hash_order(list(table)):
             addrs.extend(await admin.fetch_master_and_slave_addrs(c, info))
-    done, rows = await _on_each(inv, addrs, call)
+    done, rows = await inv.on_each(addrs, call)
     result = bool(addrs) and len(done) == len(addrs)
     if not addrs:
         inv.warn("no broker to ask")
-    if inv.out.structured:
-        inv.out.data(_with_errors(inv, {"result": result, "brokers": rows}))
-    else:
-        inv.out.text("success" if result else "false")
+    inv.out.emit(
+        inv.add_errors({"result": result, "brokers": rows}), lambda: "success" if result else "false"
+    )
     return ExitCode.ERROR if not addrs else None
 
 

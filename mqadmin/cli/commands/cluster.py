@@ -27,7 +27,7 @@ from mqadmin.cli.javatext import (
 )
 from mqadmin.cli.routeview import broker_addrs_in_java_order
 from mqadmin.protocol.bodies.cluster import ClusterInfo
-from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 
 COMMANDS: dict[str, Any] = {}
 
@@ -74,7 +74,7 @@ def targets_of(info: ClusterInfo, cluster_name: str) -> list[Target]:
     clusters = [cluster_name] if cluster_name else java_hash_order(list(cat))
     out: list[Target] = []
     for cluster in clusters:
-        names = sorted(set(cat.get(cluster) or []), key=lambda s: s.encode("utf-16-be", "surrogatepass"))
+        names = sorted(set(cat.get(cluster) or []), key=java_string_sort_key)
         for name in names:
             bd = bat.get(name)
             if bd is None:
@@ -242,9 +242,7 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
         rows.append(data)
     if inv.out.structured:
         doc: dict[str, Any] = {"timestamp": now_ms, "brokers": rows}
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc, compact=compact)
+        inv.out.data(inv.add_errors(doc), compact=compact)
     else:
         inv.out.text("".join(lines))
 

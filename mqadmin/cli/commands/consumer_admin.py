@@ -39,7 +39,12 @@ from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order, properties_order
+from mqadmin.protocol.javacoll import (
+    concurrent_hash_order,
+    java_hash_order,
+    java_string_sort_key,
+    properties_order,
+)
 from mqadmin.protocol.version import version_name
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
@@ -426,9 +431,7 @@ async def update_sub_group(
             inv.report(result.errors[addr])
     if inv.out.structured:
         doc: dict[str, Any] = {"config": group_config_json(cfg), "brokers": rows}
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc)
+        inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines) + group_config_string(cfg))
 
@@ -519,9 +522,7 @@ async def update_sub_group_list(
             rows.append({"brokerAddr": addr, "ok": False, "batch": False})
     if inv.out.structured:
         doc: dict[str, Any] = {"groups": [c.group_name for c in configs], "brokers": rows}
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc)
+        inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
 
@@ -581,9 +582,7 @@ async def delete_sub_group(
             deleted = [RETRY_PREFIX + group, "%DLQ%" + group]
     if inv.out.structured:
         doc: dict[str, Any] = {"group": group, "cluster": cluster, "brokers": rows, "topicsDeleted": deleted}
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc)
+        inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
 
@@ -628,9 +627,7 @@ async def get_consumer_config(inv: Invocation, group_name: str) -> None:
                 for h in hits
             ],
         }
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc)
+        inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
 
@@ -819,9 +816,7 @@ async def _all_groups_progress(inv: Invocation) -> None:
         rows.append(data)
     if inv.out.structured:
         doc: dict[str, Any] = {"groups": rows}
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc)
+        inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
 
@@ -917,7 +912,7 @@ async def _running_infos(
     same = None
     problems = ""
     if infos:
-        ordered = {k: infos[k] for k in sorted(infos, key=lambda s: s.encode("utf-16-be", "surrogatepass"))}
+        ordered = {k: infos[k] for k in sorted(infos, key=java_string_sort_key)}
         same = subscriptions_agree(ordered, now)
         if same:
             lines.append("\n\nSame subscription in the same group of consumer")
@@ -933,9 +928,7 @@ async def _running_infos(
             "sameSubscription": same,
             "problems": problems.splitlines(),
         }
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc)
+        inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
 

@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from mqadmin.cli.serveropts import PRINT_CONFIG, config_file_option, log_file_option, namesrv_addr_option
+
 COMMANDS: dict[str, click.Command] = {}
 
 
@@ -15,41 +17,16 @@ def group() -> None:
 
 
 @group.command("start")
-@click.option(
-    "-c",
-    "--configFile",
-    "--config-file",
-    "config_file",
-    metavar="FILE",
-    help="Name server config properties file",
-)
-@click.option(
-    "-p",
-    "--printConfigItem",
-    "--print-config-item",
-    "print_config",
-    is_flag=True,
-    help="Print all config items",
-)
-@click.option(
-    "-n",
-    "--namesrvAddr",
-    "namesrv_addr",
-    metavar="ADDRS",
-    help="Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876' (accepted, unused).",
-)
+@config_file_option("Name server")
+@PRINT_CONFIG
+@namesrv_addr_option(" (accepted, unused).")
 @click.option(
     "--listen-port",
     type=click.IntRange(0, 65535),
     help="Port to listen on (overrides listenPort; 0 picks one).",
 )
 @click.option("--bind-address", metavar="ADDR", help="Address to listen on (overrides bindAddress).")
-@click.option(
-    "--log-file",
-    metavar="PATH",
-    default=None,
-    help="Log file (default ~/logs/rocketmqlogs/namesrv.log; empty for stderr only).",
-)
+@log_file_option("namesrv.log")
 def start(
     config_file: str | None,
     print_config: bool,

@@ -7,13 +7,16 @@ what the others answered is printed, each failure goes to stderr, and the exit c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, JavaCommand, java_command
 from mqadmin.cli.errors import PartialFailure
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
+
+if TYPE_CHECKING:
+    from mqadmin.admin.fanout import FanOutResult
 
 COMMANDS: dict[str, Any] = {}
 
@@ -29,6 +32,15 @@ def _raise_if_failed(inv: Invocation, errors: dict[str, BaseException], order: l
         raise PartialFailure(failed)
 
 
+def _changed_everywhere(
+    inv: Invocation, result: FanOutResult[str, Any], data: dict[str, Any], text: str
+) -> None:
+    """A change asked of every name server: a failure if any failed, else ``text`` (or ``data`` with
+    the name servers changed)."""
+    _raise_if_failed(inv, result.errors, result.order)
+    inv.out.emit({**data, "nameServers": result.order}, lambda: text)
+
+
 # ------------------------------------------------------------------------------------- KV config
 
 
@@ -42,9 +54,8 @@ def _raise_if_failed(inv: Invocation, errors: dict[str, BaseException], order: l
 async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str) -> None:
     ns, k, v = namespace.strip(), key.strip(), value.strip()
     result = await inv.admin.put_kv_config(ns, k, v)
-    _raise_if_failed(inv, result.errors, result.order)
-    data = {"namespace": ns, "key": k, "value": v, "nameServers": result.order}
-    inv.out.emit(data, lambda: "create or update kv config to namespace success.\n")
+    data = {"namespace": ns, "key": k, "value": v}
+    _changed_everywhere(inv, result, data, "create or update kv config to namespace success.\n")
 
 
 @java_command(
@@ -57,9 +68,9 @@ async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str
 async def delete_kv_config(inv: Invocation, namespace: str, key: str) -> None:
     ns, k = namespace.strip(), key.strip()
     result = await inv.admin.delete_kv_config(ns, k)
-    _raise_if_failed(inv, result.errors, result.order)
-    data = {"namespace": ns, "key": k, "nameServers": result.order}
-    inv.out.emit(data, lambda: "delete kv config from namespace success.\n")
+    _changed_everywhere(
+        inv, result, {"namespace": ns, "key": k}, "delete kv config from namespace success.\n"
+    )
 
 
 # ------------------------------------------------------------------------------- write permission
@@ -91,26 +102,22 @@ _PERM_DOC = (
 )
 
 
-@java_command(
-    "wipeWritePerm",
-    "Wipe write perm of broker in all name server you defined in the -n param.",
-    [BROKER_NAME],
-    fanout=True,
-    json_doc=_PERM_DOC,
-)
-async def wipe_write_perm(inv: Invocation, broker_name: str) -> None:
-    await _write_perm(inv, broker_name, wipe=True)
+def _write_perm_command(name: str, verb: str, wipe: bool) -> JavaCommand:
+    @java_command(
+        name,
+        f"{verb} write perm of broker in all name server you defined in the -n param.",
+        [BROKER_NAME],
+        fanout=True,
+        json_doc=_PERM_DOC,
+    )
+    async def command(inv: Invocation, broker_name: str) -> None:
+        await _write_perm(inv, broker_name, wipe=wipe)
+
+    return command
 
 
-@java_command(
-    "addWritePerm",
-    "Add write perm of broker in all name server you defined in the -n param.",
-    [BROKER_NAME],
-    fanout=True,
-    json_doc=_PERM_DOC,
-)
-async def add_write_perm(inv: Invocation, broker_name: str) -> None:
-    await _write_perm(inv, broker_name, wipe=False)
+wipe_write_perm = _write_perm_command("wipeWritePerm", "Wipe", wipe=True)
+add_write_perm = _write_perm_command("addWritePerm", "Add", wipe=False)
 
 
 # ------------------------------------------------------------------------------- name server config
@@ -154,10 +161,9 @@ async def update_namesrv_config(inv: Invocation, key: str, value: str) -> None:
     k, v = key.strip(), value.strip()
     given = inv.namesrv_given
     result = await inv.admin.update_namesrv_config({k: v}, given)
-    _raise_if_failed(inv, result.errors, result.order)
     shown = "" if given is None else "[" + ", ".join(given) + "]"
-    data = {"key": k, "value": v, "nameServers": result.order}
-    inv.out.emit(data, lambda: f"update name server config success!{shown}\n{k} : {v}\n")
+    text = f"update name server config success!{shown}\n{k} : {v}\n"
+    _changed_everywhere(inv, result, {"key": k, "value": v}, text)
 
 
 for _cmd in (

@@ -17,7 +17,7 @@ import click
 
 from mqadmin.admin.consumers import EmptyConsumeStatsError, RollbackStats
 from mqadmin.admin.errors import AdminError
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, java_command, parse_int, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -26,13 +26,12 @@ from mqadmin.cli.javatext import (
     fastjson_pretty,
     front_string_at_least,
     java_parse_boolean,
-    java_parse_long,
     jformat,
     jstr,
 )
-from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
+from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 COMMANDS: dict[str, Any] = {}
@@ -43,21 +42,6 @@ _ROLLBACK_ROW = "%-20s  %-20d  %-20d  %-20d  %-20d  %-20d%n"
 _OFFSET_HEADER = "%-40s  %-40s  %-40s%n"
 _OFFSET_ROW = "%-40s  %-40d  %-40d%n"
 SEPARATOR = "======================================\n"
-
-
-def parse_long(value: str, option: str, bits: int = 64) -> int:
-    """``Long.parseLong``/``Integer.parseInt`` of the trimmed value; a bad one is a usage error."""
-    try:
-        n = java_parse_long(value.strip())
-    except ValueError:
-        n = None
-    if n is None or not -(1 << (bits - 1)) <= n < (1 << (bits - 1)):
-        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE)
-    return n
-
-
-def parse_int(value: str, option: str) -> int:
-    return parse_long(value, option, 32)
 
 
 def parse_timestamp(text: str) -> int:
@@ -88,10 +72,10 @@ def _java_hash_map_after_put_alls(tables: list[dict[MessageQueue, int]]) -> list
     for table in tables:
         if not table:
             continue
-        src = list(j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash).items())
+        src = list(hash_ordered(table, hash_map_capacity(len(table)), MessageQueue.java_hash).items())
         size = len(src)
         if cap == 0:
-            cap = j.table_size_for(int(size / 0.75 + 1.0))
+            cap = hash_map_copy_capacity(size)  # putAll into an empty HashMap sizes it as a copy
             threshold = int(cap * 0.75)
         else:
             while size > threshold:
@@ -130,8 +114,27 @@ async def clients_are_cpp(inv: Invocation, group: str) -> bool:
     return {c.language for c in cc.connection_set} == {"CPP"}
 
 
-def _rollback_lines(rows: list[RollbackStats]) -> list[str]:
-    return [
+def _emit_rollback(
+    inv: Invocation,
+    head: str,
+    doc: dict[str, Any],
+    rows: list[RollbackStats],
+    last_column: str = "#resetOffset",
+) -> None:
+    """The queue-by-queue table of a reset under ``head``; as data, ``doc`` with the rows as ``queues``."""
+    lines = [
+        head,
+        jformat(
+            _ROLLBACK_HEADER,
+            "#brokerName",
+            "#queueId",
+            "#brokerOffset",
+            "#consumerOffset",
+            "#timestampOffset",
+            last_column,
+        ),
+    ]
+    lines.extend(
         jformat(
             _ROLLBACK_ROW,
             front_string_at_least(r.broker_name, 32),
@@ -142,18 +145,21 @@ def _rollback_lines(rows: list[RollbackStats]) -> list[str]:
             r.rollback_offset,
         )
         for r in rows
-    ]
+    )
+    inv.out.emit({**doc, "queues": [r.to_json_obj() for r in rows]}, lambda: "".join(lines))
 
 
-def _offset_lines(entries: list[tuple[MessageQueue, int]]) -> list[str]:
-    return [
+def _emit_offsets(
+    inv: Invocation, head: str, doc: dict[str, Any], entries: list[tuple[MessageQueue, int]]
+) -> None:
+    """The new offset of each queue under ``head``; as data, ``doc`` with them as ``offsets``."""
+    lines = [head, jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset")]
+    lines.extend(
         jformat(_OFFSET_ROW, front_string_at_least(mq.broker_name, 32), mq.queue_id, off)
         for mq, off in entries
-    ]
-
-
-def _offsets_json(entries: list[tuple[MessageQueue, int]]) -> list[dict[str, Any]]:
-    return [{"brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": off} for mq, off in entries]
+    )
+    offsets = [{"brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": off} for mq, off in entries]
+    inv.out.emit({**doc, "offsets": offsets}, lambda: "".join(lines))
 
 
 # ------------------------------------------------------------------------------- resetOffsetByTime
@@ -237,27 +243,14 @@ async def reset_offset_by_time(
             )
         return
 
+    by_spec = (
+        "reset consumer offset by specified "
+        f"consumerGroup[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
+        f"timestamp(long)[{ts}]\n"
+    )
     if dry_run:
         rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name, write=False)
-        head = (
-            "dry run, nothing changed: reset consumer offset by specified "
-            f"consumerGroup[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
-            f"timestamp(long)[{ts}]\n"
-        )
-        lines = [
-            head,
-            jformat(
-                _ROLLBACK_HEADER,
-                "#brokerName",
-                "#queueId",
-                "#brokerOffset",
-                "#consumerOffset",
-                "#timestampOffset",
-                "#resetOffset",
-            ),
-        ]
-        doc = {**base, "mode": "dryRun", "queues": [r.to_json_obj() for r in rows]}
-        inv.out.emit(doc, lambda: "".join(lines + _rollback_lines(rows)))
+        _emit_rollback(inv, "dry run, nothing changed: " + by_spec, {**base, "mode": "dryRun"}, rows)
         return
 
     try:
@@ -269,34 +262,14 @@ async def reset_offset_by_time(
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
         rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name)
-        head = (
-            "reset consumer offset by specified "
-            f"consumerGroup[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
-            f"timestamp(long)[{ts}]\n"
-        )
-        lines = [
-            head,
-            jformat(
-                _ROLLBACK_HEADER,
-                "#brokerName",
-                "#queueId",
-                "#brokerOffset",
-                "#consumerOffset",
-                "#timestampOffset",
-                "#resetOffset",
-            ),
-        ]
-        doc = {**base, "mode": "queueByQueue", "queues": [r.to_json_obj() for r in rows]}
-        inv.out.emit(doc, lambda: "".join(lines + _rollback_lines(rows)))
+        _emit_rollback(inv, by_spec, {**base, "mode": "queueByQueue"}, rows)
         return
-    entries = _java_hash_map_after_put_alls(tables)
     head = (
         "start reset consumer offset by specified, "
         f"group[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
         f"timestamp(long)[{ts}]\n"
     )
-    lines = [head, jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset"), *_offset_lines(entries)]
-    inv.out.emit({**base, "mode": "broker", "offsets": _offsets_json(entries)}, lambda: "".join(lines))
+    _emit_offsets(inv, head, {**base, "mode": "broker"}, _java_hash_map_after_put_alls(tables))
 
 
 reset_offset_by_time.params.append(_DRY_RUN)
@@ -336,23 +309,11 @@ async def skip_accumulated_message(
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
         rows = await admin.reset_offset_by_timestamp_old(g, t, -1, is_force)
-        header = jformat(
-            _ROLLBACK_HEADER,
-            "#brokerName",
-            "#queueId",
-            "#brokerOffset",
-            "#consumerOffset",
-            "#timestampOffset",
-            "#rollbackOffset",
-        )
-        doc = {"group": g, "topic": t, "mode": "queueByQueue", "queues": [r.to_json_obj() for r in rows]}
-        inv.out.emit(doc, lambda: header + "".join(_rollback_lines(rows)))
+        doc = {"group": g, "topic": t, "mode": "queueByQueue"}
+        _emit_rollback(inv, "", doc, rows, last_column="#rollbackOffset")
         return
-    entries = _java_hash_map_after_put_alls(tables)
-    lines = [jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset"), *_offset_lines(entries)]
-    inv.out.emit(
-        {"group": g, "topic": t, "mode": "broker", "offsets": _offsets_json(entries)}, lambda: "".join(lines)
-    )
+    doc = {"group": g, "topic": t, "mode": "broker"}
+    _emit_offsets(inv, "", doc, _java_hash_map_after_put_alls(tables))
 
 
 # -------------------------------------------------------------------------------- cloneGroupOffset

@@ -13,23 +13,13 @@ from typing import Any
 
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
-from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.errors import CommandError
-from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.command import Invocation, java_command, parse_long
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import front_string_at_least, java_parse_boolean, java_parse_long, jformat
+from mqadmin.cli.javatext import front_string_at_least, java_parse_boolean, jformat
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 COMMANDS: dict[str, Any] = {}
-
-
-def parse_long(value: str, option: str) -> int:
-    """``Long.parseLong`` of the trimmed value; a bad one is a usage error."""
-    try:
-        return java_parse_long(value.strip())
-    except ValueError:
-        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE) from None
 
 
 def format_date(ms: int) -> str:
@@ -285,9 +275,7 @@ async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> N
         rows.extend(data)
     if inv.out.structured:
         doc: dict[str, Any] = {"rows": rows}
-        if inv.failures:
-            doc["errors"] = inv.error_list()
-        inv.out.data(doc)
+        inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
 

@@ -22,18 +22,13 @@ from mqadmin.cli.javatext import (
 )
 from mqadmin.cli.routeview import broker_addrs_in_java_order, route_bean, to_standard_json
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 
 COMMANDS: dict[str, Any] = {}
 
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
 RETRY_PREFIX = "%RETRY%"
 DLQ_PREFIX = "%DLQ%"
-
-
-def _java_sorted(names: list[str]) -> list[str]:
-    """``String.compareTo`` order (UTF-16 code units), as a TreeSet or Collections.sort."""
-    return sorted(names, key=lambda s: s.encode("utf-16-be", "surrogatepass"))
 
 
 # ------------------------------------------------------------------------------------- topicRoute
@@ -44,9 +39,7 @@ _ROUTE_FORMAT = "%-45s %-32s %-50s %-10s %-11s %-5s%n"
 def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
     """The ``-l`` table; the second value is an error when a broker has no queue data (Java fails there)."""
     by_broker = {qd.broker_name: qd for qd in route.queue_datas or []}
-    brokers = sorted(
-        route.broker_datas or [], key=lambda b: (b.broker_name or "").encode("utf-16-be", "surrogatepass")
-    )
+    brokers = sorted(route.broker_datas or [], key=lambda b: java_string_sort_key(b.broker_name or ""))
     lines = [
         jformat(
             _ROUTE_FORMAT, "#ClusterName", "#BrokerName", "#BrokerAddrs", "#ReadQueue", "#WriteQueue", "#Perm"
@@ -175,9 +168,7 @@ async def topic_list(inv: Invocation, cluster_model: bool) -> None:
             )
     if inv.out.structured:
         data: dict[str, Any] = {"topics": rows}
-        if inv.failures:
-            data["errors"] = inv.error_list()
-        inv.out.data(data)
+        inv.out.data(inv.add_errors(data))
     else:
         inv.out.text("".join(lines))
 
@@ -202,7 +193,8 @@ def _java_split(text: str, sep: str) -> list[str]:
     json_doc='{"result": {"<ip>": [{"brokerName": str, "queueId": int, "topic": str}]}}',
 )
 async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
-    from mqadmin.admin.allocate import allocate_averagely, subscribe_queues
+    from mqadmin.admin.allocate import allocate_averagely
+    from mqadmin.admin.messages import subscribe_queues
 
     topic = topic.strip()
     ips = _java_split(ip_list.strip(), ",")
@@ -214,7 +206,7 @@ async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
             share = allocate_averagely(ip, queues, ips)
         except ValueError as e:
             raise CommandError(f"cannot allocate the queues of {topic}: {e}") from None
-        result[ip] = [mq.to_json() for mq in share]
+        result[ip] = [mq.to_json_obj() for mq in share]
     ordered = {ip: result[ip] for ip in java_hash_order(list(result))}
     bean = Bean(result={ip: [Bean(q) for q in qs] for ip, qs in ordered.items()})
     inv.out.emit({"result": ordered}, lambda: fastjson_compact(bean) + "\n")

@@ -10,10 +10,9 @@ failed). Where Java prints its help for a missing ``-b``/``-c``, this is a usage
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, java_command, need_target, parse_int
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -66,47 +65,6 @@ def topic_config_json(tc: TopicConfig) -> dict[str, Any]:
         "order": tc.order,
         "attributes": dict(tc.attributes or {}),
     }
-
-
-def parse_int(value: str, option: str) -> int:
-    """``Integer.parseInt(value.trim())``; a bad number is a usage error."""
-    text = value.strip()
-    body = text[1:] if text[:1] in "+-" else text
-    if not body.isascii() or not body.isdigit() or not -(2**31) <= int(text) < 2**31:
-        raise CommandError(f"-{option} takes a whole number, not {value!r}", ExitCode.USAGE)
-    return int(text)
-
-
-async def on_each(
-    inv: Invocation, addrs: Sequence[str], call: Callable[[str], Awaitable[Any]]
-) -> tuple[list[str], list[dict[str, Any]]]:
-    """``call(addr)`` on every address at once: (the ones that worked, per-address JSON rows).
-
-    Failures go to stderr as they are collected, and count for the exit code.
-    """
-    result = await inv.admin.fan_out(addrs, call, deadline=inv.deadline)
-    ok: list[str] = []
-    rows: list[dict[str, Any]] = []
-    for addr in result.order:
-        if addr in result.results:
-            ok.append(addr)
-            inv.any_success = True
-            rows.append({"addr": addr, "ok": True})
-        else:
-            rep = inv.report(result.errors[addr])
-            rows.append({"addr": addr, "ok": False, "error": rep.message})
-    return ok, rows
-
-
-def need_target(broker: str | None, cluster: str | None) -> None:
-    if broker is None and cluster is None:
-        raise CommandError("give the broker with -b ADDR or the cluster with -c NAME", ExitCode.USAGE)
-
-
-def _with_errors(inv: Invocation, data: dict[str, Any]) -> dict[str, Any]:
-    if inv.failures:
-        data["errors"] = inv.error_list()
-    return data
 
 
 # ------------------------------------------------------------------------------------- updateTopic
@@ -169,11 +127,11 @@ async def update_topic(
         except ProtocolError as e:
             raise CommandError(f"-a: {e}", ExitCode.USAGE) from None
     if read_queue_nums is not None:
-        tc.read_queue_nums = parse_int(read_queue_nums, "r")
+        tc.read_queue_nums = parse_int(read_queue_nums, "-r")
     if write_queue_nums is not None:
-        tc.write_queue_nums = parse_int(write_queue_nums, "w")
+        tc.write_queue_nums = parse_int(write_queue_nums, "-w")
     if perm is not None:
-        tc.perm = parse_int(perm, "p")
+        tc.perm = parse_int(perm, "-p")
     is_unit = unit is not None and java_parse_boolean(unit.strip())
     center_sync = has_unit_sub is not None and java_parse_boolean(has_unit_sub.strip())
     tc.topic_sys_flag = (1 if is_unit else 0) | (2 if center_sync else 0)
@@ -200,7 +158,7 @@ async def update_topic(
     cluster = (cluster_name or "").strip()
     info = await admin.examine_broker_cluster_info()
     masters = await admin.fetch_master_addrs(cluster, info)
-    ok, rows = await on_each(inv, masters, lambda a: admin.create_and_update_topic_config(a, tc))
+    ok, rows = await inv.on_each(masters, lambda a: admin.create_and_update_topic_config(a, tc))
     data["brokers"] = rows
     lines.extend(f"create topic to {addr} success.\n" for addr in ok)
     if len(ok) == len(masters):
@@ -211,10 +169,7 @@ async def update_topic(
             data["orderConf"] = conf
             lines.append(f"set cluster orderConf. isOrder=true, orderConf=[{conf}]\n")
         lines.append(topic_config_string(tc) + "\n")
-    if inv.out.structured:
-        inv.out.data(_with_errors(inv, data))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
 
 
 async def _store_order_conf(inv: Invocation, topic: str, conf: str, *, is_cluster: bool) -> None:
@@ -286,10 +241,10 @@ async def update_topic_list(
         addrs = [broker_addr.strip()]
     else:
         addrs = await admin.fetch_master_addrs((cluster_name or "").strip())
-    ok, rows = await on_each(inv, addrs, lambda a: admin.create_and_update_topic_config_list(a, configs))
+    ok, rows = await inv.on_each(addrs, lambda a: admin.create_and_update_topic_config_list(a, configs))
     data = {"topics": [c.topic_name for c in configs], "brokers": rows}
     if inv.out.structured:
-        inv.out.data(_with_errors(inv, data))
+        inv.out.data(inv.add_errors(data))
         return
     inv.out.text(
         "".join(
@@ -317,21 +272,18 @@ async def delete_topic(inv: Invocation, topic: str, cluster_name: str) -> None:
     admin = inv.admin
     t, cluster = topic.strip(), cluster_name.strip()
     masters = await admin.fetch_master_addrs(cluster)
-    ok, brokers = await on_each(inv, masters, lambda a: admin.delete_topic_in_broker(a, t))
+    ok, brokers = await inv.on_each(masters, lambda a: admin.delete_topic_in_broker(a, t))
     data: dict[str, Any] = {"topic": t, "cluster": cluster, "brokers": brokers, "nameServers": []}
     lines: list[str] = []
     if len(ok) == len(masters):
         lines.append(f"delete topic [{t}] from cluster [{cluster}] success.\n")
         namesrvs = java_hash_order(list(admin.namesrv_addrs))
-        ns_ok, data["nameServers"] = await on_each(
-            inv, namesrvs, lambda a: admin.delete_topic_in_namesrv(a, t, cluster)
+        ns_ok, data["nameServers"] = await inv.on_each(
+            namesrvs, lambda a: admin.delete_topic_in_namesrv(a, t, cluster)
         )
         if len(ns_ok) == len(namesrvs):
             lines.append(f"delete topic [{t}] from NameServer success.\n")
-    if inv.out.structured:
-        inv.out.data(_with_errors(inv, data))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
 
 
 # ------------------------------------------------------------------------------------- updateTopicPerm
@@ -356,7 +308,7 @@ async def update_topic_perm(
     need_target(broker_addr, cluster_name)
     admin = inv.admin
     t = topic.strip()
-    new_perm = parse_int(perm, "p")
+    new_perm = parse_int(perm, "-p")
     route = await admin.examine_topic_route_info(t)
     if not route.queue_datas:
         raise CommandError(f"the route of topic {t} has no queue data")
@@ -403,7 +355,7 @@ async def update_topic_perm(
     masters = await admin.fetch_master_addrs((cluster_name or "").strip(), info)
     name_of = {(bd.broker_addrs or {}).get(0): name for name, bd in (info.broker_addr_table or {}).items()}
     configs = {addr: config_for(name_of.get(addr)) for addr in masters}
-    ok, rows = await on_each(inv, masters, lambda a: admin.create_and_update_topic_config(a, configs[a]))
+    ok, rows = await inv.on_each(masters, lambda a: admin.create_and_update_topic_config(a, configs[a]))
     lines = []
     for row in rows:
         qd = by_name.get(name_of.get(row["addr"]), first)
@@ -411,10 +363,7 @@ async def update_topic_perm(
         if row["ok"]:
             lines.append(f"update topic perm from {qd.perm} to {new_perm} in {row['addr']} success.\n")
     data.update(changed=bool(ok), brokers=rows)
-    if inv.out.structured:
-        inv.out.data(_with_errors(inv, data))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
 
 
 # ------------------------------------------------------------------------------------- topicStatus
@@ -426,14 +375,6 @@ def human_time2(ms: int) -> str:
     return (
         f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d} "
         f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d},{ms % 1000:03d}"
-    )
-
-
-def _java_mq_key(mq: MessageQueue) -> tuple[bytes, bytes, int]:
-    return (
-        (mq.topic or "").encode("utf-16-be", "surrogatepass"),
-        (mq.broker_name or "").encode("utf-16-be", "surrogatepass"),
-        mq.queue_id,
     )
 
 
@@ -453,7 +394,7 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
         stats = await admin.examine_topic_stats_by_cluster(t, cluster.strip())
     else:
         stats = await admin.examine_topic_stats(t)
-    queues = sorted(stats.offset_table, key=_java_mq_key)
+    queues = sorted(stats.offset_table, key=MessageQueue.java_sort_key)
     tps = stats.topic_put_tps or 0.0
     lines = [
         jformat(
@@ -531,19 +472,12 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
         text = f"delete orderConf success. topic=[{t}]"
     else:
         raise CommandError(f"-m must be put, get or delete, not {method!r}", ExitCode.USAGE)
-    rows = []
-    for addr in result.order:
-        if addr in result.results:
-            inv.any_success = True
-            rows.append({"addr": addr, "ok": True})
-        else:
-            rep = inv.report(result.errors[addr])
-            rows.append({"addr": addr, "ok": False, "error": rep.message})
+    _, rows = inv.tally(result)
     data: dict[str, Any] = {"topic": t, "method": how, "nameServers": rows}
     if conf is not None:
         data["orderConf"] = conf
     if inv.out.structured:
-        inv.out.data(_with_errors(inv, data))
+        inv.out.data(inv.add_errors(data))
     elif not inv.failures:
         inv.out.text(text)
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Self
 
+from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.route import BrokerData
+from mqadmin.protocol.javacoll import bucket_order, chm_capacity, hash_map_capacity, hash_ordered
 
 __all__ = ["ClusterInfo"]
 
@@ -31,7 +33,7 @@ def _name_set(v: Any, what: str) -> list[str]:
 
 
 @dataclass(slots=True)
-class ClusterInfo:
+class ClusterInfo(j.JsonBody):
     """The name server's broker table and cluster table, as ``clusterList`` shows them."""
 
     broker_addr_table: dict[str, BrokerData] | None = None
@@ -55,35 +57,31 @@ class ClusterInfo:
         bat = self.broker_addr_table or {}
         cat = self.cluster_addr_table or {}
         if self._is_5x():
-            return j.chm_capacity(len(bat), 128), j.chm_capacity(len(cat), 32)
-        return j.hash_map_capacity(len(bat), 128), j.hash_map_capacity(len(cat), 32)
+            return chm_capacity(len(bat), 128), chm_capacity(len(cat), 32)
+        return hash_map_capacity(len(bat), 128), hash_map_capacity(len(cat), 32)
 
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         """The body's JSON values in Java order (``standard`` only quotes the numeric keys)."""
         out: dict[str, Any] = {}
         bat_cap, cat_cap = self._capacities()
         if self.broker_addr_table is not None:
-            bat = j.hash_ordered(self.broker_addr_table, bat_cap)
+            bat = hash_ordered(self.broker_addr_table, bat_cap)
             out["brokerAddrTable"] = {k: v.to_json_obj() for k, v in bat.items()}
         if self.cluster_addr_table is not None:
-            cat = j.hash_ordered(self.cluster_addr_table, cat_cap)
+            cat = hash_ordered(self.cluster_addr_table, cat_cap)
             out["clusterAddrTable"] = {k: _set_order(v) for k, v in cat.items()}
         return out
 
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
     def encode(self, standard: bool = False) -> bytes:
-        q = j.quote
+        q = fastjson.quote
         bat_cap, cat_cap = self._capacities()
         parts = []
         if self.broker_addr_table is not None:
-            bat = j.hash_ordered(self.broker_addr_table, bat_cap)
+            bat = hash_ordered(self.broker_addr_table, bat_cap)
             items = [f"{q(k)}:{v._text(q, standard, 'live')}" for k, v in bat.items()]
             parts.append('"brokerAddrTable":{' + ",".join(items) + "}")
         if self.cluster_addr_table is not None:
-            cat = j.hash_ordered(self.cluster_addr_table, cat_cap)
+            cat = hash_ordered(self.cluster_addr_table, cat_cap)
             items = [f"{q(k)}:[{','.join([q(x) for x in _set_order(v)])}]" for k, v in cat.items()]
             parts.append('"clusterAddrTable":{' + ",".join(items) + "}")
         return ("{" + ",".join(parts) + "}").encode()
@@ -102,4 +100,4 @@ def _set_order(names: list[str]) -> list[str]:
     """A ``HashSet<String>`` built by add, in its iteration order."""
     if len(names) < 2:
         return list(names)
-    return j.bucket_order(dict.fromkeys(names), j.hash_map_capacity(len(names)))
+    return bucket_order(dict.fromkeys(names), hash_map_capacity(len(names)))

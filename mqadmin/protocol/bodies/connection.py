@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.javacoll import chm_put_all_capacity, hash_ordered, java_hash_order
 
 __all__ = ["Connection", "ConsumerConnection", "ProducerConnection", "SubscriptionData"]
 
@@ -92,22 +92,14 @@ class SubscriptionData:
         return j.drop_none(
             {
                 "classFilterMode": self.class_filter_mode,
-                "codeSet": None if self.code_set is None else _hash_set(self.code_set),
+                "codeSet": None if self.code_set is None else java_hash_order(self.code_set),
                 "expressionType": self.expression_type,
                 "subString": self.sub_string,
                 "subVersion": self.sub_version,
-                "tagsSet": None if self.tags_set is None else _hash_set(self.tags_set),
+                "tagsSet": None if self.tags_set is None else java_hash_order(self.tags_set),
                 "topic": self.topic,
             }
         )
-
-
-def _hash_set(items: list[Any]) -> list[Any]:
-    """A default ``HashSet`` of strings or integers, in iteration order."""
-    items = list(dict.fromkeys(items))
-    if len(items) < 2:
-        return items
-    return j.bucket_order(items, j.hash_map_capacity(len(items)))
 
 
 def _connections(v: Any) -> list[Connection]:
@@ -116,7 +108,7 @@ def _connections(v: Any) -> list[Connection]:
 
 
 @dataclass(slots=True)
-class ConsumerConnection:
+class ConsumerConnection(j.JsonBody):
     """A consumer group's online clients, subscriptions and consume settings."""
 
     connection_set: list[Connection] = field(default_factory=list)
@@ -143,7 +135,7 @@ class ConsumerConnection:
 
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         t = self.subscription_table
-        subs = j.hash_ordered(t, j.chm_put_all_capacity(len(t)))
+        subs = hash_ordered(t, chm_put_all_capacity(len(t)))
         return j.drop_none(
             {
                 "connectionSet": [c.to_json_obj() for c in self.connection_set],
@@ -154,20 +146,13 @@ class ConsumerConnection:
             }
         )
 
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()
-
     def min_version(self) -> int:
         """``computeMinVersion``: the oldest client version online (``Integer.MAX_VALUE`` if none)."""
         return min((c.version for c in self.connection_set), default=j.INT_MAX)
 
 
 @dataclass(slots=True)
-class ProducerConnection:
+class ProducerConnection(j.JsonBody):
     """A producer group's online clients."""
 
     connection_set: list[Connection] = field(default_factory=list)
@@ -179,10 +164,3 @@ class ProducerConnection:
 
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         return {"connectionSet": [c.to_json_obj() for c in self.connection_set]}
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()

@@ -16,10 +16,18 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import (
+    bucket_order,
+    chm_capacity,
+    hash_map_capacity,
+    hash_ordered,
+    java_hash_dict,
+    objects_hash,
+    string_hash,
+)
 
 __all__ = [
     "CustomizedRetryPolicy",
@@ -137,8 +145,8 @@ class SimpleSubscriptionData:
 
     def java_hash(self) -> int:
         """``Objects.hash(topic, expressionType, expression)``, unsigned: its ``HashSet`` order."""
-        return j.java_int_hash(
-            [0 if x is None else j.key_hash(x) for x in (self.topic, self.expression_type, self.expression)]
+        return objects_hash(
+            [0 if x is None else string_hash(x) for x in (self.topic, self.expression_type, self.expression)]
         )
 
 
@@ -153,7 +161,7 @@ def _sub_set(v: Any, what: str) -> list[SimpleSubscriptionData] | None:
 
 
 @dataclass(slots=True)
-class SubscriptionGroupConfig:
+class SubscriptionGroupConfig(j.JsonBody):
     """One consumer group's settings on a broker."""
 
     group_name: str | None = None
@@ -224,10 +232,10 @@ class SubscriptionGroupConfig:
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         subs = self.subscription_data_set
         if subs is not None and len(subs) > 1:
-            subs = j.bucket_order(subs, j.hash_map_capacity(len(subs)), SimpleSubscriptionData.java_hash)
+            subs = bucket_order(subs, hash_map_capacity(len(subs)), SimpleSubscriptionData.java_hash)
         return j.drop_none(
             {
-                "attributes": None if self.attributes is None else _hash_map(self.attributes),
+                "attributes": None if self.attributes is None else java_hash_dict(self.attributes),
                 "brokerId": self.broker_id,
                 "consumeBroadcastEnable": self.consume_broadcast_enable,
                 "consumeEnable": self.consume_enable,
@@ -247,17 +255,6 @@ class SubscriptionGroupConfig:
             }
         )
 
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()
-
-
-def _hash_map(d: dict[str, Any]) -> dict[str, Any]:
-    return j.hash_ordered(d, j.hash_map_capacity(len(d)))
-
 
 def _forbidden(v: Any, what: str) -> dict[str, int]:
     d = j.obj(v, what)
@@ -271,7 +268,7 @@ def _forbidden(v: Any, what: str) -> dict[str, int]:
 
 
 @dataclass(slots=True)
-class SubscriptionGroupWrapper:
+class SubscriptionGroupWrapper(j.JsonBody):
     """A broker's whole group table (GET_ALL_SUBSCRIPTIONGROUP_CONFIG)."""
 
     subscription_group_table: dict[str, SubscriptionGroupConfig] | None = field(default_factory=dict)
@@ -300,17 +297,10 @@ class SubscriptionGroupWrapper:
             out["dataVersion"] = self.data_version.to_json_obj()
         if self.forbidden_table is not None:
             ft = self.forbidden_table
-            outer = j.hash_ordered(ft, j.chm_capacity(len(ft), FORBIDDEN_TABLE_INITIAL))
-            out["forbiddenTable"] = {k: j.hash_ordered(v, j.chm_capacity(len(v))) for k, v in outer.items()}
+            outer = hash_ordered(ft, chm_capacity(len(ft), FORBIDDEN_TABLE_INITIAL))
+            out["forbiddenTable"] = {k: hash_ordered(v, chm_capacity(len(v))) for k, v in outer.items()}
         if self.subscription_group_table is not None:
             t = self.subscription_group_table
-            groups = j.hash_ordered(t, j.chm_capacity(len(t), GROUP_TABLE_INITIAL))
+            groups = hash_ordered(t, chm_capacity(len(t), GROUP_TABLE_INITIAL))
             out["subscriptionGroupTable"] = {k: v.to_json_obj() for k, v in groups.items()}
         return out
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()

@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.javacoll import java_hash_dict
 
 __all__ = ["KVTable"]
 
 
 @dataclass(slots=True)
-class KVTable:
+class KVTable(j.JsonBody):
     """``{"table":{...}}``: string keys to string values."""
 
     table: dict[str, str] | None = field(default_factory=dict)
@@ -30,15 +32,11 @@ class KVTable:
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         if self.table is None:
             return {}
-        return {"table": j.hash_ordered(self.table, j.hash_map_capacity(len(self.table)))}
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
+        return {"table": java_hash_dict(self.table)}
 
     def encode(self, standard: bool = False) -> bytes:
         if self.table is None:
             return b"{}"
-        q = j.quote
-        table = j.hash_ordered(self.table, j.hash_map_capacity(len(self.table)))
+        q = fastjson.quote
+        table = java_hash_dict(self.table)
         return ('{"table":{' + ",".join([f"{q(k)}:{q(v)}" for k, v in table.items()]) + "}}").encode()

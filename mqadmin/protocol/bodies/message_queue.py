@@ -15,6 +15,7 @@ from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey
+from mqadmin.protocol.javacoll import java_string_sort_key, objects_hash, string_hash
 
 __all__ = ["MessageQueue"]
 
@@ -60,11 +61,19 @@ class MessageQueue:
     def from_object_key(cls, key: ObjectKey) -> Self:
         return cls.from_json_obj(key)
 
+    def java_sort_key(self) -> tuple[bytes, bytes, int]:
+        """``MessageQueue.compareTo``: topic, broker name (Java string order), queue id."""
+        return (
+            java_string_sort_key(self.topic or ""),
+            java_string_sort_key(self.broker_name or ""),
+            self.queue_id,
+        )
+
     def java_hash(self) -> int:
         """``MessageQueue.hashCode()`` as an unsigned 32-bit value."""
-        bn = 0 if self.broker_name is None else j.key_hash(self.broker_name)
-        t = 0 if self.topic is None else j.key_hash(self.topic)
-        return j.java_int_hash([bn, self.queue_id & 0xFFFFFFFF, t])
+        bn = 0 if self.broker_name is None else string_hash(self.broker_name)
+        t = 0 if self.topic is None else string_hash(self.topic)
+        return objects_hash([bn, self.queue_id & 0xFFFFFFFF, t])
 
     def __str__(self) -> str:
         return f"MessageQueue [topic={self.topic}, brokerName={self.broker_name}, queueId={self.queue_id}]"

@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import bucket_order, chm_capacity, java_string_sort_key
 
 __all__ = ["properties_order", "properties_to_string", "string_to_properties"]
 
@@ -36,14 +36,14 @@ def properties_order(keys: list[str]) -> list[str]:
     """Iteration order of a ``java.util.Properties`` (Java 9+) holding ``keys`` put in this order."""
     if len(keys) < 2:
         return list(keys)
-    return j.bucket_order(keys, j.chm_capacity(len(keys), _PROPERTIES_INITIAL))
+    return bucket_order(keys, chm_capacity(len(keys), _PROPERTIES_INITIAL))
 
 
 def properties_to_string(props: Mapping[str, str | None], *, sort: bool = False) -> str:
     """``MixAll.properties2String``: ``key=value\\n`` lines, unescaped; ``sort`` as 5.x configs do."""
     keys = [k for k, v in props.items() if v is not None]
     if sort:
-        keys.sort(key=j.java_string_sort_key)
+        keys.sort(key=java_string_sort_key)
     else:
         keys = properties_order(keys)
     return "".join([f"{k}={props[k]}\n" for k in keys])

@@ -46,6 +46,7 @@ from mqadmin.protocol.bodies.topic import (
     TopicConfigSerializeWrapper,
 )
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import bucket_order, chm_capacity, chm_put_all_capacity, java_hash_dict
 from mqadmin.protocol.version import V5_0_0
 
 __all__ = ["MAX_INFLATED", "RegisterBrokerBody"]
@@ -109,7 +110,7 @@ class RegisterBrokerBody:
         wrapper = self.topic_config_serialize_wrapper._text(self._initial(), True, standard)
         if self.filter_server_list is None:
             return ('{"topicConfigSerializeWrapper":' + wrapper + "}").encode()
-        filters = ",".join([j.quote(x) for x in self.filter_server_list])
+        filters = ",".join([fastjson.quote(x) for x in self.filter_server_list])
         return (
             '{"filterServerList":[' + filters + '],"topicConfigSerializeWrapper":' + wrapper + "}"
         ).encode()
@@ -129,8 +130,8 @@ class RegisterBrokerBody:
         table = w.topic_config_table or {}
         n = len(table)
         ordered = w._table(self._initial())  # the table as Java iterates it, then its copy
-        copy_cap = j.chm_put_all_capacity(n, n) if v5 else j.chm_capacity(n)
-        keys = j.bucket_order(ordered, copy_cap)
+        copy_cap = chm_put_all_capacity(n, n) if v5 else chm_capacity(n)
+        keys = bucket_order(ordered, copy_cap)
         chunks.append(_INT.pack(n))
         for k in keys:
             put(table[k].to_line(v5).encode())
@@ -141,7 +142,7 @@ class RegisterBrokerBody:
         if isinstance(w, TopicConfigAndMappingSerializeWrapper):
             infos = w.topic_queue_mapping_info_map or {}
             chunks.append(_INT.pack(len(infos)))
-            for info in j.hash_ordered(infos, j.hash_map_capacity(len(infos))).values():
+            for info in java_hash_dict(infos).values():
                 put(fastjson.dumps(info.to_json_obj()).encode())
         z = zlib.compressobj(9)
         return z.compress(b"".join(chunks)) + z.flush()

@@ -18,6 +18,13 @@ from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import (
+    bucket_order,
+    hash_map_capacity,
+    hash_map_copy_capacity,
+    java_hash_dict,
+    tree_ordered,
+)
 
 __all__ = ["BrokerData", "QueueData", "TopicRouteData"]
 
@@ -26,7 +33,7 @@ MASTER_ID = 0
 
 
 @dataclass(slots=True)
-class QueueData:
+class QueueData(j.JsonBody):
     """How many queues a topic has on one broker, and their permission."""
 
     broker_name: str | None = None
@@ -55,13 +62,6 @@ class QueueData:
         out["topicSysFlag"] = self.topic_sys_flag
         out["writeQueueNums"] = self.write_queue_nums
         return out
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()
 
     def _text(self, q: Callable[[str], str]) -> str:
         name = "" if self.broker_name is None else f'"brokerName":{q(self.broker_name)},'
@@ -96,14 +96,14 @@ def _addr_keys(addrs: dict[int, str], order: Order) -> list[int]:
     keys = sorted(addrs)
     if order == "sorted":
         return keys
-    cap = j.hash_map_copy_capacity(len(addrs)) if order == "copy" else j.hash_map_capacity(len(addrs))
+    cap = hash_map_copy_capacity(len(addrs)) if order == "copy" else hash_map_capacity(len(addrs))
     if keys[0] >= 0 and keys[-1] < cap:
         return keys  # small broker ids: each in its own bucket, numbered by id
-    return j.bucket_order(addrs, cap)
+    return bucket_order(addrs, cap)
 
 
 @dataclass(slots=True)
-class BrokerData:
+class BrokerData(j.JsonBody):
     """One broker group: its cluster, name and the address of each member by broker id."""
 
     cluster: str | None = None
@@ -144,12 +144,8 @@ class BrokerData:
             out["zoneName"] = self.zone_name
         return out
 
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
     def encode(self, standard: bool = False) -> bytes:
-        return self._text(j.quote, standard, "live").encode()
+        return self._text(fastjson.quote, standard, "live").encode()
 
     def _text(self, q: Callable[[str], str], quote_keys: bool, order: Order) -> str:
         parts = []
@@ -185,7 +181,7 @@ def _filter_server_table(v: Any) -> dict[str, list[str]] | None:
 
 
 @dataclass(slots=True)
-class TopicRouteData:
+class TopicRouteData(j.JsonBody):
     """Where a topic lives: queue counts per broker and the brokers' addresses."""
 
     order_topic_conf: str | None = None
@@ -228,13 +224,9 @@ class TopicRouteData:
             out["topicQueueMappingByBroker"] = {k: v.to_json_obj(standard) for k, v in tqm.items()}
         return out
 
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
     def encode(self, standard: bool = False) -> bytes:
         """The body a name server sends: ``standard`` for clients of version 401 and later."""
-        q = j.browser_quote if standard else j.quote
+        q = fastjson.browser_quote if standard else fastjson.quote
         parts = []
         if self.broker_datas is not None:
             order: Order = "sorted" if standard else "copy"
@@ -256,11 +248,11 @@ class TopicRouteData:
         tqm = self.topic_queue_mapping_by_broker
         if tqm is not None:
             value = {k: v.to_json_obj(standard) for k, v in _ordered(tqm, standard).items()}
-            text = j.browser_dumps(value) if standard else fastjson.dumps(value)
+            text = fastjson.browser_dumps(value) if standard else fastjson.dumps(value)
             parts.append('"topicQueueMappingByBroker":' + text)
         return ("{" + ",".join(parts) + "}").encode()
 
 
 def _ordered(d: dict[str, Any], standard: bool) -> dict[str, Any]:
     """A ``HashMap<String, ...>`` of a route: sorted for MapSortField, else in hash order."""
-    return j.tree_ordered(d) if standard else j.hash_ordered(d, j.hash_map_capacity(len(d)))
+    return tree_ordered(d) if standard else java_hash_dict(d)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.javacoll import chm_capacity, hash_ordered, tree_ordered
 
 __all__ = [
     "METADATA_SCOPE_GLOBAL",
@@ -38,11 +38,11 @@ def _int_int_map(v: Any, what: str) -> dict[int, int] | None:
 
 def _int_map_json(d: dict[int, Any], standard: bool) -> dict[int, Any]:
     """A ``ConcurrentHashMap<Integer, ...>`` built by put (default size), or sorted for MapSortField."""
-    return j.tree_ordered(d) if standard else j.hash_ordered(d, j.chm_capacity(len(d)))
+    return tree_ordered(d) if standard else hash_ordered(d, chm_capacity(len(d)))
 
 
 @dataclass(slots=True)
-class TopicQueueMappingInfo:
+class TopicQueueMappingInfo(j.JsonBody):
     """Which logical queues of a static topic a broker currently leads (``TopicQueueMappingInfo``)."""
 
     topic: str | None = None
@@ -79,13 +79,6 @@ class TopicQueueMappingInfo:
                 "totalQueues": self.total_queues,
             }
         )
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()
 
 
 @dataclass(slots=True)

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Self, TypeVar
 
-from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.javacoll import chm_capacity, hash_map_capacity, hash_ordered
 
 __all__ = ["ConsumeStats", "OffsetWrapper", "TopicOffset", "TopicStatsTable"]
 
@@ -36,8 +36,8 @@ def _mq_table(v: Any, what: str, parse: Callable[[Any, str], V]) -> dict[Message
 
 def _mq_json(table: dict[MessageQueue, Any], concurrent: bool, standard: bool) -> dict[Any, Any]:
     n = len(table)
-    cap = j.chm_capacity(n) if concurrent else j.hash_map_capacity(n)
-    ordered = table if n < 2 else j.hash_ordered(table, cap, MessageQueue.java_hash)
+    cap = chm_capacity(n) if concurrent else hash_map_capacity(n)
+    ordered = table if n < 2 else hash_ordered(table, cap, MessageQueue.java_hash)
     return {k.to_object_key(): v.to_json_obj(standard) for k, v in ordered.items()}
 
 
@@ -67,7 +67,7 @@ class TopicOffset:
 
 
 @dataclass(slots=True)
-class TopicStatsTable:
+class TopicStatsTable(j.JsonBody):
     """Offset ranges of every queue of a topic on one broker."""
 
     offset_table: dict[MessageQueue, TopicOffset] = field(default_factory=dict)
@@ -89,13 +89,6 @@ class TopicStatsTable:
         if self.topic_put_tps is not None:
             out["topicPutTps"] = self.topic_put_tps
         return out
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()
 
 
 @dataclass(slots=True)
@@ -130,7 +123,7 @@ class OffsetWrapper:
 
 
 @dataclass(slots=True)
-class ConsumeStats:
+class ConsumeStats(j.JsonBody):
     """A consumer group's progress on every queue of one broker, and its consume rate."""
 
     offset_table: dict[MessageQueue, OffsetWrapper] = field(default_factory=dict)
@@ -150,13 +143,6 @@ class ConsumeStats:
             "consumeTps": self.consume_tps,
             "offsetTable": _mq_json(self.offset_table, concurrent, standard),
         }
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
-    def encode(self, standard: bool = False) -> bytes:
-        return fastjson.dumps(self.to_json_obj(standard), standard=standard).encode()
 
     def total_diff(self) -> int:
         """``computeTotalDiff``: broker offset minus consumer offset, summed over the queues."""

@@ -22,6 +22,13 @@ from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail, TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import (
+    bucket_order,
+    chm_capacity,
+    hash_map_capacity,
+    hash_ordered,
+    java_hash_dict,
+)
 
 __all__ = [
     "PERM_INHERIT",
@@ -50,7 +57,7 @@ def _now_ms() -> int:
 
 
 @dataclass(slots=True)
-class DataVersion:
+class DataVersion(j.JsonBody):
     """A config table's version: a counter bumped on change, stamped with the time of the change."""
 
     timestamp: int = field(default_factory=_now_ms)
@@ -74,10 +81,6 @@ class DataVersion:
             return {"counter": self.counter, "timestamp": self.timestamp}
         return {"counter": self.counter, "stateVersion": self.state_version, "timestamp": self.timestamp}
 
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
-
     def encode(self, standard: bool = False) -> bytes:
         return self._text().encode()
 
@@ -97,7 +100,7 @@ class DataVersion:
 
 
 @dataclass(slots=True)
-class TopicConfig:
+class TopicConfig(j.JsonBody):
     """A topic as a broker keeps it."""
 
     topic_name: str | None = None
@@ -153,7 +156,7 @@ class TopicConfig:
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.attributes is not None:
-            out["attributes"] = _hash_map(self.attributes)
+            out["attributes"] = java_hash_dict(self.attributes)
         out["order"] = self.order
         out["perm"] = self.perm
         out["readQueueNums"] = self.read_queue_nums
@@ -166,10 +169,10 @@ class TopicConfig:
         return out
 
     def _text(self) -> str:
-        q = j.quote
+        q = fastjson.quote
         head = ""
         if self.attributes is not None:
-            head = '"attributes":' + fastjson.dumps(_hash_map(self.attributes)) + ","
+            head = '"attributes":' + fastjson.dumps(java_hash_dict(self.attributes)) + ","
         tft = "" if self.topic_filter_type is None else f'"topicFilterType":{q(self.topic_filter_type)},'
         name = "" if self.topic_name is None else f'"topicName":{q(self.topic_name)},'
         return (
@@ -177,10 +180,6 @@ class TopicConfig:
             f'"readQueueNums":{self.read_queue_nums},{tft}{name}'
             f'"topicSysFlag":{self.topic_sys_flag},"writeQueueNums":{self.write_queue_nums}}}'
         )
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
 
     def encode(self, standard: bool = False) -> bytes:
         return self._text().encode()
@@ -204,7 +203,7 @@ class TopicConfig:
             "order": "true" if self.order else "false",
         }
         if self.attributes is not None:
-            attrs = _hash_map(self.attributes)
+            attrs = java_hash_dict(self.attributes)
             out["attributes"] = ",".join([f"{k}={v}" if v else k for k, v in attrs.items()])
             out["force"] = "true" if force else "false"
         return out
@@ -249,7 +248,7 @@ class TopicConfig:
             return line
         if self.attributes is None:
             return line + " "
-        return line + " " + fastjson.dumps(_hash_map(self.attributes))
+        return line + " " + fastjson.dumps(java_hash_dict(self.attributes))
 
     @classmethod
     def from_line(cls, line: str) -> Self:
@@ -332,11 +331,6 @@ def parse_attributes(text: str) -> dict[str, str]:
     return out
 
 
-def _hash_map(d: dict[str, Any]) -> dict[str, Any]:
-    """A default ``HashMap<String, ...>`` in iteration order."""
-    return j.hash_ordered(d, j.hash_map_capacity(len(d)))
-
-
 # ------------------------------------------------------------------------------------------- lists
 
 
@@ -373,8 +367,8 @@ class TopicList:
         if len(names) < 2:
             return names
         n = len(names)
-        cap = j.chm_capacity(n) if self.concurrent else j.hash_map_capacity(n)
-        return j.bucket_order(names, cap)
+        cap = chm_capacity(n) if self.concurrent else hash_map_capacity(n)
+        return bucket_order(names, cap)
 
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -388,7 +382,7 @@ class TopicList:
         return cls.from_json_obj(j.decode_object(body, cls.__name__), concurrent=concurrent)
 
     def encode(self, standard: bool = False) -> bytes:
-        q = j.quote
+        q = fastjson.quote
         head = "" if self.broker_addr is None else f'"brokerAddr":{q(self.broker_addr)},'
         return ("{" + head + '"topicList":[' + ",".join([q(t) for t in self._ordered()]) + "]}").encode()
 
@@ -419,7 +413,7 @@ _MAPPING_KEYS = ("mappingDataVersion", "topicQueueMappingDetailMap", "topicQueue
 
 
 @dataclass(slots=True)
-class TopicConfigSerializeWrapper:
+class TopicConfigSerializeWrapper(j.JsonBody):
     """A broker's topic table with its version (``TopicConfigSerializeWrapper``)."""
 
     topic_config_table: dict[str, TopicConfig] | None = field(default_factory=dict)
@@ -442,7 +436,7 @@ class TopicConfigSerializeWrapper:
 
     def _table(self, initial: int | None) -> dict[str, TopicConfig]:
         t = self.topic_config_table or {}
-        return j.hash_ordered(t, j.chm_capacity(len(t), initial))
+        return hash_ordered(t, chm_capacity(len(t), initial))
 
     def _obj(self, initial: int | None, registration: bool = False) -> dict[str, Any]:
         """JSON values with the topic table ordered as ``new ConcurrentHashMap<>(initial)``."""
@@ -458,14 +452,10 @@ class TopicConfigSerializeWrapper:
         if self.data_version is not None:
             parts.append('"dataVersion":' + self.data_version._text())
         if self.topic_config_table is not None:
-            q = j.quote
+            q = fastjson.quote
             items = [f"{q(k)}:{v._text()}" for k, v in self._table(initial).items()]
             parts.append('"topicConfigTable":{' + ",".join(items) + "}")
         return "{" + ",".join(parts) + "}"
-
-    @classmethod
-    def decode(cls, body: bytes) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
 
     def encode(self, standard: bool = False) -> bytes:
         return self._text(TOPIC_CONFIG_TABLE_INITIAL, False, standard).encode()
@@ -509,14 +499,14 @@ class TopicConfigAndMappingSerializeWrapper(TopicConfigSerializeWrapper):
             out["mappingDataVersion"] = self.mapping_data_version.to_json_obj()
         details = self.topic_queue_mapping_detail_map
         if details is not None:
-            ordered = j.hash_ordered(details, j.chm_capacity(len(details)))
+            ordered = hash_ordered(details, chm_capacity(len(details)))
             out["topicQueueMappingDetailMap"] = {k: v.to_json_obj() for k, v in ordered.items()}
         infos = self.topic_queue_mapping_info_map
         if infos is not None:
             # a registration collects them with Collectors.toMap (a HashMap); else a ConcurrentHashMap
-            cap = j.hash_map_capacity(len(infos)) if registration else j.chm_capacity(len(infos))
+            cap = hash_map_capacity(len(infos)) if registration else chm_capacity(len(infos))
             out["topicQueueMappingInfoMap"] = {
-                k: v.to_json_obj() for k, v in j.hash_ordered(infos, cap).items()
+                k: v.to_json_obj() for k, v in hash_ordered(infos, cap).items()
             }
         return dict(sorted(out.items()))
 

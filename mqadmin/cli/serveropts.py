@@ -1,0 +1,60 @@
+"""Options of the commands that run our servers (``namesrv start``, ``broker start``), spelled as
+``mqnamesrv`` and ``mqbroker`` spell them, with our long forms beside the Java ones."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+__all__ = [
+    "PRINT_CONFIG",
+    "config_file_option",
+    "log_file_option",
+    "namesrv_addr_option",
+]
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+PRINT_CONFIG: Decorator = click.option(
+    "-p",
+    "--printConfigItem",
+    "--print-config-item",
+    "print_config",
+    is_flag=True,
+    help="Print all config items",
+)
+
+
+def config_file_option(server: str) -> Decorator:
+    """``-c``: the server's config properties file (``server``: "Name server", "Broker")."""
+    return click.option(
+        "-c",
+        "--configFile",
+        "--config-file",
+        "config_file",
+        metavar="FILE",
+        help=f"{server} config properties file",
+    )
+
+
+def namesrv_addr_option(note: str = "") -> Decorator:
+    """``-n``: the name server list (``note`` follows the example)."""
+    return click.option(
+        "-n",
+        "--namesrvAddr",
+        "namesrv_addr",
+        metavar="ADDRS",
+        help=f"Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876'{note}",
+    )
+
+
+def log_file_option(default_name: str) -> Decorator:
+    """``--log-file``: where the server logs; by default ``~/logs/rocketmqlogs/<default_name>``."""
+    return click.option(
+        "--log-file",
+        metavar="PATH",
+        default=None,
+        help=f"Log file (default ~/logs/rocketmqlogs/{default_name}; empty for stderr only).",
+    )

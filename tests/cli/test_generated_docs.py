@@ -25,6 +25,9 @@ def test_every_command_and_option_is_in_the_completions() -> None:
             assert spec.name in text
         for opt in spec.options:
             for name in opt.longs:
+                if " " in name:  # Java names like "--print msg" cannot be typed as one word
+                    assert f"'{name}'" not in files["completions/mqadmin.bash"]
+                    continue
                 assert name in files["completions/mqadmin.bash"]
                 assert name in files["completions/_mqadmin"]
                 assert f"-l {name[2:]}" in files["completions/mqadmin.fish"]

@@ -2,34 +2,54 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 
-def write_atomic(path: str | Path, data: str | bytes, mode: int = 0o644) -> None:
-    """Write to a temporary file in the same folder, fsync it, and rename it over ``path``."""
+def sync_dir(directory: str | Path) -> None:
+    """Make a new, renamed or removed directory entry durable (best effort: not every file system
+    lets a directory be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | Path, mode: int = 0o644) -> Iterator[BinaryIO]:
+    """A binary file that becomes ``path`` only when the block ends without an error.
+
+    It is written under a hidden temporary name in the same folder (readers such as Spark skip
+    dot-files), fsynced, renamed over ``path``, and the rename made durable.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
-    try:  # make the rename itself durable
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    sync_dir(path.parent)
+
+
+def write_atomic(path: str | Path, data: str | bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` atomically (see :func:`atomic_output`)."""
+    with atomic_output(path, mode) as f:
+        f.write(data.encode("utf-8") if isinstance(data, str) else data)

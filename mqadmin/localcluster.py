@@ -73,8 +73,11 @@ class ServerProcess:
             if m:
                 self.boot_match = m
                 return m
-        self.kill()
-        err = self.proc.stderr.read() if self.proc.stderr else ""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        err = self.proc.stderr.read() if self.proc.stderr else ""  # before the pipes are closed
+        self._close_pipes()
         raise RuntimeError(f"{self.name} did not start: {err[-2000:].strip()}")
 
     @property

@@ -11,19 +11,17 @@ the text table GET_BROKER_CONFIG answers and UPDATE_BROKER_CONFIG changes and pe
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import os
-import re
 import socket
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from mqadmin.atomicfile import write_atomic
+from mqadmin.javaconfig import JavaBean, JavaField, java_field, parse_java_integer
 from mqadmin.protocol.bodies.topic import DataVersion
-from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.javacoll import properties_order
 
 __all__ = [
@@ -43,8 +41,6 @@ DEFAULT_LISTEN_PORT = 10911
 """``BrokerStartup`` sets it before the ``-c`` file is read (the Netty default is 8888)."""
 
 _CPUS = os.cpu_count() or 1
-_INT_RE = re.compile(r"[+-]?[0-9]+")
-_RANGES = {"int": (-(1 << 31), (1 << 31) - 1), "long": (-(1 << 63), (1 << 63) - 1)}
 
 
 def local_address() -> str:
@@ -67,93 +63,21 @@ def local_address() -> str:
     return "127.0.0.1"
 
 
-def _jf(default: Any = None, *, kind: str | None = None, important: bool = False, factory: Any = None) -> Any:
-    """A bean field: ``kind`` is the Java type when it is not plain from the Python one."""
-    meta = {"kind": kind, "important": important}
-    if factory is not None:
-        return field(default_factory=factory, metadata=meta)
-    return field(default=default, metadata=meta)
+class _Bean(JavaBean):
+    """A 4.9.8 broker config object: 4.9.8 parsing; a value that does not parse is logged."""
 
+    @staticmethod
+    def parse_property(kind: str, text: str) -> Any:
+        return parse_java(kind, text)
 
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(p[:1].upper() + p[1:] for p in rest)
-
-
-_PY_KINDS = {"bool": "boolean", "int": "int", "float": "double", "str": "String"}
-
-
-class _Bean:
-    """A Java config object: fields with Java names and types, in declaration order."""
-
-    _java_names: ClassVar[dict[str, str]] = {}  # python name → Java name, where camel-casing is not enough
-
-    @classmethod
-    def java_fields(cls) -> list[tuple[str, str, str, bool]]:
-        """(python name, Java name, Java type, important) per field, in declaration order."""
-        cached = cls.__dict__.get("_fields_cache")
-        if cached is None:
-            cached = []
-            for f in fields(cls):  # type: ignore[arg-type]
-                java = cls._java_names.get(f.name) or _camel(f.name)
-                kind = f.metadata.get("kind") or _PY_KINDS.get(str(f.type).replace(" | None", ""), "String")
-                cached.append((f.name, java, kind, bool(f.metadata.get("important"))))
-            cls._fields_cache = cached  # type: ignore[attr-defined]
-        return cached  # type: ignore[no-any-return]
-
-    def java_items(self) -> Iterator[tuple[str, Any]]:
-        for py, java, _, _ in self.java_fields():
-            yield java, getattr(self, py)
-
-    def apply(self, props: Mapping[str, str]) -> list[str]:
-        """``MixAll.properties2Object``: set each field named by a key; returns the Java names set."""
-        applied = []
-        for py, java, kind, _ in self.java_fields():
-            text = props.get(java)
-            if text is None:
-                continue
-            try:
-                setattr(self, py, parse_java(kind, text))
-            except ValueError:
-                log.warning("config %s=%r is not a %s: ignored", java, text, kind)
-                continue
-            applied.append(java)
-        return applied
-
-    def to_properties(self) -> dict[str, str]:
-        """``MixAll.object2Properties``: every non-null field as text, in declaration order."""
-        out = {}
-        for java, v in self.java_items():
-            text = java_text(v)
-            if text is not None:
-                out[java] = text
-        return out
-
-
-def java_text(v: Any) -> str | None:
-    """``String.valueOf`` of a field value (None stays None)."""
-    if v is None:
-        return None
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, float):
-        return java_double(v)
-    return str(v)
+    def property_ignored(self, f: JavaField, text: str) -> None:
+        log.warning("config %s=%r is not a %s: ignored", f.java, text, f.kind)
 
 
 def parse_java(kind: str, text: str) -> Any:
     """Parse a property for a Java type; ValueError where Java throws (the value is then ignored)."""
     if kind in ("int", "long"):
-        t = text.strip() if kind == "long" else text
-        if not _INT_RE.fullmatch(t):
-            raise ValueError(text)
-        n = int(t)
-        lo, hi = _RANGES[kind]
-        if not lo <= n <= hi:
-            raise ValueError(text)
-        return n
+        return parse_java_integer(text.strip() if kind == "long" else text, kind)
     if kind == "boolean":
         return text.strip().lower() == "true"
     if kind == "double":
@@ -174,22 +98,22 @@ def _namesrv_default() -> str | None:
 class BrokerConfig(_Bean):
     """Java ``BrokerConfig`` (4.9.8), declaration order."""
 
-    rocketmq_home: str | None = _jf(factory=lambda: os.environ.get("ROCKETMQ_HOME"))
-    namesrv_addr: str | None = _jf(factory=_namesrv_default, important=True)
-    broker_ip1: str = _jf(factory=local_address, important=True)
-    broker_ip2: str = _jf(factory=local_address)
-    broker_name: str = _jf(factory=socket.gethostname, important=True)
-    broker_cluster_name: str = _jf("DefaultCluster", important=True)
-    broker_id: int = _jf(0, kind="long", important=True)
+    rocketmq_home: str | None = java_field(factory=lambda: os.environ.get("ROCKETMQ_HOME"))
+    namesrv_addr: str | None = java_field(factory=_namesrv_default, important=True)
+    broker_ip1: str = java_field(factory=local_address, important=True, java="brokerIP1")
+    broker_ip2: str = java_field(factory=local_address, java="brokerIP2")
+    broker_name: str = java_field(factory=socket.gethostname, important=True)
+    broker_cluster_name: str = java_field("DefaultCluster", important=True)
+    broker_id: int = java_field(0, kind="long", important=True)
     broker_permission: int = 6
     default_topic_queue_nums: int = 8
-    auto_create_topic_enable: bool = _jf(True, important=True)
+    auto_create_topic_enable: bool = java_field(True, important=True)
     cluster_topic_enable: bool = True
     broker_topic_enable: bool = True
-    auto_create_subscription_group: bool = _jf(True, important=True)
+    auto_create_subscription_group: bool = java_field(True, important=True)
     message_store_plug_in: str = ""
-    msg_trace_topic_name: str = _jf("RMQ_SYS_TRACE_TOPIC", important=True)
-    trace_topic_enable: bool = _jf(False, important=True)
+    msg_trace_topic_name: str = java_field("RMQ_SYS_TRACE_TOPIC", important=True)
+    trace_topic_enable: bool = java_field(False, important=True)
     send_message_thread_pool_nums: int = min(_CPUS, 4)
     put_message_future_thread_pool_nums: int = min(_CPUS, 4)
     pull_message_thread_pool_nums: int = 16 + _CPUS * 2
@@ -202,8 +126,8 @@ class BrokerConfig(_Bean):
     end_transaction_thread_pool_nums: int = max(8 + _CPUS * 2, min(_CPUS, 4) * 4)
     flush_consumer_offset_interval: int = 5000
     flush_consumer_offset_history_interval: int = 60000
-    reject_transaction_message: bool = _jf(False, important=True)
-    fetch_namesrv_addr_by_address_server: bool = _jf(False, important=True)
+    reject_transaction_message: bool = java_field(False, important=True)
+    fetch_namesrv_addr_by_address_server: bool = java_field(False, important=True)
     send_thread_pool_queue_capacity: int = 10000
     put_thread_pool_queue_capacity: int = 10000
     pull_thread_pool_queue_capacity: int = 100000
@@ -215,7 +139,7 @@ class BrokerConfig(_Bean):
     end_transaction_pool_queue_capacity: int = 100000
     filter_server_nums: int = 0
     long_polling_enable: bool = True
-    short_polling_time_mills: int = _jf(1000, kind="long")
+    short_polling_time_mills: int = java_field(1000, kind="long")
     notify_consumer_ids_changed_enable: bool = True
     high_speed_mode: bool = False
     commercial_enable: bool = True
@@ -229,34 +153,32 @@ class BrokerConfig(_Bean):
     register_broker_timeout_mills: int = 6000
     slave_read_enable: bool = False
     disable_consume_if_consumer_read_slowly: bool = False
-    consumer_fallbehind_threshold: int = _jf(17179869184, kind="long")
+    consumer_fallbehind_threshold: int = java_field(17179869184, kind="long")
     broker_fast_failure_enable: bool = True
-    wait_time_mills_in_send_queue: int = _jf(200, kind="long")
-    wait_time_mills_in_pull_queue: int = _jf(5000, kind="long")
-    wait_time_mills_in_heartbeat_queue: int = _jf(31000, kind="long")
-    wait_time_mills_in_transaction_queue: int = _jf(3000, kind="long")
-    start_accept_send_request_time_stamp: int = _jf(0, kind="long")
+    wait_time_mills_in_send_queue: int = java_field(200, kind="long")
+    wait_time_mills_in_pull_queue: int = java_field(5000, kind="long")
+    wait_time_mills_in_heartbeat_queue: int = java_field(31000, kind="long")
+    wait_time_mills_in_transaction_queue: int = java_field(3000, kind="long")
+    start_accept_send_request_time_stamp: int = java_field(0, kind="long")
     trace_on: bool = True
     enable_calc_filter_bit_map: bool = False
     expect_consumer_num_use_filter: int = 32
     max_error_rate_of_bloom_filter: int = 20
-    filter_data_clean_time_span: int = _jf(86400000, kind="long")
+    filter_data_clean_time_span: int = java_field(86400000, kind="long")
     filter_support_retry: bool = False
     enable_property_filter: bool = False
     compressed_register: bool = False
     force_register: bool = True
     register_name_server_period: int = 30000
-    transaction_time_out: int = _jf(6000, kind="long", important=True)
-    transaction_check_max: int = _jf(15, important=True)
-    transaction_check_interval: int = _jf(60000, kind="long", important=True)
-    acl_enable: bool = _jf(False, important=True)
+    transaction_time_out: int = java_field(6000, kind="long", important=True)
+    transaction_check_max: int = java_field(15, important=True)
+    transaction_check_interval: int = java_field(60000, kind="long", important=True)
+    acl_enable: bool = java_field(False, important=True)
     store_reply_message_enable: bool = True
     enable_detail_stat: bool = True
     auto_delete_unused_stats: bool = False
     isolate_log_enable: bool = False
     config_black_list: str = "configBlackList;brokerConfigPath"
-
-    _java_names: ClassVar[dict[str, str]] = {"broker_ip1": "brokerIP1", "broker_ip2": "brokerIP2"}
 
     @property
     def namesrv_list(self) -> list[str]:
@@ -293,17 +215,15 @@ class NettyClientConfig(_Bean):
     client_oneway_semaphore_value: int = 65535
     client_async_semaphore_value: int = 65535
     connect_timeout_millis: int = 3000
-    channel_not_active_interval: int = _jf(60000, kind="long")
+    channel_not_active_interval: int = java_field(60000, kind="long")
     client_channel_max_idle_time_seconds: int = 120
     client_socket_snd_buf_size: int = 0
     client_socket_rcv_buf_size: int = 0
     client_pooled_byte_buf_allocator_enable: bool = False
     client_close_socket_if_timeout: bool = True
-    use_tls: bool = False
+    use_tls: bool = java_field(False, java="useTLS")
     write_buffer_high_water_mark: int = 0
     write_buffer_low_water_mark: int = 0
-
-    _java_names: ClassVar[dict[str, str]] = {"use_tls": "useTLS"}
 
 
 _ROLE = "enum:ASYNC_MASTER,SYNC_MASTER,SLAVE"
@@ -314,33 +234,35 @@ _FLUSH = "enum:ASYNC_FLUSH,SYNC_FLUSH"
 class MessageStoreConfig(_Bean):
     """Java ``MessageStoreConfig`` (4.9.8), declaration order."""
 
-    store_path_root_dir: str = _jf(
+    store_path_root_dir: str = java_field(
         factory=lambda: os.path.join(os.path.expanduser("~"), "store"), important=True
     )
-    store_path_commit_log: str | None = _jf(None, important=True)
-    store_path_d_ledger_commit_log: str | None = _jf(None, important=True)
+    store_path_commit_log: str | None = java_field(None, important=True)
+    store_path_d_ledger_commit_log: str | None = java_field(
+        None, important=True, java="storePathDLedgerCommitLog"
+    )
     read_only_commit_log_store_paths: str | None = None
     mapped_file_size_commit_log: int = 64 * 1024 * 1024  # Java: 1 GiB; the recorded broker used 64 MiB
     mapped_file_size_consume_queue: int = 300000 * 20
     enable_consume_queue_ext: bool = False
     mapped_file_size_consume_queue_ext: int = 48 * 1024 * 1024
     bit_map_length_consume_queue_ext: int = 112
-    flush_interval_commit_log: int = _jf(500, important=True)
-    commit_interval_commit_log: int = _jf(200, important=True)
+    flush_interval_commit_log: int = java_field(500, important=True)
+    commit_interval_commit_log: int = java_field(200, important=True)
     use_reentrant_lock_when_put_message: bool = True
-    flush_commit_log_timed: bool = _jf(True, important=True)
+    flush_commit_log_timed: bool = java_field(True, important=True)
     flush_interval_consume_queue: int = 1000
     clean_resource_interval: int = 10000
     delete_commit_log_files_interval: int = 100
     delete_consume_queue_files_interval: int = 100
     destroy_maped_file_interval_forcibly: int = 120000
     redelete_hanged_file_interval: int = 120000
-    delete_when: str = _jf("04", important=True)
+    delete_when: str = java_field("04", important=True)
     disk_max_used_space_ratio: int = 75
-    file_reserved_time: int = _jf(72, important=True)
+    file_reserved_time: int = java_field(72, important=True)
     put_msg_index_hight_water: int = 600000
     max_message_size: int = 1024 * 1024 * 4
-    check_crc_on_recover: bool = True
+    check_crc_on_recover: bool = java_field(True, java="checkCRCOnRecover")
     flush_commit_log_least_pages: int = 4
     commit_commit_log_least_pages: int = 4
     flush_least_pages_when_warm_maped_file: int = 4096
@@ -348,43 +270,43 @@ class MessageStoreConfig(_Bean):
     flush_commit_log_thorough_interval: int = 10000
     commit_commit_log_thorough_interval: int = 200
     flush_consume_queue_thorough_interval: int = 60000
-    max_transfer_bytes_on_message_in_memory: int = _jf(262144, important=True)
-    max_transfer_count_on_message_in_memory: int = _jf(32, important=True)
-    max_transfer_bytes_on_message_in_disk: int = _jf(65536, important=True)
-    max_transfer_count_on_message_in_disk: int = _jf(8, important=True)
-    access_message_in_memory_max_ratio: int = _jf(40, important=True)
-    message_index_enable: bool = _jf(True, important=True)
+    max_transfer_bytes_on_message_in_memory: int = java_field(262144, important=True)
+    max_transfer_count_on_message_in_memory: int = java_field(32, important=True)
+    max_transfer_bytes_on_message_in_disk: int = java_field(65536, important=True)
+    max_transfer_count_on_message_in_disk: int = java_field(8, important=True)
+    access_message_in_memory_max_ratio: int = java_field(40, important=True)
+    message_index_enable: bool = java_field(True, important=True)
     max_hash_slot_num: int = 100000  # Java: 5,000,000 (a 420 MB index file); as the recorded broker
     max_index_num: int = 400000  # Java: 20,000,000
     max_msgs_num_batch: int = 64
-    message_index_safe: bool = _jf(False, important=True)
+    message_index_safe: bool = java_field(False, important=True)
     ha_listen_port: int = 10912
     ha_send_heartbeat_interval: int = 5000
     ha_housekeeping_interval: int = 20000
     ha_transfer_batch_size: int = 32768
-    ha_master_address: str | None = _jf(None, important=True)
+    ha_master_address: str | None = java_field(None, important=True)
     ha_slave_fallbehind_max: int = 268435456
-    broker_role: str = _jf("ASYNC_MASTER", kind=_ROLE, important=True)
-    flush_disk_type: str = _jf("ASYNC_FLUSH", kind=_FLUSH, important=True)
+    broker_role: str = java_field("ASYNC_MASTER", kind=_ROLE, important=True)
+    flush_disk_type: str = java_field("ASYNC_FLUSH", kind=_FLUSH, important=True)
     sync_flush_timeout: int = 5000
     slave_timeout: int = 3000
     message_delay_level: str = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h"
-    flush_delay_offset_interval: int = _jf(10000, kind="long")
-    clean_file_forcibly_enable: bool = _jf(True, important=True)
+    flush_delay_offset_interval: int = java_field(10000, kind="long")
+    clean_file_forcibly_enable: bool = java_field(True, important=True)
     warm_maped_file_enable: bool = False
     offset_check_in_slave: bool = False
     debug_lock_enable: bool = False
     duplication_enable: bool = False
     disk_fall_recorded: bool = True
-    os_page_cache_busy_time_out_mills: int = _jf(1000, kind="long")
+    os_page_cache_busy_time_out_mills: int = java_field(1000, kind="long")
     default_query_max_num: int = 32
-    transient_store_pool_enable: bool = _jf(False, important=True)
+    transient_store_pool_enable: bool = java_field(False, important=True)
     transient_store_pool_size: int = 5
     fast_fail_if_no_buffer_in_store_pool: bool = False
-    enable_d_leger_commit_log: bool = False
-    d_leger_group: str | None = None
-    d_leger_peers: str | None = None
-    d_leger_self_id: str | None = None
+    enable_d_leger_commit_log: bool = java_field(False, java="enableDLegerCommitLog")
+    d_leger_group: str | None = java_field(None, java="dLegerGroup")
+    d_leger_peers: str | None = java_field(None, java="dLegerPeers")
+    d_leger_self_id: str | None = java_field(None, java="dLegerSelfId")
     preferred_leader_id: str | None = None
     is_enable_batch_push: bool = False
     enable_schedule_message_stats: bool = True
@@ -393,17 +315,9 @@ class MessageStoreConfig(_Bean):
     max_lmq_consume_queue_num: int = 20000
     enable_schedule_async_deliver: bool = False
     schedule_async_deliver_max_pending_limit: int = 2000
-    schedule_async_deliver_max_resend_num2_blocked: int = 3
-
-    _java_names: ClassVar[dict[str, str]] = {
-        "check_crc_on_recover": "checkCRCOnRecover",
-        "store_path_d_ledger_commit_log": "storePathDLedgerCommitLog",
-        "enable_d_leger_commit_log": "enableDLegerCommitLog",
-        "d_leger_group": "dLegerGroup",
-        "d_leger_peers": "dLegerPeers",
-        "d_leger_self_id": "dLegerSelfId",
-        "schedule_async_deliver_max_resend_num2_blocked": "scheduleAsyncDeliverMaxResendNum2Blocked",
-    }
+    schedule_async_deliver_max_resend_num2_blocked: int = java_field(
+        3, java="scheduleAsyncDeliverMaxResendNum2Blocked"
+    )
 
     @property
     def commit_log_dir(self) -> str:
@@ -463,19 +377,7 @@ class BrokerSettings:
 
     def print_lines(self, important_only: bool = False) -> list[str]:
         """``mqbroker -p`` / ``-m``: ``name=value`` per field (null as empty), object by object."""
-        lines = []
-        for bean in self.beans:
-            for py, java, _, important in bean.java_fields():
-                if important_only and not important:
-                    continue
-                v = java_text(getattr(bean, py))
-                lines.append(f"{java}={'' if v is None else v}")
-        return lines
-
-    def console_lines(self, important_only: bool = False) -> list[str]:
-        """:meth:`print_lines` through the Java console log pattern (time in GMT+8, no millis)."""
-        now = dt.datetime.now(dt.timezone(dt.timedelta(hours=8))).strftime("%Y-%m-%d %H:%M:%S")
-        return [f"{now} INFO main - {line}" for line in self.print_lines(important_only)]
+        return [line for bean in self.beans for line in bean.property_lines(important_only)]
 
 
 class Configuration:

@@ -19,6 +19,7 @@ from typing import Any
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 
 __all__ = ["OffsetManager"]
 
@@ -56,10 +57,10 @@ class OffsetManager:
 
     def to_json_obj(self) -> dict[str, Any]:
         t = self.table
-        outer = j.hash_ordered(t, j.chm_capacity(len(t), _OUTER_INITIAL))
+        outer = hash_ordered(t, chm_capacity(len(t), _OUTER_INITIAL))
         return {
             "offsetTable": {
-                k: j.hash_ordered(v, j.chm_capacity(len(v), _INNER_INITIAL)) for k, v in outer.items()
+                k: hash_ordered(v, chm_capacity(len(v), _INNER_INITIAL)) for k, v in outer.items()
             }
         }
 

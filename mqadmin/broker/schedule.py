@@ -23,6 +23,7 @@ from mqadmin.broker.topics import SCHEDULE_TOPIC
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class ScheduleService:
 
     def to_json_obj(self) -> dict[str, Any]:
         t = self.offsets
-        return {"offsetTable": j.hash_ordered(t, j.chm_capacity(len(t), 32))}
+        return {"offsetTable": hash_ordered(t, chm_capacity(len(t), 32))}
 
     def encode(self) -> str:
         return fastjson.dumps(self.to_json_obj())

@@ -11,44 +11,35 @@ from every name server, store closed (exit 0).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-import signal
 import sys
-from pathlib import Path
 from typing import TextIO
 
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.controller import BrokerController
 from mqadmin.broker.store import StoreError
-from mqadmin.protocol.bodies.properties import string_to_properties
-from mqadmin.protocol.errors import ProtocolError
+from mqadmin.servermain import (
+    StartupError,
+    announce,
+    console_lines,
+    read_config_file,
+    run_until_stopped,
+    wait_for_stop,
+)
 
 __all__ = ["DEFAULT_LOG_FILE", "StartupError", "load_settings", "run", "serve"]
 
 log = logging.getLogger("mqadmin.broker")
 
 DEFAULT_LOG_FILE = os.path.join("~", "logs", "rocketmqlogs", "broker.log")
-_LOG_FORMAT = "%(asctime)s %(levelname)-5s %(threadName)s - %(message)s"
-
-
-class StartupError(Exception):
-    """The broker cannot start (bad config file, bad name server list, port taken, store locked)."""
 
 
 def load_settings(config_file: str | None = None, namesrv_addr: str | None = None) -> BrokerSettings:
     """Defaults, then the ``-c`` file (Java properties), then ``-n``, then the fixed overrides."""
     s = BrokerSettings()
     if config_file is not None:
-        try:
-            raw = Path(config_file).read_bytes()
-        except OSError as e:
-            raise StartupError(f"cannot read config file {config_file}: {e.strerror or e}") from None
-        try:
-            props = string_to_properties(raw.decode("latin-1"), java_charset=False)
-        except ProtocolError as e:
-            raise StartupError(f"config file {config_file}: {e}") from None
+        props = read_config_file(config_file)
         s.apply(props)
         s.file_properties = props
         s.config_path = config_file
@@ -63,30 +54,6 @@ def load_settings(config_file: str | None = None, namesrv_addr: str | None = Non
             )
     s.fix_up()
     return s
-
-
-def setup_logging(log_file: str | None) -> logging.Handler | None:
-    """INFO and up to the log file, WARNING and up to stderr; returns the file handler."""
-    root = logging.getLogger("mqadmin")
-    root.setLevel(logging.INFO)
-    formatter = logging.Formatter(_LOG_FORMAT)
-    err = logging.StreamHandler(sys.stderr)
-    err.setLevel(logging.WARNING if log_file else logging.INFO)
-    err.setFormatter(formatter)
-    root.addHandler(err)
-    if not log_file:
-        return None
-    path = Path(os.path.expanduser(log_file))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(path, encoding="utf-8")
-    except OSError as e:
-        root.warning("cannot open log file %s (%s): logging to stderr only", path, e.strerror or e)
-        return None
-    handler.setLevel(logging.INFO)
-    handler.setFormatter(formatter)
-    root.addHandler(handler)
-    return handler
 
 
 def boot_tip(settings: BrokerSettings) -> str:
@@ -111,21 +78,11 @@ async def serve(settings: BrokerSettings, *, boot_out: TextIO | None = None) -> 
         raise StartupError(
             f"cannot listen on port {settings.server.listen_port}: {e.strerror or e}"
         ) from None
-    tip = boot_tip(settings)
-    log.info(tip)
-    out = boot_out or sys.stdout
-    out.write(tip + "\n")
-    out.flush()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    announce(boot_tip(settings), log, boot_out)
     try:
-        await stop.wait()
+        await wait_for_stop()
         log.info("shutdown requested, stopping the broker")
     finally:
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.remove_signal_handler(sig)
         await controller.shutdown()
 
 
@@ -144,19 +101,10 @@ def run(
         sys.stderr.write(f"mqadmin broker: {e}\n")
         return 1
     if print_config or print_important:
-        for line in settings.console_lines(important_only=print_important and not print_config):
-            sys.stdout.write(line + "\n")
+        lines = settings.print_lines(important_only=print_important and not print_config)
+        sys.stdout.write("".join(f"{line}\n" for line in console_lines(lines)))
         sys.stdout.flush()
         return 0
-    handler = setup_logging(log_file)
-    try:
-        asyncio.run(serve(settings))
-    except StartupError as e:
-        log.error("%s", e)
-        return 1
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        if handler is not None:
-            handler.close()
-    return 0
+    return run_until_stopped(
+        lambda: serve(settings), log_file, log, logging.WARNING if log_file else logging.INFO
+    )

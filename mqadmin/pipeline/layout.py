@@ -24,7 +24,6 @@ __all__ = [
     "partition_dir",
     "partition_value",
     "table_path",
-    "temp_name",
 ]
 
 QUEUE_OFFSETS = "queue_offsets"
@@ -61,11 +60,6 @@ def file_name(table: str, run_time: datetime, run_id: str | None = None) -> str:
     t = as_utc(run_time)
     stamp = t.strftime("%Y%m%dT%H%M%S") + f".{t.microsecond // 1000:03d}Z"
     return f"{table}-{stamp}-{run_id or uuid.uuid4().hex[:8]}.parquet"
-
-
-def temp_name(final_name: str) -> str:
-    """The hidden name a file is written under before it is renamed to ``final_name``."""
-    return f".{final_name}.{uuid.uuid4().hex[:8]}.tmp"
 
 
 def date_range_prune(since: datetime | None) -> date | None:

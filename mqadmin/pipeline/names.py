@@ -3,10 +3,15 @@
 Every broker carries them (auto-creation template, delay levels, transactions, traces, per-group
 retry and dead-letter topics, the topics named after the cluster and the broker) and the tools'
 groups; they would fill the idle and skew reports with noise. The rule follows the Java
-``TopicValidator`` and ``MixAll`` lists.
+``TopicValidator`` and ``MixAll`` lists; the fixed topic names are ``TopicValidator``'s set, kept
+in :mod:`mqadmin.admin.topics`.
 """
 
 from __future__ import annotations
+
+from mqadmin.admin.brokers import SYSTEM_GROUPS as MIXALL_SYSTEM_GROUPS
+from mqadmin.admin.brokers import is_system_group as is_mixall_system_group
+from mqadmin.admin.topics import DLQ_PREFIX, RETRY_PREFIX, SYSTEM_TOPICS
 
 __all__ = [
     "REPLY_TOPIC_SUFFIX",
@@ -18,37 +23,12 @@ __all__ = [
     "is_system_topic",
 ]
 
-SYSTEM_TOPICS: frozenset[str] = frozenset(
-    {
-        "TBW102",
-        "SCHEDULE_TOPIC_XXXX",
-        "BenchmarkTest",
-        "RMQ_SYS_TRANS_HALF_TOPIC",
-        "RMQ_SYS_TRACE_TOPIC",
-        "RMQ_SYS_TRANS_OP_HALF_TOPIC",
-        "TRANS_CHECK_MAX_TIME_TOPIC",
-        "SELF_TEST_TOPIC",
-        "OFFSET_MOVED_EVENT",
-        "DefaultHeartBeatSyncerTopic",
-    }
-)
-SYSTEM_TOPIC_PREFIXES: tuple[str, ...] = ("rmq_sys_", "%RETRY%", "%DLQ%", "%LMQ%", "%SYS%")
+SYSTEM_TOPIC_PREFIXES: tuple[str, ...] = ("rmq_sys_", RETRY_PREFIX, DLQ_PREFIX, "%LMQ%", "%SYS%")
 REPLY_TOPIC_SUFFIX = "_REPLY_TOPIC"
 """A broker creates ``<cluster>_REPLY_TOPIC`` for request-reply messaging."""
 
-SYSTEM_GROUPS: frozenset[str] = frozenset(
-    {
-        "TOOLS_CONSUMER",
-        "FILTERSRV_CONSUMER",
-        "SELF_TEST_C_GROUP",
-        "CID_ONS-HTTP-PROXY",
-        "CID_ONSAPI_PULL",
-        "CID_ONSAPI_PERMISSION",
-        "CID_ONSAPI_OWNER",
-        "CID_SYS_RMQ_TRANS",
-        "",
-    }
-)
+SYSTEM_GROUPS: frozenset[str] = MIXALL_SYSTEM_GROUPS | {""}
+"""``MixAll``'s system consumer groups (kept in :mod:`mqadmin.admin.brokers`), and the empty name."""
 SYSTEM_GROUP_PREFIXES: tuple[str, ...] = ("CID_RMQ_SYS_",)
 
 
@@ -66,4 +46,5 @@ def is_system_topic(
 
 
 def is_system_group(group: str) -> bool:
-    return group in SYSTEM_GROUPS or group.startswith(SYSTEM_GROUP_PREFIXES)
+    """``MixAll.isSysConsumerGroup``, and a group without a name."""
+    return group == "" or is_mixall_system_group(group)

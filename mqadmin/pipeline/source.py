@@ -1,4 +1,4 @@
-"""The pipeline on the wire: name server and broker requests over one RemotingClient.
+"""The pipeline on the wire: name server and broker requests over the admin API's connections.
 
 Request codes and headers are those of the Java admin tool and pull consumer. For snapshots:
 GET_BROKER_CLUSTER_INFO (106) and GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206) to a name server;
@@ -7,19 +7,20 @@ GET_ALL_SUBSCRIPTIONGROUP_CONFIG (201) and GET_CONSUME_STATS (208, header ``cons
 broker. For message export: GET_ROUTEINFO_BY_TOPIC (105) to a name server; GET_MIN_OFFSET (31),
 GET_MAX_OFFSET (30), SEARCH_OFFSET_BY_TIMESTAMP (29) and PULL_MESSAGE (11) to a broker.
 
-A name server that cannot be reached is skipped for the next one of the list, and the one that
-answered is asked first from then on; an error *answer* is the cluster's answer and is not retried
-elsewhere.
+The connection, ACL signing, TLS and name server failover are the admin API's
+(:class:`~mqadmin.admin.core.AdminCore`): a name server that cannot be reached is skipped for the
+next one of the list, and the one that answered is asked first from then on; an error *answer* is
+the cluster's answer and is not retried elsewhere.
 """
 
 from __future__ import annotations
 
-import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mqadmin.admin.core import AdminCore
+from mqadmin.admin.errors import NameServersUnavailableError
 from mqadmin.admin.settings import AdminSettings
-from mqadmin.admin.signing import AclSigner, ordered_fields
 from mqadmin.protocol.bodies import (
     ClusterInfo,
     ConsumeStats,
@@ -32,7 +33,6 @@ from mqadmin.protocol.bodies import (
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
-from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 __all__ = ["PullResult", "RemotingSource"]
 
@@ -52,15 +52,7 @@ class PullResult:
     max_offset: int
 
 
-def _client_tls() -> ssl.SSLContext:
-    """Encrypted, server not verified: the Java client's default (``tls.client.authServer=false``)."""
-    ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
-    ctx.check_hostname = False
-    ctx.verify_mode = ssl.CERT_NONE
-    return ctx
-
-
-class RemotingSource:
+class RemotingSource(AdminCore):
     """A :class:`~mqadmin.pipeline.collector.SnapshotSource` speaking the RocketMQ remoting protocol.
 
     Use as ``async with RemotingSource(settings) as source``; the connections close at the end.
@@ -69,17 +61,7 @@ class RemotingSource:
     def __init__(self, settings: AdminSettings, client: RemotingClient | None = None) -> None:
         if not settings.namesrv_addrs:
             raise ValueError("no name server address")
-        self.settings = settings
-        self.timeout = settings.timeout
-        if client is None:
-            signer = AclSigner(settings.credentials) if settings.credentials else None
-            client = RemotingClient(
-                connect_timeout=min(settings.connect_timeout, settings.timeout),
-                ssl=_client_tls() if settings.tls else None,
-                rpc_hooks=[signer] if signer else (),
-            )
-        self.client = client
-        self._current = 0
+        super().__init__(settings, client)
 
     @classmethod
     def for_namesrv(cls, addrs: Sequence[str], timeout: float = 5.0) -> RemotingSource:
@@ -88,43 +70,20 @@ class RemotingSource:
     async def __aenter__(self) -> RemotingSource:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        await self.client.close()
-
     # ------------------------------------------------------------------------------ requests
 
-    def _request(self, code: int, fields: dict[str, str | None] | None = None) -> RemotingCommand:
-        return RemotingCommand.request(
-            code,
-            ordered_fields(fields),
-            language=self.settings.language,
-            version=self.settings.version,
-        )
-
     async def _namesrv(self, code: int, fields: dict[str, str | None] | None = None) -> RemotingCommand:
-        addrs = self.settings.namesrv_addrs
-        last: RemotingError | None = None
-        for i in range(len(addrs)):
-            idx = (self._current + i) % len(addrs)
-            try:
-                resp = await self.client.call(addrs[idx], self._request(code, fields), self.timeout)
-            except RemoteCommandError:
-                raise
-            except RemotingError as e:
-                last = e
-                continue
-            self._current = idx
-            return resp
-        assert last is not None
-        raise last
+        """A name server's answer; when none could be reached, the last one's error."""
+        try:
+            _, resp = await self.invoke_namesrv(code, fields)
+        except NameServersUnavailableError as e:
+            raise e.failures[-1][1] from None
+        return resp
 
     async def _broker(
         self, addr: str, code: int, fields: dict[str, str | None] | None = None, ok: tuple[int, ...] = (0,)
     ) -> RemotingCommand:
-        return await self.client.call(addr, self._request(code, fields), self.timeout, ok_codes=ok)
+        return await self.invoke(addr, code, fields, ok=ok)
 
     # ------------------------------------------------------------------------------ SnapshotSource
 

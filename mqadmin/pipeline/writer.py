@@ -9,7 +9,6 @@ leaves a trace of each table.
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterable, Mapping
 from datetime import datetime
@@ -19,7 +18,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mqadmin.pipeline.layout import TABLES, file_name, partition_dir, temp_name
+from mqadmin.atomicfile import atomic_output
+from mqadmin.pipeline.layout import TABLES, file_name, partition_dir
 from mqadmin.pipeline.schema import SCHEMAS
 
 __all__ = ["to_table", "write_run", "write_table_atomic"]
@@ -37,18 +37,8 @@ def to_table(table: str, data: pa.Table | Rows) -> pa.Table:
 
 def write_table_atomic(table: pa.Table, path: Path) -> Path:
     """Write ``table`` to ``path`` through a hidden temporary file in the same directory."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.parent / temp_name(path.name)
-    try:
-        with open(tmp, "wb") as f:
-            pq.write_table(table, f, compression="zstd")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
+    with atomic_output(path) as f:
+        pq.write_table(table, f, compression="zstd")
     return path
 
 
@@ -70,15 +60,3 @@ def write_run(root: str | Path, run_time: datetime, tables: Mapping[str, pa.Tabl
     return out
 
 
-def _fsync_dir(directory: Path) -> None:
-    """Make a rename durable (best effort: not every file system lets a directory be opened)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -12,52 +12,28 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import re
-import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
+from mqadmin.localcluster import BROKER_BOOT, NS_BOOT, ServerProcess, free_port, mqadmin_argv
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
 
+__all__ = [
+    "MQADMIN",
+    "BrokerProcess",
+    "NameServerProcess",
+    "call",
+    "cpp",
+    "cpp_start",
+    "create_topic",
+    "free_port",
+]
+
 MQADMIN = str(Path(sys.executable).parent / "mqadmin")
 CPP_CLIENT = str(Path(__file__).with_name("cpp_client.py"))
-_NS_BOOT = re.compile(r"The Name Server boot success.*address (\S+):(\d+)")
-_BROKER_BOOT = re.compile(r"The broker\[(\S+), (\S+)\] boot success")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "NAMESRV_ADDR"}
-    env["HOME"] = str(home)  # keeps ~/logs and ~/store of the tests out of the real home
-    return env
-
-
-def _wait_boot(
-    proc: subprocess.Popen[str], pattern: re.Pattern[str], what: str, timeout: float = 30
-) -> re.Match[str]:
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        m = pattern.search(line)
-        if m:
-            return m
-    proc.kill()
-    err = proc.stderr.read() if proc.stderr else ""
-    raise RuntimeError(f"{what} did not start: {err[-2000:]}")
 
 
 class NameServerProcess:
@@ -65,34 +41,19 @@ class NameServerProcess:
         workdir.mkdir(parents=True, exist_ok=True)
         config = workdir / "namesrv.properties"
         config.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={workdir / 'kvConfig.json'}\n")
-        self.proc = subprocess.Popen(
-            [
-                MQADMIN,
-                "namesrv",
-                "start",
-                "-c",
-                str(config),
-                "--listen-port",
-                "0",
-                "--log-file",
-                str(workdir / "ns.log"),
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=_env(workdir),
+        argv = [*mqadmin_argv(), "namesrv", "start", "-c", str(config), "--listen-port", "0"]
+        self.server = ServerProcess(
+            "name server", [*argv, "--log-file", str(workdir / "ns.log")], workdir, NS_BOOT
         )
-        m = _wait_boot(self.proc, _NS_BOOT, "name server")
+        m = self.server.start()
         self.addr = f"127.0.0.1:{m.group(2)}"
 
+    @property
+    def proc(self) -> subprocess.Popen[str] | None:
+        return self.server.proc
+
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        self.server.stop(10)
 
 
 class BrokerProcess:
@@ -114,42 +75,31 @@ class BrokerProcess:
         }
         settings.update(props)
         self.config.write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
-        self.proc: subprocess.Popen[str] | None = None
+        argv = [*mqadmin_argv(), "broker", "start", "-c", str(self.config), "--log-file", str(self.log_file)]
+        self.server = ServerProcess("broker", argv, workdir, BROKER_BOOT)
         self.boot_line = ""
         self.start()
 
+    @property
+    def proc(self) -> subprocess.Popen[str] | None:
+        return self.server.proc
+
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [MQADMIN, "broker", "start", "-c", str(self.config), "--log-file", str(self.log_file)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=_env(self.workdir),
-        )
-        m = _wait_boot(self.proc, _BROKER_BOOT, "broker")
+        m = self.server.start()
         self.boot_line = m.group(0)
         assert m.group(2) == self.addr, m.group(0)
 
     def stop(self) -> int | None:
         """SIGTERM and wait: a clean shutdown (offsets persisted, unregistered)."""
-        if self.proc is None or self.proc.poll() is not None:
-            return None if self.proc is None else self.proc.returncode
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            return self.proc.wait()
+        return self.server.stop()
 
     def kill(self) -> None:
         """``kill -9``."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        self.server.kill()
 
     @property
     def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
+        return self.server.alive
 
     def log(self) -> str:
         return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""

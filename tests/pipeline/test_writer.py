@@ -10,6 +10,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
+from mqadmin import atomicfile
 from mqadmin.pipeline import writer
 from mqadmin.pipeline.layout import TABLES, file_name, partition_dir
 from mqadmin.pipeline.schema import GROUP_OFFSETS_SCHEMA, QUEUE_OFFSETS_SCHEMA, SCHEMAS
@@ -102,14 +103,14 @@ def test_temporary_name_is_hidden_and_in_the_final_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     renames: list[tuple[Path, Path]] = []
-    real = writer.os.replace
+    real = atomicfile.os.replace
 
     def spy(src: Path, dst: Path) -> None:
         assert not Path(dst).exists()  # the final name only ever appears complete
         renames.append((Path(src), Path(dst)))
         real(src, dst)
 
-    monkeypatch.setattr(writer.os, "replace", spy)
+    monkeypatch.setattr(atomicfile.os, "replace", spy)
     out = writer.write_run(tmp_path, T0, {"queue_offsets": [queue_row(T0)]})
     assert len(renames) == len(TABLES)
     for src, dst in renames:

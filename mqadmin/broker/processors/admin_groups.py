@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.processors.wire import RequestError, answer, guarded, java_bool, opt_str, req_str
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import bucket_order, chm_capacity, hash_map_capacity, hash_ordered
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ class GroupAdminProcessor:
         is_order = java_bool(cmd.ext("isOrder"))
         b = self.broker
         groups = b.groups.table
-        ordered = j.hash_ordered(groups, j.chm_capacity(len(groups), 1024))
+        ordered = hash_ordered(groups, chm_capacity(len(groups), 1024))
         entries: list[dict[str, Any]] = []
         total_diff = 0
         for group in ordered:
@@ -156,7 +156,7 @@ class GroupAdminProcessor:
         topic = req_str(cmd, "topic")
         b = self.broker
         groups = list(dict.fromkeys(b.consumers.groups_of_topic(topic) + b.offsets.groups_of_topic(topic)))
-        ordered = j.bucket_order(groups, j.hash_map_capacity(len(groups))) if len(groups) > 1 else groups
+        ordered = bucket_order(groups, hash_map_capacity(len(groups))) if len(groups) > 1 else groups
         return answer(cmd, 0, None, None, fastjson.dumps({"groupList": ordered}).encode())
 
     @guarded

@@ -41,6 +41,7 @@ from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity, hash_ordered
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.errors import RemotingTimeoutError
@@ -84,7 +85,7 @@ def _mq_list(v: Any) -> list[MessageQueue]:
 
 def _mq_set_json(mqs: list[MessageQueue]) -> list[dict[str, Any]]:
     """A ``HashSet<MessageQueue>`` in iteration order."""
-    ordered = j.bucket_order(list(dict.fromkeys(mqs)), j.hash_map_capacity(len(mqs)), MessageQueue.java_hash)
+    ordered = bucket_order(list(dict.fromkeys(mqs)), hash_map_capacity(len(mqs)), MessageQueue.java_hash)
     return [mq.to_json_obj() for mq in ordered]
 
 
@@ -310,7 +311,7 @@ class ClientProcessor:
             for mq, off in table.items():
                 b.offsets.commit(group, topic, mq.queue_id, off)
                 b.offsets.forget_pull(group, topic, mq.queue_id)
-        ordered = j.hash_ordered(table, j.hash_map_capacity(len(table)), MessageQueue.java_hash)
+        ordered = hash_ordered(table, hash_map_capacity(len(table)), MessageQueue.java_hash)
         if channels:
             if cmd.language == "CPP":
                 offsets: Any = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from mqadmin.atomicfile import sync_dir
 from mqadmin.broker.store.results import StoreError
 
 NAME_DIGITS = 20
@@ -21,18 +22,6 @@ def segment_name(start: int) -> str:
     return f"{start:0{NAME_DIGITS}d}"
 
 
-def sync_dir(directory: Path) -> None:
-    """Make a new or removed directory entry durable (the rename/create half of an fsync)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 class Segment:

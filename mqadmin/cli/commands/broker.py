@@ -6,6 +6,8 @@ import sys
 
 import click
 
+from mqadmin.cli.serveropts import PRINT_CONFIG, config_file_option, log_file_option, namesrv_addr_option
+
 COMMANDS: dict[str, click.Command] = {}
 
 
@@ -15,24 +17,9 @@ def group() -> None:
 
 
 @group.command("start")
-@click.option(
-    "-c", "--configFile", "--config-file", "config_file", metavar="FILE", help="Broker config properties file"
-)
-@click.option(
-    "-n",
-    "--namesrvAddr",
-    "namesrv_addr",
-    metavar="ADDRS",
-    help="Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876'",
-)
-@click.option(
-    "-p",
-    "--printConfigItem",
-    "--print-config-item",
-    "print_config",
-    is_flag=True,
-    help="Print all config items",
-)
+@config_file_option("Broker")
+@namesrv_addr_option()
+@PRINT_CONFIG
 @click.option(
     "-m",
     "--printImportantConfig",
@@ -41,12 +28,7 @@ def group() -> None:
     is_flag=True,
     help="Print important config items",
 )
-@click.option(
-    "--log-file",
-    metavar="PATH",
-    default=None,
-    help="Log file (default ~/logs/rocketmqlogs/broker.log; empty for stderr only).",
-)
+@log_file_option("broker.log")
 def start(
     config_file: str | None,
     namesrv_addr: str | None,

@@ -15,12 +15,6 @@ from typing import Any, Self, TypeVar
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.errors import ProtocolError
 
-# mqadmin.broker still reaches these map orders through this module; their home is javacoll.
-from mqadmin.protocol.javacoll import bucket_order as bucket_order
-from mqadmin.protocol.javacoll import chm_capacity as chm_capacity
-from mqadmin.protocol.javacoll import hash_map_capacity as hash_map_capacity
-from mqadmin.protocol.javacoll import hash_ordered as hash_ordered
-
 T = TypeVar("T")
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1

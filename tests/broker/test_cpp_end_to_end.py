@@ -64,7 +64,14 @@ def test_send_consume_restart_and_crash(namesrv, broker_factory) -> None:
 
     # kill -9 the broker in the middle of a second batch
     producer = cpp_start("produce", namesrv.addr, TOPIC, "4000", "--prefix", "b", "--send-timeout", "1000")
-    time.sleep(0.5)
+    assert producer.stdout is not None
+    early: list[str] = []  # wait for real acknowledgements (not a fixed delay: a busy machine starts slowly)
+    deadline = time.monotonic() + 60
+    while sum('"sent"' in line for line in early) < 100 and time.monotonic() < deadline:
+        line = producer.stdout.readline()
+        if not line:
+            break
+        early.append(line)
     broker.kill()
     try:
         out, err = producer.communicate(timeout=120)
@@ -72,6 +79,7 @@ def test_send_consume_restart_and_crash(namesrv, broker_factory) -> None:
         producer.kill()
         out, err = producer.communicate()
         raise AssertionError(f"the producer did not end after the kill: {out[-600:]} {err[-600:]}") from None
+    out = "".join(early) + out
     events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     acked = _ids(events, "sent")
     assert acked, f"nothing acknowledged before the kill: {err[-500:]}"

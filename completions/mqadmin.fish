@@ -5,7 +5,7 @@ complete -c mqadmin -f
 complete -c mqadmin -l context -r -a '(mqadmin context list -q 2>/dev/null)' -d 'Use this context (named connection profile) for the call; default MQADMIN_CONTEXT, else the current one (\'mqadmin context use\').'
 complete -c mqadmin -l timeout -r -d 'Seconds each request may take (default: the context\'s, else MQADMIN_TIMEOUT, else 5).'
 complete -c mqadmin -l json -d 'Print the result as JSON (same data as the text; shapes in mqadmin(1)).'
-complete -c mqadmin -l output -r -a 'text json yaml' -d 'Output format: text (the Java tool\'s, the default), json or yaml.'
+complete -c mqadmin -l output -r -a 'text json yaml table' -d 'Output format: text (the Java tool\'s, the default), json, yaml, or table (rich tables, coloured on a terminal).'
 complete -c mqadmin -l access-key -r -d 'ACL access key to sign requests with (default: MQADMIN_ACCESS_KEY, the context, else $ROCKETMQ_HOME/conf/tools.yml).'
 complete -c mqadmin -l secret-key -r -d 'ACL secret key (default: MQADMIN_SECRET_KEY, the context, else tools.yml).'
 complete -c mqadmin -l tls -l no-tls -d 'Talk TLS to name servers and brokers (default: the context\'s setting, else MQADMIN_TLS).'

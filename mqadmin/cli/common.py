@@ -55,7 +55,8 @@ def common_options() -> list[click.Option]:
             ["--output", "output"],
             type=click.Choice(FORMATS),
             metavar="FORMAT",
-            help="Output format: text (the Java tool's, the default), json or yaml.",
+            help="Output format: text (the Java tool's, the default), json, yaml, or table (rich tables, "
+            "coloured on a terminal).",
         ),
         click.Option(
             ["--access-key", "access_key"],

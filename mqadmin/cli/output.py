@@ -1,4 +1,4 @@
-"""Where command results go: Java-identical text, or the same data as JSON or YAML.
+"""Where command results go: Java-identical text, or the same data as JSON, YAML or rich tables.
 
 Everything for stdout passes through :class:`Output`, so nothing but the result ever lands there
 (logging goes to stderr, and only with ``--debug``). Text is written as UTF-8 bytes with ``\\n``
@@ -14,7 +14,7 @@ from typing import Any, BinaryIO
 
 __all__ = ["FORMATS", "Output"]
 
-FORMATS = ("text", "json", "yaml")
+FORMATS = ("text", "json", "yaml", "table")
 
 
 class Output:
@@ -29,7 +29,7 @@ class Output:
 
     @property
     def structured(self) -> bool:
-        """True for ``--json``/``--output yaml``: commands emit data instead of text."""
+        """True for ``--json``/``--output yaml|table``: commands emit data instead of text."""
         return self.format != "text"
 
     def text(self, s: str) -> None:
@@ -38,7 +38,21 @@ class Output:
             self._write(s.encode("utf-8", "surrogateescape"))
 
     def data(self, value: Any, *, compact: bool = False) -> None:
-        """Write one JSON or YAML document (only in structured modes)."""
+        """Write one JSON or YAML document, or draw it as tables (only in structured modes)."""
+        if self.format == "table":
+            import io
+
+            from mqadmin.cli.richout import render
+
+            if self._stream is sys.stdout.buffer:  # rich sees the terminal: colour only there
+                sys.stdout.flush()
+                render(value, sys.stdout)
+                sys.stdout.flush()
+                return
+            buf = io.StringIO()
+            render(value, buf)
+            self._write(buf.getvalue().encode("utf-8", "surrogateescape"))
+            return
         if self.format == "json":
             if compact:
                 doc = json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"

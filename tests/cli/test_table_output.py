@@ -1,0 +1,39 @@
+"""``--output table``: the JSON data drawn as tables, rich loaded only for it, no colour in a pipe."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli.peers import NameServer, register_broker, registration_frame
+
+
+@pytest.fixture(scope="module")
+def ns(namesrv: NameServer) -> NameServer:
+    register_broker(namesrv, registration_frame("rocketmq-5.3.3/v02_topicRoute"))
+    return namesrv
+
+
+def test_route_as_tables_holds_the_json_data(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+    data = json.loads(mqadmin("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--json").out)
+    r = mqadmin("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--output", "table")
+    assert (r.code, r.err) == (0, "")
+    assert "\x1b[" not in r.out  # piped: plain text, no colour codes
+    lines = [line.rstrip() for line in r.out.splitlines()]
+    assert "brokerDatas" in lines and "queueDatas" in lines
+    qd = data["queueDatas"][0]
+    row = next(line for line in lines if line.startswith("│ broker-a") and "│ 6" in line)
+    cells = [c.strip() for c in row.strip("│").split("│")]
+    assert cells == [
+        str(qd[k]) for k in ("brokerName", "perm", "readQueueNums", "topicSysFlag", "writeQueueNums")
+    ]
+
+
+def test_rich_is_loaded_only_for_tables(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+    def imported(*args: str) -> set[str]:
+        r = mqadmin(*args, env={"PYTHONPROFILEIMPORTTIME": "1"})
+        return {ln.rsplit("|", 1)[1].strip() for ln in r.err.splitlines() if ln.startswith("import time:")}
+
+    assert "rich" in imported("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--output", "table")
+    assert "rich" not in imported("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--json")

@@ -147,12 +147,18 @@ class _ThreadServer:
         raise NotImplementedError
 
     def stop(self) -> None:
-        def close() -> None:
+        async def close() -> None:
             self._server.close()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:  # client handlers still reading: end them before the loop goes
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             self.loop.stop()
 
-        self.loop.call_soon_threadsafe(close)
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(close()))
         self.thread.join(5)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 class RecordedBroker(_ThreadServer):

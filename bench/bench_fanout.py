@@ -25,9 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from mqadmin.localcluster import LocalCluster, mqadmin_argv
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.topic import TopicConfig
@@ -45,61 +43,6 @@ from mqadmin.remoting.client import RemotingClient
 DEADLINE_S = 15.0
 TOPICS_PER_GROUP = 5
 QUEUES = 4
-
-
-def find_mqadmin() -> str:
-    beside = Path(sys.executable).parent / "mqadmin"
-    return str(beside) if beside.exists() else (shutil.which("mqadmin") or "mqadmin")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_line(proc: subprocess.Popen[str], pattern: str, timeout: float = 30) -> re.Match[str]:
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        m = re.search(pattern, line)
-        if m:
-            return m
-    raise RuntimeError(f"no line matching {pattern!r}")
-
-
-def start(mqadmin: str, workdir: Path) -> tuple[list[subprocess.Popen[str]], str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "NAMESRV_ADDR"}
-    env["HOME"] = str(workdir)
-    ns_cfg = workdir / "namesrv.properties"
-    ns_cfg.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={workdir}/kvConfig.json\n")
-    ns = subprocess.Popen(
-        [mqadmin, "namesrv", "start", "-c", str(ns_cfg), "--listen-port", "0", "--log-file", ""],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )
-    ns_port = wait_line(ns, r"boot success.*address \S+:(\d+)").group(1)
-    ns_addr = f"127.0.0.1:{ns_port}"
-    port = free_port()
-    b_cfg = workdir / "broker.properties"
-    b_cfg.write_text(
-        "brokerClusterName=DefaultCluster\nbrokerName=broker-a\nbrokerIP1=127.0.0.1\nbrokerIP2=127.0.0.1\n"
-        f"listenPort={port}\nnamesrvAddr={ns_addr}\nstorePathRootDir={workdir / 'store'}\n"
-    )
-    broker = subprocess.Popen(
-        [mqadmin, "broker", "start", "-c", str(b_cfg), "--log-file", str(workdir / "broker.log")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )
-    wait_line(broker, r"boot success")
-    return [broker, ns], ns_addr, f"127.0.0.1:{port}"
 
 
 def topic_fields(topic: str, queues: int) -> dict[str, str]:
@@ -241,36 +184,28 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--latency-ms", type=float, default=2.0, help="network delay added per request")
     args = parser.parse_args()
-    mqadmin = find_mqadmin()
-    with tempfile.TemporaryDirectory(prefix="bench-fanout-") as tmp:
-        procs, ns, broker = start(mqadmin, Path(tmp))
-        try:
-            t0 = time.perf_counter()
-            asyncio.run(fill(broker, ns, args.topics, args.groups))
-            print(f"setup: {args.topics} topics, {args.groups} groups in {time.perf_counter() - t0:.2f} s")
-            for name in ("consumerProgress", "statsAll"):
-                runs = [run(mqadmin, ns, name) for _ in range(args.runs)]
-                best = min(r[0] for r in runs)
-                print(
-                    f"{name}: best {best:.2f} s, median {statistics.median(r[0] for r in runs):.2f} s, "
-                    f"rows {runs[0][1] - 1}, exit {runs[0][2]}, deadline {DEADLINE_S:.0f} s, "
-                    f"under deadline {'yes' if best < DEADLINE_S and runs[0][2] == 0 else 'NO'}"
-                )
-            latency = args.latency_ms / 1000
-            for name in ("consumerProgress", "statsAll"):
-                elapsed, code, requests, peak = run_in_process(ns, latency, name)
-                print(
-                    f"{name} with {args.latency_ms:g} ms per request: {elapsed:.2f} s, exit {code}, "
-                    f"{requests} requests, at most {peak} in flight, one after another "
-                    f"at least {requests * latency:.2f} s"
-                )
-        finally:
-            for p in procs:
-                p.terminate()
-                try:
-                    p.wait(15)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+    mqadmin = mqadmin_argv()[0]
+    with tempfile.TemporaryDirectory(prefix="bench-fanout-") as tmp, LocalCluster(Path(tmp)) as cluster:
+        ns, broker = cluster.namesrv_addr, cluster.broker_addr
+        t0 = time.perf_counter()
+        asyncio.run(fill(broker, ns, args.topics, args.groups))
+        print(f"setup: {args.topics} topics, {args.groups} groups in {time.perf_counter() - t0:.2f} s")
+        for name in ("consumerProgress", "statsAll"):
+            runs = [run(mqadmin, ns, name) for _ in range(args.runs)]
+            best = min(r[0] for r in runs)
+            print(
+                f"{name}: best {best:.2f} s, median {statistics.median(r[0] for r in runs):.2f} s, "
+                f"rows {runs[0][1] - 1}, exit {runs[0][2]}, deadline {DEADLINE_S:.0f} s, "
+                f"under deadline {'yes' if best < DEADLINE_S and runs[0][2] == 0 else 'NO'}"
+            )
+        latency = args.latency_ms / 1000
+        for name in ("consumerProgress", "statsAll"):
+            elapsed, code, requests, peak = run_in_process(ns, latency, name)
+            print(
+                f"{name} with {args.latency_ms:g} ms per request: {elapsed:.2f} s, exit {code}, "
+                f"{requests} requests, at most {peak} in flight, one after another "
+                f"at least {requests * latency:.2f} s"
+            )
     return 0
 
 

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import re
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,63 +22,15 @@ from pathlib import Path
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.producer import Producer
 from mqadmin.admin.settings import AdminSettings
+from mqadmin.localcluster import LocalCluster, mqadmin_argv
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.message import Message
 
-MQADMIN = str(Path(sys.executable).parent / "mqadmin")
+MQADMIN = mqadmin_argv()[0]
 TOPIC = "BenchPrintTopic"
 QUEUES = 4
 BATCH = 100
 IN_FLIGHT = 16
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_line(proc: subprocess.Popen[str], pattern: str, timeout: float = 30) -> re.Match[str]:
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        m = re.search(pattern, line)
-        if m:
-            return m
-    raise RuntimeError(f"process did not start: {proc.stderr.read() if proc.stderr else ''}")
-
-
-def start_servers(work: Path) -> tuple[subprocess.Popen[str], subprocess.Popen[str], str]:
-    env = {k: v for k, v in os.environ.items() if k != "NAMESRV_ADDR"}
-    env["HOME"] = str(work)
-    ns_conf = work / "namesrv.properties"
-    ns_conf.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={work / 'kv.json'}\n")
-    ns = subprocess.Popen(
-        [MQADMIN, "namesrv", "start", "-c", str(ns_conf), "--listen-port", "0", "--log-file", ""],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    m = wait_line(ns, r"boot success.*address (\S+):(\d+)")
-    ns_addr = f"127.0.0.1:{m.group(2)}"
-    broker_conf = work / "broker.properties"
-    broker_conf.write_text(
-        "brokerClusterName=DefaultCluster\nbrokerName=broker-a\nbrokerIP1=127.0.0.1\n"
-        f"listenPort={free_port()}\nnamesrvAddr={ns_addr}\nstorePathRootDir={work / 'store'}\n"
-    )
-    broker = subprocess.Popen(
-        [MQADMIN, "broker", "start", "-c", str(broker_conf), "--log-file", str(work / "broker.log")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    wait_line(broker, r"boot success")
-    return ns, broker, ns_addr
 
 
 async def store(ns_addr: str, count: int, body_size: int) -> float:
@@ -134,34 +83,26 @@ def main() -> int:
     p.add_argument("--messages", type=int, default=100_000)
     p.add_argument("--body", type=int, default=100, help="body size in bytes")
     args = p.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-printmsg-") as tmp:
-        ns, broker, ns_addr = start_servers(Path(tmp))
-        try:
-            stored = asyncio.run(store(ns_addr, args.messages, args.body))
-            print(f"messages {args.messages}")
-            print(f"store_seconds {stored:.2f}")
-            started = time.perf_counter()
-            out = subprocess.run(
-                [MQADMIN, "printMsg", "-n", ns_addr, "-t", TOPIC, "-d", "true"],
-                capture_output=True,
-            )
-            elapsed = time.perf_counter() - started
-            if out.returncode != 0:
-                print(out.stderr.decode(errors="replace"), file=sys.stderr)
-                return 1
-            printed = out.stdout.count(b"MSGID: ")
-            print(f"printed {printed}")
-            print(f"printmsg_seconds {elapsed:.2f}")
-            print(f"printmsg_messages_per_second {printed / elapsed:.0f}")
-            print(f"output_megabytes {len(out.stdout) / 1e6:.1f}")
-            return 0 if printed == args.messages else 1
-        finally:
-            for proc in (broker, ns):
-                proc.terminate()
-                try:
-                    proc.wait(15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+    with tempfile.TemporaryDirectory(prefix="bench-printmsg-") as tmp, LocalCluster(Path(tmp)) as cluster:
+        ns_addr = cluster.namesrv_addr
+        stored = asyncio.run(store(ns_addr, args.messages, args.body))
+        print(f"messages {args.messages}")
+        print(f"store_seconds {stored:.2f}")
+        started = time.perf_counter()
+        out = subprocess.run(
+            [MQADMIN, "printMsg", "-n", ns_addr, "-t", TOPIC, "-d", "true"],
+            capture_output=True,
+        )
+        elapsed = time.perf_counter() - started
+        if out.returncode != 0:
+            print(out.stderr.decode(errors="replace"), file=sys.stderr)
+            return 1
+        printed = out.stdout.count(b"MSGID: ")
+        print(f"printed {printed}")
+        print(f"printmsg_seconds {elapsed:.2f}")
+        print(f"printmsg_messages_per_second {printed / elapsed:.0f}")
+        print(f"output_megabytes {len(out.stdout) / 1e6:.1f}")
+        return 0 if printed == args.messages else 1
 
 
 if __name__ == "__main__":

@@ -158,6 +158,28 @@ def parse_long(value: str, option: str, bits: int = 64) -> int:
     return n
 
 
+def read_json_list(path_text: str, what: str) -> list[Any]:
+    """The JSON array in a file (``-f`` of the batch commands); a missing file, bad JSON or another
+    shape is one clear error. ``null`` reads as an empty list."""
+    from pathlib import Path
+
+    from mqadmin.protocol import fastjson
+    from mqadmin.protocol.errors import ProtocolError
+
+    path = Path(path_text)
+    if not path.is_file():
+        raise CommandError(f"the file path {path_text} does not exists")  # the Java wording
+    try:
+        data = fastjson.loads(path.read_bytes())
+    except (OSError, ProtocolError) as e:
+        raise CommandError(f"{path_text} is not a JSON list of {what}: {e}") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise CommandError(f"{path_text} is not a JSON list of {what}")
+    return data
+
+
 def parse_int(value: str, option: str) -> int:
     """``Integer.parseInt`` of an option's trimmed value; a bad one is a usage error."""
     return parse_long(value, option, 32)

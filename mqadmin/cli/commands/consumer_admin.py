@@ -29,7 +29,7 @@ from mqadmin.admin.consumers import (
     sorted_queues,
 )
 from mqadmin.admin.errors import AdminError
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, java_command, read_json_list
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -440,19 +440,7 @@ async def update_sub_group(
 
 
 def _read_group_list(path_text: str) -> list[SubscriptionGroupConfig]:
-    path = Path(path_text)
-    if not path.is_file():
-        raise CommandError(f"the file path {path_text} does not exists")
-    from mqadmin.protocol import fastjson
-
-    try:
-        data = fastjson.loads(path.read_bytes())
-    except (OSError, ProtocolError) as e:
-        raise CommandError(f"{path_text} is not a JSON list of subscription group configs: {e}") from None
-    if data is None:
-        return []
-    if not isinstance(data, list):
-        raise CommandError(f"{path_text} is not a JSON list of subscription group configs")
+    data = read_json_list(path_text, "subscription group configs")
     try:
         return [SubscriptionGroupConfig.from_json_obj(x).as_5x() for x in data if x is not None]
     except ProtocolError as e:

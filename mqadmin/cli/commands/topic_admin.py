@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from mqadmin.cli.command import Invocation, java_command, need_target, parse_int
+from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, read_json_list
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -183,21 +183,7 @@ async def _store_order_conf(inv: Invocation, topic: str, conf: str, *, is_cluste
 
 
 def _read_topic_configs(path: str) -> list[TopicConfig]:
-    from pathlib import Path
-
-    from mqadmin.protocol import fastjson
-
-    p = Path(path)
-    if not p.is_file():
-        raise CommandError(f"the file path {path} does not exist")
-    try:
-        data = fastjson.loads(p.read_bytes())
-    except (ProtocolError, OSError) as e:
-        raise CommandError(f"cannot read topic configs from {path}: {e}") from None
-    if data is None:
-        return []
-    if not isinstance(data, list):
-        raise CommandError(f"{path} must hold a JSON array of topic configs")
+    data = read_json_list(path, "topic configs")
     out = []
     for i, item in enumerate(data):
         try:

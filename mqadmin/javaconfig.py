@@ -10,16 +10,15 @@ boolean, ``int`` int, ``float`` double, anything else String) unless ``kind`` sa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import field, fields
 from typing import Any, NamedTuple
 
 from mqadmin.protocol.fastjson import java_string
+from mqadmin.protocol.javanum import parse_int, parse_long
 
 __all__ = ["JavaBean", "JavaField", "java_field", "java_text", "java_trim", "parse_java_integer"]
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 _INTEGER_BITS = {"int": 32, "long": 64}
 _PY_KINDS = {"bool": "boolean", "int": "int", "float": "double"}
 
@@ -70,15 +69,9 @@ def java_trim(s: str) -> str:
 
 
 def parse_java_integer(text: str, kind: str = "long") -> int:
-    """``Integer.parseInt`` (``kind`` int) or ``Long.parseLong``: an optional sign and ASCII digits
-    in range, nothing else; ValueError where Java throws NumberFormatException."""
-    if not _INTEGER.fullmatch(text):
-        raise ValueError(text)
-    n = int(text)
-    half = 1 << (_INTEGER_BITS[kind] - 1)
-    if not -half <= n < half:
-        raise ValueError(text)
-    return n
+    """``Integer.parseInt`` (``kind`` int) or ``Long.parseLong`` (see :mod:`mqadmin.protocol.javanum`);
+    ValueError where Java throws NumberFormatException."""
+    return parse_int(text) if kind == "int" else parse_long(text)
 
 
 class JavaBean:

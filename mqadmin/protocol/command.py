@@ -64,6 +64,9 @@ class RemotingCommand:
     style: HeaderStyle = HeaderStyle.FASTJSON
     # ext field names that the peer wrote as JSON numbers (C++ client); only re-encoding cares
     numeric_ext: frozenset[str] = field(default_factory=frozenset)
+    # why this request's header text cannot be kept (a lone surrogate or NUL in a field), set by the
+    # decoder; a server answers such a request with an error before any handler sees it
+    bad_text: str | None = None
 
     @classmethod
     def request(

@@ -26,6 +26,7 @@ from typing import Any
 
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash, tree_ordered
+from mqadmin.protocol.names import bad_text
 
 __all__ = [
     "ObjectKey",
@@ -98,9 +99,16 @@ def loads(data: bytes | str) -> Any:
     else:
         text = data
     try:
-        return json.loads(text)  # the C parser handles every standard document fast
+        value = json.loads(text)  # the C parser handles every standard document fast
     except (ValueError, RecursionError):
-        pass
+        value = _parse_fastjson(text)
+    if "\\u" in text or "\x00" in text:  # only an escape (or a raw NUL) can make a bad string
+        _check_strings(value)
+    return value
+
+
+def _parse_fastjson(text: str) -> Any:
+    """What the C parser refused: fastjson's own syntax (unquoted keys, object keys, ...)."""
     parser = _Parser(text)
     try:
         value = parser.value(0)
@@ -110,6 +118,22 @@ def loads(data: bytes | str) -> Any:
     if parser.pos != len(text):
         raise ProtocolError(f"trailing data in JSON at offset {parser.pos}")
     return value
+
+
+def _check_strings(value: Any) -> None:
+    """Refuse a document holding a string that cannot be kept: a lone surrogate or a NUL."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            why = bad_text(v)
+            if why is not None:
+                raise ProtocolError(f"a JSON string {why}")
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
 
 
 class _Parser:

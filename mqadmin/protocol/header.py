@@ -13,6 +13,7 @@ from mqadmin.protocol.codes import LanguageCode
 from mqadmin.protocol.command import HeaderStyle, RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import quote
+from mqadmin.protocol.names import bad_text
 
 _LANG_BY_CODE = {lc.value: lc.name for lc in LanguageCode}
 _CODE_BY_LANG = {lc.name: lc.value for lc in LanguageCode}
@@ -84,6 +85,7 @@ def decode_json_header(data: bytes) -> RemotingCommand:
         if remark is not None and not isinstance(remark, str):
             raise ProtocolError("remark is not a string")
         cpp = "serializeTypeCurrentRPC" not in h
+        bad = _bad_header_text(ext, remark) if b"\\u" in data else None
         return RemotingCommand(
             code=code,
             opaque=_int(h.get("opaque", 0), "opaque"),
@@ -95,6 +97,7 @@ def decode_json_header(data: bytes) -> RemotingCommand:
             serialize_type=SerializeType.JSON,
             style=HeaderStyle.JSONCPP if cpp else HeaderStyle.FASTJSON,
             numeric_ext=frozenset(numeric),
+            bad_text=bad,
         )
     except ProtocolError:
         raise
@@ -184,12 +187,25 @@ def decode_binary_header(data: bytes) -> RemotingCommand:
         code=code,
         opaque=opaque,
         flag=flag,
+        bad_text=_bad_header_text(ext, remark),
         language=_LANG_BY_CODE.get(lang, "OTHER"),
         version=version,
         remark=remark,
         ext_fields=ext,
         serialize_type=SerializeType.ROCKETMQ,
     )
+
+
+def _bad_header_text(ext: dict[str, str] | None, remark: str | None) -> str | None:
+    """Where a decoded header holds text that cannot be kept (lone surrogate, NUL), or None."""
+    if remark is not None and (why := bad_text(remark)) is not None:
+        return f"the header remark {why}"
+    for k, v in (ext or {}).items():
+        if (why := bad_text(k)) is not None:
+            return f"a header field name {why}"
+        if (why := bad_text(v)) is not None:
+            return f"the header field {k} {why}"
+    return None
 
 
 def _utf8(b: bytes) -> str:

@@ -26,6 +26,7 @@ from mqadmin.protocol.codes import request_name
 from mqadmin.protocol.command import FLAG_ONEWAY, FLAG_RESPONSE, RemotingCommand, next_opaque
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.frame import FrameDecoder, encode
+from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.remoting.errors import (
     RemoteCommandError,
     RemotingClosedError,
@@ -368,8 +369,14 @@ class Connection(asyncio.Protocol):
             log.warning("%s%s", self.addr, remark)
             self._respond(cmd, cmd.response(_REQUEST_CODE_NOT_SUPPORTED, remark))
             return
+        if cmd.bad_text is not None:  # refused before any handler can keep it
+            self._refuse(cmd, HeaderError(f"request refused: {cmd.bad_text}"))
+            return
         try:
             result = handler(self, cmd)
+        except HeaderError as e:
+            self._refuse(cmd, e)
+            return
         except Exception as e:
             self._handler_failed(cmd, e)
             return
@@ -385,10 +392,20 @@ class Connection(asyncio.Protocol):
             result = await pending
         except asyncio.CancelledError:
             raise
+        except HeaderError as e:
+            self._refuse(cmd, e)
+            return
         except Exception as e:
             self._handler_failed(cmd, e)
             return
         self._respond(cmd, result)
+
+    def _refuse(self, cmd: RemotingCommand, exc: HeaderError) -> None:
+        """Answer a request refused at the boundary: its code and remark, one log line, nothing kept."""
+        log.warning(
+            "refused request %s from %s: %s", request_name(cmd.code), self.addr, ascii(exc.remark)[1:-1]
+        )
+        self._respond(cmd, cmd.response(exc.code, exc.remark))
 
     def _handler_failed(self, cmd: RemotingCommand, exc: Exception) -> None:
         log.error("handler for request %s from %s failed", request_name(cmd.code), self.addr, exc_info=exc)

@@ -93,14 +93,19 @@ def test_deep_nesting_is_an_error_not_a_crash() -> None:
         loads("{0:" * 5000)
 
 
+# text a JSON body may hold: a lone surrogate or a NUL is refused (see test_bad_strings_refused)
+_keepable = st.characters(exclude_categories=["Cs"], exclude_characters="\x00")
+
 json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(min_value=-(1 << 63), max_value=(1 << 63) - 1)
-    | st.text(max_size=10),
+    | st.text(_keepable, max_size=10),
     lambda kids: (
         st.lists(kids, max_size=4)
-        | st.dictionaries(st.text(max_size=6) | st.integers(min_value=0, max_value=99), kids, max_size=4)
+        | st.dictionaries(
+            st.text(_keepable, max_size=6) | st.integers(min_value=0, max_value=99), kids, max_size=4
+        )
     ),
     max_leaves=20,
 )
@@ -156,3 +161,17 @@ def test_properties_order_reproduces_recorded_config_listings() -> None:
         assert properties_order(keys) == printed, scen
         checked += len(keys)
     assert checked > 400
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [b'{"a":"\\ud800"}', b'["x\\u0000y"]', b'{"\\udfff":1}', b'{"k":{"n":["\\u0000"]}}'],
+)
+def test_bad_strings_refused(doc: bytes) -> None:
+    """A lone surrogate or NUL anywhere in a JSON body is a ProtocolError, never a value to keep."""
+    with pytest.raises(ProtocolError):
+        loads(doc)
+
+
+def test_escaped_good_text_still_read() -> None:
+    assert loads(b'{"a":"\\u00e9\\ud83d\\ude00"}') == {"a": "\u00e9\U0001f600"}

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 import logging
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
+from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_int, parse_long
 from mqadmin.remoting.client import Connection
 
 __all__ = [
@@ -48,18 +49,10 @@ NOT_SET_REMARK = "not set any response code"
 
 FAQ_SUFFIX = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
 
-_INT = re.compile(r"[+-]?[0-9]+")
-_INT32 = (-(1 << 31), (1 << 31) - 1)
-_INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
-class RequestError(Exception):
+class RequestError(HeaderError):
     """A request the broker refuses before doing anything: answered with ``code`` and ``remark``."""
-
-    def __init__(self, remark: str, code: int = 1) -> None:
-        super().__init__(remark)
-        self.code = code
-        self.remark = remark
 
 
 def answer(
@@ -122,13 +115,10 @@ def opt_str(cmd: RemotingCommand, name: str, default: str | None = None) -> str 
 
 
 def _number(text: str, kind: str) -> int:
-    if not _INT.fullmatch(text):
-        raise RequestError(f'java.lang.NumberFormatException: For input string: "{text}"')
-    n = int(text)
-    lo, hi = _INT32 if kind == "int" else _INT64
-    if not lo <= n <= hi:
-        raise RequestError(f'java.lang.NumberFormatException: For input string: "{text}"')
-    return n
+    try:
+        return parse_int(text) if kind == "int" else parse_long(text)
+    except JavaNumberError as e:
+        raise RequestError(str(e)) from None
 
 
 def req_int(cmd: RemotingCommand, name: str) -> int:
@@ -151,9 +141,7 @@ def opt_long(cmd: RemotingCommand, name: str, default: int | None = None) -> int
 
 def java_bool(text: str | None, default: bool = False) -> bool:
     """``Boolean.parseBoolean``: only ``true`` (any case) is true; a JSON ``1`` is not."""
-    if text is None:
-        return default
-    return text.lower() == "true"
+    return default if text is None else parse_bool(text)
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, java_string_sort_key
 
-__all__ = ["properties_order", "properties_to_string", "string_to_properties"]
+__all__ = ["properties_order", "properties_store", "properties_to_string", "string_to_properties"]
 
 _PROPERTIES_INITIAL = 8
 """``new Properties()`` backs itself with ``new ConcurrentHashMap<>(8)`` (a table of 16)."""
@@ -47,6 +47,52 @@ def properties_to_string(props: Mapping[str, str | None], *, sort: bool = False)
     else:
         keys = properties_order(keys)
     return "".join([f"{k}={props[k]}\n" for k in keys])
+
+
+def _store_escape(s: str, *, key: bool) -> str:
+    """``Properties.saveConvert`` with ``escUnicode``: what ``store(OutputStream)`` writes."""
+    out: list[str] = []
+    for i, c in enumerate(s):
+        o = ord(c)
+        if c == " ":
+            out.append("\\ " if (key or i == 0) else " ")
+        elif c in "\\=:#!":
+            out.append("\\" + c)
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\f":
+            out.append("\\f")
+        elif o < 0x20 or o > 0x7E:
+            out.append("".join(f"\\u{u:04X}" for u in _utf16(c)))
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _utf16(c: str) -> tuple[int, ...]:
+    o = ord(c)
+    if o <= 0xFFFF:
+        return (o,)
+    o -= 0x10000
+    return (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF))
+
+
+def properties_store(props: Mapping[str, str | None], *, sort: bool = True) -> str:
+    """A config file as ``Properties.store`` would write it: every entry escaped, one line each.
+
+    Unlike ``properties_to_string`` (Java's unescaped ``properties2String``, kept for wire bodies),
+    no value can break out of its line here: a persisted file reads back to exactly ``props``.
+    """
+    keys = [k for k, v in props.items() if v is not None]
+    if sort:
+        keys.sort(key=java_string_sort_key)
+    return "".join(
+        f"{_store_escape(k, key=True)}={_store_escape(props[k] or '', key=False)}\n" for k in keys
+    )
 
 
 def string_to_properties(data: str | bytes, *, java_charset: bool = True) -> dict[str, str]:

@@ -1,0 +1,260 @@
+"""Request headers declared once: Java field names, types, required or not, declaration order, checks.
+
+A header is a small dataclass decorated with :func:`request_header`. The admin client builds one and
+sends :meth:`RequestHeader.to_ext`; the name server and the broker read one with
+:meth:`RequestHeader.decode`, which applies Java's rules (``Integer.parseInt``, ``Long.parseLong``,
+``Boolean.parseBoolean``, ``@CFNotNull``) and then the name checks declared on the field, so a
+handler only ever sees values that are well-formed and safe to store. Declaration order is the Java
+class's (ACL signing and ext-field order depend on it).
+
+A field without a default is required (Java's ``@CFNotNull``). Types: ``str``, ``int`` (Java
+``int``/``Integer``), :data:`Long` (``long``/``Long``), ``bool``, ``float`` (``double``). Checks are
+:class:`Check` markers in ``Annotated`` (:data:`Topic`, :data:`Group`, ...); :class:`Java` renames a
+field whose Java name is not the camel case of ours (``bname``).
+
+Two decoding modes, as Java has two: strict (the ``FastCodesHeader`` path and every new handler: a
+missing required field or a bad number refuses the request) and ``lenient`` (Java's reflective path,
+which swallows both and leaves the field null, as the name server's answers to odd requests show).
+Checks and the text rules (no lone surrogate, no NUL) apply in both modes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, ClassVar, NamedTuple, Self, TypeVar, dataclass_transform
+
+from mqadmin.protocol import names
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_double, parse_int, parse_long
+
+__all__ = [
+    "SYSTEM_ERROR",
+    "BrokerName",
+    "Check",
+    "ClusterName",
+    "Group",
+    "HeaderError",
+    "HeaderField",
+    "Java",
+    "KvKey",
+    "KvNamespace",
+    "Long",
+    "RequestHeader",
+    "Topic",
+    "request_header",
+]
+
+SYSTEM_ERROR = 1
+
+
+class HeaderError(ProtocolError):
+    """A request refused before any handler work: answered with ``code`` and ``remark``, nothing changed."""
+
+    def __init__(self, remark: str, code: int = SYSTEM_ERROR) -> None:
+        super().__init__(remark)
+        self.remark = remark
+        self.code = code
+
+
+class Check(NamedTuple):
+    """A field check: ``fn(value)`` returns the refusal's remark, or None; refused with ``code``."""
+
+    fn: Callable[[str], str | None]
+    code: int = SYSTEM_ERROR
+
+
+class Java(NamedTuple):
+    """The Java field name, where it is not the camel case of the Python one."""
+
+    name: str
+
+
+class _LongMarker:
+    __slots__ = ()
+
+
+_LONG = _LongMarker()
+
+Long = Annotated[int, _LONG]
+"""A Java ``long``/``Long`` field (an ``int`` is a Java ``int``)."""
+
+Topic = Annotated[str, Check(names.check_topic)]
+Group = Annotated[str, Check(names.check_group)]
+ClusterName = Annotated[str, Check(lambda s: names.check_name("cluster", s))]
+BrokerName = Annotated[str, Check(lambda s: names.check_name("broker", s))]
+KvNamespace = Annotated[str, Check(names.check_kv_namespace)]
+KvKey = Annotated[str, Check(names.check_kv_key)]
+
+
+class HeaderField(NamedTuple):
+    """One declared field: Python attribute, Java name, Java type, required, checks, default."""
+
+    attr: str
+    java: str
+    kind: str  # "str" | "int" | "long" | "bool" | "double"
+    required: bool
+    checks: tuple[Check, ...]
+    default: Any
+
+
+def _null(name: str) -> HeaderError:
+    return HeaderError(
+        f"org.apache.rocketmq.remoting.exception.RemotingCommandException: the custom field <{name}> is null"
+    )
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "str": str,
+    "int": parse_int,
+    "long": parse_long,
+    "bool": parse_bool,
+    "double": parse_double,
+}
+
+
+def _text(v: Any) -> str:
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    return str(v)
+
+
+class RequestHeader:
+    """Base of every declared header (see the module docstring)."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[HeaderField, ...]] = ()
+    _plan: ClassVar[tuple[tuple[str, str, Callable[[str], Any], bool, tuple[Check, ...], Any], ...]] = ()
+
+    @classmethod
+    def decode(cls, ext: Mapping[str, str] | None, *, lenient: bool = False) -> Self:
+        """Read ``ext`` with Java's rules; a refusal raises :class:`HeaderError` (nothing read is kept)."""
+        ext = ext or {}
+        obj = cls.__new__(cls)
+        for attr, java, parse, required, checks, default in cls._plan:
+            text = ext.get(java)
+            if text is None:
+                if required and not lenient:
+                    raise _null(java)
+                object.__setattr__(obj, attr, default)
+                continue
+            why = names.bad_text(text)
+            if why is not None:
+                raise HeaderError(f"the header field {java} {why}")
+            try:
+                value = parse(text)
+            except JavaNumberError as e:
+                if not lenient:
+                    raise HeaderError(str(e)) from None
+                value = default
+            else:
+                for check in checks:
+                    remark = check.fn(value)
+                    if remark is not None:
+                        raise HeaderError(remark, check.code)
+            object.__setattr__(obj, attr, value)
+        return obj
+
+    def to_ext(self) -> dict[str, str]:
+        """The ext fields a Java client sends: declaration order, null fields left out."""
+        out: dict[str, str] = {}
+        for f in self.FIELDS:
+            v = getattr(self, f.attr)
+            if v is not None:
+                out[f.java] = _text(v)
+        return out
+
+    def check(self) -> Self:
+        """Apply the declared checks to a header built here (the CLI and the admin client call this)."""
+        for f in self.FIELDS:
+            v = getattr(self, f.attr)
+            if v is None:
+                if f.required:
+                    raise _null(f.java)
+                continue
+            if isinstance(v, str):
+                why = names.bad_text(v)
+                if why is not None:
+                    raise HeaderError(f"the header field {f.java} {why}")
+                for c in f.checks:
+                    remark = c.fn(v)
+                    if remark is not None:
+                        raise HeaderError(remark, c.code)
+        return self
+
+
+def _camel(attr: str) -> str:
+    head, *rest = attr.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def _describe(hint: Any) -> tuple[str, tuple[Check, ...], str | None]:
+    """(Java kind, checks, Java name override) of one annotation."""
+    checks: list[Check] = []
+    rename: str | None = None
+    kind: str | None = None
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) != 1:
+            raise TypeError(f"a header field has one type, not {hint!r}")
+        hint = args[0]
+        origin = typing.get_origin(hint)
+    if origin is Annotated:
+        base, *meta = typing.get_args(hint)
+        for m in meta:
+            if isinstance(m, Check):
+                checks.append(m)
+            elif isinstance(m, Java):
+                rename = m.name
+            elif m is _LONG:
+                kind = "long"
+        hint = base
+        if typing.get_origin(hint) in (typing.Union, types.UnionType):
+            return _merge(_describe(hint), kind, checks, rename)
+    if kind is None:
+        kind = {str: "str", int: "int", bool: "bool", float: "double"}.get(hint)
+        if kind is None:
+            raise TypeError(f"header fields are str, int, Long, bool or float, not {hint!r}")
+    return kind, tuple(checks), rename
+
+
+_Described = tuple[str, tuple[Check, ...], str | None]
+
+
+def _merge(inner: _Described, kind: str | None, checks: list[Check], rename: str | None) -> _Described:
+    k, c, r = inner
+    return kind or k, tuple(checks) + c, rename or r
+
+
+H = TypeVar("H", bound=type[RequestHeader])
+
+
+@dataclass_transform()
+def request_header(cls: H) -> H:
+    """Make ``cls`` a slotted dataclass and record its fields in declaration order (base classes first)."""
+    dc: Any = dataclasses.dataclass(slots=True)(cls)
+    hints = typing.get_type_hints(dc, include_extras=True)
+    fields: list[HeaderField] = []
+    for f in dataclasses.fields(dc):
+        kind, checks, rename = _describe(hints[f.name])
+        has_default = f.default is not dataclasses.MISSING
+        fields.append(
+            HeaderField(
+                attr=f.name,
+                java=rename or _camel(f.name),
+                kind=kind,
+                required=not has_default,
+                checks=checks,
+                default=f.default if has_default else None,
+            )
+        )
+    dc.FIELDS = tuple(fields)
+    dc._plan = tuple(
+        (f.attr, f.java, _PARSERS[f.kind], f.required, f.checks, f.default) for f in fields
+    )
+    return typing.cast(H, dc)

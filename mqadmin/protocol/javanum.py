@@ -1,0 +1,76 @@
+"""Java's scalar parsing, in one place: ``Integer.parseInt``, ``Long.parseLong``, ``Boolean.parseBoolean``.
+
+Every number or flag that arrives as text (a request header's ext field, a config property, a CLI
+option with Java semantics) is read here, so a value the Java side would refuse is refused the same
+way everywhere, with the ``NumberFormatException`` text Java puts in its remark.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "INT_MAX",
+    "INT_MIN",
+    "LONG_MAX",
+    "LONG_MIN",
+    "JavaNumberError",
+    "parse_bool",
+    "parse_double",
+    "parse_int",
+    "parse_long",
+]
+
+INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+# Double.parseDouble: trimmed, a decimal or hex float, optional exponent and d/f suffix, or NaN/Infinity
+_DOUBLE = re.compile(
+    r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)"
+)
+
+
+class JavaNumberError(ValueError):
+    """Text Java's parser refuses; ``str()`` is the ``NumberFormatException`` as Java prints it."""
+
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+        super().__init__(
+            "java.lang.NumberFormatException: "
+            + ("null" if text is None else f'For input string: "{text}"')
+        )
+
+
+def _integer(text: str, lo: int, hi: int) -> int:
+    if not _INTEGER.fullmatch(text):
+        raise JavaNumberError(text)
+    n = int(text)
+    if not lo <= n <= hi:
+        raise JavaNumberError(text)
+    return n
+
+
+def parse_int(text: str) -> int:
+    """``Integer.parseInt``: an optional sign and ASCII digits, in 32-bit range."""
+    return _integer(text, INT_MIN, INT_MAX)
+
+
+def parse_long(text: str) -> int:
+    """``Long.parseLong``: an optional sign and ASCII digits, in 64-bit range."""
+    return _integer(text, LONG_MIN, LONG_MAX)
+
+
+def parse_bool(text: str | None) -> bool:
+    """``Boolean.parseBoolean``: true only for "true" in any case; anything else (a JSON 1) is false."""
+    return text is not None and text.lower() == "true"
+
+
+def parse_double(text: str) -> float:
+    """``Double.parseDouble`` for the decimal forms Java accepts (leading/trailing blanks trimmed)."""
+    t = text.strip(" \t\n\r\f\v\x00")
+    if not _DOUBLE.fullmatch(t):
+        raise JavaNumberError(text)
+    if t.lstrip("+-") == "Infinity":
+        return float(t.replace("Infinity", "inf"))
+    return float(t.rstrip("dDfF"))

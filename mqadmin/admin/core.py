@@ -17,10 +17,14 @@ from mqadmin.admin.fanout import FanOutResult, fan_out
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.admin.signing import AclSigner, ordered_fields
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.headers.base import RequestHeader
 from mqadmin.remoting.client import RemotingClient
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-__all__ = ["AdminCore"]
+__all__ = ["AdminCore", "Fields"]
+
+Fields = RequestHeader | dict[str, str | None] | None
+"""A request's header: a declared one (preferred), or loose fields in Java declaration order."""
 
 T = TypeVar("T")
 SUCCESS = 0
@@ -68,9 +72,15 @@ class AdminCore:
     # ------------------------------------------------------------------------------ requests
 
     def request(
-        self, code: int, fields: dict[str, str | None] | None = None, body: bytes | None = None
+        self, code: int, fields: Fields = None, body: bytes | None = None
     ) -> RemotingCommand:
-        """A request as the Java tool builds it; ``fields`` in the header class's declaration order."""
+        """A request as the Java tool builds it; ``fields`` in the header class's declaration order.
+
+        A declared header is checked first (names and required fields, as the server will check
+        them): a bad one raises :class:`HeaderError` and nothing is sent.
+        """
+        if isinstance(fields, RequestHeader):
+            fields = dict(fields.check().to_ext())
         if self._signer is not None:
             ext = {k: v for k, v in (fields or {}).items() if v is not None} or None
         else:
@@ -83,7 +93,7 @@ class AdminCore:
         self,
         addr: str,
         code: int,
-        fields: dict[str, str | None] | None = None,
+        fields: Fields = None,
         body: bytes | None = None,
         *,
         timeout: float | None = None,
@@ -96,7 +106,7 @@ class AdminCore:
     async def invoke_namesrv(
         self,
         code: int,
-        fields: dict[str, str | None] | None = None,
+        fields: Fields = None,
         body: bytes | None = None,
         *,
         timeout: float | None = None,
@@ -127,7 +137,7 @@ class AdminCore:
     async def invoke_each_namesrv(
         self,
         code: int,
-        fields: dict[str, str | None] | None = None,
+        fields: Fields = None,
         body: bytes | None = None,
         *,
         addrs: Iterable[str] | None = None,

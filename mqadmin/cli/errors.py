@@ -21,6 +21,7 @@ from mqadmin.admin.errors import (
 )
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 
@@ -147,6 +148,8 @@ def describe(exc: BaseException, settings: AdminSettings | None = None) -> Error
         return ErrorReport(exc.exit_code, one_line(str(exc)), "command")
     if isinstance(exc, SettingsError):
         return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "settings")
+    if isinstance(exc, HeaderError):  # a name or number refused before anything was sent
+        return ErrorReport(ExitCode.USAGE, one_line(exc.remark), "usage")
     if isinstance(exc, AdminError | ProtocolError):
         return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "response")
     text = one_line(str(exc))

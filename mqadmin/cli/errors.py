@@ -21,9 +21,9 @@ from mqadmin.admin.errors import (
 )
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
 
 __all__ = ["CommandError", "ErrorReport", "PartialFailure", "SettingsError", "describe"]
 

@@ -187,7 +187,7 @@ async def export_metadata(
                 cfg.retry_queue_nums += prev_g.retry_queue_nums
             groups_merged[name] = cfg
     content: dict[str, Any] = {}
-    data: dict[str, Any] = {"brokers": masters}
+    data = {"brokers": masters}
     if topic:
         content["topicConfigTable"] = {k: topic_config_bean(topics[k]) for k in java_hash_order(list(topics))}
         path = directory + "/topic.json"
@@ -426,7 +426,7 @@ async def export_metrics(inv: Invocation, cluster_name: str, file_path: str | No
         list(masters),
         lambda n: _broker_metrics(admin, masters[n]),
         deadline=inv.deadline,
-        addr_of=masters.get,
+        addr_of=lambda n: masters[n],
     )
     failed = [result.errors[n] for n in result.order if n in result.errors]
     if failed:

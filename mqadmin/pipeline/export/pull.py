@@ -8,7 +8,7 @@ range's store-time window are dropped, which makes a time range exact.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from datetime import UTC, datetime
 
 import pyarrow as pa
@@ -61,7 +61,7 @@ def _in_window(m: MessageExt, r: QueueRange) -> bool:
 
 async def pull_range(
     source: RemotingSource, r: QueueRange, group: str = DEFAULT_GROUP
-) -> AsyncIterator[list[MessageExt]]:
+) -> AsyncGenerator[list[MessageExt], None]:
     """The range's messages, one list per pull (lists may be empty when a window filters them)."""
     offset = r.start
     while offset < r.end:

@@ -74,7 +74,9 @@ def spark_schema(table: str, with_partition: bool = True) -> StructType:
     ddl = ", ".join(f"`{f.name}` {_spark_type(f.type)}" for f in SCHEMAS[table])
     if with_partition:
         ddl += f", `{PARTITION_COLUMN}` STRING"
-    return StructType.fromDDL(ddl)
+    schema = StructType.fromDDL(ddl)
+    assert isinstance(schema, StructType)
+    return schema
 
 
 def _is_missing_path(exc: Exception) -> bool:

@@ -148,13 +148,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def guarded(fn: F) -> F:
-    """Turn a :class:`RequestError` (or an unexpected failure) into the SYSTEM_ERROR-style answer."""
+    """Turn a :class:`HeaderError` (a refused header, a :class:`RequestError`) or an unexpected failure
+    into the SYSTEM_ERROR-style answer."""
 
     @functools.wraps(fn)
     def wrapper(self: Any, conn: Connection, cmd: RemotingCommand) -> Any:
         try:
             return fn(self, conn, cmd)
-        except RequestError as e:
+        except HeaderError as e:
             return answer(cmd, e.code, e.remark)
         except Exception as e:
             log.exception("request %d from %s failed", cmd.code, conn.remote_addr)

@@ -34,6 +34,7 @@ from mqadmin.remoting.errors import (
     RemotingSendError,
     RemotingTimeoutError,
 )
+from mqadmin.remoting.limits import PartialFrameBudget
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
@@ -177,6 +178,7 @@ class Connection(asyncio.Protocol):
         idle_timeout: float | None = None,
         pause_reading_on_backpressure: bool = False,
         on_open: Callable[[Connection], object] | None = None,
+        frame_budget: PartialFrameBudget | None = None,
     ) -> None:
         self.addr = addr or ""
         self.remote_addr = ""
@@ -185,6 +187,9 @@ class Connection(asyncio.Protocol):
         self.on_close: list[CloseCallback] = []
         self._handlers = handlers
         self._decoder = FrameDecoder()
+        # a server's cap on unfinished frames of all its connections; what this one last reported
+        self._budget = frame_budget
+        self._partial = 0
         # opaque -> (future, deadline); one timer per connection fires at the earliest deadline
         self._pending: dict[int, tuple[asyncio.Future[Any], float]] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -249,6 +254,13 @@ class Connection(asyncio.Protocol):
             log.warning("malformed frame from %s, closing the connection: %s", self.addr, e)
             self._teardown(f"malformed frame: {e}", abort=True)
             return
+        if self._budget is not None:
+            held = self._decoder.buffered
+            if held or self._partial:
+                self._partial = held
+                self._budget.update(self, held)
+                if self._closed:  # this connection held the most when the budget ran out
+                    return
         pending = self._pending
         for cmd in cmds:
             if cmd.flag & FLAG_RESPONSE:
@@ -484,6 +496,11 @@ class Connection(asyncio.Protocol):
             if not fut.done():
                 fut.set_result(_CLOSED)
         self._wake_drain_waiters()
+        if self._budget is not None:
+            self._budget.release(self)
+            self._partial = 0
+        if self._decoder.buffered:
+            self._decoder = FrameDecoder()  # a partial frame is never finished now: free it
         if transport is not None:
             if abort:
                 transport.abort()

@@ -4,14 +4,25 @@ Behaviour follows Java's ``NettyRemotingServer`` where a peer can see it: an unk
 REQUEST_CODE_NOT_SUPPORTED with Java's remark, a failing handler SYSTEM_ERROR with the exception's
 class and message, oneway requests no answer, and a malformed frame closes only that connection.
 Connections silent for ``idle_timeout`` seconds are closed (Java's serverChannelMaxIdleTimeSeconds).
+
+Running out is survived rather than spun on (see :mod:`mqadmin.remoting.limits`). The server accepts
+with its own loop, not ``loop.create_server``: asyncio's accept loop keeps calling ``accept()`` after
+EMFILE and logs a traceback for each call. Here an accept failing for want of descriptors or memory
+stops accepting for :data:`ACCEPT_BACKOFF` seconds with one log line per interval; beyond
+``max_connections`` (by default below ``RLIMIT_NOFILE``, so the process keeps descriptors for its
+files) new connections are accepted and closed at once; and unfinished frames of all connections
+together are capped by a :class:`PartialFrameBudget`. Open connections are served throughout.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import socket
 import ssl as _ssl
 from collections.abc import Callable
+from typing import Any
 
 from mqadmin.remoting.client import (
     CloseCallback,
@@ -22,8 +33,15 @@ from mqadmin.remoting.client import (
     exception_remark,
     run_callbacks,
 )
+from mqadmin.remoting.limits import (
+    DEFAULT_PARTIAL_FRAME_BUDGET,
+    LogEvery,
+    PartialFrameBudget,
+    connection_limit,
+)
 
 __all__ = [
+    "ACCEPT_BACKOFF",
     "DEFAULT_IDLE_TIMEOUT",
     "Connection",
     "Handler",
@@ -38,12 +56,20 @@ log = logging.getLogger("mqadmin.remoting")
 #: Java's ``serverChannelMaxIdleTimeSeconds`` default.
 DEFAULT_IDLE_TIMEOUT = 120.0
 
+#: Seconds without accepting after ``accept()`` failed for want of descriptors or memory.
+ACCEPT_BACKOFF = 0.1
+#: Connections taken per readiness of the listening socket, so a crowd cannot starve open ones.
+_ACCEPT_BATCH = 64
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
 
 class RemotingServer:
     """A listening socket whose connections share one :class:`HandlerTable`.
 
     ``on_connect`` and ``on_close`` callbacks get the :class:`Connection`; the name server uses
     ``on_close`` to drop the routes of a broker whose channel went away (Java's onChannelDestroy).
+    ``max_connections`` None derives the cap from ``RLIMIT_NOFILE`` at :meth:`start`, 0 sets none;
+    ``partial_frame_budget`` caps the bytes of unfinished frames held for all peers together.
     """
 
     def __init__(
@@ -52,6 +78,8 @@ class RemotingServer:
         ssl: _ssl.SSLContext | None = None,
         idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
         backlog: int = 1024,
+        max_connections: int | None = None,
+        partial_frame_budget: int = DEFAULT_PARTIAL_FRAME_BUDGET,
     ) -> None:
         self.handlers = HandlerTable()
         self.on_connect: list[Callable[[Connection], object]] = []
@@ -61,7 +89,15 @@ class RemotingServer:
         self._ssl = ssl
         self._idle_timeout = idle_timeout
         self._backlog = backlog
-        self._server: asyncio.Server | None = None
+        self._max_connections = max_connections
+        self._limit: int | None = None  # the cap in force, set at start
+        self.frame_budget = PartialFrameBudget(partial_frame_budget)
+        self._listeners: list[socket.socket] = []
+        self._accepting: set[asyncio.Task[None]] = set()
+        self._resume: asyncio.TimerHandle | None = None
+        self._accept_log = LogEvery(log)
+        self._refuse_log = LogEvery(log)
+        self._accept_failures = 0
         self._connections: set[Connection] = set()
 
     def register_handler(self, code: int, handler: Handler) -> None:
@@ -83,27 +119,84 @@ class RemotingServer:
 
     @property
     def serving(self) -> bool:
-        return self._server is not None and self._server.is_serving()
+        return bool(self._listeners)
+
+    @property
+    def max_connections(self) -> int | None:
+        """The connection cap in force (after :meth:`start`); None for no cap."""
+        return self._limit
 
     async def start(self, host: str = "0.0.0.0", port: int = 0) -> int:
-        """Listen on ``host:port`` (port 0 picks a free one) and return the bound port."""
-        if self._server is not None:
+        """Listen on ``host:port`` (port 0 picks a free one) and return the bound port.
+
+        ``host`` is resolved like ``loop.create_server`` does: every address it names is bound (an
+        empty host: all interfaces), all on the port the first one got.
+        """
+        if self._listeners:
             raise RuntimeError("server already started")
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(
-            self._new_connection, host, port, ssl=self._ssl, backlog=self._backlog, reuse_address=True
+        infos = await loop.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        seen: set[tuple[int, object]] = set()
+        try:
+            for family, kind, proto, _, sockaddr in infos:
+                if (family, sockaddr) in seen:
+                    continue
+                seen.add((family, sockaddr))
+                if self._listeners and port == 0:  # the other addresses on the port the first one got
+                    sockaddr = (sockaddr[0], self._listeners[0].getsockname()[1], *sockaddr[2:])
+                self._listeners.append(self._listen(family, kind, proto, sockaddr))
+        except BaseException:
+            for sock in self._listeners:
+                sock.close()
+            self._listeners = []
+            raise
+        if not self._listeners:
+            raise OSError(errno.EADDRNOTAVAIL, f"no address to listen on for {host!r}")
+        cap = connection_limit() if self._max_connections is None else self._max_connections
+        self._limit = cap or None
+        for sock in self._listeners:
+            loop.add_reader(sock.fileno(), self._accept, sock)
+        self.host, self.port = host, int(self._listeners[0].getsockname()[1])
+        log.info(
+            "remoting server listening on %s (%s)",
+            self.address,
+            f"at most {self._limit} connections" if self._limit else "no connection limit",
         )
-        sockname = self._server.sockets[0].getsockname()
-        self.host, self.port = host, int(sockname[1])
-        log.info("remoting server listening on %s", self.address)
         return self.port
+
+    def _listen(self, family: int, kind: int, proto: int, sockaddr: tuple[Any, ...]) -> socket.socket:
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(sockaddr)
+            sock.listen(self._backlog)
+            sock.setblocking(False)
+        except BaseException:
+            sock.close()
+            raise
+        return sock
+
+    def _stop_listening(self) -> None:
+        if self._resume is not None:
+            self._resume.cancel()
+            self._resume = None
+        loop = asyncio.get_running_loop()
+        for sock in self._listeners:
+            loop.remove_reader(sock.fileno())
+            sock.close()
+        self._listeners = []
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop accepting, let running handlers finish (up to ``grace`` s), then close every connection."""
-        server, self._server = self._server, None
-        if server is None:
+        if not self._listeners:
             return
-        server.close()
+        self._stop_listening()
+        for task in list(self._accepting):
+            task.cancel()
+        if self._accepting:
+            await asyncio.wait(list(self._accepting), timeout=1.0)
         tasks = {t for conn in self._connections for t in conn.handler_tasks()}
         if tasks:
             _, late = await asyncio.wait(tasks, timeout=grace)
@@ -119,7 +212,6 @@ class RemotingServer:
                 waits[w].abort("server stopping")
             if stuck:
                 await asyncio.wait(stuck, timeout=1.0)
-        await server.wait_closed()
         log.info("remoting server on %s stopped", self.address)
 
     async def __aenter__(self) -> RemotingServer:
@@ -127,6 +219,76 @@ class RemotingServer:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+    # ------------------------------------------------------------------------------ accepting
+
+    def _accept(self, listener: socket.socket) -> None:
+        """The listening socket is readable: take the waiting connections (a batch at most)."""
+        loop = asyncio.get_running_loop()
+        for _ in range(_ACCEPT_BATCH):
+            try:
+                sock, _addr = listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as e:
+                self._accept_failed(e)
+                return
+            if self._accept_failures:
+                log.warning("accepting connections again on %s", self.address)
+                self._accept_failures = 0
+            taken = len(self._connections) + len(self._accepting)
+            if self._limit is not None and taken >= self._limit:
+                sock.close()
+                self._refuse_log(
+                    logging.WARNING,
+                    "refusing connections on %s: %d open, the limit is %d (RLIMIT_NOFILE leaves room "
+                    "for the server's own files)",
+                    self.address,
+                    taken,
+                    self._limit,
+                )
+                continue
+            task = loop.create_task(self._connect_accepted(sock))
+            self._accepting.add(task)
+            task.add_done_callback(self._accepting.discard)
+
+    def _accept_failed(self, exc: OSError) -> None:
+        """``accept()`` failed: stop accepting for a while instead of retrying at once (the socket
+        stays readable, so retrying at once spins), and say so once per interval."""
+        self._accept_failures += 1
+        kind = "out of resources" if exc.errno in _OUT_OF_RESOURCES else "failed"
+        self._accept_log(
+            logging.WARNING,
+            "accept() on %s %s (%s): not accepting for %g s; open connections are served",
+            self.address,
+            kind,
+            exc.strerror or exc,
+            ACCEPT_BACKOFF,
+        )
+        loop = asyncio.get_running_loop()
+        for sock in self._listeners:
+            loop.remove_reader(sock.fileno())
+        if self._resume is None:
+            self._resume = loop.call_later(ACCEPT_BACKOFF, self._resume_accepting)
+
+    def _resume_accepting(self) -> None:
+        self._resume = None
+        loop = asyncio.get_running_loop()
+        for sock in self._listeners:
+            loop.add_reader(sock.fileno(), self._accept, sock)
+
+    async def _connect_accepted(self, sock: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.connect_accepted_socket(self._new_connection, sock, ssl=self._ssl)
+        except asyncio.CancelledError:
+            sock.close()
+            raise
+        except Exception as e:  # a failed TLS handshake, a peer gone at once
+            sock.close()
+            log.debug("connection on %s failed before it opened: %s", self.address, e)
 
     # ------------------------------------------------------------------------------ connections
 
@@ -136,6 +298,7 @@ class RemotingServer:
             idle_timeout=self._idle_timeout,
             pause_reading_on_backpressure=True,
             on_open=self._opened,
+            frame_budget=self.frame_budget,
         )
         conn.on_close.append(self._closed)
         return conn

@@ -6,6 +6,10 @@ else 127.0.0.1:9876. Credentials: ``--access-key``/``--secret-key``, else ``MQAD
 ``MQADMIN_SECRET_KEY``, else the context, else ``$ROCKETMQ_HOME/conf/tools.yml`` (as the Java tool).
 Timeout: ``--timeout``, else the context, else ``MQADMIN_TIMEOUT``, else 5 s. TLS: ``--tls``/
 ``--no-tls``, else the context, else ``MQADMIN_TLS``.
+
+A context is a unit, as in kubectl: its keys, timeout and TLS apply only when its name servers are
+the ones used (named with ``--context``, or the current context when neither ``-n`` nor
+``NAMESRV_ADDR`` is given), so credentials never go to a cluster outside it.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
 
     addrs: list[str] = []
     is_default = False
+    from_ctx = False
     if namesrv_opt is not None and namesrv_opt.strip():
         addrs = parse_namesrv_list(namesrv_opt)
     elif explicit_ctx and ctx is not None and ctx.namesrv:
@@ -57,9 +62,14 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
         addrs = parse_namesrv_list(env["NAMESRV_ADDR"])
     elif ctx is not None and ctx.namesrv:
         addrs = parse_namesrv_list(ctx.namesrv)
+        from_ctx = True
     if not addrs:
         addrs = [DEFAULT_NAMESRV]
         is_default = True
+    if not (explicit_ctx or from_ctx):
+        # a context is a unit: its keys, timeout and TLS go only to its own name servers (and
+        # their brokers), never to an address given by -n or NAMESRV_ADDR
+        ctx = None
 
     credentials = _credentials(common, ctx)
 

@@ -111,6 +111,20 @@ def test_credentials_sources(mqadmin, base_env: dict[str, str], tmp_path: Path) 
     mqadmin(
         "context", "add", "c", "-n", "127.0.0.1:1", "--access-key", "CK", "--secret-key", "CS", env=no_home
     )
-    assert access_key(env=no_home) == "CK"
+    # the current context's keys never go to an address outside it (-n here) ...
+    assert access_key(env=no_home) is None
+    # naming the context applies them on purpose
+    assert access_key("--context", "c", env=no_home) == "CK"
+    # nor do they go to NAMESRV_ADDR's name server; they do go to the context's own
+    p = SilentPeer()
+    try:
+        mqadmin("topicRoute", "-t", "T", "--timeout", "0.3", env={**no_home, "NAMESRV_ADDR": p.addr})
+        assert _sent(p).get("AccessKey") is None
+        mqadmin("context", "add", "own", "-n", p.addr, "--access-key", "OK", "--secret-key", "OS",
+                "--use", env=no_home)  # fmt: skip
+        mqadmin("topicRoute", "-t", "T", "--timeout", "0.3", env=no_home)
+        assert [r.ext("AccessKey") for r in p.requests] == [None, "OK"]
+    finally:
+        p.stop()
     r = mqadmin("topicRoute", "-n", "127.0.0.1:1", "-t", "T", "--access-key", "AK", env={})
     assert r.code == 1 and "give both" in r.err

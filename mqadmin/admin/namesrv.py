@@ -3,6 +3,10 @@
 Calls that any name server can answer fail over along the list (:meth:`AdminCore.invoke_namesrv`);
 calls that change or read one server's own state go to every server (or the ones asked for), each
 with its own result, like Java's ``putKVConfig``/``wipeWritePermOfBroker`` loops.
+
+Requests carry the declared headers of :mod:`mqadmin.protocol.headers.namesrv`, checked before
+anything is sent: a name no name server could hold raises :class:`HeaderError` (the CLI's usage
+error), once, rather than one failure per name server.
 """
 
 from __future__ import annotations
@@ -17,6 +21,20 @@ from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.namesrv import (
+    AddWritePermOfBrokerRequestHeader,
+    DeleteKVConfigRequestHeader,
+    GetKVConfigRequestHeader,
+    GetKVConfigResponseHeader,
+    GetKVListByNamespaceRequestHeader,
+    GetRouteInfoRequestHeader,
+    GetTopicsByClusterRequestHeader,
+    PutKVConfigRequestHeader,
+    WipeWritePermOfBrokerRequestHeader,
+)
+from mqadmin.protocol.javanum import JavaNumberError, parse_int
+from mqadmin.protocol.names import bad_text
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.cluster import ClusterInfo
@@ -35,8 +53,8 @@ def _body(addr: str, resp: RemotingCommand, what: str) -> bytes:
 def _count(addr: str, resp: RemotingCommand, name: str) -> int:
     raw = resp.ext(name)
     try:
-        return int(raw) if raw is not None else 0
-    except ValueError:
+        return parse_int(raw) if raw is not None else 0
+    except JavaNumberError:
         raise BadResponseError(addr, f"{name} is not a number: {raw!r}") from None
 
 
@@ -47,7 +65,8 @@ class NamesrvOps(AdminCore):
 
     async def examine_topic_route_info(self, topic: str) -> TopicRouteData:
         """GET_ROUTEINFO_BY_TOPIC; an unknown topic raises RemoteCommandError code 17 (TOPIC_NOT_EXIST)."""
-        addr, resp = await self.invoke_namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": topic})
+        header = GetRouteInfoRequestHeader(topic=topic)
+        addr, resp = await self.invoke_namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, header)
         try:
             return TopicRouteData.decode(_body(addr, resp, "the route"))
         except ProtocolError as e:
@@ -70,7 +89,8 @@ class NamesrvOps(AdminCore):
 
     async def fetch_topics_by_cluster(self, cluster: str) -> list[str]:
         """GET_TOPICS_BY_CLUSTER: the topics on the brokers of one cluster."""
-        addr, resp = await self.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, {"cluster": cluster})
+        header = GetTopicsByClusterRequestHeader(cluster=cluster)
+        addr, resp = await self.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, header)
         return self._topic_names(addr, resp)
 
     async def get_topic_cluster_list(self, topic: str) -> list[str]:
@@ -90,18 +110,18 @@ class NamesrvOps(AdminCore):
         """GET_KV_CONFIG: one value, or None when the name server has no such key."""
         _, resp = await self.invoke_namesrv(
             RequestCode.GET_KV_CONFIG,
-            {"namespace": namespace, "key": key},
+            GetKVConfigRequestHeader(namespace=namespace, key=key),
             ok=(ResponseCode.SUCCESS, ResponseCode.QUERY_NOT_FOUND),
         )
         if resp.code == ResponseCode.QUERY_NOT_FOUND:
             return None
-        return resp.ext("value")
+        return GetKVConfigResponseHeader.decode(resp.ext_fields, lenient=True).value
 
     async def get_kv_list_by_namespace(self, namespace: str) -> dict[str, str]:
         """GET_KVLIST_BY_NAMESPACE: a whole namespace (empty when the name server has none)."""
         addr, resp = await self.invoke_namesrv(
             RequestCode.GET_KVLIST_BY_NAMESPACE,
-            {"namespace": namespace},
+            GetKVListByNamespaceRequestHeader(namespace=namespace),
             ok=(ResponseCode.SUCCESS, ResponseCode.QUERY_NOT_FOUND),
         )
         if resp.code != ResponseCode.SUCCESS or not resp.body:
@@ -133,34 +153,43 @@ class NamesrvOps(AdminCore):
     async def update_namesrv_config(
         self, properties: dict[str, str], addrs: Iterable[str] | None = None
     ) -> FanOutResult[str, RemotingCommand]:
-        """UPDATE_NAMESRV_CONFIG on each name server (``key=value`` lines, unescaped, as Java)."""
+        """UPDATE_NAMESRV_CONFIG on each name server (``key=value`` lines, unescaped, as Java).
+
+        A key or value with a line break (it would make a line of its own), a control character, a
+        lone surrogate or a NUL raises :class:`HeaderError`: nothing is sent.
+        """
         from mqadmin.protocol.bodies.properties import properties_to_string
+
+        for k, v in properties.items():
+            for what, text in (("key", k), ("value", v)):
+                breaks = "\n" in text or "\r" in text
+                why = "contains a line break" if breaks else bad_text(text, controls=True)
+                if why is not None:
+                    raise HeaderError(f"the config {what} {why}")
 
         body = properties_to_string(properties).encode("utf-8")
         return await self.invoke_each_namesrv(RequestCode.UPDATE_NAMESRV_CONFIG, body=body, addrs=addrs)
 
     async def put_kv_config(self, namespace: str, key: str, value: str) -> FanOutResult[str, RemotingCommand]:
         """PUT_KV_CONFIG on every name server (each keeps its own KV store)."""
-        fields: dict[str, str | None] = {"namespace": namespace, "key": key, "value": value}
-        return await self.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, fields)
+        header = PutKVConfigRequestHeader(namespace=namespace, key=key, value=value).check()
+        return await self.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, header)
 
     async def delete_kv_config(self, namespace: str, key: str) -> FanOutResult[str, RemotingCommand]:
         """DELETE_KV_CONFIG on every name server."""
-        fields: dict[str, str | None] = {"namespace": namespace, "key": key}
-        return await self.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, fields)
+        header = DeleteKVConfigRequestHeader(namespace=namespace, key=key).check()
+        return await self.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, header)
 
     async def wipe_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """WIPE_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
-        result = await self.invoke_each_namesrv(
-            RequestCode.WIPE_WRITE_PERM_OF_BROKER, {"brokerName": broker_name}
-        )
+        header = WipeWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
+        result = await self.invoke_each_namesrv(RequestCode.WIPE_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "wipeTopicCount")
 
     async def add_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """ADD_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
-        result = await self.invoke_each_namesrv(
-            RequestCode.ADD_WRITE_PERM_OF_BROKER, {"brokerName": broker_name}
-        )
+        header = AddWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
+        result = await self.invoke_each_namesrv(RequestCode.ADD_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "addTopicCount")
 
     # ------------------------------------------------------------------------- helpers

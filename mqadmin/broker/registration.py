@@ -4,7 +4,9 @@ REGISTER_BROKER (103) carries the whole topic table and its DataVersion as a ``R
 with ``bodyCrc32 = crc32(body) & 0x7FFFFFFF``; it goes to every configured name server in
 parallel. Boot, periodic and post-UPDATE_AND_CREATE_TOPIC registrations wait for the answers
 (and honour the ORDER_TOPIC_CONFIG table a 4.x name server returns); a registration right after an
-automatic topic creation is sent oneway. UNREGISTER_BROKER (104) is sent at shutdown.
+automatic topic creation is sent oneway. UNREGISTER_BROKER (104) is sent at shutdown. Both carry
+the declared headers the name server reads (:mod:`mqadmin.protocol.headers.namesrv`), their fields
+in the HashMap order a Java broker sends them in.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig, To
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.namesrv import RegisterBrokerRequestHeader, UnRegisterBrokerRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.remoting.client import RemotingClient
 
@@ -62,17 +65,16 @@ class Registrar:
 
     def _request(self, body: bytes, oneway: bool) -> RemotingCommand:
         b = self.settings.broker
-        ext = java_hash_dict(
-            {
-                "brokerAddr": self.settings.broker_addr,
-                "brokerId": str(b.broker_id),
-                "brokerName": b.broker_name,
-                "clusterName": b.broker_cluster_name,
-                "haServerAddr": self.settings.ha_server_addr,
-                "compressed": "true" if b.compressed_register else "false",
-                "bodyCrc32": str(body_crc32(body)),
-            }
+        header = RegisterBrokerRequestHeader(
+            broker_name=b.broker_name,
+            broker_addr=self.settings.broker_addr,
+            cluster_name=b.broker_cluster_name,
+            ha_server_addr=self.settings.ha_server_addr,
+            broker_id=b.broker_id,
+            compressed=b.compressed_register,
+            body_crc32=body_crc32(body),
         )
+        ext = java_hash_dict(header.to_ext())
         return RemotingCommand.request(
             RequestCode.REGISTER_BROKER, ext, body, oneway=oneway, version=BROKER_VERSION
         )
@@ -132,14 +134,13 @@ class Registrar:
     async def unregister_all(self) -> None:
         """UNREGISTER_BROKER to every name server, each waited for up to 3 s."""
         b = self.settings.broker
-        ext = java_hash_dict(
-            {
-                "brokerAddr": self.settings.broker_addr,
-                "brokerId": str(b.broker_id),
-                "brokerName": b.broker_name,
-                "clusterName": b.broker_cluster_name,
-            }
+        header = UnRegisterBrokerRequestHeader(
+            broker_name=b.broker_name,
+            broker_addr=self.settings.broker_addr,
+            cluster_name=b.broker_cluster_name,
+            broker_id=b.broker_id,
         )
+        ext = java_hash_dict(header.to_ext())
 
         async def one(addr: str) -> None:
             req = RemotingCommand.request(RequestCode.UNREGISTER_BROKER, dict(ext), version=BROKER_VERSION)

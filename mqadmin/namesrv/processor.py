@@ -6,6 +6,13 @@ Changes to the route tables are serialized: a large registration is applied a sl
 under a write lock, so queries keep being answered while it runs, and any other change that
 arrives meanwhile waits for the lock instead of cutting into it.
 
+Headers are read with the declared types of :mod:`mqadmin.protocol.headers.namesrv`, leniently as
+Java's reflective decoder reads them (a missing field is null), and their names are checked on the
+way in: a name that the tables could not hold or send back (a control character, a path separator,
+a bad broker address) is refused with a clean error before anything changes, and so is a
+registration whose body names such a topic. GET_ROUTEINFO_BY_TOPIC reads its one field straight
+from the ext fields: a topic the tables cannot hold is simply not found there.
+
 Codes nobody handles are answered by the remoting server with REQUEST_CODE_NOT_SUPPORTED and
 Java's remark (`` request type N not supported``).
 """
@@ -20,24 +27,37 @@ import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mqadmin.namesrv.config import Configuration, NamesrvConfig
-from mqadmin.namesrv.headers import (
-    EXCEPTION_WHERE,
-    java_bool,
-    java_exception_remark,
-    java_int,
-    java_long,
-    parse_boolean,
-)
+from mqadmin.namesrv.config import Configuration, NamesrvConfig, config_refusal, is_path_key
 from mqadmin.namesrv.kvconfig import NAMESPACE_ORDER_TOPIC_CONFIG, KVConfigManager
-from mqadmin.protocol import fastjson
+from mqadmin.namesrv.remarks import EXCEPTION_WHERE, java_exception_remark
+from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper, TopicList
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.namesrv import (
+    AddWritePermOfBrokerRequestHeader,
+    BrokerHeartbeatRequestHeader,
+    DeleteKVConfigRequestHeader,
+    DeleteTopicFromNamesrvRequestHeader,
+    GetBrokerMemberGroupRequestHeader,
+    GetKVConfigRequestHeader,
+    GetKVListByNamespaceRequestHeader,
+    GetTopicsByClusterRequestHeader,
+    PutKVConfigRequestHeader,
+    QueryDataVersionRequestHeader,
+    RegisterBrokerRequestHeader,
+    RegisterTopicRequestHeader,
+    UnRegisterBrokerRequestHeader,
+    WipeWritePermOfBrokerRequestHeader,
+    broker_addr_refusal,
+    route_topic_refusal,
+)
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.version import V5_0_0
 from mqadmin.remoting.server import Connection, RemotingServer
 from mqadmin.route import MASTER_ID, MinBrokerIdChange, RouteInfoManager
@@ -46,11 +66,11 @@ __all__ = ["FAQ_TOPIC_URL", "LARGE_REGISTRATION", "NamesrvProcessor"]
 
 log = logging.getLogger("mqadmin.namesrv")
 
-SUCCESS = 0
-SYSTEM_ERROR = 1
-NO_PERMISSION = 16
-TOPIC_NOT_EXIST = 17
-QUERY_NOT_FOUND = 22
+SUCCESS = ResponseCode.SUCCESS
+SYSTEM_ERROR = ResponseCode.SYSTEM_ERROR
+NO_PERMISSION = ResponseCode.NO_PERMISSION
+TOPIC_NOT_EXIST = ResponseCode.TOPIC_NOT_EXIST
+QUERY_NOT_FOUND = ResponseCode.QUERY_NOT_FOUND
 
 V3_0_11 = 37
 """From this version on a registration body is a ``RegisterBrokerBody``; before, a bare wrapper."""
@@ -68,6 +88,7 @@ DIGEST_FROM = 4096
 _SLICE_TOPICS = 500
 
 _ALWAYS_BLACK = ("configBlackList", "configStorePath", "kvConfigPath", "rocketmqHome")
+"""Keys 5.3.3 refuses to update whatever ``configBlackList`` says (``initConfigBlackList``)."""
 
 Handler = Callable[
     [Connection, RemotingCommand], "Awaitable[RemotingCommand | None] | RemotingCommand | None"
@@ -180,16 +201,15 @@ class NamesrvProcessor:
     # ------------------------------------------------------------------------------ KV config
 
     def put_kv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        ext = req.ext_fields or {}
-        namespace, key = ext.get("namespace"), ext.get("key")
-        if namespace is None or key is None:
+        h = PutKVConfigRequestHeader.decode(req.ext_fields, lenient=True)
+        if h.namespace is None or h.key is None:
             return req.response(SYSTEM_ERROR, "namespace or key is null")
-        self.kv.put(namespace, key, ext.get("value"))
+        self.kv.put(h.namespace, h.key, h.value)
         return req.response(SUCCESS)
 
     def get_kv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        ext = req.ext_fields or {}
-        namespace, key = ext.get("namespace"), ext.get("key")
+        h = GetKVConfigRequestHeader.decode(req.ext_fields, lenient=True)
+        namespace, key = h.namespace, h.key
         value = self.kv.get(namespace, key)
         if value is not None:
             return req.response(SUCCESS, ext_fields={"value": value})
@@ -198,12 +218,12 @@ class NamesrvProcessor:
         )
 
     def delete_kv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        ext = req.ext_fields or {}
-        self.kv.delete(ext.get("namespace"), ext.get("key"))
+        h = DeleteKVConfigRequestHeader.decode(req.ext_fields, lenient=True)
+        self.kv.delete(h.namespace, h.key)
         return req.response(SUCCESS)
 
     def get_kv_list_by_namespace(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        namespace = (req.ext_fields or {}).get("namespace")
+        namespace = GetKVListByNamespaceRequestHeader.decode(req.ext_fields, lenient=True).namespace
         body = self.kv.kv_list_body(namespace)
         if body is not None:
             return req.response(SUCCESS, body=body)
@@ -212,7 +232,12 @@ class NamesrvProcessor:
     # ------------------------------------------------------------------------------ routes
 
     def get_route_info_by_topic(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        """GET_ROUTEINFO_BY_TOPIC, the hot path: a cached body per topic and form."""
+        """GET_ROUTEINFO_BY_TOPIC, the hot path: a cached body per topic and form.
+
+        The two fields of ``GetRouteInfoRequestHeader`` it needs are read straight from the ext
+        fields (no header object per request). Any text can be looked up: the tables only hold
+        topics that passed :func:`route_topic_refusal`, so any other is answered as unknown.
+        """
         ext = req.ext_fields
         topic = ext.get("topic") if ext is not None else None
         config = self.config
@@ -223,7 +248,7 @@ class NamesrvProcessor:
             log.warning("name server not ready. request code %d", req.code)
             return req.response(SYSTEM_ERROR, "name server not ready")
         standard = req.version >= V4_9_4 or (
-            ext is not None and parse_boolean(ext.get("acceptStandardJsonOnly"))
+            ext is not None and parse_bool(ext.get("acceptStandardJsonOnly"))
         )
         order_conf = None
         if config.order_message_enable:
@@ -239,7 +264,7 @@ class NamesrvProcessor:
     def _zone_filtered(self, topic: str | None, ext: dict[str, str], order_conf: str | None) -> bytes | None:
         """Java ``ZoneRouteRPCHook``: a zone-mode client sees its zone's brokers (and master-less ones)."""
         zone = ext.get(ZONE_NAME)
-        if not parse_boolean(ext.get(ZONE_MODE)) or zone is None or not zone.strip():
+        if not parse_bool(ext.get(ZONE_MODE)) or zone is None or not zone.strip():
             return None
         route = self.routes.pickup_topic_route(topic)
         if route is None:
@@ -266,8 +291,8 @@ class NamesrvProcessor:
         return req.response(SUCCESS, body=self.routes.cluster_info_body())
 
     def get_broker_member_group(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        ext = req.ext_fields or {}
-        cluster, name = ext.get("clusterName"), ext.get("brokerName")
+        h = GetBrokerMemberGroupRequestHeader.decode(req.ext_fields, lenient=True)
+        cluster, name = h.cluster_name, h.broker_name
         group: dict[str, Any] = {
             "brokerAddrs": self.routes.broker_member_group(cluster, name),
             "brokerName": name,
@@ -297,8 +322,11 @@ class NamesrvProcessor:
         return self._topic_list(req, topics())
 
     def get_topics_by_cluster(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        cluster = (req.ext_fields or {}).get("cluster")
-        return self._listed_topics(req, lambda: self.routes.topics_by_cluster(cluster))
+        def topics() -> list[str]:  # Java reads the header only when topic lists are enabled
+            cluster = GetTopicsByClusterRequestHeader.decode(req.ext_fields, lenient=True).cluster
+            return self.routes.topics_by_cluster(cluster)
+
+        return self._listed_topics(req, topics)
 
     def get_system_topic_list(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         topics, broker_addr = self.routes.system_topics()
@@ -324,48 +352,56 @@ class NamesrvProcessor:
         """
         if len(req.body or b"") >= LARGE_REGISTRATION or self.write_lock.locked():
             return self._register_sliced(conn, req)
-        header = self._register_checks(conn, req)
-        if isinstance(header, RemotingCommand):
-            return header
+        checked = self._register_checks(conn, req)
+        if isinstance(checked, RemotingCommand):
+            return checked
+        header, compressed = checked
         try:
-            args = self._register_body(req)
+            args = self._register_body(req, compressed)
         except _Failure as f:
             return req.response(SYSTEM_ERROR, f.remark)
         return self._registered(req, self.routes.register_broker(**header, **args))
 
-    def _register_checks(self, conn: Connection, req: RemotingCommand) -> dict[str, Any] | RemotingCommand:
-        """The body checksum and the broker id, then the header's arguments; or the answer already:
-        an error, or the result of a member re-sending the body of its last registration."""
-        ext = req.ext_fields or {}
-        crc = java_int(ext.get("bodyCrc32")) or 0
+    def _register_checks(
+        self, conn: Connection, req: RemotingCommand
+    ) -> tuple[dict[str, Any], bool] | RemotingCommand:
+        """The names, the body checksum and the broker id, then the header's arguments and whether
+        the body is compressed; or the answer already: an error, or the result of a member
+        re-sending the body of its last registration. A bad name raises :class:`HeaderError`."""
+        h = RegisterBrokerRequestHeader.decode(req.ext_fields, lenient=True)
+        zone = (req.ext_fields or {}).get(ZONE_NAME)
+        if zone is not None and (why := names.check_name("zone", zone)) is not None:
+            raise HeaderError(why)
+        crc = h.body_crc32 or 0
         if crc != 0:
             actual = zlib.crc32(req.body) & 0x7FFFFFFF if req.body else 0
             if actual != crc:
                 log.warning("receive registerBroker request,crc32 not match,from %s", conn.addr)
                 return req.response(SYSTEM_ERROR, "crc32 not match", ext_fields={})
-        if java_long(ext.get("brokerId")) is None:
+        if h.broker_id is None:
             return req.response(
                 SYSTEM_ERROR,
                 java_exception_remark(
                     "java.lang.NullPointerException", None, f"{EXCEPTION_WHERE}.registerBroker"
                 ),
             )
-        header = self._register_header(conn, req)
+        header = self._register_header(conn, req, h, zone)
         unchanged = self.routes.register_unchanged(**header)
         if unchanged is not None:
             return self._registered(req, unchanged)
-        return header
+        return header, h.compressed
 
     async def _register_sliced(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         async with self.write_lock:
             await asyncio.sleep(0)  # let the requests read with this one be answered first
-            header = self._register_checks(conn, req)
-            if isinstance(header, RemotingCommand):
-                return header
+            checked = self._register_checks(conn, req)
+            if isinstance(checked, RemotingCommand):
+                return checked
+            header, compressed = checked
             await asyncio.sleep(0)
             started = time.perf_counter()
             try:
-                args = self._register_body(req)
+                args = self._register_body(req, compressed)
             except _Failure as f:
                 return req.response(SYSTEM_ERROR, f.remark)
             decoded = time.perf_counter()
@@ -389,41 +425,38 @@ class NamesrvProcessor:
             return self._registered(req, result)
 
     @staticmethod
-    def _register_header(conn: Connection, req: RemotingCommand) -> dict[str, Any]:
+    def _register_header(
+        conn: Connection, req: RemotingCommand, h: RegisterBrokerRequestHeader, zone: str | None
+    ) -> dict[str, Any]:
         """The header-borne arguments of a registration, and the digest of its body."""
-        ext = req.ext_fields or {}
         body = req.body or b""
         digest = None
         if len(body) >= DIGEST_FROM:
-            layout = (
-                f"{parse_boolean(ext.get('compressed'))}:{req.version >= V3_0_11}:{req.version >= V5_0_0}:"
-            )
+            layout = f"{h.compressed}:{req.version >= V3_0_11}:{req.version >= V5_0_0}:"
             digest = hashlib.sha256(layout.encode() + body).digest()
         return {
-            "cluster_name": ext.get("clusterName"),
-            "broker_addr": ext.get("brokerAddr"),
-            "broker_name": ext.get("brokerName"),
-            "broker_id": java_long(ext.get("brokerId")),
-            "ha_server_addr": ext.get("haServerAddr"),
-            "zone_name": ext.get(ZONE_NAME),
-            "timeout_millis": java_long(ext.get("heartbeatTimeoutMillis")),
-            "enable_acting_master": java_bool(ext.get("enableActingMaster")),
+            "cluster_name": h.cluster_name,
+            "broker_addr": h.broker_addr,
+            "broker_name": h.broker_name,
+            "broker_id": h.broker_id,
+            "ha_server_addr": h.ha_server_addr,
+            "zone_name": zone,
+            "timeout_millis": h.heartbeat_timeout_millis,
+            "enable_acting_master": h.enable_acting_master,
             "body_digest": digest,
             "channel": conn,
         }
 
     @staticmethod
-    def _register_body(req: RemotingCommand) -> dict[str, Any]:
-        """The body-borne arguments of a registration; :class:`_Failure` if the body is bad."""
-        ext = req.ext_fields or {}
+    def _register_body(req: RemotingCommand, compressed: bool) -> dict[str, Any]:
+        """The body-borne arguments of a registration; :class:`_Failure` if the body is bad, and
+        :class:`HeaderError` if it names a topic or filter server the tables cannot hold."""
         body = req.body
         filters: list[str] | None = None
         if req.version >= V3_0_11:
             if body:
                 try:
-                    rb = RegisterBrokerBody.decode(
-                        body, compressed=parse_boolean(ext.get("compressed")), broker_version=req.version
-                    )
+                    rb = RegisterBrokerBody.decode(body, compressed=compressed, broker_version=req.version)
                 except (ProtocolError, ValueError, TypeError) as e:
                     raise _Failure(
                         java_exception_remark(
@@ -444,11 +477,13 @@ class NamesrvProcessor:
                 raise _Failure(_json_exception_remark(e)) from e
         else:
             wrapper = TopicConfigSerializeWrapper({}, _zero_version())
+        mapping_infos = getattr(wrapper, "topic_queue_mapping_info_map", None)
+        _check_registered_names(wrapper.topic_config_table, mapping_infos, filters)
         return {
             "data_version": wrapper.data_version or _zero_version(),
             "topic_configs": wrapper.topic_config_table,
             "filter_server_list": filters,
-            "mapping_infos": getattr(wrapper, "topic_queue_mapping_info_map", None),
+            "mapping_infos": mapping_infos,
         }
 
     def _registered(self, req: RemotingCommand, result: Any) -> RemotingCommand:
@@ -467,23 +502,19 @@ class NamesrvProcessor:
         return req.response(SUCCESS, ext_fields=ext, body=body)
 
     def unregister_broker(self, conn: Connection, req: RemotingCommand) -> Any:
+        UnRegisterBrokerRequestHeader.decode(req.ext_fields, lenient=True)  # refused now, not in turn
         return self.run_write(lambda: self._unregister_broker(req))
 
     def _unregister_broker(self, req: RemotingCommand) -> RemotingCommand:
-        ext = req.ext_fields or {}
-        notices = self.routes.unregister_broker(
-            ext.get("clusterName"),
-            ext.get("brokerAddr"),
-            ext.get("brokerName"),
-            java_long(ext.get("brokerId")),
-        )
+        h = UnRegisterBrokerRequestHeader.decode(req.ext_fields, lenient=True)
+        notices = self.routes.unregister_broker(h.cluster_name, h.broker_addr, h.broker_name, h.broker_id)
         if notices:
             self._notify(notices)
         return req.response(SUCCESS)
 
     def query_data_version(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        ext = req.ext_fields or {}
-        cluster, addr = ext.get("clusterName"), ext.get("brokerAddr")
+        h = QueryDataVersionRequestHeader.decode(req.ext_fields, lenient=True)
+        cluster, addr = h.cluster_name, h.broker_addr
         dv = None
         if req.body:
             try:
@@ -499,25 +530,31 @@ class NamesrvProcessor:
         return req.response(SUCCESS, ext_fields={"changed": "true" if changed else "false"}, body=body)
 
     def broker_heartbeat(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        ext = req.ext_fields or {}
-        self.routes.update_broker_timestamp(ext.get("clusterName"), ext.get("brokerAddr"))
+        h = BrokerHeartbeatRequestHeader.decode(req.ext_fields, lenient=True)
+        self.routes.update_broker_timestamp(h.cluster_name, h.broker_addr)
         return req.response(SUCCESS)
 
     # ------------------------------------------------------------------------------ topic changes
 
     def wipe_write_perm_of_broker(self, conn: Connection, req: RemotingCommand) -> Any:
-        return self._change_write_perm(conn, req, self.routes.wipe_write_perm, "wipe")
+        name = WipeWritePermOfBrokerRequestHeader.decode(req.ext_fields, lenient=True).broker_name
+        return self._change_write_perm(conn, req, name, self.routes.wipe_write_perm, "wipe")
 
     def add_write_perm_of_broker(self, conn: Connection, req: RemotingCommand) -> Any:
-        return self._change_write_perm(conn, req, self.routes.add_write_perm, "add")
+        name = AddWritePermOfBrokerRequestHeader.decode(req.ext_fields, lenient=True).broker_name
+        return self._change_write_perm(conn, req, name, self.routes.add_write_perm, "add")
 
     def _change_write_perm(
-        self, conn: Connection, req: RemotingCommand, change: Callable[[str | None], int], verb: str
+        self,
+        conn: Connection,
+        req: RemotingCommand,
+        name: str | None,
+        change: Callable[[str | None], int],
+        verb: str,
     ) -> Any:
         """WIPE/ADD_WRITE_PERM_OF_BROKER: the broker's queues changed, and their count answered."""
 
         def apply() -> RemotingCommand:
-            name = (req.ext_fields or {}).get("brokerName")
             count = change(name)
             log.info("%s write perm of broker[%s], client: %s, %d", verb, name, conn.addr, count)
             return req.response(SUCCESS, ext_fields={f"{verb}TopicCount": str(count)})
@@ -525,9 +562,10 @@ class NamesrvProcessor:
         return self.run_write(apply)
 
     def delete_topic_in_namesrv(self, conn: Connection, req: RemotingCommand) -> Any:
+        h = DeleteTopicFromNamesrvRequestHeader.decode(req.ext_fields, lenient=True)
+        topic, cluster = h.topic, h.cluster_name
+
         def delete() -> RemotingCommand:
-            ext = req.ext_fields or {}
-            topic, cluster = ext.get("topic"), ext.get("clusterName")
             if cluster:
                 self.routes.delete_topic_in_cluster(topic, cluster)
             else:
@@ -537,6 +575,7 @@ class NamesrvProcessor:
         return self.run_write(delete)
 
     def register_topic_in_namesrv(self, conn: Connection, req: RemotingCommand) -> Any:
+        topic = RegisterTopicRequestHeader.decode(req.ext_fields, lenient=True).topic
         route = None
         if req.body:
             try:
@@ -546,7 +585,7 @@ class NamesrvProcessor:
 
         def register() -> RemotingCommand:
             if route is not None and route.queue_datas:
-                self.routes.register_topic((req.ext_fields or {}).get("topic"), route.queue_datas)
+                self.routes.register_topic(topic, route.queue_datas)
             return req.response(SUCCESS)
 
         return self.run_write(register)
@@ -562,8 +601,12 @@ class NamesrvProcessor:
         except ProtocolError:
             log.error("updateConfig string2Properties error %r", req.body[:200])
             return req.response(SYSTEM_ERROR, "string2Properties error")
-        if any(k in props for k in self.black_list):
+        if any(k in self.black_list or is_path_key(k) for k in props):
             return req.response(NO_PERMISSION, "Can not update config in black list.")
+        refusal = config_refusal(props)
+        if refusal is not None:
+            log.warning("updateConfig refused from %s: %s", conn.addr, refusal)
+            return req.response(SYSTEM_ERROR, refusal)
         self.configuration.update(props)
         self.routes.invalidate_routes()  # supportActingMaster may have changed
         return req.response(SUCCESS)
@@ -571,3 +614,25 @@ class NamesrvProcessor:
     def get_namesrv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         text = self.configuration.format()
         return req.response(SUCCESS, body=text.encode("utf-8") if text.strip() else None)
+
+
+def _check_registered_names(
+    topic_configs: dict[str, Any] | None, mapping_infos: object, filters: list[str] | None
+) -> None:
+    """Refuse a registration whose body names a topic or filter server the tables cannot hold."""
+    for name, tc in (topic_configs or {}).items():
+        why = route_topic_refusal(name) if isinstance(name, str) else "a topic name is not text"
+        own = getattr(tc, "topic_name", None)
+        if why is None and own is not None and own != name:
+            why = route_topic_refusal(own) if isinstance(own, str) else "a topic name is not text"
+        if why is not None:
+            raise HeaderError(f"register broker refused: {why}")
+    if isinstance(mapping_infos, dict):
+        for name in mapping_infos:
+            why = route_topic_refusal(name) if isinstance(name, str) else "a topic name is not text"
+            if why is not None:
+                raise HeaderError(f"register broker refused: {why}")
+    for addr in filters or ():
+        why = broker_addr_refusal(addr, "filter server address") if isinstance(addr, str) else "bad filter"
+        if why is not None:
+            raise HeaderError(f"register broker refused: {why}")

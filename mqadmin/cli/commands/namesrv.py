@@ -35,7 +35,13 @@ def start(
     bind_address: str | None,
     log_file: str | None,
 ) -> None:
-    """Start the name server; stops cleanly on SIGTERM or Ctrl-C."""
+    """Start the name server; stops cleanly on SIGTERM or Ctrl-C.
+
+    \b
+    Its files default to ./namesrv/ under the directory it starts in (not the
+    home directory): ./namesrv/kvConfig.json (kvConfigPath) and, without -c,
+    ./namesrv/namesrv.properties (configStorePath); set either in the -c file.
+    """
     from mqadmin.namesrv.startup import DEFAULT_LOG_FILE, run
 
     code = run(

@@ -31,6 +31,17 @@ from mqadmin.protocol.bodies.static_topic import METADATA_SCOPE_GLOBAL, TopicQue
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper, TopicStatsTable
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.consumer import (
+    GetConsumerConnectionListRequestHeader,
+    GetConsumerRunningInfoRequestHeader,
+    GetConsumeStatsInBrokerHeader,
+    GetConsumeStatsRequestHeader,
+    GetMaxOffsetRequestHeader,
+    GetProducerConnectionListRequestHeader,
+    ResetOffsetRequestHeader,
+    SearchOffsetRequestHeader,
+    UpdateConsumerOffsetRequestHeader,
+)
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered, java_string_sort_key
 from mqadmin.remoting.errors import RemoteCommandError
 
@@ -477,6 +488,11 @@ def _uses_cluster_route(topic: str | None, cluster: str | None) -> bool:
     return bool(topic) and bool(cluster) and (topic.startswith(LMQ_PREFIX) or topic == WHEEL_TIMER_TOPIC)  # type: ignore[union-attr]
 
 
+def _route_name(topic: str, cluster: str | None) -> str:
+    """The route naming the brokers of a reset: the cluster's (LMQ, timer wheel) or the topic's."""
+    return cluster if cluster and _uses_cluster_route(topic, cluster) else topic
+
+
 def _mock_broker_name(scope: str | None) -> str:
     scope = scope or METADATA_SCOPE_GLOBAL
     return MOCK_BROKER_PREFIX + (scope[2:] if scope == METADATA_SCOPE_GLOBAL else scope)
@@ -530,8 +546,8 @@ class ConsumerOps(GroupOps):
         self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
-        fields: dict[str, str | None] = {"consumerGroup": group, "topic": topic}
-        resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, fields, timeout=timeout)
+        header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
+        resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
         stats: ConsumeStats = _decode(addr, resp.body, "consume stats", ConsumeStats.decode)
         return stats
 
@@ -669,8 +685,8 @@ class ConsumerOps(GroupOps):
         self, addr: str, is_order: bool = False, timeout: float | None = None
     ) -> BrokerConsumeStats:
         """GET_BROKER_CONSUME_STATS (317): every group's progress on one broker."""
-        fields: dict[str, str | None] = {"isOrder": "true" if is_order else "false"}
-        resp = await self.invoke(addr, RequestCode.GET_BROKER_CONSUME_STATS, fields, timeout=timeout)
+        header = GetConsumeStatsInBrokerHeader(is_order=is_order)
+        resp = await self.invoke(addr, RequestCode.GET_BROKER_CONSUME_STATS, header, timeout=timeout)
         stats: BrokerConsumeStats = _decode(
             addr, resp.body, "broker consume stats", BrokerConsumeStats.decode
         )
@@ -686,7 +702,9 @@ class ConsumerOps(GroupOps):
             route = await self.examine_topic_route_info(RETRY_PREFIX + group)
             broker_addr = _random_broker_addr(route, RETRY_PREFIX + group)
         resp = await self.invoke(
-            broker_addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, {"consumerGroup": group}
+            broker_addr,
+            RequestCode.GET_CONSUMER_CONNECTION_LIST,
+            GetConsumerConnectionListRequestHeader(consumer_group=group),
         )
         cc: ConsumerConnection = _decode(
             broker_addr, resp.body, "consumer connection", ConsumerConnection.decode
@@ -699,7 +717,8 @@ class ConsumerOps(GroupOps):
         """GET_PRODUCER_CONNECTION_LIST from one broker of the topic's route."""
         route = await self.examine_topic_route_info(topic)
         addr = _random_broker_addr(route, topic)
-        resp = await self.invoke(addr, RequestCode.GET_PRODUCER_CONNECTION_LIST, {"producerGroup": group})
+        header = GetProducerConnectionListRequestHeader(producer_group=group)
+        resp = await self.invoke(addr, RequestCode.GET_PRODUCER_CONNECTION_LIST, header)
         pc: ProducerConnection = _decode(addr, resp.body, "producer connection", ProducerConnection.decode)
         if not pc.connection_set:
             raise NoConnectionError(f"no producer of group {group} is connected to {addr}")
@@ -714,12 +733,10 @@ class ConsumerOps(GroupOps):
             addr = bd.select_broker_addr()
             if addr is None:
                 continue
-            fields: dict[str, str | None] = {
-                "consumerGroup": group,
-                "clientId": client_id,
-                "jstackEnable": "true" if jstack else "false",
-            }
-            resp = await self.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, fields)
+            header = GetConsumerRunningInfoRequestHeader(
+                consumer_group=group, client_id=client_id, jstack_enable=jstack
+            )
+            resp = await self.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
             info: ConsumerRunningInfo = _decode(
                 addr, resp.body, "consumer running info", ConsumerRunningInfo.decode
             )
@@ -755,36 +772,32 @@ class ConsumerOps(GroupOps):
         self, addr: str, mq: MessageQueue, timestamp: int, timeout: float | None = None
     ) -> int:
         """SEARCH_OFFSET_BY_TIMESTAMP: the first offset stored at or after ``timestamp``."""
-        fields: dict[str, str | None] = {
-            "topic": mq.topic,
-            "queueId": str(mq.queue_id),
-            "timestamp": str(timestamp),
-            "boundaryType": "LOWER",
-            "bname": mq.broker_name,
-        }
-        resp = await self.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, fields, timeout=timeout)
+        header = SearchOffsetRequestHeader(
+            topic=mq.topic or "",
+            queue_id=mq.queue_id,
+            timestamp=timestamp,
+            boundary_type="LOWER",
+            bname=mq.broker_name,
+        )
+        resp = await self.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
         return _offset_field(addr, resp.ext("offset"))
 
     async def max_offset_at(self, addr: str, mq: MessageQueue) -> int:
         """GET_MAX_OFFSET of one queue."""
-        fields: dict[str, str | None] = {
-            "topic": mq.topic,
-            "queueId": str(mq.queue_id),
-            "bname": mq.broker_name,
-        }
-        resp = await self.invoke(addr, RequestCode.GET_MAX_OFFSET, fields)
+        header = GetMaxOffsetRequestHeader(topic=mq.topic or "", queue_id=mq.queue_id, bname=mq.broker_name)
+        resp = await self.invoke(addr, RequestCode.GET_MAX_OFFSET, header)
         return _offset_field(addr, resp.ext("offset"))
 
     async def update_consume_offset(self, addr: str, group: str, mq: MessageQueue, offset: int) -> None:
         """UPDATE_CONSUMER_OFFSET: commit ``offset`` for the group on one queue."""
-        fields: dict[str, str | None] = {
-            "consumerGroup": group,
-            "topic": mq.topic,
-            "queueId": str(mq.queue_id),
-            "commitOffset": str(offset),
-            "bname": mq.broker_name,
-        }
-        await self.invoke(addr, RequestCode.UPDATE_CONSUMER_OFFSET, fields)
+        header = UpdateConsumerOffsetRequestHeader(
+            consumer_group=group,
+            topic=mq.topic or "",
+            queue_id=mq.queue_id,
+            commit_offset=offset,
+            bname=mq.broker_name,
+        )
+        await self.invoke(addr, RequestCode.UPDATE_CONSUMER_OFFSET, header)
 
     async def get_topic_stats_at(self, addr: str, topic: str) -> TopicStatsTable:
         """GET_TOPIC_STATS_INFO of one broker."""
@@ -810,21 +823,16 @@ class ConsumerOps(GroupOps):
         answers CONSUMER_NOT_ONLINE (206), raised as RemoteCommandError for the caller to fall back
         on :meth:`reset_offset_by_timestamp_old`. One table per broker, in route order.
         """
-        route = await self.examine_topic_route_info(cluster if _uses_cluster_route(topic, cluster) else topic)
+        route = await self.examine_topic_route_info(_route_name(topic, cluster))
         out: list[dict[MessageQueue, int]] = []
         for bd in route.broker_datas or []:
             addr = bd.select_broker_addr()
             if addr is None:
                 continue
-            fields: dict[str, str | None] = {
-                "group": group,
-                "topic": topic,
-                "queueId": "-1",
-                "offset": "-1",
-                "timestamp": str(timestamp),
-                "isForce": "true" if force else "false",
-            }
-            cmd = self.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, fields)
+            header = ResetOffsetRequestHeader(
+                group=group, topic=topic, queue_id=-1, offset=-1, timestamp=timestamp, is_force=force
+            )
+            cmd = self.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
             if is_cpp:
                 cmd.language = "CPP"
             resp = await self.client.call(addr, cmd, self.settings.timeout)
@@ -848,7 +856,7 @@ class ConsumerOps(GroupOps):
         A broker where the group has no offset on the topic gets every readable queue, from its
         minimum offset. ``write=False`` computes the same rows without committing anything.
         """
-        route = await self.examine_topic_route_info(cluster if _uses_cluster_route(topic, cluster) else topic)
+        route = await self.examine_topic_route_info(_route_name(topic, cluster))
         queue_datas = {qd.broker_name: qd for qd in route.queue_datas or []}
         rows: list[RollbackStats] = []
         for bd in route.broker_datas or []:
@@ -890,16 +898,11 @@ class ConsumerOps(GroupOps):
     ) -> None:
         """Commit ``offset`` on one queue, then tell the online consumers (a broker with none is fine)."""
         await self.update_consume_offset(addr, group, MessageQueue(topic, None, queue_id), offset)
-        fields: dict[str, str | None] = {
-            "group": group,
-            "topic": topic,
-            "queueId": str(queue_id),
-            "offset": str(offset),
-            "timestamp": "0",
-            "isForce": "false",
-        }
+        header = ResetOffsetRequestHeader(
+            group=group, topic=topic, queue_id=queue_id, offset=offset, timestamp=0, is_force=False
+        )
         try:
-            await self.invoke(addr, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, fields)
+            await self.invoke(addr, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
         except RemoteCommandError as e:
             if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
                 raise

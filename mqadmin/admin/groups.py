@@ -3,6 +3,9 @@
 A group lives on every broker it was created on; the commands address one broker (``-b``) or the
 masters of a cluster (``-c``). Deleting a group by cluster also drops its ``%RETRY%`` and ``%DLQ%``
 topics from the brokers and the name servers, as the Java 5.3.3 tool does.
+
+A config is checked before it is sent (:func:`check_config`): a group name Java's rules refuse, or a
+number out of range, raises :class:`HeaderError` and nothing goes out (Java would send and store it).
 """
 
 from __future__ import annotations
@@ -15,14 +18,24 @@ from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.consumer import DeleteSubscriptionGroupRequestHeader, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError
 
-__all__ = ["DLQ_PREFIX", "ORDER_TOPIC_CONFIG", "RETRY_PREFIX", "GroupConfigHit", "GroupOps"]
+__all__ = ["DLQ_PREFIX", "ORDER_TOPIC_CONFIG", "RETRY_PREFIX", "GroupConfigHit", "GroupOps", "check_config"]
 
 RETRY_PREFIX = "%RETRY%"
 DLQ_PREFIX = "%DLQ%"
 ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG"
+
+
+def check_config(config: SubscriptionGroupConfig) -> SubscriptionGroupConfig:
+    """``config`` when the broker would keep it, else :class:`HeaderError` (INVALID_PARAMETER)."""
+    why = check_subscription_group(config)
+    if why is not None:
+        raise HeaderError(why, ResponseCode.INVALID_PARAMETER)
+    return config
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +55,8 @@ class GroupOps(TopicAdminOps):
         self, addr: str, config: SubscriptionGroupConfig
     ) -> None:
         """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: the whole config as the body."""
-        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, body=config.encode())
+        body = check_config(config).encode()
+        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, body=body)
 
     async def create_and_update_subscription_group_config_list(
         self, addr: str, configs: Sequence[SubscriptionGroupConfig]
@@ -52,7 +66,7 @@ class GroupOps(TopicAdminOps):
         A broker without the batch request (4.x, REQUEST_CODE_NOT_SUPPORTED) gets one
         UPDATE_AND_CREATE_SUBSCRIPTIONGROUP per group instead, and False is returned.
         """
-        body = fastjson.dumps({"groupConfigList": [c.to_json_obj() for c in configs]}).encode()
+        body = fastjson.dumps({"groupConfigList": [check_config(c).to_json_obj() for c in configs]}).encode()
         try:
             await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, body=body)
             return True
@@ -68,9 +82,10 @@ class GroupOps(TopicAdminOps):
 
         The flag travels as ``removeOffset`` (what 4.x brokers read) and ``cleanOffset`` (5.x).
         """
-        flag = "true" if remove_offset else "false"
-        fields: dict[str, str | None] = {"groupName": group, "removeOffset": flag, "cleanOffset": flag}
-        await self.invoke(addr, RequestCode.DELETE_SUBSCRIPTIONGROUP, fields)
+        header = DeleteSubscriptionGroupRequestHeader(
+            group_name=group, remove_offset=remove_offset, clean_offset=remove_offset
+        )
+        await self.invoke(addr, RequestCode.DELETE_SUBSCRIPTIONGROUP, header)
 
     async def delete_group_topics(self, group: str, cluster: str) -> list[BaseException]:
         """Drop ``%RETRY%<group>`` and ``%DLQ%<group>`` from the cluster's brokers and every name server.

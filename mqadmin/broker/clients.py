@@ -28,17 +28,6 @@ log = logging.getLogger("mqadmin.broker")
 CHANNEL_EXPIRED_MS = 120_000
 """A channel with no heartbeat for this long is dropped (Java's CHANNEL_EXPIRED_TIMEOUT)."""
 
-CONSUME_TYPES = ("CONSUME_ACTIVELY", "CONSUME_PASSIVELY")
-MESSAGE_MODELS = ("BROADCASTING", "CLUSTERING")
-CONSUME_FROM_WHERE = (
-    "CONSUME_FROM_LAST_OFFSET",
-    "CONSUME_FROM_LAST_OFFSET_AND_FROM_MIN_WHEN_BOOT_FIRST",
-    "CONSUME_FROM_MIN_OFFSET",
-    "CONSUME_FROM_MAX_OFFSET",
-    "CONSUME_FROM_FIRST_OFFSET",
-    "CONSUME_FROM_TIMESTAMP",
-)
-
 
 def now_ms() -> int:
     return int(time.time() * 1000)

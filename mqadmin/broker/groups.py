@@ -2,7 +2,9 @@
 
 Seven groups always exist; a lookup of a missing group creates it with the defaults when
 ``autoCreateSubscriptionGroup`` is on (or the group is a ``CID_RMQ_SYS_`` one), bumping the version
-and persisting, exactly as heartbeats, pulls and unregistrations on a Java broker do.
+and persisting, exactly as heartbeats, pulls and unregistrations on a Java broker do; as in Java
+5.3.3, a name that breaks the group rules is never auto-created (the lookup finds nothing).
+A failed persist is logged once and retried by the next change (see :mod:`.jsonfile`).
 
 A group is kept in the form it was given: a 5.x tool's body (with ``consumeMessageOrderly``,
 ``groupRetryPolicy``, ``attributes``...) keeps those fields, with 5.x defaults for the ones it left
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
 from mqadmin.protocol.bodies.topic import DataVersion
 
@@ -64,8 +67,8 @@ class GroupManager:
         w = self.wrapper()
         return pretty_json(w.to_json_obj()) if pretty else w.encode().decode()
 
-    def persist(self) -> None:
-        persist_config_file(self.path, self.encode(pretty=True))
+    def persist(self) -> bool:
+        return persist_config_file(self.path, lambda: self.encode(pretty=True))
 
     def get(self, group: str) -> SubscriptionGroupConfig | None:
         """The group's config, without creating it."""
@@ -75,6 +78,8 @@ class GroupManager:
         """``findSubscriptionGroupConfig``: the config, auto-created with defaults when allowed."""
         cfg = self.table.get(group)
         if cfg is None and (self.auto_create or group.startswith(SYS_GROUP_PREFIX)):
+            if names.check_group(group) is not None:
+                return None
             cfg = SubscriptionGroupConfig(group_name=group)
             self.table[group] = cfg
             log.info("auto create a subscription group %r", group)
@@ -83,8 +88,14 @@ class GroupManager:
         return cfg
 
     def update(self, cfg: SubscriptionGroupConfig) -> None:
-        """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: replace the entry, in the body's 4.x or 5.x form."""
+        """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: replace the entry, in the body's 4.x or 5.x form.
+
+        The caller checked the config (``check_subscription_group``); an illegal name raises here.
+        """
         name = cfg.group_name or ""
+        why = names.check_group(name)
+        if why is not None:
+            raise ValueError(why)
         old = name in self.table
         self.table[name] = _as_stored(cfg)
         log.info("%s subscription group %r", "update" if old else "create new", name)

@@ -6,6 +6,10 @@ after the colon, each string-keyed member on its own line, no trailing newline. 
 numbers put their entries on one line and close on the next. Every write replaces the file whole
 (the previous content kept as ``.bak``); loading falls back to ``.bak`` when the file is missing,
 empty or unreadable, as Java's ``ConfigManager.load`` does.
+
+A write that fails (a full disk, a read-only directory, text that cannot be encoded) never raises:
+it is logged once, the file keeps its last good content, and every later persist tries again (and
+says so once it works again). Periodic flushes and the shutdown therefore always run to their end.
 """
 
 from __future__ import annotations
@@ -67,16 +71,32 @@ def _write(v: Any, level: int, out: list[str]) -> None:
         out.append(fastjson.dumps(v))
 
 
-def persist_config_file(path: Path, text: str) -> None:
-    """``MixAll.string2File``: keep the old content as ``.bak``, then replace the file atomically."""
+_failing: set[Path] = set()
+"""Files whose latest persist failed (each failure streak is logged once)."""
+
+
+def persist_config_file(path: Path, text: str | Callable[[], str]) -> bool:
+    """``MixAll.string2File``: keep the old content as ``.bak``, then replace the file atomically.
+
+    ``text`` may be a function making it, so that a failure to encode is handled like a failure to
+    write. Returns whether the file now holds the text; never raises (see the module docstring).
+    """
     try:
+        data = (text() if callable(text) else text).encode("utf-8")
         if path.is_file():
             old = path.read_bytes()
             if old:
                 write_atomic(path.with_name(path.name + ".bak"), old)
-        write_atomic(path, text)
-    except OSError as e:
-        log.error("persist %s failed: %s", path, e)
+        write_atomic(path, data)
+    except Exception as e:  # a persist must never stop its caller
+        if path not in _failing:
+            _failing.add(path)
+            log.error("persist %s failed (kept its last good content; retried on every persist): %s", path, e)
+        return False
+    if path in _failing:
+        _failing.discard(path)
+        log.warning("persist %s works again", path)
+    return True
 
 
 def load_config_file(path: Path, decode: Callable[[Any], None]) -> bool:

@@ -4,6 +4,11 @@ Keyed ``topic@group`` → queue id → next offset to consume. Java persists the
 ``flushConsumerOffsetInterval`` (5 s) and at shutdown; so do we, and only when it changed. After a
 ``kill -9`` a consumer may therefore get up to 5 s of messages again, the at-least-once window.
 
+A persist that fails is logged once and leaves the table dirty, so the next flush (and the shutdown)
+tries again; it never raises. A ``topic@group`` entry is only created for a legal group and topic
+(the request headers refuse others before this; the check here is the last line, run once per new
+entry, never on the commit path of a known one).
+
 Beside the committed offsets it remembers, in memory only, where each group's latest pull on a queue
 ends (5.x ``pullOffsetTable``): GET_CONSUME_STATS reports it as ``pullOffset`` so a 5.x tool can show
 the messages in flight (pulled, not yet committed).
@@ -17,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
-from mqadmin.protocol import fastjson
+from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.headers.consumer import check_consumed_topic
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 
 __all__ = ["OffsetManager"]
@@ -68,9 +74,13 @@ class OffsetManager:
         obj = self.to_json_obj()
         return pretty_json(obj) if pretty else fastjson.dumps(obj)
 
-    def persist(self) -> None:
+    def persist(self) -> bool:
+        """Write the table now; False (and still dirty) when that failed."""
         self.dirty = False
-        persist_config_file(self.path, self.encode(pretty=True))
+        if not persist_config_file(self.path, lambda: self.encode(pretty=True)):
+            self.dirty = True
+            return False
+        return True
 
     def persist_if_dirty(self) -> None:
         if self.dirty:
@@ -79,9 +89,13 @@ class OffsetManager:
     # ------------------------------------------------------------------------------ offsets
 
     def commit(self, group: str, topic: str, queue_id: int, offset: int) -> None:
+        """Commit ``offset``; a new ``topic@group`` with an illegal name raises ValueError, nothing kept."""
         key = f"{topic}@{group}"
         queues = self.table.get(key)
         if queues is None:
+            why = names.check_group(group) or check_consumed_topic(topic)
+            if why is not None:
+                raise ValueError(f"no offset kept for {key!r}: {why}")
             self.table[key] = {queue_id: offset}
         else:
             old = queues.get(queue_id)
@@ -147,6 +161,9 @@ class OffsetManager:
     def clone(self, src_group: str, dest_group: str, topic: str) -> None:
         queues = self.table.get(f"{topic}@{src_group}")
         if queues is not None:
+            why = names.check_group(dest_group)
+            if why is not None:
+                raise ValueError(f"no offset kept for {topic}@{dest_group!r}: {why}")
             self.table[f"{topic}@{dest_group}"] = dict(queues)
             self.dirty = True
 

@@ -1,5 +1,8 @@
 """Consumer-group administration: subscription groups (200, 201, 207), consume progress (208, 317),
 who consumes a topic (300) and consume time spans (303).
+
+A subscription group is kept only when its name passes Java's group rules and its numbers make sense
+(:func:`~mqadmin.protocol.headers.consumer.check_subscription_group`); a refused one changes nothing.
 """
 
 from __future__ import annotations
@@ -8,14 +11,22 @@ import datetime as dt
 import logging
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.broker.processors.wire import RequestError, answer, guarded, java_bool, opt_str, req_str
+from mqadmin.broker.processors.wire import RequestError, answer, guarded
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.consumer import (
+    DeleteSubscriptionGroupRequestHeader,
+    GetConsumeStatsInBrokerHeader,
+    GetConsumeStatsRequestHeader,
+    QueryConsumeTimeSpanRequestHeader,
+    QueryTopicConsumeByWhoRequestHeader,
+    check_subscription_group,
+)
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, hash_map_capacity, hash_ordered
 from mqadmin.remoting.client import Connection, Handler
 
@@ -58,24 +69,29 @@ class GroupAdminProcessor:
             cfg = SubscriptionGroupConfig.decode(cmd.body or b"")
         except ProtocolError as e:
             raise RequestError(f"decode SubscriptionGroupConfig failed: {e}") from None
+        why = check_subscription_group(cfg)
+        if why is not None:
+            log.warning("updateAndCreateSubscriptionGroup from %s refused: %s", conn.remote_addr, why)
+            return answer(cmd, ResponseCode.INVALID_PARAMETER, why)
         log.info("updateAndCreateSubscriptionGroup called by %s", conn.remote_addr)
         self.broker.groups.update(cfg)
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def all_groups(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        return answer(cmd, 0, None, None, self.broker.groups.encode().encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, self.broker.groups.encode().encode())
 
     @guarded
     def delete_group(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        group = req_str(cmd, "groupName")
+        h = DeleteSubscriptionGroupRequestHeader.decode(cmd.ext_fields)
+        group = h.group_name
         log.info("deleteSubscriptionGroup %s called by %s", group, conn.remote_addr)
         b = self.broker
         b.groups.delete(group)
         # 4.x tools say removeOffset, 5.x tools cleanOffset: either asks for the offsets to go
-        if java_bool(cmd.ext("removeOffset")) or java_bool(cmd.ext("cleanOffset")):
+        if h.remove_offset or h.clean_offset:
             b.offsets.remove_group(group)
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 208, 317
 
@@ -113,8 +129,8 @@ class GroupAdminProcessor:
 
     @guarded
     def consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        group = req_str(cmd, "consumerGroup")
-        topic = opt_str(cmd, "topic")
+        h = GetConsumeStatsRequestHeader.decode(cmd.ext_fields)
+        group, topic = h.consumer_group, h.topic
         b = self.broker
         topics = [topic] if topic and topic.strip() else b.offsets.topics_of_group(group)
         total = ConsumeStats()
@@ -124,11 +140,11 @@ class GroupAdminProcessor:
                 continue
             total.offset_table.update(s.offset_table)
             total.consume_tps += s.consume_tps
-        return answer(cmd, 0, None, None, total.encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, total.encode())
 
     @guarded
     def broker_consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        is_order = java_bool(cmd.ext("isOrder"))
+        is_order = GetConsumeStatsInBrokerHeader.decode(cmd.ext_fields).is_order is True
         b = self.broker
         groups = b.groups.table
         ordered = hash_ordered(groups, chm_capacity(len(groups), 1024))
@@ -147,26 +163,26 @@ class GroupAdminProcessor:
                 stats_list.append(s.to_json_obj())
             entries.append({group: stats_list})
         body = {"brokerAddr": b.settings.broker_addr, "consumeStatsList": entries, "totalDiff": total_diff}
-        return answer(cmd, 0, None, None, fastjson.dumps(body).encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps(body).encode())
 
     # ------------------------------------------------------------------------------ 300, 303
 
     @guarded
     def consumed_by_who(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
+        topic = QueryTopicConsumeByWhoRequestHeader.decode(cmd.ext_fields).topic
         b = self.broker
         groups = list(dict.fromkeys(b.consumers.groups_of_topic(topic) + b.offsets.groups_of_topic(topic)))
         ordered = bucket_order(groups, hash_map_capacity(len(groups))) if len(groups) > 1 else groups
-        return answer(cmd, 0, None, None, fastjson.dumps({"groupList": ordered}).encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps({"groupList": ordered}).encode())
 
     @guarded
     def consume_time_span(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
-        group = req_str(cmd, "group")
+        h = QueryConsumeTimeSpanRequestHeader.decode(cmd.ext_fields)
+        topic, group = h.topic, h.group
         b = self.broker
         tc = b.topics.get(topic)
         if tc is None:
-            return answer(cmd, 17, f"topic[{topic}] not exist")
+            return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"topic[{topic}] not exist")
         spans = []
         for qid in range(tc.write_queue_nums):
             store = b.store
@@ -192,4 +208,6 @@ class GroupAdminProcessor:
                     "minTimeStampStr": _time_str(min_time),
                 }
             )
-        return answer(cmd, 0, None, None, fastjson.dumps({"consumeTimeSpanSet": spans}).encode())
+        return answer(
+            cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps({"consumeTimeSpanSet": spans}).encode()
+        )

@@ -12,19 +12,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.broker.clients import CONSUME_FROM_WHERE, CONSUME_TYPES, MESSAGE_MODELS, ClientChannel
-from mqadmin.broker.processors.wire import (
-    NOT_SET_REMARK,
-    RequestError,
-    answer,
-    guarded,
-    java_bool,
-    opt_int,
-    opt_long,
-    opt_str,
-    req_long,
-    req_str,
-)
+from mqadmin.broker.clients import ClientChannel
+from mqadmin.broker.processors.wire import NOT_SET_REMARK, RequestError, answer, guarded
 from mqadmin.broker.topics import RETRY_PREFIX
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
@@ -34,13 +23,25 @@ from mqadmin.protocol.bodies.connection import (
 from mqadmin.protocol.bodies.connection import (
     ConsumerConnection,
     ProducerConnection,
-    SubscriptionData,
 )
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.consumer import (
+    ConsumeMessageDirectlyResultRequestHeader,
+    GetConsumerConnectionListRequestHeader,
+    GetConsumerListByGroupRequestHeader,
+    GetConsumerRunningInfoRequestHeader,
+    GetConsumerStatusRequestHeader,
+    GetProducerConnectionListRequestHeader,
+    HeartbeatData,
+    LockBatchRequestBody,
+    ResetOffsetRequestHeader,
+    UnregisterClientRequestHeader,
+)
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity, hash_ordered
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.client import Connection, Handler
@@ -59,28 +60,11 @@ RELAY_TIMEOUT_S = 10.0
 TOPIC_SYS_FLAG_UNIT_SUB = 2
 
 
-def _enum(v: Any, names: tuple[str, ...], default: str) -> str:
-    """An enum sent as its name (Java) or its ordinal (C++)."""
-    if isinstance(v, str) and v in names:
-        return v
-    if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(names):
-        return names[v]
-    if isinstance(v, str) and v.isdigit() and int(v) < len(names):
-        return names[int(v)]
-    return default
-
-
 def _body(cmd: RemotingCommand, what: str) -> dict[Any, Any]:
     try:
         return j.decode_object(cmd.body or b"", what)
     except ProtocolError as e:
         raise RequestError(f"decode {what} failed: {e}") from None
-
-
-def _mq_list(v: Any) -> list[MessageQueue]:
-    if not isinstance(v, list):
-        return []
-    return [MessageQueue.from_json_obj(x) for x in v if isinstance(x, dict)]
 
 
 def _mq_set_json(mqs: list[MessageQueue]) -> list[dict[str, Any]]:
@@ -119,68 +103,58 @@ class ClientProcessor:
 
     @guarded
     def heartbeat(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        data = _body(cmd, "HeartbeatData")
-        client_id = data.get("clientID")
-        if not isinstance(client_id, str):
-            raise RequestError("HeartbeatData has no clientID")
+        """Register the client in its groups; a body with any group or topic Java refuses changes nothing.
+
+        A group that is not in the table and cannot be auto-created still registers its consumer
+        (4.9.8 does) but gets no ``%RETRY%`` topic.
+        """
+        data = HeartbeatData.decode(cmd.body)
         b = self.broker
-        info = self._channel(conn, cmd, client_id)
-        for cd in data.get("consumerDataSet") or []:
-            if not isinstance(cd, dict) or not isinstance(cd.get("groupName"), str):
-                continue
-            group = cd["groupName"]
-            unit_mode = cd.get("unitMode") is True
+        info = self._channel(conn, cmd, data.client_id)
+        for cd in data.consumers:
+            group = cd.group_name
             notify = True
             g = b.groups.find(group)
             if g is not None:
                 notify = g.notify_consumer_ids_changed_enable
-                flag = TOPIC_SYS_FLAG_UNIT_SUB if unit_mode else 0
+                flag = TOPIC_SYS_FLAG_UNIT_SUB if cd.unit_mode else 0
                 b.topics.create_in_send_back(
                     RETRY_PREFIX + group, g.retry_queue_nums, PERM_READ | PERM_WRITE, flag
                 )
-            subs = []
-            for s in cd.get("subscriptionDataSet") or []:
-                try:
-                    subs.append(SubscriptionData.from_json_obj(s))
-                except ProtocolError as e:
-                    raise RequestError(f"bad subscription in heartbeat: {e}") from None
             b.consumers.register(
                 group,
-                self._channel(conn, cmd, client_id),
-                _enum(cd.get("consumeType"), CONSUME_TYPES, "CONSUME_PASSIVELY"),
-                _enum(cd.get("messageModel"), MESSAGE_MODELS, "CLUSTERING"),
-                _enum(cd.get("consumeFromWhere"), CONSUME_FROM_WHERE, "CONSUME_FROM_LAST_OFFSET"),
-                subs,
+                self._channel(conn, cmd, data.client_id),
+                cd.consume_type,
+                cd.message_model,
+                cd.consume_from_where,
+                cd.subscriptions,
                 notify,
             )
-        for pd in data.get("producerDataSet") or []:
-            if isinstance(pd, dict) and isinstance(pd.get("groupName"), str):
-                b.producers.register(pd["groupName"], info)
-        return answer(cmd, 0)
+        for group in data.producer_groups:
+            b.producers.register(group, info)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def unregister_client(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        req_str(cmd, "clientID")
-        producer_group = opt_str(cmd, "producerGroup")
-        consumer_group = opt_str(cmd, "consumerGroup")
+        h = UnregisterClientRequestHeader.decode(cmd.ext_fields)
         b = self.broker
-        if producer_group is not None:
-            b.producers.unregister(producer_group, conn)
-        if consumer_group is not None:
-            g = b.groups.find(consumer_group)
+        if h.producer_group is not None:
+            b.producers.unregister(h.producer_group, conn)
+        if h.consumer_group is not None:
+            g = b.groups.find(h.consumer_group)
             notify = True if g is None else g.notify_consumer_ids_changed_enable
-            b.consumers.unregister(consumer_group, conn, notify)
-        return answer(cmd, 0, None, {})
+            b.consumers.unregister(h.consumer_group, conn, notify)
+        return answer(cmd, ResponseCode.SUCCESS, None, {})
 
     @guarded
     def consumer_list(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        group = req_str(cmd, "consumerGroup")
+        group = GetConsumerListByGroupRequestHeader.decode(cmd.ext_fields).consumer_group
         g = self.broker.consumers.get(group)
         if g is not None and g.channels:
             body = fastjson.dumps({"consumerIdList": g.client_ids()}).encode()
-            return answer(cmd, 0, None, {}, body)
+            return answer(cmd, ResponseCode.SUCCESS, None, {}, body)
         log.warning("getConsumerGroupInfo failed, %s %s", group, conn.remote_addr)
-        return answer(cmd, 1, f"no consumer for this group, {group}", {})
+        return answer(cmd, ResponseCode.SYSTEM_ERROR, f"no consumer for this group, {group}", {})
 
     @guarded
     def check_client_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
@@ -188,35 +162,38 @@ class ClientProcessor:
         sub = data.get("subscriptionData")
         etype = sub.get("expressionType") if isinstance(sub, dict) else None
         if not etype or etype == "TAG":
-            return answer(cmd, 0)
+            return answer(cmd, ResponseCode.SUCCESS)
         if not self.broker.config.enable_property_filter:
-            return answer(cmd, 1, f"The broker does not support consumer to filter message by {etype}")
-        return answer(cmd, 23, "Do not support this filter expression")
+            return answer(
+                cmd,
+                ResponseCode.SYSTEM_ERROR,
+                f"The broker does not support consumer to filter message by {etype}",
+            )
+        return answer(cmd, ResponseCode.SUBSCRIPTION_PARSE_FAILED, "Do not support this filter expression")
 
     # ------------------------------------------------------------------------------ 41, 42
 
     @guarded
     def lock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        data = _body(cmd, "LockBatchRequestBody")
-        group, client = str(data.get("consumerGroup") or ""), str(data.get("clientId") or "")
-        locked = self.broker.locks.try_lock_batch(group, _mq_list(data.get("mqSet")), client)
-        return answer(cmd, 0, None, None, fastjson.dumps({"lockOKMQSet": _mq_set_json(locked)}).encode())
+        req = LockBatchRequestBody.decode(cmd.body)
+        locked = self.broker.locks.try_lock_batch(req.consumer_group, req.mq_set, req.client_id)
+        body = fastjson.dumps({"lockOKMQSet": _mq_set_json(locked)}).encode()
+        return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
     @guarded
     def unlock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        data = _body(cmd, "UnlockBatchRequestBody")
-        group, client = str(data.get("consumerGroup") or ""), str(data.get("clientId") or "")
-        self.broker.locks.unlock_batch(group, _mq_list(data.get("mqSet")), client)
-        return answer(cmd, 0)
+        req = LockBatchRequestBody.decode(cmd.body, "UnlockBatchRequestBody")
+        self.broker.locks.unlock_batch(req.consumer_group, req.mq_set, req.client_id)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 203, 204, 328
 
     @guarded
     def consumer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        group = req_str(cmd, "consumerGroup")
+        group = GetConsumerConnectionListRequestHeader.decode(cmd.ext_fields).consumer_group
         g = self.broker.consumers.get(group)
         if g is None:
-            return answer(cmd, 206, f"the consumer group[{group}] not online")
+            return answer(cmd, ResponseCode.CONSUMER_NOT_ONLINE, f"the consumer group[{group}] not online")
         body = ConsumerConnection(
             connection_set=[
                 ConnectionData(c.client_id, c.client_addr, c.language, c.version) for c in g.channels.values()
@@ -226,18 +203,18 @@ class ClientProcessor:
             message_model=g.message_model,
             consume_from_where=g.consume_from_where,
         )
-        return answer(cmd, 0, None, None, body.encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, body.encode())
 
     @guarded
     def producer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        group = req_str(cmd, "producerGroup")
+        group = GetProducerConnectionListRequestHeader.decode(cmd.ext_fields).producer_group
         table = self.broker.producers.groups.get(group)
         if table is None:
-            return answer(cmd, 1, f"the producer group[{group}] not exist")
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"the producer group[{group}] not exist")
         body = ProducerConnection(
             [ConnectionData(c.client_id, c.client_addr, c.language, c.version) for c in table.values()]
         )
-        return answer(cmd, 0, None, None, body.encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, body.encode())
 
     @guarded
     def all_producer_info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
@@ -254,7 +231,7 @@ class ClientProcessor:
             ]
             for group, table in self.broker.producers.groups.items()
         }
-        return answer(cmd, 0, None, None, fastjson.dumps({"data": data}).encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps({"data": data}).encode())
 
     # ------------------------------------------------------------------------------ 222, 223
 
@@ -267,12 +244,9 @@ class ClientProcessor:
         reset, the broker commits the offset itself (the 5.x broker does, and the tool expects the
         reset done even with no consumer online), and the consumers hear of that queue alone.
         """
-        topic = req_str(cmd, "topic")
-        group = req_str(cmd, "group")
-        timestamp = req_long(cmd, "timestamp")
-        force = java_bool(req_str(cmd, "isForce"))
-        queue_id = opt_int(cmd, "queueId")
-        offset = opt_long(cmd, "offset")
+        h = ResetOffsetRequestHeader.decode(cmd.ext_fields)
+        topic, group, timestamp, force = h.topic, h.group, h.timestamp, h.is_force
+        queue_id, offset = h.queue_id, h.offset
         b = self.broker
         tc = b.topics.get(topic)
         if tc is None:
@@ -286,11 +260,15 @@ class ClientProcessor:
             mq = MessageQueue(topic, b.config.broker_name, qid)
             current = b.offsets.query(group, topic, qid)
             if current == -1:
-                return answer(cmd, 1, f"THe consumer group <{group}> not exist")
+                return answer(cmd, ResponseCode.SYSTEM_ERROR, f"THe consumer group <{group}> not exist")
             if single and offset is not None and offset != -1:
                 low, high = b.store.min_offset(topic, qid), b.store.max_offset(topic, qid)
                 if (low >= 0 and offset < low) or offset > high + 1:
-                    return answer(cmd, 1, f"Target offset {offset} not in consume queue range [{low}-{high}]")
+                    return answer(
+                        cmd,
+                        ResponseCode.SYSTEM_ERROR,
+                        f"Target offset {offset} not in consume queue range [{low}-{high}]",
+                    )
                 table[mq] = offset  # an explicit offset is taken as given, forward or back
                 continue
             if timestamp == -1:
@@ -303,10 +281,14 @@ class ClientProcessor:
         channels = [] if g is None else list(g.channels.values())
         if not channels and not single:
             remark = f"Consumer not online, so can not reset offset, Group: {group} Topic: {topic} "
-            return answer(cmd, 206, f"{remark}Timestamp: {timestamp}")
+            return answer(cmd, ResponseCode.CONSUMER_NOT_ONLINE, f"{remark}Timestamp: {timestamp}")
         for ch in channels:  # checked before anything changes, so a refusal leaves no half reset
             if ch.version < V3_0_7_SNAPSHOT:
-                return answer(cmd, 1, f"the client does not support this feature. version={ch.version}")
+                return answer(
+                    cmd,
+                    ResponseCode.SYSTEM_ERROR,
+                    f"the client does not support this feature. version={ch.version}",
+                )
         if single:
             for mq, off in table.items():
                 b.offsets.commit(group, topic, mq.queue_id, off)
@@ -327,23 +309,28 @@ class ClientProcessor:
         body = fastjson.dumps(
             {"offsetTable": {mq.to_object_key(): off for mq, off in ordered.items()}}
         ).encode()
-        return answer(cmd, 0, NOT_SET_REMARK, None, body)
+        return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, body)
 
     async def consumer_status(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """``Broker2Client.getConsumeStatus``: ask each consumer (or the named one) for its offsets."""
         try:
-            topic = req_str(cmd, "topic")
-            group = req_str(cmd, "group")
-        except RequestError as e:
+            h = GetConsumerStatusRequestHeader.decode(cmd.ext_fields)
+        except HeaderError as e:
             return answer(cmd, e.code, e.remark)
-        origin = opt_str(cmd, "clientAddr")
+        topic, group, origin = h.topic, h.group, h.client_addr
         g = self.broker.consumers.get(group)
         if g is None or not g.channels:
-            return answer(cmd, 1, f"No Any Consumer online in the consumer group: [{group}]")
+            return answer(
+                cmd, ResponseCode.SYSTEM_ERROR, f"No Any Consumer online in the consumer group: [{group}]"
+            )
         table: dict[str, Any] = {}
         for ch in list(g.channels.values()):
             if ch.version < V3_0_7_SNAPSHOT:
-                return answer(cmd, 1, f"the client does not support this feature. version={ch.version}")
+                return answer(
+                    cmd,
+                    ResponseCode.SYSTEM_ERROR,
+                    f"the client does not support this feature. version={ch.version}",
+                )
             if origin and origin != ch.client_id:
                 continue
             req = RemotingCommand.request(
@@ -359,25 +346,31 @@ class ClientProcessor:
                 log.error("[get-consumer-status] %s %s: %s", group, ch.client_id, e)
             if origin:
                 break
-        return answer(cmd, 0, NOT_SET_REMARK, None, fastjson.dumps({"consumerTable": table}).encode())
+        return answer(
+            cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, fastjson.dumps({"consumerTable": table}).encode()
+        )
 
     # ------------------------------------------------------------------------------ 307, 309
 
     async def relay_to_consumer(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Forward to the named consumer and hand its answer back unchanged (``callConsumer``)."""
         try:
-            group = req_str(cmd, "consumerGroup")
-            client_id = req_str(cmd, "clientId")
-        except RequestError as e:
+            if cmd.code == RequestCode.CONSUME_MESSAGE_DIRECTLY:
+                direct = ConsumeMessageDirectlyResultRequestHeader.decode(cmd.ext_fields)
+                group, client_id = direct.consumer_group, direct.client_id or ""
+            else:
+                info = GetConsumerRunningInfoRequestHeader.decode(cmd.ext_fields)
+                group, client_id = info.consumer_group, info.client_id
+        except HeaderError as e:
             return answer(cmd, e.code, e.remark)
         b = self.broker
         g = b.consumers.get(group)
         ch = None if g is None else g.find_channel(client_id)
         if ch is None:
-            return answer(cmd, 1, f"The Consumer <{group}> <{client_id}> not online")
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"The Consumer <{group}> <{client_id}> not online")
         if ch.version < V3_1_8_SNAPSHOT:
             remark = f"The Consumer <{client_id}> Version <{ch.version}> too low to finish, please upgrade it"
-            return answer(cmd, 1, f"{remark} to V3_1_8_SNAPSHOT")
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{remark} to V3_1_8_SNAPSHOT")
         ext = dict(cmd.ext_fields or {})
         body = cmd.body
         if cmd.code == RequestCode.CONSUME_MESSAGE_DIRECTLY:
@@ -392,9 +385,13 @@ class ClientProcessor:
         try:
             resp = await ch.conn.invoke(req, RELAY_TIMEOUT_S)
         except RemotingTimeoutError as e:
-            return answer(cmd, 207, f"consumer <{group}> <{client_id}> Timeout: {e}")
+            return answer(
+                cmd, ResponseCode.CONSUME_MSG_TIMEOUT, f"consumer <{group}> <{client_id}> Timeout: {e}"
+            )
         except Exception as e:
-            return answer(cmd, 1, f"invoke consumer <{group}> <{client_id}> Exception: {e}")
+            return answer(
+                cmd, ResponseCode.SYSTEM_ERROR, f"invoke consumer <{group}> <{client_id}> Exception: {e}"
+            )
         out = cmd.response(resp.code, resp.remark, resp.ext_fields, resp.body)
         out.version = resp.version
         out.language = resp.language

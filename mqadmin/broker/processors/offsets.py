@@ -3,6 +3,9 @@
 QUERY_CONSUMER_OFFSET answers 0 for a group that never committed on a queue whose first message is
 still in memory, exactly as 4.9.8 does (that is why a fresh consumer reads a topic from the start);
 otherwise QUERY_NOT_FOUND, and the client applies its consumeFromWhere.
+
+Every header is read once as its declared type (:mod:`mqadmin.protocol.headers.consumer`): a group
+or topic Java would refuse is answered with an error before anything is kept.
 """
 
 from __future__ import annotations
@@ -10,10 +13,20 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import answer, guarded, opt_str, req_int, req_long, req_str
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.broker.processors.wire import answer, guarded
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
+from mqadmin.protocol.headers.consumer import (
+    CloneGroupOffsetRequestHeader,
+    GetEarliestMsgStoretimeRequestHeader,
+    GetMaxOffsetRequestHeader,
+    GetMinOffsetRequestHeader,
+    QueryConsumerOffsetRequestHeader,
+    QueryCorrectionOffsetHeader,
+    SearchOffsetRequestHeader,
+    UpdateConsumerOffsetRequestHeader,
+)
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -22,6 +35,8 @@ if TYPE_CHECKING:
 __all__ = ["OffsetProcessor"]
 
 LONG_MAX = (1 << 63) - 1
+NOT_FOUND_REMARK = "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first"
+NOT_FOUND_NO_ZERO_REMARK = "Not found, do not set to zero, maybe this group boot first"
 
 
 def memory_bytes() -> int:
@@ -65,83 +80,77 @@ class OffsetProcessor:
 
     @guarded
     def query_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        group = req_str(cmd, "consumerGroup")
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
+        h = QueryConsumerOffsetRequestHeader.decode(cmd.ext_fields)
         b = self.broker
-        offset = b.offsets.query(group, topic, queue_id)
+        offset = b.offsets.query(h.consumer_group, h.topic, h.queue_id)
         if offset >= 0:
-            return answer(cmd, 0, None, {"offset": offset})
-        if b.store.min_offset(topic, queue_id) <= 0 and not self.in_disk(topic, queue_id, 0):
-            return answer(cmd, 0, None, {"offset": 0})
-        return answer(cmd, 22, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first", {})
+            return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
+        if h.set_zero_if_not_found is False:  # 5.x clients may ask not to be given 0
+            return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_NO_ZERO_REMARK, {})
+        if b.store.min_offset(h.topic, h.queue_id) <= 0 and not self.in_disk(h.topic, h.queue_id, 0):
+            return answer(cmd, ResponseCode.SUCCESS, None, {"offset": 0})
+        return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_REMARK, {})
 
     @guarded
     def update_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        group = req_str(cmd, "consumerGroup")
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
-        offset = req_long(cmd, "commitOffset")
-        self.broker.offsets.commit(group, topic, queue_id, offset)
-        return answer(cmd, 0, None, {})
+        h = UpdateConsumerOffsetRequestHeader.decode(cmd.ext_fields)
+        self.broker.offsets.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset)
+        return answer(cmd, ResponseCode.SUCCESS, None, {})
 
     @guarded
     def search_offset_by_timestamp(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
-        ts = req_long(cmd, "timestamp")
-        return answer(cmd, 0, None, {"offset": self.broker.store.offset_by_time(topic, queue_id, ts)})
+        h = SearchOffsetRequestHeader.decode(cmd.ext_fields)
+        offset = self.broker.store.offset_by_time(h.topic, h.queue_id, h.timestamp)
+        return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
     def get_max_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
-        return answer(cmd, 0, None, {"offset": self.broker.store.max_offset(topic, queue_id)})
+        h = GetMaxOffsetRequestHeader.decode(cmd.ext_fields)
+        offset = self.broker.store.max_offset(h.topic, h.queue_id)
+        return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
     def get_min_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
-        return answer(cmd, 0, None, {"offset": self.broker.store.min_offset(topic, queue_id)})
+        h = GetMinOffsetRequestHeader.decode(cmd.ext_fields)
+        offset = self.broker.store.min_offset(h.topic, h.queue_id)
+        return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
     def get_earliest_msg_storetime(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
-        return answer(cmd, 0, None, {"timestamp": self.broker.store.earliest_message_time(topic, queue_id)})
+        h = GetEarliestMsgStoretimeRequestHeader.decode(cmd.ext_fields)
+        ts = self.broker.store.earliest_message_time(h.topic, h.queue_id)
+        return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": ts})
 
     @guarded
     def get_all_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        return answer(cmd, 0, None, None, self.broker.offsets.encode().encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, self.broker.offsets.encode().encode())
 
     @guarded
     def get_all_delay_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        return answer(cmd, 0, None, None, self.broker.schedule.encode().encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, self.broker.schedule.encode().encode())
 
     @guarded
     def query_correction_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Per queue the lowest offset any group (but the filtered ones) committed, for the compare group."""
-        topic = req_str(cmd, "topic")
-        compare = req_str(cmd, "compareGroup")
-        filters = [g for g in (opt_str(cmd, "filterGroups") or "").split(",") if g.strip()]
+        h = QueryCorrectionOffsetHeader.decode(cmd.ext_fields)
+        topic = h.topic
+        filters = [g for g in (h.filter_groups or "").split(",") if g.strip()]
         b = self.broker
         queues = {q for key, t in b.offsets.table.items() if key.split("@")[0] == topic for q in t}
         mins = {q: b.store.min_offset(topic, q) for q in queues}
         correction = b.offsets.min_offsets_of_topic(topic, filters, mins)
-        for q, committed in (b.offsets.queues_of(compare, topic) or {}).items():
+        for q, committed in (b.offsets.queues_of(h.compare_group, topic) or {}).items():
             if q in correction and correction[q] > committed:
                 correction[q] = LONG_MAX
         body = dumps({"correctionOffsets": correction}).encode()
-        return answer(cmd, 0, None, None, body)
+        return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
     @guarded
     def clone_group_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        src = req_str(cmd, "srcGroup")
-        dest = req_str(cmd, "destGroup")
-        topic = opt_str(cmd, "topic")
+        h = CloneGroupOffsetRequestHeader.decode(cmd.ext_fields)
         b = self.broker
-        topics = [topic] if topic else b.offsets.topics_of_group(src)
+        topics = [h.topic] if h.topic else b.offsets.topics_of_group(h.src_group)
         for t in topics:
             if b.topics.get(t) is not None:
-                b.offsets.clone(src, dest, t)
-        return answer(cmd, 0)
+                b.offsets.clone(h.src_group, h.dest_group, t)
+        return answer(cmd, ResponseCode.SUCCESS)

@@ -11,7 +11,10 @@ sorting). Where Java fails for no good reason we do better, and say so in the he
   queue at all; so does a group with no committed offset (Java fails with code 206);
 - a 4.x broker without GET_TOPIC_CONFIG (351) does not make consumerProgress fail or show zeros;
 - a broker that does not take a batch (225, updateSubGroupList) gets one request per group;
-- an unknown cluster, a bad number or a missing file is one stderr line and a non-zero exit code.
+- an unknown cluster, a bad number or a missing file is one stderr line and a non-zero exit code;
+- a group name Java's rules refuse, a number the broker would not keep (``-q -1``) or a flag that is
+  neither true nor false (``-o maybe``, which Java reads as false) is a usage error (exit 2) and
+  nothing is sent.
 """
 
 from __future__ import annotations
@@ -29,16 +32,18 @@ from mqadmin.admin.consumers import (
     sorted_queues,
 )
 from mqadmin.admin.errors import AdminError
-from mqadmin.cli.command import Invocation, java_command, read_json_list
+from mqadmin.cli.command import Invocation, java_command, parse_int, parse_long, read_json_list
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, java_parse_boolean, jformat, jstr
+from mqadmin.protocol import javanum, names
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.consumer import RETRY_QUEUE_NUMS_MAX, check_subscription_group
 from mqadmin.protocol.javacoll import (
     concurrent_hash_order,
     java_hash_order,
@@ -58,24 +63,35 @@ RETRY_PREFIX = "%RETRY%"
 # ------------------------------------------------------------------------------------ text helpers
 
 
-def parse_int(value: str, option: str) -> int:
-    """``Integer.parseInt(value.trim())``; a bad value is a usage error (Java fails on it)."""
+def strict_bool(value: str, option: str) -> bool:
+    """A true/false option of updateSubGroup and deleteSubGroup: ``true`` or ``false`` in any case.
+
+    Java reads these with ``Boolean.parseBoolean``, which turns anything that is not ``true`` into
+    false: ``-o maybe``, ``-s yes`` or ``-r 1`` silently mean false and the group is created or
+    kept with the opposite of what the operator probably meant. We refuse such a value instead
+    (a usage error, nothing sent): an operator retypes one word, and a runbook with a typo fails
+    loudly rather than changing a group the wrong way.
+    """
     text = value.strip()
-    try:
-        n = int(text, 10)
-    except ValueError:
-        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE) from None
-    if not text.lstrip("+-").isdigit() or not -(1 << 31) <= n < (1 << 31):
-        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE)
-    return n
+    if text.lower() not in ("true", "false"):
+        raise CommandError(f"{option} takes true or false, not {value!r}", ExitCode.USAGE)
+    return javanum.parse_bool(text)
 
 
-def parse_long(value: str, option: str) -> int:
-    """``Long.parseLong(value.trim())`` (a usage error when it is not one)."""
-    text = value.strip()
-    if not text.lstrip("+-").isdigit() or not -(1 << 63) <= int(text) < (1 << 63):
-        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE)
-    return int(text)
+def _ranged(value: int, option: str, lo: int, hi: int | None = None) -> int:
+    if value < lo or (hi is not None and value > hi):
+        bound = f"from {lo} to {hi}" if hi is not None else f"of {lo} or more"
+        raise CommandError(f"{option} takes a whole number {bound}, not {value}", ExitCode.USAGE)
+    return value
+
+
+def _group_name(text: str, option: str = "-g") -> str:
+    """A group name with Java's rules (``Validators.checkGroup``); a bad one is a usage error."""
+    group = text.strip()
+    why = names.check_group(group)
+    if why is not None:
+        raise CommandError(f"{option}: {why}", ExitCode.USAGE)
+    return group
 
 
 def format_date(ms: int) -> str:
@@ -334,19 +350,25 @@ _RETRY_POLICY_HELP = (
 
 
 def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | None]) -> None:
-    """The options in the order Java applies them (s, m, d, o, q, r, p, i, w, a, attributes)."""
+    """The options in the order Java applies them (s, m, d, o, q, r, p, i, w, a, attributes).
+
+    Numbers are read as Java reads them (``Integer.parseInt``/``Long.parseLong``) and must be in the
+    range the broker keeps (see ``check_subscription_group``); flags must be true or false
+    (:func:`strict_bool`). Any refusal is a usage error before anything is sent.
+    """
     if opts["consume_enable"] is not None:
-        cfg.consume_enable = java_parse_boolean(opts["consume_enable"].strip())
+        cfg.consume_enable = strict_bool(opts["consume_enable"], "-s")
     if opts["consume_from_min_enable"] is not None:
-        cfg.consume_from_min_enable = java_parse_boolean(opts["consume_from_min_enable"].strip())
+        cfg.consume_from_min_enable = strict_bool(opts["consume_from_min_enable"], "-m")
     if opts["consume_broadcast_enable"] is not None:
-        cfg.consume_broadcast_enable = java_parse_boolean(opts["consume_broadcast_enable"].strip())
+        cfg.consume_broadcast_enable = strict_bool(opts["consume_broadcast_enable"], "-d")
     if opts["consume_message_orderly"] is not None:
-        cfg.consume_message_orderly = java_parse_boolean(opts["consume_message_orderly"].strip())
+        cfg.consume_message_orderly = strict_bool(opts["consume_message_orderly"], "-o")
     if opts["retry_queue_nums"] is not None:
-        cfg.retry_queue_nums = parse_int(opts["retry_queue_nums"], "-q")
+        n = parse_int(opts["retry_queue_nums"], "-q")
+        cfg.retry_queue_nums = _ranged(n, "-q", 0, RETRY_QUEUE_NUMS_MAX)
     if opts["retry_max_times"] is not None:
-        cfg.retry_max_times = parse_int(opts["retry_max_times"], "-r")
+        cfg.retry_max_times = _ranged(parse_int(opts["retry_max_times"], "-r"), "-r", 0)
     if opts["group_retry_policy"] is not None:
         from mqadmin.protocol import fastjson
 
@@ -357,13 +379,12 @@ def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | Non
         except (ProtocolError, TypeError, ValueError) as e:
             raise CommandError(f"-p is not a retry policy in JSON: {e}", ExitCode.USAGE) from None
     if opts["broker_id"] is not None:
-        cfg.broker_id = parse_long(opts["broker_id"], "-i")
+        cfg.broker_id = _ranged(parse_long(opts["broker_id"], "-i"), "-i", 0)
     if opts["which_broker_when_consume_slowly"] is not None:
-        cfg.which_broker_when_consume_slowly = parse_long(opts["which_broker_when_consume_slowly"], "-w")
+        n = parse_long(opts["which_broker_when_consume_slowly"], "-w")
+        cfg.which_broker_when_consume_slowly = _ranged(n, "-w", 0)
     if opts["notify_consumer_ids_changed"] is not None:
-        cfg.notify_consumer_ids_changed_enable = java_parse_boolean(
-            opts["notify_consumer_ids_changed"].strip()
-        )
+        cfg.notify_consumer_ids_changed_enable = strict_bool(opts["notify_consumer_ids_changed"], "-a")
     if opts["attributes"] is not None:
         from mqadmin.protocol.bodies.topic import parse_attributes
 
@@ -371,6 +392,9 @@ def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | Non
             cfg.attributes = parse_attributes(opts["attributes"].strip())
         except ProtocolError as e:
             raise CommandError(f"--attributes: {e}", ExitCode.USAGE) from None
+    why = check_subscription_group(cfg)  # what is left: the retry policy's numbers
+    if why is not None:
+        raise CommandError(why, ExitCode.USAGE)
 
 
 @java_command(
@@ -409,7 +433,7 @@ async def update_sub_group(
 ) -> None:
     _need_target(broker_addr, cluster_name)
     cfg = SubscriptionGroupConfig(
-        group_name=group_name.strip(), consume_broadcast_enable=False, consume_from_min_enable=False
+        group_name=_group_name(group_name), consume_broadcast_enable=False, consume_from_min_enable=False
     ).as_5x()
     _apply_group_options(cfg, opts)
     admin = inv.admin
@@ -442,9 +466,14 @@ async def update_sub_group(
 def _read_group_list(path_text: str) -> list[SubscriptionGroupConfig]:
     data = read_json_list(path_text, "subscription group configs")
     try:
-        return [SubscriptionGroupConfig.from_json_obj(x).as_5x() for x in data if x is not None]
+        configs = [SubscriptionGroupConfig.from_json_obj(x).as_5x() for x in data if x is not None]
     except ProtocolError as e:
         raise CommandError(f"{path_text}: {e}") from None
+    for cfg in configs:  # one bad entry and nothing is sent
+        why = check_subscription_group(cfg)
+        if why is not None:
+            raise CommandError(f"{path_text}: {why}", ExitCode.USAGE)
+    return configs
 
 
 @java_command(
@@ -539,8 +568,8 @@ async def delete_sub_group(
     remove_offset: str | None,
 ) -> None:
     _need_target(broker_addr, cluster_name)
-    group = group_name.strip()
-    clean = java_parse_boolean(remove_offset.strip()) if remove_offset is not None else False
+    group = _group_name(group_name)
+    clean = strict_bool(remove_offset, "-r") if remove_offset is not None else False
     admin = inv.admin
     cluster = None if broker_addr is not None else (cluster_name or "").strip()
     addrs = [broker_addr.strip()] if broker_addr is not None else await cluster_masters(inv, cluster or "")

@@ -14,6 +14,7 @@ from mqadmin.broker.store.records import (
     Blank,
     DispatchInfo,
     Invalid,
+    check_record,
     parse_record,
     store_timestamp_pos,
 )
@@ -36,6 +37,8 @@ class CommitLog:
         self.queue = queue
         self.file_size = queue.segment_size
         self.wrote = 0
+        #: why the last :meth:`recover` stopped where it did (None: a blank tail or the end of data)
+        self.stop_reason: str | None = None
 
     # --- positions ---------------------------------------------------------------------------------
 
@@ -136,17 +139,25 @@ class CommitLog:
         check_crc: bool,
         delay_levels_ms: list[int],
         on_record: Callable[[DispatchInfo], None],
+        *,
+        dispatched_upto: int = 0,
     ) -> int:
         """Validate records from ``start`` (a record boundary), hand each to ``on_record``, and cut
         the log after the last valid one: the rest of its file is zeroed and later files deleted.
-        Returns the new write position.
+        Returns the new write position; :attr:`stop_reason` says why it is there.
+
+        As Java's ``recoverNormally``: the first record that fails (a body whose CRC disagrees when
+        ``check_crc``) ends the log, and everything after it is dropped. Records below
+        ``dispatched_upto`` are only checked (their topic and properties were read when dispatched)
+        and not handed to ``on_record``.
         """
+        self.stop_reason = None
         segs = self.queue.segments
         if not segs:
             self.wrote = 0
             return 0
         start = max(start, segs[0].start)
-        end = self._scan(start, check_crc, delay_levels_ms, on_record)
+        end = self._scan(start, check_crc, delay_levels_ms, on_record, dispatched_upto)
         self.queue.drop_after(end)
         self.wrote = end
         return end
@@ -164,6 +175,7 @@ class CommitLog:
         check_crc: bool,
         delay_levels_ms: list[int],
         on_record: Callable[[DispatchInfo], None],
+        dispatched_upto: int = 0,
     ) -> int:
         seg = self.queue.find(start)
         if seg is None:  # start is the end of the last file
@@ -189,16 +201,26 @@ class CommitLog:
                 window = seg.read(pos, min(seg.size - pos, max(_SCAN_CHUNK, need)))
                 window_pos = pos
                 rel = 0
-            result = parse_record(window, rel, seg.start + pos, check_crc, delay_levels_ms)
+            if seg.start + pos < dispatched_upto:
+                checked = check_record(window, rel, seg.start + pos, check_crc)
+                if isinstance(checked, int):
+                    pos += checked
+                    continue
+                result: DispatchInfo | Blank | Invalid = checked
+            else:
+                result = parse_record(window, rel, seg.start + pos, check_crc, delay_levels_ms)
             if isinstance(result, DispatchInfo):
                 on_record(result)
                 pos += result.size
             elif isinstance(result, Blank):
                 if result.size != seg.size - pos:
+                    self.stop_reason = f"end-of-file marker of {result.size} bytes, {seg.size - pos} left"
                     return seg.start + pos
                 pos = seg.size
             else:
                 assert isinstance(result, Invalid)
+                if result.reason != "end of data":
+                    self.stop_reason = result.reason
                 return seg.start + pos
 
     # --- deletion ----------------------------------------------------------------------------------

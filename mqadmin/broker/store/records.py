@@ -103,14 +103,11 @@ def delay_tags_code(
     return store_timestamp + delay_levels_ms[level - 1]
 
 
-def parse_record(
-    buf: bytes, pos: int, expected_offset: int, check_crc: bool, delay_levels_ms: list[int]
-) -> DispatchInfo | Blank | Invalid:
-    """Check the record at ``buf[pos:]`` (``CommitLog.checkMessageAndReturnSize``).
-
-    ``expected_offset`` is the absolute commit-log offset of ``pos``; a record whose PHYSICALOFFSET
-    disagrees is stale data from before a truncation and counts as invalid.
-    """
+def _layout(
+    buf: bytes, pos: int, expected_offset: int, check_crc: bool
+) -> tuple[int, int, int, int, int, int, int] | Blank | Invalid:
+    """The checks both readers share: (size, queue id, queue offset, sys flag, store time, position of
+    the topic length, topic length), or why the record at ``buf[pos:]`` is not one."""
     if len(buf) - pos < 8:
         return Invalid("no room for a record header")
     size, magic = SIZE_MAGIC.unpack_from(buf, pos)
@@ -148,17 +145,39 @@ def parse_record(
         p += 2
     if topic_len < 0 or p + topic_len + 2 > end:
         return Invalid("topic length out of range")
+    (props_len,) = SHORT.unpack_from(buf, p + topic_len)
+    if props_len < 0 or p + topic_len + 2 + props_len != end:
+        return Invalid("record size disagrees with its fields")
+    return size, queue_id, queue_offset, sys_flag, store_ts, p, topic_len
+
+
+def check_record(buf: bytes, pos: int, expected_offset: int, check_crc: bool) -> int | Blank | Invalid:
+    """The size of the record at ``buf[pos:]`` if it is sound (its CRC too with ``check_crc``); topic
+    and properties are not decoded. For re-checking records that were dispatched before."""
+    found = _layout(buf, pos, expected_offset, check_crc)
+    return found if isinstance(found, Blank | Invalid) else found[0]
+
+
+def parse_record(
+    buf: bytes, pos: int, expected_offset: int, check_crc: bool, delay_levels_ms: list[int]
+) -> DispatchInfo | Blank | Invalid:
+    """Check the record at ``buf[pos:]`` (``CommitLog.checkMessageAndReturnSize``).
+
+    ``expected_offset`` is the absolute commit-log offset of ``pos``; a record whose PHYSICALOFFSET
+    disagrees is stale data from before a truncation and counts as invalid.
+    """
+    found = _layout(buf, pos, expected_offset, check_crc)
+    if isinstance(found, Blank | Invalid):
+        return found
+    size, queue_id, queue_offset, sys_flag, store_ts, p, topic_len = found
     try:
         topic = bytes(buf[p : p + topic_len]).decode("utf-8")
     except UnicodeDecodeError:
         return Invalid("topic is not UTF-8")
-    p += topic_len
-    (props_len,) = SHORT.unpack_from(buf, p)
-    p += 2
-    if props_len < 0 or p + props_len != end:
-        return Invalid("record size disagrees with its fields")
+    p += topic_len + 2
+    end = pos + size
     try:
-        props = decode_properties(buf[p:end]) if props_len else {}
+        props = decode_properties(buf[p:end]) if p < end else {}
     except ProtocolError:
         return Invalid("properties are not UTF-8")
     code = tags_code(props.get("TAGS"))
@@ -167,6 +186,6 @@ def parse_record(
         if delivery is not None:
             code = delivery
     return DispatchInfo(
-        phys, size, topic, queue_id, queue_offset, store_ts, sys_flag, code, props.get("KEYS"),
+        expected_offset, size, topic, queue_id, queue_offset, store_ts, sys_flag, code, props.get("KEYS"),
         props.get("UNIQ_KEY"),
     )  # fmt: skip

@@ -145,9 +145,15 @@ class MessageStore:
         start = self._recovery_start(clean, checkpoint)
         if self.config.message_index_enable and self.index.lost:
             start = max(min_phy, 0)  # index files missing or unusable: rebuild it from the whole log
-        # pass 1: find the end of valid data; pass 2: re-dispatch what queues and index lack
-        end = self.commitlog.recover(start, self.config.check_crc_on_recover, self.config.delay_levels_ms,
-                                     lambda _info: None)  # fmt: skip
+        # pass 1: find the end of valid data, checking every record of the files Java checks (CRCs
+        # too with checkCRCOnRecover); pass 2: re-dispatch what queues and index lack
+        checked_from = self._check_start(start)
+        end = self.commitlog.recover(checked_from, self.config.check_crc_on_recover,
+                                     self.config.delay_levels_ms, lambda _info: None,
+                                     dispatched_upto=start)  # fmt: skip
+        if self.commitlog.stop_reason is not None:
+            log.warning("commit log at %s cut at offset %d (%s): the records after it are dropped",
+                        self.config.commitlog_dir, end, self.commitlog.stop_reason)  # fmt: skip
         for queues in self._cqs.values():
             for cq in queues.values():
                 cq.truncate_beyond(end)
@@ -160,7 +166,7 @@ class MessageStore:
             dispatched += 1
             self._dispatch(info)
 
-        self.commitlog.replay(start, self.config.delay_levels_ms, redispatch)
+        self.commitlog.replay(min(start, end), self.config.delay_levels_ms, redispatch)
         self._drop_empty_queues()
         self.config.consumequeue_dir.mkdir(parents=True, exist_ok=True)
         if self.config.message_index_enable:
@@ -170,6 +176,7 @@ class MessageStore:
             (topic, qid): cq.max_offset for topic, queues in self._cqs.items() for qid, cq in queues.items()
         }
         self.recovery_info = {
+            "checked_from": checked_from,
             "scan_start": start,
             "end": end,
             "rescanned": dispatched,
@@ -177,6 +184,19 @@ class MessageStore:
         if not clean:
             log.warning("store at %s was not shut down cleanly; recovered to commit-log offset %d "
                         "(%d records re-checked)", self.config.root, end, dispatched)  # fmt: skip
+
+    def _check_start(self, start: int) -> int:
+        """Where recovery starts checking records: the start of the third-newest file (4.9.8's
+        ``recoverNormally``) or of the file holding ``start`` (5.3.3's), whichever is earlier.
+
+        Records already dispatched are checked again there, so a body damaged on disk since it was
+        written is found (with ``checkCRCOnRecover``) instead of being served.
+        """
+        segs = self.commitlog.queue.segments
+        if not segs:
+            return start
+        holding = self.commitlog.queue.find(start)
+        return min(segs[max(0, len(segs) - 3)].start, holding.start if holding is not None else start)
 
     def _load_consume_queues(self, min_phy: int) -> None:
         self._cqs = {}
@@ -425,9 +445,10 @@ class MessageStore:
         queue_offset = self._queue_offsets.get(key, 0) if dispatched else 0
         msg.queue_offset = queue_offset
         msg.commit_log_offset = self.commitlog.wrote
-        record = self._encode(msg)
-        if isinstance(record, PutStatus):
-            return PutResult(record)
+        encoded = self._encode(msg)
+        if isinstance(encoded, PutStatus):
+            return PutResult(encoded)
+        record: bytes | bytearray = encoded
         size = len(record)
         try:
             offset = self.commitlog.reserve(size)

@@ -15,7 +15,11 @@ from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader, config_entry_refusal
+from mqadmin.protocol.headers.topic import PERM_PRIORITY, perm_refusal
 from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.javanum import JavaNumberError, parse_int
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.cluster import ClusterInfo
@@ -27,6 +31,7 @@ __all__ = [
     "BrokerAdminOps",
     "ClusterNotFoundError",
     "InvalidPermError",
+    "check_broker_config_update",
     "is_system_group",
 ]
 
@@ -76,7 +81,28 @@ class InvalidPermError(AdminError):
 
 def perm_is_valid(perm: int) -> bool:
     """``PermName.isValid``: 0 <= perm < PERM_PRIORITY."""
-    return 0 <= perm < 8
+    return 0 <= perm < PERM_PRIORITY
+
+
+def check_broker_config_update(properties: dict[str, str]) -> dict[str, str]:
+    """Entries of an UPDATE_BROKER_CONFIG checked before sending; :class:`HeaderError` if one is bad.
+
+    Each entry must be one line (Java sends them unescaped: a line break would add an entry of its
+    own), and ``brokerPermission`` a valid permission, as the Java tool checks it.
+    """
+    for k, v in properties.items():
+        why = config_entry_refusal(k, v)
+        if why is not None:
+            raise HeaderError(why, ResponseCode.INVALID_PARAMETER)
+    perm = properties.get("brokerPermission")
+    if perm is not None:
+        try:
+            why = perm_refusal(parse_int(perm), "brokerPermission")
+        except JavaNumberError:
+            why = f"brokerPermission value: {perm} is invalid."
+        if why is not None:
+            raise HeaderError(why, ResponseCode.INVALID_PARAMETER)
+    return properties
 
 
 class BrokerAdminOps(BrokerOps):
@@ -165,18 +191,10 @@ class BrokerAdminOps(BrokerOps):
             raise BadResponseError(addr, f"broker config: {e}") from None
 
     async def update_broker_config(self, addr: str, properties: dict[str, str]) -> None:
-        """UPDATE_BROKER_CONFIG with ``key=value`` lines; ``brokerPermission`` is checked first, as Java."""
+        """UPDATE_BROKER_CONFIG with ``key=value`` lines, checked first (``check_broker_config_update``)."""
         from mqadmin.protocol.bodies.properties import properties_to_string
 
-        perm = properties.get("brokerPermission")
-        if perm is not None:
-            try:
-                valid = perm_is_valid(int(perm))
-            except ValueError:
-                valid = False
-            if not valid:
-                raise InvalidPermError(f"brokerPermission value: {perm} is invalid.")
-        body = properties_to_string(properties).encode("utf-8")
+        body = properties_to_string(check_broker_config_update(properties)).encode("utf-8")
         await self.invoke(addr, RequestCode.UPDATE_BROKER_CONFIG, body=body)
 
     # ------------------------------------------------------------------------ housekeeping
@@ -206,7 +224,7 @@ class BrokerAdminOps(BrokerOps):
         resp = await self.invoke(
             addr,
             RequestCode.VIEW_BROKER_STATS_DATA,
-            {"statsName": stats_name, "statsKey": stats_key},
+            ViewBrokerStatsDataRequestHeader(stats_name=stats_name, stats_key=stats_key),
             ok=(ResponseCode.SUCCESS, ResponseCode.SYSTEM_ERROR),
         )
         if resp.code != ResponseCode.SUCCESS or not resp.body:

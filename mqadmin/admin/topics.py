@@ -11,10 +11,21 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from mqadmin.admin.brokers import BrokerAdminOps, InvalidPermError, perm_is_valid
+from mqadmin.admin.brokers import BrokerAdminOps, perm_is_valid
 from mqadmin.admin.errors import BadResponseError, RemoteCommandError
+from mqadmin.protocol import names
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.topic import (
+    CreateTopicListRequestHeader,
+    CreateTopicRequestHeader,
+    DeleteTopicRequestHeader,
+    GetTopicConfigRequestHeader,
+    GetTopicStatsInfoRequestHeader,
+    queue_nums_refusal,
+    topic_config_refusal,
+)
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
 
 if TYPE_CHECKING:
@@ -31,6 +42,10 @@ __all__ = [
     "RETRY_PREFIX",
     "SYSTEM_TOPICS",
     "TopicAdminOps",
+    "check_order_conf",
+    "check_topic_config",
+    "check_topic_name",
+    "create_topic_header",
     "is_system_topic",
 ]
 
@@ -41,26 +56,82 @@ ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG"
 RETRY_PREFIX = "%RETRY%"
 DLQ_PREFIX = "%DLQ%"
 
-SYSTEM_TOPICS = frozenset(
-    {
-        "TBW102",
-        "SCHEDULE_TOPIC_XXXX",
-        "BenchmarkTest",
-        "RMQ_SYS_TRANS_HALF_TOPIC",
-        "RMQ_SYS_TRACE_TOPIC",
-        "RMQ_SYS_TRANS_OP_HALF_TOPIC",
-        "TRANS_CHECK_MAX_TIME_TOPIC",
-        "SELF_TEST_TOPIC",
-        "OFFSET_MOVED_EVENT",
-        "CHECKPOINT_TOPIC",
-    }
-)
+SYSTEM_TOPICS = names.SYSTEM_TOPICS
 """``TopicValidator``'s system topic set (5.3.3)."""
+is_system_topic = names.is_system_topic
 
 
-def is_system_topic(topic: str) -> bool:
-    """``TopicValidator.isSystemTopic``."""
-    return topic in SYSTEM_TOPICS or topic.startswith("rmq_sys_")
+def create_topic_header(config: TopicConfig, default_topic: str = DEFAULT_TOPIC) -> CreateTopicRequestHeader:
+    """The UPDATE_AND_CREATE_TOPIC header for ``config``, checked (name, numbers, attributes).
+
+    A 5.x tool adds ``attributes`` (``+key=value`` pairs joined by commas, ``AttributeParser``) and
+    ``force``; they are sent when ``config.attributes`` is not None. A bad topic raises
+    :class:`HeaderError` before anything is sent.
+    """
+    f = config.to_create_topic_fields(default_topic)
+    hdr = CreateTopicRequestHeader(
+        topic=f["topic"],
+        default_topic=default_topic,
+        read_queue_nums=config.read_queue_nums,
+        write_queue_nums=config.write_queue_nums,
+        perm=config.perm,
+        topic_filter_type=f["topicFilterType"],
+        topic_sys_flag=config.topic_sys_flag,
+        order=config.order,
+        attributes=f.get("attributes"),
+        force=None if "force" not in f else f["force"] == "true",
+    )
+    return hdr.check()
+
+
+def check_topic_name(topic: str, *, deleting: bool = False) -> str:
+    """``TopicValidator.validateTopic`` of a topic about to be named in a request; :class:`HeaderError`
+    if bad. ``deleting`` allows a legal name longer than 127 characters (an older release made it)."""
+    if deleting:
+        DeleteTopicRequestHeader(topic=topic).check()
+        return topic
+    why = names.check_topic(topic)
+    if why is not None:
+        raise HeaderError(why)
+    return topic
+
+
+def check_order_conf(conf: str) -> str:
+    """An order conf (``brokerName:queueNums;...``) clients can read: every item a broker name and a
+    queue count (Java's clients parse it with ``Integer.parseInt`` and fail on anything else)."""
+    from mqadmin.protocol.javanum import JavaNumberError, parse_int
+
+    for item in conf.split(";"):
+        if not item:
+            continue
+        name, sep, nums = item.rpartition(":")
+        why = names.check_name("broker", name) if sep else f"the order conf item {item!r} is not name:num"
+        if why is None:
+            try:
+                why = queue_nums_refusal("the queue count of " + name, parse_int(nums))
+            except JavaNumberError as e:
+                why = f"the order conf item {item!r}: {e}"
+        if why is not None:
+            raise HeaderError(why, ResponseCode.INVALID_PARAMETER)
+    return conf
+
+
+def check_topic_config(config: TopicConfig) -> TopicConfig:
+    """A topic of a batch (18) checked as the broker will check it; :class:`HeaderError` if bad."""
+    topic = config.topic_name or ""
+    why = names.check_topic(topic)
+    if why is not None:
+        raise HeaderError(why)
+    why = topic_config_refusal(
+        config.read_queue_nums,
+        config.write_queue_nums,
+        config.perm,
+        config.topic_filter_type,
+        config.topic_sys_flag,
+    )
+    if why is not None:
+        raise HeaderError(f"topic {topic}: {why}", ResponseCode.INVALID_PARAMETER)
+    return config
 
 
 class TopicAdminOps(BrokerAdminOps):
@@ -71,11 +142,10 @@ class TopicAdminOps(BrokerAdminOps):
     async def create_and_update_topic_config(
         self, addr: str, config: TopicConfig, default_topic: str = DEFAULT_TOPIC
     ) -> None:
-        """UPDATE_AND_CREATE_TOPIC on one broker (the permission is checked first, as Java)."""
-        if not perm_is_valid(config.perm):
-            raise InvalidPermError(f"topicPermission value: {config.perm} is invalid.")
-        fields: dict[str, str | None] = dict(config.to_create_topic_fields(default_topic))
-        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_TOPIC, fields)
+        """UPDATE_AND_CREATE_TOPIC on one broker; a bad topic is refused before sending
+        (:func:`create_topic_header`)."""
+        hdr = create_topic_header(config, default_topic)
+        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_TOPIC, hdr)
 
     async def create_and_update_topic_config_list(self, addr: str, configs: list[TopicConfig]) -> None:
         """UPDATE_AND_CREATE_TOPIC_LIST (5.x brokers): many topics in one request.
@@ -86,12 +156,12 @@ class TopicAdminOps(BrokerAdminOps):
         from mqadmin.protocol import fastjson
 
         for c in configs:
-            if not perm_is_valid(c.perm):
-                raise InvalidPermError(f"topicPermission value: {c.perm} is invalid.")
+            check_topic_config(c)
         body = fastjson.dumps({"topicConfigList": [c.to_json_obj() for c in configs]}).encode("utf-8")
         resp = await self.invoke(
             addr,
             RequestCode.UPDATE_AND_CREATE_TOPIC_LIST,
+            CreateTopicListRequestHeader(),
             body=body,
             ok=(ResponseCode.SUCCESS, ResponseCode.REQUEST_CODE_NOT_SUPPORTED),
         )
@@ -100,7 +170,7 @@ class TopicAdminOps(BrokerAdminOps):
 
     async def delete_topic_in_broker(self, addr: str, topic: str) -> None:
         """DELETE_TOPIC_IN_BROKER."""
-        await self.invoke(addr, RequestCode.DELETE_TOPIC_IN_BROKER, {"topic": topic})
+        await self.invoke(addr, RequestCode.DELETE_TOPIC_IN_BROKER, DeleteTopicRequestHeader(topic=topic))
 
     async def delete_topic_in_namesrv(self, addr: str, topic: str, cluster: str | None = None) -> None:
         """DELETE_TOPIC_IN_NAMESRV on one name server (with ``cluster``: only that cluster's brokers)."""
@@ -166,7 +236,7 @@ class TopicAdminOps(BrokerAdminOps):
             resp = await self.invoke(
                 addr,
                 RequestCode.GET_TOPIC_CONFIG,
-                {"lo": "true", "topic": topic},
+                GetTopicConfigRequestHeader(topic=topic, lo=True),
                 ok=(
                     ResponseCode.SUCCESS,
                     ResponseCode.TOPIC_NOT_EXIST,
@@ -214,7 +284,8 @@ class TopicAdminOps(BrokerAdminOps):
         """GET_TOPIC_STATS_INFO: min/max offset and last store time of each queue on one broker."""
         from mqadmin.protocol.bodies.stats import TopicStatsTable
 
-        resp = await self.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, {"topic": topic})
+        hdr = GetTopicStatsInfoRequestHeader(topic=topic)
+        resp = await self.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, hdr)
         try:
             return TopicStatsTable.decode(resp.body or b"{}")
         except ProtocolError as e:

@@ -7,12 +7,18 @@ The four config objects of a 4.9.8 broker (``BrokerConfig``, ``NettyServerConfig
 ``MixAll.properties2Object`` does it: a key names a field, the value is parsed for the field's type,
 and a value that does not parse is ignored. :class:`Configuration` is Java's ``Configuration``:
 the text table GET_BROKER_CONFIG answers and UPDATE_BROKER_CONFIG changes and persists.
+
+A remote update (:meth:`Configuration.refusal`) is stricter than Java's: an entry on more than one
+line, a black-listed key (5.3.3's list, plus every key naming a file or directory), or a value that
+does not parse for its field refuses the whole update, and nothing changes. The persisted file is
+written escaped (``Properties.store``), so it reads back exactly as it was set.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,17 +27,26 @@ from typing import Any
 
 from mqadmin.atomicfile import write_atomic
 from mqadmin.javaconfig import JavaBean, JavaField, java_field, parse_java_integer
+from mqadmin.protocol import names
+from mqadmin.protocol.bodies.properties import properties_store
 from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.codes import ResponseCode
+from mqadmin.protocol.headers.broker import config_entry_refusal
+from mqadmin.protocol.headers.topic import perm_refusal
 from mqadmin.protocol.javacoll import properties_order
+from mqadmin.protocol.javanum import parse_double
 
 __all__ = [
+    "ALWAYS_BLACK_LISTED",
     "DEFAULT_LISTEN_PORT",
+    "PATH_KEYS",
     "BrokerConfig",
     "BrokerSettings",
     "Configuration",
     "MessageStoreConfig",
     "NettyClientConfig",
     "NettyServerConfig",
+    "is_path_key",
     "local_address",
 ]
 
@@ -81,7 +96,7 @@ def parse_java(kind: str, text: str) -> Any:
     if kind == "boolean":
         return text.strip().lower() == "true"
     if kind == "double":
-        return float(text.strip())
+        return parse_double(text)
     if kind.startswith("enum:"):
         value = text.strip()
         if value not in kind[5:].split(","):
@@ -380,6 +395,35 @@ class BrokerSettings:
         return [line for bean in self.beans for line in bean.property_lines(important_only)]
 
 
+ALWAYS_BLACK_LISTED = frozenset({"brokerConfigPath", "rocketmqHome", "configBlackList"})
+"""Keys 5.3.3's ``AdminBrokerProcessor.initConfigBlackList`` refuses whatever ``configBlackList`` says."""
+
+PATH_KEYS = frozenset(
+    {
+        "brokerConfigPath",
+        "rocketmqHome",
+        "storePathRootDir",
+        "storePathCommitLog",
+        "storePathDLedgerCommitLog",
+        "storePathEpochFile",
+        "storePathBrokerIdentity",
+        "readOnlyCommitLogStorePaths",
+        "configStorePath",
+        "controllerStorePath",
+        "kvConfigPath",
+    }
+)
+"""Every key of a 4.9.8 or 5.3.3 broker (and its controller) that names a file or directory."""
+
+_PATH_LIKE = re.compile(r"^storePath|(?:Path|Paths|Dir|Home)$")
+"""Other keys (of a ``-c`` file: ``tls.server.keyPath``...) taken for paths by their names."""
+
+
+def is_path_key(key: str) -> bool:
+    """Whether ``key`` names a file or directory: never changed remotely."""
+    return key in PATH_KEYS or _PATH_LIKE.search(key) is not None
+
+
 class Configuration:
     """Java ``Configuration``: every setting as text, for GET/UPDATE_BROKER_CONFIG (26/25).
 
@@ -415,6 +459,35 @@ class Configuration:
         """``getAllConfigsFormatString``: ``key=value`` lines (properties order is applied here)."""
         return "".join(f"{k}={v}\n" for k, v in self.ordered().items())
 
+    def black_list(self) -> set[str]:
+        """Keys an update may not touch: 5.3.3's (``configBlackList`` plus its fixed three) and paths."""
+        black = {k for k in self.settings.broker.config_black_list.split(";") if k}
+        return black | ALWAYS_BLACK_LISTED
+
+    def refusal(self, props: Mapping[str, str]) -> tuple[int, str] | None:
+        """(code, remark) refusing the update ``props`` as a whole, or None when every entry is good.
+
+        In order: an entry that is not one line of text (INVALID_PARAMETER); a black-listed or path
+        key (NO_PERMISSION, Java's remark); a value its field's Java type cannot take, a permission
+        outside 0..7, or a cluster or broker name that could not be stored (INVALID_PARAMETER).
+        """
+        for k, v in props.items():
+            why = config_entry_refusal(k, v)
+            if why is not None:
+                return ResponseCode.INVALID_PARAMETER, why
+        black = self.black_list()
+        if any(k in black or is_path_key(k) for k in props):
+            return ResponseCode.NO_PERMISSION, "Can not update config in black list."
+        for bean in self.settings.beans:
+            for f in bean.java_fields():
+                text = props.get(f.java)
+                if text is None:
+                    continue
+                why = _value_refusal(bean, f, text)
+                if why is not None:
+                    return ResponseCode.INVALID_PARAMETER, why
+        return None
+
     def update(self, props: Mapping[str, str]) -> None:
         """``Configuration.update``: existing keys overwritten, fields set, version bumped, persisted."""
         for k, v in props.items():
@@ -425,11 +498,33 @@ class Configuration:
         self.persist()
 
     def persist(self) -> None:
+        """The table, escaped as ``Properties.store`` escapes, replacing the config file atomically."""
         path = self.settings.config_path or str(self.settings.store.config_dir / "broker.properties")
         try:
-            write_atomic(path, self.format())
+            write_atomic(path, properties_store(self.ordered(), sort=False))
         except OSError as e:
             log.error("persist broker config to %s failed: %s", path, e)
+
+
+def _value_refusal(bean: JavaBean, f: JavaField, text: str) -> str | None:
+    """Why ``text`` cannot be the value of field ``f``, or None."""
+    if f.kind == "boolean":
+        if text.strip().lower() not in ("true", "false"):
+            return f"{f.java} takes true or false, not {text!r}"
+        return None
+    try:
+        value = bean.parse_property(f.kind, text)
+    except ValueError:
+        if f.kind.startswith("enum:"):
+            return f"{f.java} takes one of {f.kind[5:].replace(',', ', ')}, not {text!r}"
+        return f"{f.java} takes a Java {f.kind} value, not {text!r}"
+    if f.java == "brokerPermission":
+        return perm_refusal(value, "brokerPermission")
+    if f.java in ("brokerName", "brokerClusterName"):
+        return names.check_name("broker" if f.java == "brokerName" else "cluster", value)
+    if f.java == "msgTraceTopicName":
+        return names.check_topic(value)
+    return None
 
 
 def _props_in_order(props: Mapping[str, str]) -> dict[str, str]:

@@ -27,8 +27,8 @@ from mqadmin.cli.errors import CommandError, ErrorReport, PartialFailure, descri
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
 from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
-from mqadmin.cli.javatext import java_parse_long
 from mqadmin.cli.output import Output
+from mqadmin.protocol import javanum
 
 if TYPE_CHECKING:
     from mqadmin.admin.api import MQAdmin
@@ -150,12 +150,9 @@ def parse_long(value: str, option: str, bits: int = 64) -> int:
     """``Long.parseLong`` (``Integer.parseInt`` with ``bits=32``) of an option's trimmed value; a bad
     one is a usage error."""
     try:
-        n = java_parse_long(value.strip())
-    except ValueError:
-        n = None
-    if n is None or not -(1 << (bits - 1)) <= n < (1 << (bits - 1)):
-        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE)
-    return n
+        return (javanum.parse_int if bits == 32 else javanum.parse_long)(value.strip())
+    except javanum.JavaNumberError:
+        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE) from None
 
 
 def read_json_list(path_text: str, what: str) -> list[Any]:

@@ -93,7 +93,7 @@ def test_broker_config_bad_input(cluster: Cluster) -> None:
     addr = cluster.broker_addr
     before = broker_config(cluster)
     cases = [
-        (("updateBrokerConfig", "-b", addr, "-k", "brokerPermission", "-v", "9"), 1, "invalid"),
+        (("updateBrokerConfig", "-b", addr, "-k", "brokerPermission", "-v", "9"), 2, "invalid"),
         (("updateBrokerConfig", "-k", "a", "-v", "b"), 2, "-b ADDR or the cluster with -c"),
         (("updateBrokerConfig", "-c", "Nope", "-k", "a", "-v", "b"), 1, "cluster 'Nope' not found"),
         (("getBrokerConfig",), 2, "-b ADDR"),

@@ -99,7 +99,7 @@ def test_update_topic_bad_input(cluster: Cluster) -> None:
     before = set(broker_topics(cluster))
     cases = [
         (("-c", "DefaultCluster", "-t", "Bad1", "-r", "x"), 2, "-r takes a whole number"),
-        (("-c", "DefaultCluster", "-t", "Bad2", "-p", "9"), 1, "topicPermission value: 9 is invalid."),
+        (("-c", "DefaultCluster", "-t", "Bad2", "-p", "9"), 2, "topicPermission value: 9 is invalid."),
         (("-c", "DefaultCluster", "-t", "Bad3", "-a", "k=v"), 2, "add/alter attribute format is wrong"),
         (("-c", "NoSuchCluster", "-t", "Bad4"), 1, "cluster 'NoSuchCluster' not found"),
         (("-b", cluster.broker_addr, "-c", "DefaultCluster", "-t", "Bad5"), 2, "has already been selected"),

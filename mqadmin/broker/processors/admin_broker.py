@@ -11,15 +11,16 @@ import logging
 import shutil
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import answer, guarded, req_str
+from mqadmin.broker.processors.wire import answer, guarded
 from mqadmin.broker.stats import human_bytes
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.properties import string_to_properties
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double
+from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -50,28 +51,31 @@ class BrokerAdminProcessor:
     def get_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         c = self.broker.configuration
         body = c.format().encode()
-        return answer(cmd, 0, None, {"version": c.data_version.encode().decode()}, body or None)
+        version = {"version": c.data_version.encode().decode()}
+        return answer(cmd, ResponseCode.SUCCESS, None, version, body or None)
 
     @guarded
     def update_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        """Java's update, refusing whole what :meth:`Configuration.refusal` refuses (nothing changes)."""
         b = self.broker
         if not cmd.body:
-            return answer(cmd, 0)
+            return answer(cmd, ResponseCode.SUCCESS)
         try:
             props = string_to_properties(cmd.body)
         except ProtocolError:
-            return answer(cmd, 1, "string2Properties error")
-        black = {k for k in b.config.config_black_list.split(";") if k}
-        if black & set(props):
-            return answer(cmd, 16, "Can not update config in black list.")
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, "string2Properties error")
+        refused = b.configuration.refusal(props)
+        if refused is not None:
+            log.warning("updateBrokerConfig from %s refused: %s", conn.remote_addr, refused[1])
+            return answer(cmd, *refused)
         log.info("updateBrokerConfig called by %s: %s", conn.remote_addr, props)
         b.configuration.update(props)
         b.config_updated(props)
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def runtime_info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        return answer(cmd, 0, None, None, KVTable(self.runtime_table()).encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, KVTable(self.runtime_table()).encode())
 
     def runtime_table(self) -> dict[str, str]:
         """``prepareRuntimeInfo``: the store's figures plus the broker's."""
@@ -123,9 +127,9 @@ class BrokerAdminProcessor:
 
     @guarded
     def view_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        name = req_str(cmd, "statsName")
-        key = req_str(cmd, "statsKey")
+        hdr = ViewBrokerStatsDataRequestHeader.decode(cmd.ext_fields)
+        name, key = hdr.stats_name, hdr.stats_key
         item = self.broker.stats.get(name, key)
         if item is None:
-            return answer(cmd, 1, f"The stats <{name}> <{key}> not exist")
-        return answer(cmd, 0, None, None, fastjson.dumps(item.to_json_obj()).encode())
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"The stats <{name}> <{key}> not exist")
+        return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps(item.to_json_obj()).encode())

@@ -10,25 +10,24 @@ import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.broker.processors.wire import (
-    NOT_SET_REMARK,
-    RequestError,
-    answer,
-    guarded,
-    opt_str,
-    req_int,
-    req_long,
-    req_str,
-)
-from mqadmin.broker.topics import validate_topic
-from mqadmin.protocol import fastjson
+from mqadmin.broker.processors.wire import NOT_SET_REMARK, RequestError, answer, guarded
+from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import TopicOffset, TopicStatsTable
 from mqadmin.protocol.bodies.topic import TopicConfig, TopicList
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.topic import (
+    MIXED_NOT_SUPPORTED,
+    CreateTopicRequestHeader,
+    DeleteTopicRequestHeader,
+    GetTopicConfigRequestHeader,
+    GetTopicStatsInfoRequestHeader,
+    QueryConsumeQueueRequestHeader,
+    topic_config_refusal,
+)
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -37,8 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["TopicAdminProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
-
-INVALID_PARAMETER = 29
 
 
 class TopicAdminProcessor:
@@ -63,7 +60,8 @@ class TopicAdminProcessor:
         }
 
     def _refuse_name(self, topic: str) -> str | None:
-        bad = validate_topic(topic)
+        """4.9.8's ``TopicValidator.validateTopic`` and system-topic check (17, 18, 215)."""
+        bad = names.check_topic(topic)
         if bad is not None:
             return bad
         if self.broker.topics.is_system_topic(topic):
@@ -76,24 +74,23 @@ class TopicAdminProcessor:
     def update_and_create_topic(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
-        try:
-            requested = TopicConfig.from_create_topic_fields(cmd.ext_fields or {})
-        except ProtocolError as e:
-            raise RequestError(
-                f"org.apache.rocketmq.remoting.exception.RemotingCommandException: {e}"
-            ) from None
-        topic = requested.topic_name or ""
+        hdr = CreateTopicRequestHeader.decode(cmd.ext_fields)
+        topic = hdr.topic
         log.info("updateAndCreateTopic called by %s", conn.remote_addr)
         bad = self._refuse_name(topic)
         if bad is not None:
-            return answer(cmd, 1, bad)
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, bad)
+        bad = hdr.refusal()
+        if bad is not None:
+            log.warning("updateAndCreateTopic %s from %s refused: %s", topic, conn.remote_addr, bad)
+            return answer(cmd, ResponseCode.INVALID_PARAMETER, bad)
         tc = TopicConfig(
             topic_name=topic,
-            read_queue_nums=requested.read_queue_nums,
-            write_queue_nums=requested.write_queue_nums,
-            perm=requested.perm,
-            topic_filter_type=requested.topic_filter_type,
-            topic_sys_flag=requested.topic_sys_flag,
+            read_queue_nums=hdr.read_queue_nums,
+            write_queue_nums=hdr.write_queue_nums,
+            perm=hdr.perm,
+            topic_filter_type=hdr.topic_filter_type,
+            topic_sys_flag=hdr.topic_sys_flag or 0,
         )
         b = self.broker
         b.topics.update(tc)
@@ -101,41 +98,44 @@ class TopicAdminProcessor:
 
         async def after_registration() -> RemotingCommand:
             await b.registered()  # Java registers synchronously before answering
-            return answer(cmd, 0, NOT_SET_REMARK)
+            return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK)
 
         return after_registration()
 
     @guarded
     def update_and_create_topic_list(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        """5.x's batch create; a 4.9.8 broker lacks it, a 5.x tool may send it."""
+        """5.x's batch create; a 4.9.8 broker lacks it, a 5.x tool may send it. One bad topic
+        refuses the whole list (5.3.3 checks them all before creating any)."""
         try:
             body = j.decode_object(cmd.body or b"", "CreateTopicListRequestBody")
-            configs = [TopicConfig.from_json_obj(x) for x in body.get("topicConfigList") or []]
+            listed = body.get("topicConfigList")
+            configs = j.list_of(listed, "topicConfigList", TopicConfig.from_json_obj) or []
         except ProtocolError as e:
             raise RequestError(f"decode CreateTopicListRequestBody failed: {e}") from None
         for tc in configs:
-            bad = self._refuse_name(tc.topic_name or "")
+            bad = self._refuse_name(tc.topic_name or "") or _list_entry_refusal(tc)
             if bad is not None:
-                return answer(cmd, INVALID_PARAMETER, bad)
+                log.warning("updateAndCreateTopicList from %s refused: %s", conn.remote_addr, bad)
+                return answer(cmd, ResponseCode.INVALID_PARAMETER, bad)
         b = self.broker
         for tc in configs:
             tc.attributes = None
         b.topics.update_many(configs)
         if configs:
             b.register_topic_change(configs[0].topic_name if len(configs) == 1 else None)
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def delete_topic(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
+        topic = DeleteTopicRequestHeader.decode(cmd.ext_fields).topic
         log.info("deleteTopic %s called by %s", topic, conn.remote_addr)
         bad = self._refuse_name(topic)
         if bad is not None:
-            return answer(cmd, 1, bad)
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, bad)
         b = self.broker
         b.topics.delete(topic)
         b.store.clean_unused_topics(set(b.topics.table))
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 21, 351, 305
 
@@ -143,40 +143,40 @@ class TopicAdminProcessor:
     def all_topic_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         content = self.broker.topics.encode()
         if not self.broker.topics.table:
-            return answer(cmd, 1, "No topic in this broker", {})
-        return answer(cmd, 0, None, {}, content.encode())
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, "No topic in this broker", {})
+        return answer(cmd, ResponseCode.SUCCESS, None, {}, content.encode())
 
     @guarded
     def topic_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """GET_TOPIC_CONFIG as a 5.x broker answers it (a 4.9.8 broker has no such code)."""
-        topic = req_str(cmd, "topic")
+        topic = GetTopicConfigRequestHeader.decode(cmd.ext_fields).topic
         tc = self.broker.topics.get(topic)
         if tc is None:
-            return answer(cmd, 17, f"No topic in this broker. topic: {topic}")
+            return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"No topic in this broker. topic: {topic}")
         out = dataclasses.replace(tc, attributes={})
-        return answer(cmd, 0, None, None, out.encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, out.encode())
 
     @guarded
     def system_topics(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         body = TopicList(self.broker.topics.system_topic_list())
-        return answer(cmd, 0, None, None, body.encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, body.encode())
 
     # ------------------------------------------------------------------------------ 202
 
     @guarded
     def topic_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
+        topic = GetTopicStatsInfoRequestHeader.decode(cmd.ext_fields).topic
         b = self.broker
         tc = b.topics.get(topic)
         if tc is None:
-            return answer(cmd, 17, f"topic[{topic}] not exist")
+            return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"topic[{topic}] not exist")
         table = {}
         for qid in range(tc.write_queue_nums):
             mn = max(b.store.min_offset(topic, qid), 0)
             mx = max(b.store.max_offset(topic, qid), 0)
             ts = b.store.message_store_time(topic, qid, mx - 1) if mx > 0 else 0
             table[MessageQueue(topic, b.config.broker_name, qid)] = TopicOffset(mn, mx, ts)
-        return answer(cmd, 0, None, None, TopicStatsTable(table).encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, TopicStatsTable(table).encode())
 
     # ------------------------------------------------------------------------------ 306, 316, 329
 
@@ -184,33 +184,31 @@ class TopicAdminProcessor:
     def clean_expired_consume_queue(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke cleanExpiredConsumeQueue by %s", conn.remote_addr)
         self.broker.store.clean_expired_consume_queues()
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def clean_unused_topic(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke cleanUnusedTopic by %s", conn.remote_addr)
         b = self.broker
         b.store.clean_unused_topics(set(b.topics.table))
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def delete_expired_commitlog(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke deleteExpiredCommitLog by %s", conn.remote_addr)
         self.broker.store.delete_expired_files()
-        return answer(cmd, 0)
+        return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 321
 
     @guarded
     def query_consume_queue(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
-        index = req_long(cmd, "index")
-        count = req_int(cmd, "count")
-        group = opt_str(cmd, "consumerGroup")
+        hdr = QueryConsumeQueueRequestHeader.decode(cmd.ext_fields)
+        topic, queue_id, index, count = hdr.topic, hdr.queue_id, hdr.index, hdr.count
+        group = hdr.consumer_group
         b = self.broker
         if queue_id not in b.store.queues().get(topic, []):
-            return answer(cmd, 1, f"{queue_id}@{topic} is not exist!")
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{queue_id}@{topic} is not exist!")
         body: dict[str, Any] = {
             "maxQueueIndex": b.store.max_offset(topic, queue_id),
             "minQueueIndex": b.store.min_offset(topic, queue_id),
@@ -223,9 +221,20 @@ class TopicAdminProcessor:
                 body["subscriptionData"] = sub.to_json_obj()
         entries = b.store.consume_queue_entries(topic, queue_id, index, count)
         if not entries:
-            return answer(cmd, 0, f"Index {index} of {queue_id}@{topic} is not exist!")
+            return answer(cmd, ResponseCode.SUCCESS, f"Index {index} of {queue_id}@{topic} is not exist!")
         body["queueData"] = [
             {"eval": False, "physicOffset": phy, "physicSize": size, "tagsCode": code}
             for phy, size, code in entries
         ]
-        return answer(cmd, 0, NOT_SET_REMARK, None, fastjson.dumps(dict(sorted(body.items()))).encode())
+        out = fastjson.dumps(dict(sorted(body.items()))).encode()
+        return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, out)
+
+
+def _list_entry_refusal(tc: TopicConfig) -> str | None:
+    """The numbers of one topic of an 18 body, and 5.3.3's MIXED check on its attributes."""
+    bad = topic_config_refusal(
+        tc.read_queue_nums, tc.write_queue_nums, tc.perm, tc.topic_filter_type, tc.topic_sys_flag
+    )
+    if bad is None and (tc.attributes or {}).get("+message.type") == "MIXED":
+        return MIXED_NOT_SUPPORTED
+    return bad

@@ -4,6 +4,8 @@ cleanUnusedTopic, cleanExpiredCQ and deleteExpiredCommitLog.
 Text output is the Java 5.3.3 tool's. Commands that address a whole cluster ask its brokers all at
 once and print in the Java order; a broker that fails is reported on stderr and the exit code is 6
 when others answered. A missing ``-b``/``-c`` is a usage error (exit 2) where Java prints its help.
+A config entry the broker would refuse (a line break, a bad permission) is refused before any
+request (exit 2).
 """
 
 from __future__ import annotations
@@ -152,10 +154,12 @@ async def update_broker_config(
     key: str,
     value: str,
 ) -> None:
+    from mqadmin.admin.brokers import check_broker_config_update
+
     need_target(broker_addr, cluster_name)
-    admin = inv.admin
     k, v = key.strip(), value.strip()
-    props = {k: v}
+    props = check_broker_config_update({k: v})
+    admin = inv.admin
     if broker_addr is not None:
         addrs = [broker_addr.strip()]
     else:

@@ -18,16 +18,11 @@ from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import (
-    java_parse_boolean,
-    java_parse_double,
-    java_parse_long,
-    jformat,
-    to_float32,
-)
+from mqadmin.cli.javatext import jformat, to_float32
 from mqadmin.cli.routeview import broker_addrs_in_java_order
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
+from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_double, parse_int, parse_long
 
 COMMANDS: dict[str, Any] = {}
 
@@ -84,6 +79,20 @@ def targets_of(info: ClusterInfo, cluster_name: str) -> list[Target]:
     return out
 
 
+def java_parse_long(s: str | None) -> int:
+    """``Long.parseLong`` of a runtime-table value that may be missing (null: NumberFormatException)."""
+    if s is None:
+        raise JavaNumberError(None)
+    return parse_long(s)
+
+
+def java_parse_double(s: str | None) -> float:
+    """``Double.parseDouble`` of a runtime-table value that may be missing."""
+    if s is None:
+        raise JavaNumberError(None)
+    return parse_double(s)
+
+
 def _not_blank(s: str | None) -> bool:
     return s is not None and s.strip() != ""
 
@@ -110,7 +119,7 @@ def base_row(t: Target, table: dict[str, str] | None, now_ms: int) -> tuple[str,
     timer_tps = [0.0, 0.0]
     active = False
     if table is not None:
-        active = java_parse_boolean(table.get("brokerActive"))
+        active = parse_bool(table.get("brokerActive"))
         put_tps = table.get("putTps")
         get_tps = table.get("getTransferredTps")
         send_q = table.get("sendThreadPoolQueueSize")
@@ -272,8 +281,8 @@ async def cluster_list(
     period: float | None = None
     if interval is not None:
         try:
-            period = float(int(interval.strip()))
-        except ValueError:
+            period = float(parse_int(interval.strip()))
+        except JavaNumberError:
             raise CommandError(
                 f"-i takes a whole number of seconds, not {interval!r}", ExitCode.USAGE
             ) from None

@@ -5,6 +5,9 @@ Text output is the Java 5.3.3 tool's. Where the Java tool asks a cluster's broke
 other and stops at the first failure, these ask them all at once, print what succeeded in the Java
 order, report each failure on stderr and exit 6 (some failed) or with the failure's code (all
 failed). Where Java prints its help for a missing ``-b``/``-c``, this is a usage error (exit 2).
+
+Names and numbers are checked before any request, as the broker will check them (topic name,
+queue counts 1..1024, permission, attributes, order confs): a bad one is one line and exit 2.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from mqadmin.admin.topics import check_order_conf, check_topic_config, check_topic_name, create_topic_header
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, read_json_list
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -136,6 +140,7 @@ async def update_topic(
     center_sync = has_unit_sub is not None and java_parse_boolean(has_unit_sub.strip())
     tc.topic_sys_flag = (1 if is_unit else 0) | (2 if center_sync else 0)
     tc.order = order is not None and java_parse_boolean(order.strip())
+    create_topic_header(tc)  # a bad name or number: one line, exit 2, nothing sent
 
     admin = inv.admin
     lines: list[str] = []
@@ -194,7 +199,7 @@ def _read_topic_configs(path: str) -> list[TopicConfig]:
             raise CommandError(f"{path}: topic config #{i + 1} has no topicName")
         if tc.attributes is None:
             tc.attributes = {}
-        out.append(tc)
+        out.append(check_topic_config(tc))
     return out
 
 
@@ -257,6 +262,7 @@ async def update_topic_list(
 async def delete_topic(inv: Invocation, topic: str, cluster_name: str) -> None:
     admin = inv.admin
     t, cluster = topic.strip(), cluster_name.strip()
+    check_topic_name(t, deleting=True)
     masters = await admin.fetch_master_addrs(cluster)
     ok, brokers = await inv.on_each(masters, lambda a: admin.delete_topic_in_broker(a, t))
     data: dict[str, Any] = {"topic": t, "cluster": cluster, "brokers": brokers, "nameServers": []}
@@ -295,6 +301,7 @@ async def update_topic_perm(
     admin = inv.admin
     t = topic.strip()
     new_perm = parse_int(perm, "-p")
+    create_topic_header(TopicConfig(topic_name=t, perm=new_perm))  # name and permission
     route = await admin.examine_topic_route_info(t)
     if not route.queue_datas:
         raise CommandError(f"the route of topic {t} has no queue data")
@@ -437,6 +444,7 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
 async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None, method: str) -> None:
     admin = inv.admin
     t, how = topic.strip(), method.strip()
+    check_topic_name(t)
     if how == "get":
         conf = await admin.get_order_conf(t)
         if conf is None:
@@ -450,6 +458,7 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
         conf = (order_conf or "").strip()
         if not conf:
             raise CommandError("please set orderConf with option -v.", ExitCode.USAGE)
+        check_order_conf(conf)
         result = await admin.put_order_conf(t, conf)
         text = f"update orderConf success. topic=[{t}], orderConf=[{conf}]"
     elif how == "delete":

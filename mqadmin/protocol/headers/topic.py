@@ -1,5 +1,5 @@
 """Topic request headers: create (17), create a list (18), delete (215), queue stats (202), one
-config (351), who consumes a topic (300) and consume-queue inspection (321).
+config (351) and consume-queue inspection (321).
 
 Java's classes are in ``remoting/.../protocol/header`` (5.3.3). Their own fields come first, then
 what they inherit: ``lo`` from ``TopicRequestHeader``, ``ns``/``nsd``/``bname``/``oway`` from
@@ -40,7 +40,6 @@ __all__ = [
     "GetTopicConfigRequestHeader",
     "GetTopicStatsInfoRequestHeader",
     "QueryConsumeQueueRequestHeader",
-    "QueryTopicConsumeByWhoRequestHeader",
     "TopicName",
     "attributes_refusal",
     "perm_refusal",
@@ -212,18 +211,6 @@ class GetTopicStatsInfoRequestHeader(RequestHeader):
 @request_header
 class GetTopicConfigRequestHeader(RequestHeader):
     """GET_TOPIC_CONFIG (351, 5.x); the 5.3.3 tool sends ``lo=true``."""
-
-    topic: str
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
-
-
-@request_header
-class QueryTopicConsumeByWhoRequestHeader(RequestHeader):
-    """QUERY_TOPIC_CONSUME_BY_WHO (300)."""
 
     topic: str
     lo: bool | None = None

@@ -18,6 +18,7 @@ import time
 from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any
 
+from mqadmin.broker.acl import access_guard
 from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager
 from mqadmin.broker.config import BrokerConfig, BrokerSettings, Configuration, MessageStoreConfig
 from mqadmin.broker.groups import GroupManager
@@ -147,6 +148,7 @@ class BrokerController:
     async def start(self) -> int:
         """Load configs, recover the store, listen, register; returns the port listened on."""
         s = self.settings
+        guard = access_guard(s)  # aclEnable: the ACL check before every handler (AclConfigError: bad files)
         s.store.config_dir.mkdir(parents=True, exist_ok=True)
         self.topics.load()
         self.groups.load()
@@ -170,8 +172,8 @@ class BrokerController:
             self.transactions,
         ):
             for code, handler in processor.handlers().items():
-                server.register_handler(code, handler)
-        server.register_default_handler(self._unsupported)
+                server.register_handler(code, guard(handler))
+        server.register_default_handler(guard(self._unsupported))
         server.on_close.append(self._channel_closed)
         if s.server.listen_port != 0:  # the store is ready before the first client can connect
             self.store.start()

@@ -4,9 +4,11 @@ Order as ``BrokerStartup``: defaults (listen port 10911), the ``-c`` properties 
 every config object, ``-n`` over ``namesrvAddr``, then the fixed overrides (a master has id 0, HA
 port = listen port + 1). ``-p``/``-m`` print the settings in the Java console-log format and exit;
 otherwise the broker starts and prints Java's ``The broker[...] boot success...`` line on stdout,
-the only thing it ever writes there. Logs go to a file (``~/logs/rocketmqlogs/broker.log`` unless
-told otherwise) and to stderr. SIGTERM and SIGINT stop it cleanly: offsets persisted, unregistered
-from every name server, store closed (exit 0).
+the only thing it ever writes there. It listens on ``bindAddress`` (``--bind-address``; every
+interface by default, as 5.3.3). Nothing goes to the home directory: the store root defaults to
+``./store`` (Java: ``~/store``) and the log file to ``logs/broker.log`` under the store root, beside
+its ``config`` (Java: ``~/logs/rocketmqlogs``); stderr gets the warnings. SIGTERM and SIGINT stop it
+cleanly: offsets persisted, unregistered from every name server, store closed (exit 0).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import sys
 from typing import TextIO
 
+from mqadmin.broker.acl_plain import AclConfigError
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.controller import BrokerController
 from mqadmin.broker.store import StoreError
@@ -28,16 +31,26 @@ from mqadmin.servermain import (
     wait_for_stop,
 )
 
-__all__ = ["DEFAULT_LOG_FILE", "StartupError", "load_settings", "run", "serve"]
+__all__ = ["DEFAULT_BIND_ADDRESS", "StartupError", "default_log_file", "load_settings", "run", "serve"]
 
 log = logging.getLogger("mqadmin.broker")
 
-DEFAULT_LOG_FILE = os.path.join("~", "logs", "rocketmqlogs", "broker.log")
+#: 5.3.3's ``NettyServerConfig.bindAddress`` default: every interface.
+DEFAULT_BIND_ADDRESS = "0.0.0.0"
 
 
-def load_settings(config_file: str | None = None, namesrv_addr: str | None = None) -> BrokerSettings:
-    """Defaults, then the ``-c`` file (Java properties), then ``-n``, then the fixed overrides."""
+def default_log_file(settings: BrokerSettings) -> str:
+    """``logs/broker.log`` under the store root."""
+    return os.path.join(settings.store.store_path_root_dir, "logs", "broker.log")
+
+
+def load_settings(
+    config_file: str | None = None, namesrv_addr: str | None = None, *, bind_address: str | None = None
+) -> BrokerSettings:
+    """Defaults, then the ``-c`` file (Java properties), then ``-n`` and ``--bind-address``, then the
+    fixed overrides. The store root defaults to ``store`` in the working directory."""
     s = BrokerSettings()
+    s.store.store_path_root_dir = os.path.abspath("store")
     if config_file is not None:
         props = read_config_file(config_file)
         s.apply(props)
@@ -45,6 +58,8 @@ def load_settings(config_file: str | None = None, namesrv_addr: str | None = Non
         s.config_path = config_file
     if namesrv_addr is not None:
         s.broker.namesrv_addr = namesrv_addr
+    if bind_address is not None:
+        s.server.bind_address = bind_address
     for addr in s.broker.namesrv_list:
         host, _, port = addr.rpartition(":")
         if not host or not port.isdigit():
@@ -69,14 +84,17 @@ async def serve(settings: BrokerSettings, *, boot_out: TextIO | None = None) -> 
     """Run until SIGTERM or SIGINT."""
     for line in settings.print_lines():
         log.info("%s", line)
-    controller = BrokerController(settings)
+    bind = settings.server.bind_address or DEFAULT_BIND_ADDRESS
+    controller = BrokerController(settings, bind_address=bind)
     try:
         await controller.start()
     except StoreError as e:
         raise StartupError(f"the message store cannot start: {e}") from None
+    except AclConfigError as e:  # aclEnable=true with an ACL file that cannot be used
+        raise StartupError(str(e)) from None
     except OSError as e:
         raise StartupError(
-            f"cannot listen on port {settings.server.listen_port}: {e.strerror or e}"
+            f"cannot listen on {bind}:{settings.server.listen_port}: {e.strerror or e}"
         ) from None
     announce(boot_tip(settings), log, boot_out)
     try:
@@ -90,13 +108,15 @@ def run(
     config_file: str | None = None,
     *,
     namesrv_addr: str | None = None,
+    bind_address: str | None = None,
     print_config: bool = False,
     print_important: bool = False,
-    log_file: str | None = DEFAULT_LOG_FILE,
+    log_file: str | None = None,
 ) -> int:
-    """The whole process; returns the exit code."""
+    """The whole process; returns the exit code. ``log_file`` None: :func:`default_log_file`; empty:
+    stderr only."""
     try:
-        settings = load_settings(config_file, namesrv_addr)
+        settings = load_settings(config_file, namesrv_addr, bind_address=bind_address)
     except StartupError as e:
         sys.stderr.write(f"mqadmin broker: {e}\n")
         return 1
@@ -105,6 +125,8 @@ def run(
         sys.stdout.write("".join(f"{line}\n" for line in console_lines(lines)))
         sys.stdout.flush()
         return 0
+    if log_file is None:
+        log_file = default_log_file(settings)
     return run_until_stopped(
         lambda: serve(settings), log_file, log, logging.WARNING if log_file else logging.INFO
     )

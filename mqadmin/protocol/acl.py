@@ -45,17 +45,21 @@ def signed_content(ext_fields: Mapping[str, str], body: bytes | None, ignore: Co
     ``ignore`` names more fields to leave out, for checks that mimic a server's exclusions.
     Java encodes with UTF-8 and turns unpaired surrogates into ``?``; so does ``errors="replace"``.
     """
+    return _signed_text(ext_fields, ignore) + (body or b"")
+
+
+def _signed_text(ext_fields: Mapping[str, str], ignore: Collection[str]) -> bytes:
     keys = sorted((k for k in ext_fields if k != SIGNATURE and k not in ignore), key=java_string_sort_key)
-    text = "".join(ext_fields[k] for k in keys)
-    return text.encode("utf-8", "replace") + (body or b"")
+    return "".join(ext_fields[k] for k in keys).encode("utf-8", "replace")
 
 
 def signature(
     ext_fields: Mapping[str, str], body: bytes | None, secret_key: str, ignore: Collection[str] = ()
 ) -> str:
     """Base64 HmacSHA1 of :func:`signed_content` with ``secret_key``, as Java's ``AclSigner``."""
-    key = secret_key.encode("utf-8", "replace")
-    mac = hmac.new(key, signed_content(ext_fields, body, ignore), hashlib.sha1)
+    mac = hmac.new(secret_key.encode("utf-8", "replace"), _signed_text(ext_fields, ignore), hashlib.sha1)
+    if body:
+        mac.update(body)  # fed on its own: a message body is not copied to be signed
     return base64.b64encode(mac.digest()).decode("ascii")
 
 

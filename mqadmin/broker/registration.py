@@ -21,7 +21,7 @@ from mqadmin.broker.topics import TopicManager
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig, TopicConfigSerializeWrapper
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.namesrv import RegisterBrokerRequestHeader, UnRegisterBrokerRequestHeader
@@ -108,7 +108,7 @@ class Registrar:
         except Exception as e:
             log.warning("register broker to name server %s failed: %s", addr, e)
             return None
-        if resp.code != 0:
+        if resp.code != ResponseCode.SUCCESS:
             log.warning("register broker to name server %s: code %d %s", addr, resp.code, resp.remark)
             return None
         log.info("register broker[%d] to name server %s OK", self.settings.broker.broker_id, addr)

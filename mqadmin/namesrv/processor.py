@@ -143,7 +143,8 @@ class NamesrvProcessor:
         self._notify = notify or (lambda notices: None)
         self._started = time.monotonic()
         self._lock: asyncio.Lock | None = None
-        self.black_list = frozenset(_ALWAYS_BLACK) | frozenset(config.config_black_list.split(";"))
+        listed = config.config_black_list.split(";")
+        self.black_list = frozenset(_ALWAYS_BLACK) | frozenset(k for k in listed if k)
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -593,6 +594,8 @@ class NamesrvProcessor:
     # ------------------------------------------------------------------------------ name server config
 
     def update_namesrv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
+        """UPDATE_NAMESRV_CONFIG: Java's black list, plus every key naming a file or directory, then
+        no line break or control character in a key or value; only then changed and persisted."""
         log.info("updateConfig called by %s", conn.addr)
         if req.body is None:
             return req.response(SUCCESS)
@@ -633,6 +636,10 @@ def _check_registered_names(
             if why is not None:
                 raise HeaderError(f"register broker refused: {why}")
     for addr in filters or ():
-        why = broker_addr_refusal(addr, "filter server address") if isinstance(addr, str) else "bad filter"
+        why = (
+            broker_addr_refusal(addr, "filter server address")
+            if isinstance(addr, str)
+            else "a filter server address is not text"
+        )
         if why is not None:
             raise HeaderError(f"register broker refused: {why}")

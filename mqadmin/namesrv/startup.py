@@ -19,6 +19,7 @@ from mqadmin.javaconfig import JavaBean
 from mqadmin.namesrv.config import NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.kvconfig import KVConfigError
+from mqadmin.protocol.names import bad_text
 from mqadmin.servermain import (
     StartupError,
     announce,
@@ -53,6 +54,10 @@ def load_settings(
     s = Settings()
     if config_file is not None:
         props = read_config_file(config_file)
+        for k, v in props.items():  # it would be served back by GET_NAMESRV_CONFIG, which must encode
+            why = bad_text(k) or bad_text(v)
+            if why is not None:
+                raise StartupError(f"config file {config_file}: the setting {k!a} {why}")
         for bean in (s.namesrv, s.server, s.client):
             bean.apply(props)
         s.namesrv.config_store_path = config_file

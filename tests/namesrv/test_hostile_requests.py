@@ -431,3 +431,19 @@ def test_cli_refuses_bad_names_before_any_request(ns: NameServer, tmp_path: Path
     assert not ns.kv_file.exists()
     log = (ns.workdir / "namesrv.log").read_text()
     assert "refused request" not in log and "updateConfig called" not in log
+
+
+def test_a_config_file_the_server_could_not_serve_back_is_refused_at_start(tmp_path: Path) -> None:
+    """A ``\\uD800`` escape in the ``-c`` file would make GET_NAMESRV_CONFIG unanswerable for everyone."""
+    config = tmp_path / "namesrv.properties"
+    config.write_text("bindAddress=127.0.0.1\nlistenPort=0\nproductEnvName=a\\uD800\n")
+    done = subprocess.run(
+        [*mqadmin_argv(), "namesrv", "start", "-c", str(config), "--log-file", ""],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 1
+    assert "the setting 'productEnvName' contains a lone surrogate (U+D800)" in done.stderr
+    assert not (tmp_path / "namesrv").exists()

@@ -29,6 +29,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.protocol.message import decode_messages
 from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.captures import Frame, all_frames
 from tests.cli_harness import clean_env, run_mqadmin
 
 ADMIN = Credentials("AdminAK01", "AdminSK01")
@@ -559,3 +560,86 @@ def test_query_by_unique_key_is_taken_signed_with_or_without_the_flag(acl_broker
     fields["topic"] = "TopicPub"
     resp = call(acl_broker.addr, signed(RemotingCommand.request(RequestCode.QUERY_MESSAGE, fields), USER))
     assert_refused(resp, "No default permission for topic:TopicPub")
+
+
+STOCK_PLAIN_ACL = """\
+globalWhiteRemoteAddresses:
+  - 10.10.103.*
+  - 192.168.0.*
+accounts:
+  - accessKey: RocketMQ
+    secretKey: 12345678
+    whiteRemoteAddress:
+    admin: false
+    defaultTopicPerm: DENY
+    defaultGroupPerm: SUB
+    topicPerms: [topicA=DENY, topicB=PUB|SUB, topicC=SUB]
+    groupPerms: [groupA=DENY, groupB=PUB|SUB, groupC=SUB]
+  - accessKey: rocketmq2
+    secretKey: 12345678
+    whiteRemoteAddress: 192.168.1.*
+    admin: true
+"""
+"""The accounts of the stock ``conf/plain_acl.yml``; the recorded Java tool signed as ``rocketmq2``."""
+
+
+def recorded_signed_broker_requests() -> list[Frame]:
+    return [
+        f
+        for f in all_frames()
+        if f.dir == "request"
+        and f.header["language"] == "JAVA"
+        and f.server_port not in (9876, 9877)
+        and "Signature" in (f.header.get("extFields") or {})
+    ]
+
+
+def exchange_frames(addr: str, frames: list[bytes], opaques: list[int]) -> list[RemotingCommand]:
+    """Write each recorded frame as it is, one after another on one connection; their answers."""
+    host, port = addr.rsplit(":", 1)
+    answers = []
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        decoder = FrameDecoder()
+        for frame, opaque in zip(frames, opaques, strict=True):
+            s.sendall(frame)
+            got = None
+            while got is None:
+                data = s.recv(65536)
+                assert data, "connection closed"
+                got = next((c for c in decoder.feed(data) if c.flag & 1 and c.opaque == opaque), None)
+            answers.append(got)
+    return answers
+
+
+def test_the_java_tools_recorded_signatures_are_accepted(tmp_path: Path, namesrv: NameServerProcess) -> None:
+    """Every signed request the Java 4.9.8 and 5.3.3 ``mqadmin`` sent to a broker, byte for byte."""
+    frames = recorded_signed_broker_requests()
+    assert len(frames) > 100
+    broker = start_acl_broker(tmp_path, namesrv.addr, STOCK_PLAIN_ACL)
+    try:
+        answers = exchange_frames(
+            broker.addr, [f.frame for f in frames], [f.header["opaque"] for f in frames]
+        )
+        refused = [
+            (f.scenario, f.header["code"], a.remark)
+            for f, a in zip(frames, answers, strict=True)
+            if a.code == ResponseCode.NO_PERMISSION
+        ]
+        assert refused == []
+
+        # the same requests with one signed value changed: each is refused
+        firsts = list({f.header["code"]: f for f in frames}.values())
+        changed = []
+        for f in firsts:
+            cmd = RemotingCommand.request(f.header["code"], dict(f.header["extFields"]), f.body or None)
+            assert cmd.ext_fields is not None
+            cmd.ext_fields["Signature"] = signature(cmd.ext_fields, b"x" + f.body, "12345678")
+            changed.append(cmd)
+        answers = exchange_frames(broker.addr, [encode(c) for c in changed], [c.opaque for c in changed])
+        for f, a in zip(firsts, answers, strict=True):
+            assert (a.code, a.remark) == (
+                ResponseCode.NO_PERMISSION,
+                "Check signature failed for accessKey=rocketmq2",
+            ), f
+    finally:
+        broker.stop()

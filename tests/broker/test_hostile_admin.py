@@ -221,7 +221,7 @@ def test_config_updates_cannot_smuggle_keys_or_move_the_store(namesrv, broker_fa
         assert r.code == code and text in (r.remark or ""), (body, r.code, r.remark)
         assert config_file.read_bytes() == file_before, body
     assert broker_config(addr) == before  # maxMessageSize=1024 of a refused update was not applied either
-    version = req(addr, RequestCode.GET_BROKER_CONFIG).ext_fields["version"]
+    version = (req(addr, RequestCode.GET_BROKER_CONFIG).ext_fields or {})["version"]
     assert DataVersion.decode(version.encode()).counter == 0
 
     # a good update whose value holds every character Properties treats specially

@@ -91,7 +91,7 @@ _mqadmin() {
             esac ;;
         broker)
             case "$sub" in
-                start) words="-h --help -c --configFile --config-file -n --namesrvAddr -p --printConfigItem --print-config-item -m --printImportantConfig --print-important-config --log-file"; values="-c --configFile --config-file -n --namesrvAddr --log-file" ;;
+                start) words="-h --help -c --configFile --config-file -n --namesrvAddr -p --printConfigItem --print-config-item -m --printImportantConfig --print-important-config --bind-address --log-file"; values="-c --configFile --config-file -n --namesrvAddr --bind-address --log-file" ;;
                 *) words="start"; values="" ;;
             esac ;;
         context)

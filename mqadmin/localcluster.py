@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -39,13 +40,17 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 def _child_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "NAMESRV_ADDR"}
-    env["HOME"] = str(home)  # ~/logs and ~/store of the children stay in the work folder
+    env["HOME"] = str(home)  # whatever a child still puts under ~ stays in the work folder
     return env
 
 
 @dataclass
 class ServerProcess:
-    """One server child process and the line it announced itself with."""
+    """One server child process and the line it announced itself with.
+
+    It runs in ``workdir`` (its default paths are relative to the working directory); ``nofile``
+    lowers its ``RLIMIT_NOFILE`` (to see it run out of file descriptors).
+    """
 
     name: str
     argv: list[str]
@@ -53,8 +58,15 @@ class ServerProcess:
     boot: re.Pattern[str]
     proc: subprocess.Popen[str] | None = None
     boot_match: re.Match[str] | None = None
+    nofile: int | None = None
 
     def start(self, timeout: float = 30.0) -> re.Match[str]:
+        nofile = self.nofile
+
+        def limit() -> None:
+            if nofile is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
         self.proc = subprocess.Popen(
             self.argv,
             stdout=subprocess.PIPE,
@@ -62,6 +74,8 @@ class ServerProcess:
             stdin=subprocess.DEVNULL,
             text=True,
             env=_child_env(self.workdir),
+            cwd=self.workdir,
+            preexec_fn=limit if nofile is not None else None,
         )
         assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout

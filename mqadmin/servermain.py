@@ -8,11 +8,12 @@ stop and 0.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, TextIO
@@ -27,6 +28,7 @@ __all__ = [
     "read_config_file",
     "run_until_stopped",
     "setup_logging",
+    "stop_signals",
     "wait_for_stop",
 ]
 
@@ -88,17 +90,27 @@ def announce(tip: str, log: logging.Logger, out: TextIO | None = None) -> None:
     out.flush()
 
 
-async def wait_for_stop() -> None:
-    """Until SIGTERM or SIGINT arrives (the handlers are removed again however this ends)."""
+@contextlib.contextmanager
+def stop_signals() -> Iterator[asyncio.Event]:
+    """SIGTERM and SIGINT set the event while the block runs (then they act as before again).
+
+    Enter it before announcing the server: whoever read the announcement may signal at once.
+    """
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     try:
-        await stop.wait()
+        yield stop
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
+
+
+async def wait_for_stop() -> None:
+    """Until SIGTERM or SIGINT arrives (the handlers are removed again however this ends)."""
+    with stop_signals() as stop:
+        await stop.wait()
 
 
 def run_until_stopped(

@@ -203,8 +203,11 @@ class BrokerConfig(_Bean):
 
 @dataclass
 class NettyServerConfig(_Bean):
-    """Java ``NettyServerConfig`` (4.9.8): only the port and idle time change what we do."""
+    """Java ``NettyServerConfig`` (4.9.8): only the address, port and idle time change what we do."""
 
+    # 5.3.3's first field; null (listed by -p, left out of GET_BROKER_CONFIG as 4.9.8 has no such
+    # key) listens on every interface, 5.3.3's 0.0.0.0
+    bind_address: str | None = None
     listen_port: int = DEFAULT_LISTEN_PORT
     server_worker_threads: int = 8
     server_callback_executor_threads: int = 0

@@ -28,7 +28,7 @@ from mqadmin.servermain import (
     console_lines,
     read_config_file,
     run_until_stopped,
-    wait_for_stop,
+    stop_signals,
 )
 
 __all__ = ["DEFAULT_BIND_ADDRESS", "StartupError", "default_log_file", "load_settings", "run", "serve"]
@@ -96,9 +96,10 @@ async def serve(settings: BrokerSettings, *, boot_out: TextIO | None = None) -> 
         raise StartupError(
             f"cannot listen on {bind}:{settings.server.listen_port}: {e.strerror or e}"
         ) from None
-    announce(boot_tip(settings), log, boot_out)
     try:
-        await wait_for_stop()
+        with stop_signals() as stop:  # before the announcement: its reader may signal at once
+            announce(boot_tip(settings), log, boot_out)
+            await stop.wait()
         log.info("shutdown requested, stopping the broker")
     finally:
         await controller.shutdown()

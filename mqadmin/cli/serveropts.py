@@ -10,6 +10,7 @@ import click
 
 __all__ = [
     "PRINT_CONFIG",
+    "bind_address_option",
     "config_file_option",
     "log_file_option",
     "namesrv_addr_option",
@@ -50,11 +51,16 @@ def namesrv_addr_option(note: str = "") -> Decorator:
     )
 
 
-def log_file_option(default_name: str) -> Decorator:
-    """``--log-file``: where the server logs; by default ``~/logs/rocketmqlogs/<default_name>``."""
+def log_file_option(default_name: str, default_dir: str = "~/logs/rocketmqlogs") -> Decorator:
+    """``--log-file``: where the server logs; by default ``<default_dir>/<default_name>``."""
     return click.option(
         "--log-file",
         metavar="PATH",
         default=None,
-        help=f"Log file (default ~/logs/rocketmqlogs/{default_name}; empty for stderr only).",
+        help=f"Log file (default {default_dir}/{default_name}; empty for stderr only).",
     )
+
+
+def bind_address_option(key: str = "bindAddress") -> Decorator:
+    """``--bind-address``: the address the server listens on (the ``key`` property's override)."""
+    return click.option("--bind-address", metavar="ADDR", help=f"Address to listen on (overrides {key}).")

@@ -6,7 +6,13 @@ import sys
 
 import click
 
-from mqadmin.cli.serveropts import PRINT_CONFIG, config_file_option, log_file_option, namesrv_addr_option
+from mqadmin.cli.serveropts import (
+    PRINT_CONFIG,
+    bind_address_option,
+    config_file_option,
+    log_file_option,
+    namesrv_addr_option,
+)
 
 COMMANDS: dict[str, click.Command] = {}
 
@@ -28,23 +34,26 @@ def group() -> None:
     is_flag=True,
     help="Print important config items",
 )
-@log_file_option("broker.log")
+@bind_address_option()
+@log_file_option("broker.log", "<storePathRootDir>/logs")
 def start(
     config_file: str | None,
     namesrv_addr: str | None,
     print_config: bool,
     print_important: bool,
+    bind_address: str | None,
     log_file: str | None,
 ) -> None:
     """Start the broker; stops cleanly (unregistering from the name servers) on SIGTERM or Ctrl-C."""
-    from mqadmin.broker.startup import DEFAULT_LOG_FILE, run
+    from mqadmin.broker.startup import run
 
     code = run(
         config_file,
         namesrv_addr=namesrv_addr,
+        bind_address=bind_address,
         print_config=print_config,
         print_important=print_important,
-        log_file=DEFAULT_LOG_FILE if log_file is None else log_file,
+        log_file=log_file,
     )
     sys.exit(code)
 

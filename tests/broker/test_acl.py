@@ -157,15 +157,13 @@ def assert_refused(resp: RemotingCommand, remark: str) -> None:
     assert (resp.code, resp.remark) == (ResponseCode.NO_PERMISSION, remark)
 
 
-def start_acl_broker(
-    workdir: Path, ns_addr: str, acl_text: str | None = PLAIN_ACL, **props: object
-) -> BrokerProcess:
+def start_acl_broker(workdir: Path, ns_addr: str, acl_text: str | None = PLAIN_ACL) -> BrokerProcess:
     """A broker with ``aclEnable=true`` and ``acl_text`` as ``${rocketmqHome}/conf/plain_acl.yml``."""
     home = workdir / "home"
     (home / "conf").mkdir(parents=True, exist_ok=True)
     if acl_text is not None:
         (home / "conf" / "plain_acl.yml").write_text(acl_text)
-    return BrokerProcess(workdir / "broker", ns_addr, aclEnable="true", rocketmqHome=home, **props)
+    return BrokerProcess(workdir / "broker", ns_addr, aclEnable="true", rocketmqHome=home)
 
 
 @pytest.fixture(scope="module")

@@ -278,7 +278,7 @@ def test_lock_bodies_with_bad_names_are_refused(broker_factory: Any) -> None:
     mq = {"brokerName": "broker-a", "queueId": 0, "topic": TOPIC}
     good = {"clientId": "c1", "consumerGroup": GOOD, "mqSet": [mq]}
     r = raw_call(b.addr, RequestCode.LOCK_BATCH_MQ, None, json.dumps(good).encode())
-    assert r.code == ResponseCode.SUCCESS and fastjson.loads(r.body)["lockOKMQSet"] == [mq]
+    assert r.code == ResponseCode.SUCCESS and fastjson.loads(r.body or b"")["lockOKMQSet"] == [mq]
     for body in (
         {"clientId": "c2", "consumerGroup": "../g", "mqSet": [mq]},
         {"clientId": "c2", "consumerGroup": "\udfff", "mqSet": [mq]},
@@ -290,7 +290,7 @@ def test_lock_bodies_with_bad_names_are_refused(broker_factory: Any) -> None:
         assert r.code == ResponseCode.SYSTEM_ERROR and r.remark, body
     other = {"clientId": "c2", "consumerGroup": GOOD, "mqSet": [mq]}  # still c1's
     r = raw_call(b.addr, RequestCode.LOCK_BATCH_MQ, None, json.dumps(other).encode())
-    assert fastjson.loads(r.body)["lockOKMQSet"] == []
+    assert fastjson.loads(r.body or b"")["lockOKMQSet"] == []
 
 
 # ------------------------------------------------------------------------------------ code 200
@@ -301,7 +301,7 @@ def test_subscription_groups_are_validated_like_java(broker_factory: Any) -> Non
     path = config_dir(b) / "subscriptionGroup.json"
     before = path.read_bytes()
     table_before = all_groups(b.addr)
-    bad = [
+    bad: list[dict[str, Any]] = [
         {"groupName": "../../g"},
         {"groupName": "\udfff"},
         {"groupName": ""},

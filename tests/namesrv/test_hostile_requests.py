@@ -186,6 +186,10 @@ def test_registration_with_bad_names_is_refused_and_everyone_keeps_being_served(
         "path separator": register_body([topic_config("a/b"), *TOPICS]),
         "too long": register_body([topic_config("T" * 400)]),
         "lone surrogate": register_body([topic_config("T1")]).replace(b'"T1"', b'"\\ud800"'),
+        # large enough to be applied in slices, between other requests
+        "one bad topic among many": register_body(
+            [*(topic_config(f"L{i}") for i in range(1500)), topic_config("x/y")]
+        ),
     }
 
     async def body_() -> None:

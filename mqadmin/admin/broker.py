@@ -12,6 +12,7 @@ from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.consumer import QueryTopicConsumeByWhoRequestHeader
 
 __all__ = ["BrokerOps"]
 
@@ -43,7 +44,8 @@ class BrokerOps(NamesrvOps):
         addr = route.broker_datas[0].select_broker_addr()
         if addr is None:
             return []
-        resp = await self.invoke(addr, RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, {"topic": topic})
+        hdr = QueryTopicConsumeByWhoRequestHeader(topic=topic)
+        resp = await self.invoke(addr, RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, hdr)
         if not resp.body:
             return []
         try:

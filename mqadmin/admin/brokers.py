@@ -17,6 +17,7 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader, config_entry_refusal
+from mqadmin.protocol.headers.consumer import GetConsumerConnectionListRequestHeader
 from mqadmin.protocol.headers.topic import PERM_PRIORITY, perm_refusal
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
@@ -30,7 +31,6 @@ __all__ = [
     "SYSTEM_GROUPS",
     "BrokerAdminOps",
     "ClusterNotFoundError",
-    "InvalidPermError",
     "check_broker_config_update",
     "is_system_group",
 ]
@@ -73,10 +73,6 @@ class ClusterNotFoundError(AdminError):
             "is the right one ('mqadmin clusterList' lists the clusters)"
         )
         self.cluster = cluster
-
-
-class InvalidPermError(AdminError):
-    """A permission outside 0..7 (Java checks it before sending: ``... value: N is invalid.``)."""
 
 
 def perm_is_valid(perm: int) -> bool:
@@ -258,11 +254,12 @@ class BrokerAdminOps(BrokerOps):
         """
         from mqadmin.protocol.bodies.connection import ConsumerConnection
 
+        hdr = GetConsumerConnectionListRequestHeader(consumer_group=group).check()  # before any request
         route = await self.examine_topic_route_info("%RETRY%" + group)
         addr = next((a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a), None)
         if addr is None:
             raise AdminError(f"the retry topic of group {group} has no broker")
-        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, {"consumerGroup": group})
+        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, hdr)
         try:
             cc = ConsumerConnection.decode(resp.body or b"{}")
         except ProtocolError as e:

@@ -41,6 +41,7 @@ from mqadmin.broker.store.segments import SegmentQueue
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.protocol.message import (
+    MESSAGE_MAGIC_CODE_V2,
     MessageExt,
     MessageSysFlag,
     body_crc32,
@@ -56,9 +57,23 @@ _PORT = struct.Struct(">i")
 _TRAN_MASK = MessageSysFlag.TRANSACTION_ROLLBACK_TYPE
 _DISPATCHED_TYPES = (MessageSysFlag.TRANSACTION_NOT_TYPE, MessageSysFlag.TRANSACTION_COMMIT_TYPE)
 _MAX_TOPIC_LENGTH = 127
+_MAX_RETRY_TOPIC_LENGTH = 255  # HookUtils.MAX_TOPIC_LENGTH
+_RETRY_PREFIX = "%RETRY%"
 _MAX_PROPERTIES_LENGTH = 0x7FFF
 _RECORD_SLACK = 64 * 1024  # Java's encoder buffer: maxMessageSize + 64 KiB
 _MIN_FILTER_BYTES = 16000  # getMessage scans at least this many consume-queue bytes
+
+
+def is_safe_dir_name(name: str) -> bool:
+    """Whether ``name`` can be one directory level under the store: not empty, ``.`` or ``..``, no path
+    separator, NUL or lone surrogate, at most 255 bytes. Topics were checked before they were stored;
+    this holds for records written before those checks existed too."""
+    if not name or name in (".", "..") or "/" in name or "\\" in name or "\x00" in name:
+        return False
+    try:
+        return len(name.encode("utf-8")) <= 255
+    except UnicodeEncodeError:
+        return False
 
 
 def _now_ms() -> int:
@@ -319,9 +334,13 @@ class MessageStore:
 
     # --- dispatch ----------------------------------------------------------------------------------
 
-    def _queue_for_write(self, topic: str, queue_id: int) -> ConsumeQueue:
+    def _queue_for_write(self, topic: str, queue_id: int) -> ConsumeQueue | None:
+        """The queue a record is dispatched to; None for a topic that cannot be a directory name."""
         queues = self._cqs.get(topic)
         if queues is None:
+            if not is_safe_dir_name(topic):  # defence in depth: no topic makes a path outside the store
+                log.error("not dispatching to topic %r: not a usable directory name", topic)
+                return None
             queues = self._cqs[topic] = {}
         cq = queues.get(queue_id)
         if cq is None:
@@ -339,9 +358,9 @@ class MessageStore:
                 info.topic, info.keys, info.uniq_key, info.commit_log_offset, info.store_timestamp
             )
         if tran in _DISPATCHED_TYPES:
-            self._queue_for_write(info.topic, info.queue_id).put(
-                info.queue_offset, info.commit_log_offset, info.size, info.tags_code
-            )
+            cq = self._queue_for_write(info.topic, info.queue_id)
+            if cq is not None:
+                cq.put(info.queue_offset, info.commit_log_offset, info.size, info.tags_code)
         self._last_store_ts = info.store_timestamp
 
     def _drop_empty_queues(self) -> None:
@@ -357,7 +376,10 @@ class MessageStore:
     def _prepare(self, msg: MessageExt, now: int) -> PutStatus | None:
         """Checks and store-side fields common to single and batch puts; a status means refusal."""
         if len(msg.topic) > _MAX_TOPIC_LENGTH:
-            return PutStatus.MESSAGE_ILLEGAL
+            # 5.3.3 (autoMessageVersionOnTopicLen): a retry topic of up to 255 is a v2 record
+            if len(msg.topic) > _MAX_RETRY_TOPIC_LENGTH or not msg.topic.startswith(_RETRY_PREFIX):
+                return PutStatus.MESSAGE_ILLEGAL
+            msg.magic_code = MESSAGE_MAGIC_CODE_V2
         try:
             body, _ = msg.stored_body()
         except ProtocolError:
@@ -734,6 +756,8 @@ class MessageStore:
         for qid, cq in self._cqs.pop(topic, {}).items():
             cq.destroy()
             self._queue_offsets.pop((topic, qid), None)
+        if not is_safe_dir_name(topic):
+            return
         try:
             (self.config.consumequeue_dir / topic).rmdir()
         except OSError:

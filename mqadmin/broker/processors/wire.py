@@ -1,10 +1,9 @@
-"""Reading request headers and writing responses the way a 4.9.8 broker does.
+"""Writing responses the way a 4.9.8 broker does, and turning refused requests into answers.
 
-Java decodes a request's ext fields into a header class: a required field that is missing fails the
-request with SYSTEM_ERROR and a RemotingCommandException text, a number that does not parse with
-the NumberFormatException text. Values may arrive as JSON numbers (the C++ client) or strings; the
-frame decoder already turned both into strings. Responses always say ``"language":"JAVA"`` and
-``"version":409`` and list their ext fields in ``HashMap`` order.
+Request headers are read with the declared types of :mod:`mqadmin.protocol.headers` (Java's rules:
+a missing required field or a number that does not parse refuses the request with SYSTEM_ERROR and
+Java's text); :func:`guarded` answers such a refusal. Responses always say ``"language":"JAVA"``
+and ``"version":409`` and list their ext fields in ``HashMap`` order.
 """
 
 from __future__ import annotations
@@ -14,10 +13,11 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
-from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_int, parse_long
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection
 
 __all__ = [
@@ -30,12 +30,6 @@ __all__ = [
     "hash_order",
     "hash_ordered",
     "java_bool",
-    "opt_int",
-    "opt_long",
-    "opt_str",
-    "req_int",
-    "req_long",
-    "req_str",
     "tags_hash",
 ]
 
@@ -48,7 +42,6 @@ NOT_SET_REMARK = "not set any response code"
 """The remark a Java response starts with; a few handlers leave it on their success answers."""
 
 FAQ_SUFFIX = "\nSee http://rocketmq.apache.org/docs/faq/ for further details."
-
 
 
 class RequestError(HeaderError):
@@ -97,48 +90,6 @@ def _text(v: Any) -> str:
     return str(v)
 
 
-def _missing(name: str) -> RequestError:
-    return RequestError(
-        f"org.apache.rocketmq.remoting.exception.RemotingCommandException: the custom field <{name}> is null"
-    )
-
-
-def req_str(cmd: RemotingCommand, name: str) -> str:
-    v = cmd.ext(name)
-    if v is None:
-        raise _missing(name)
-    return v
-
-
-def opt_str(cmd: RemotingCommand, name: str, default: str | None = None) -> str | None:
-    return cmd.ext(name, default)
-
-
-def _number(text: str, kind: str) -> int:
-    try:
-        return parse_int(text) if kind == "int" else parse_long(text)
-    except JavaNumberError as e:
-        raise RequestError(str(e)) from None
-
-
-def req_int(cmd: RemotingCommand, name: str) -> int:
-    return _number(req_str(cmd, name), "int")
-
-
-def req_long(cmd: RemotingCommand, name: str) -> int:
-    return _number(req_str(cmd, name), "long")
-
-
-def opt_int(cmd: RemotingCommand, name: str, default: int | None = None) -> int | None:
-    v = cmd.ext(name)
-    return default if v is None else _number(v, "int")
-
-
-def opt_long(cmd: RemotingCommand, name: str, default: int | None = None) -> int | None:
-    v = cmd.ext(name)
-    return default if v is None else _number(v, "long")
-
-
 def java_bool(text: str | None, default: bool = False) -> bool:
     """``Boolean.parseBoolean``: only ``true`` (any case) is true; a JSON ``1`` is not."""
     return default if text is None else parse_bool(text)
@@ -156,9 +107,10 @@ def guarded(fn: F) -> F:
         try:
             return fn(self, conn, cmd)
         except HeaderError as e:
+            log.info("request %d from %s refused: %s", cmd.code, conn.remote_addr, e.remark)
             return answer(cmd, e.code, e.remark)
         except Exception as e:
             log.exception("request %d from %s failed", cmd.code, conn.remote_addr)
-            return answer(cmd, 1, f"{type(e).__name__}: {e}")
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
 
     return wrapper  # type: ignore[return-value]

@@ -138,9 +138,9 @@ class ClientProcessor:
     def unregister_client(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = UnregisterClientRequestHeader.decode(cmd.ext_fields)
         b = self.broker
-        if h.producer_group is not None:
+        if h.producer_group:
             b.producers.unregister(h.producer_group, conn)
-        if h.consumer_group is not None:
+        if h.consumer_group:
             g = b.groups.find(h.consumer_group)
             notify = True if g is None else g.notify_consumer_ids_changed_enable
             b.consumers.unregister(h.consumer_group, conn, notify)

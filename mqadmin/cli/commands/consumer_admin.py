@@ -43,7 +43,11 @@ from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.consumer import RETRY_QUEUE_NUMS_MAX, check_subscription_group
+from mqadmin.protocol.headers.consumer import (
+    RETRY_QUEUE_NUMS_MAX,
+    check_consumed_topic,
+    check_subscription_group,
+)
 from mqadmin.protocol.javacoll import (
     concurrent_hash_order,
     java_hash_order,
@@ -85,13 +89,22 @@ def _ranged(value: int, option: str, lo: int, hi: int | None = None) -> int:
     return value
 
 
-def _group_name(text: str, option: str = "-g") -> str:
+def group_arg(text: str, option: str = "-g") -> str:
     """A group name with Java's rules (``Validators.checkGroup``); a bad one is a usage error."""
     group = text.strip()
     why = names.check_group(group)
     if why is not None:
         raise CommandError(f"{option}: {why}", ExitCode.USAGE)
     return group
+
+
+def topic_arg(text: str, option: str = "-t") -> str:
+    """A topic a consumer reads (``TopicValidator``, or a legal group's retry/DLQ topic); else exit 2."""
+    topic = text.strip()
+    why = check_consumed_topic(topic)
+    if why is not None:
+        raise CommandError(f"{option}: {why}", ExitCode.USAGE)
+    return topic
 
 
 def format_date(ms: int) -> str:
@@ -433,7 +446,7 @@ async def update_sub_group(
 ) -> None:
     _need_target(broker_addr, cluster_name)
     cfg = SubscriptionGroupConfig(
-        group_name=_group_name(group_name), consume_broadcast_enable=False, consume_from_min_enable=False
+        group_name=group_arg(group_name), consume_broadcast_enable=False, consume_from_min_enable=False
     ).as_5x()
     _apply_group_options(cfg, opts)
     admin = inv.admin
@@ -568,7 +581,7 @@ async def delete_sub_group(
     remove_offset: str | None,
 ) -> None:
     _need_target(broker_addr, cluster_name)
-    group = _group_name(group_name)
+    group = group_arg(group_name)
     clean = strict_bool(remove_offset, "-r") if remove_offset is not None else False
     admin = inv.admin
     cluster = None if broker_addr is not None else (cluster_name or "").strip()
@@ -616,7 +629,7 @@ async def delete_sub_group(
     '"config": {<SubscriptionGroupConfig properties>}}], "errors": [...]?}',
 )
 async def get_consumer_config(inv: Invocation, group_name: str) -> None:
-    group = group_name.strip()
+    group = group_arg(group_name)
     hits, errors = await inv.admin.find_subscription_group_config(group)
     if not hits and not errors:
         raise CommandError(f"no broker has the subscription group {group}")
@@ -868,9 +881,10 @@ async def consumer_progress(
     if group_name is None:
         await _all_groups_progress(inv)
         return
-    topic = topic_name.strip() if topic_name is not None else None
+    group = group_arg(group_name)
+    topic = topic_arg(topic_name) if topic_name is not None else None
     cluster_value = cluster.strip() if cluster is not None and topic is not None else None
-    await _group_progress(inv, group_name.strip(), topic, cluster_value, show_ip)
+    await _group_progress(inv, group, topic, cluster_value, show_ip)
 
 
 # ------------------------------------------------------------------------ consumerStatus, consumer
@@ -984,7 +998,7 @@ _RUNNING_JSON = (
 async def consumer_status(
     inv: Invocation, consumer_group: str, client_id: str | None, broker_addr: str | None, jstack: bool
 ) -> None:
-    group = consumer_group.strip()
+    group = group_arg(consumer_group)
     cc = await _connection(inv, group, broker_addr.strip() if broker_addr is not None else None)
     if client_id is not None:
         await _one_running_info(inv, group, client_id.strip(), jstack)
@@ -1012,7 +1026,7 @@ async def consumer_status(
     "running info.",
 )
 async def consumer(inv: Invocation, consumer_group: str, jstack: bool, client_id: str | None) -> None:
-    group = consumer_group.strip()
+    group = group_arg(consumer_group)
     cc = await _connection(inv, group, None)
     if client_id is not None:
         await _one_running_info(inv, group, client_id.strip(), jstack)
@@ -1037,7 +1051,7 @@ async def consumer(inv: Invocation, consumer_group: str, jstack: bool, client_id
     '"messageModel": str, "consumeFromWhere": str}',
 )
 async def consumer_connection(inv: Invocation, consumer_group: str, broker_addr: str | None) -> None:
-    group = consumer_group.strip()
+    group = group_arg(consumer_group)
     cc = await _connection(inv, group, broker_addr.strip() if broker_addr is not None else None)
     lines = [jformat("%-36s %-22s %-10s %s%n", "#ClientId", "#ClientAddr", "#Language", "#Version")]
     conns = []
@@ -1080,7 +1094,7 @@ async def consumer_connection(inv: Invocation, consumer_group: str, broker_addr:
     '"language": str, "version": str}]}',
 )
 async def producer_connection(inv: Invocation, producer_group: str, topic: str) -> None:
-    group, t = producer_group.strip(), topic.strip()
+    group, t = group_arg(producer_group), topic_arg(topic)
     try:
         pc = await inv.admin.examine_producer_connection_info(group, t)
     except NoConnectionError:

@@ -18,6 +18,7 @@ import click
 from mqadmin.admin.consumers import EmptyConsumeStatsError, RollbackStats
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command, parse_int, parse_long
+from mqadmin.cli.commands.consumer_admin import group_arg, strict_bool, topic_arg
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -25,7 +26,6 @@ from mqadmin.cli.javatext import (
     Bean,
     fastjson_pretty,
     front_string_at_least,
-    java_parse_boolean,
     jformat,
     jstr,
 )
@@ -212,10 +212,10 @@ async def reset_offset_by_time(
     cluster: str | None,
     dry_run: bool,
 ) -> None:
-    g, t, ts_text = group.strip(), topic.strip(), timestamp.strip()
+    g, t, ts_text = group_arg(group), topic_arg(topic), timestamp.strip()
     cluster_name = cluster.strip() if cluster is not None else None
     ts = parse_timestamp(ts_text)
-    is_force = java_parse_boolean(force.strip()) if force is not None else True
+    is_force = strict_bool(force, "-f") if force is not None else True
     queue_id = parse_int(queue, "-q") if queue is not None else -1
     expect = parse_long(offset, "-o") if offset is not None else None
     admin = inv.admin
@@ -296,9 +296,9 @@ reset_offset_by_time.extra_params.append(_DRY_RUN)
 async def skip_accumulated_message(
     inv: Invocation, group: str, topic: str, force: str | None, cluster: str | None
 ) -> None:
-    g, t = group.strip(), topic.strip()
+    g, t = group_arg(group), topic_arg(topic)
     cluster_name = cluster.strip() if cluster is not None else None
-    is_force = java_parse_boolean(force.strip()) if force is not None else True
+    is_force = strict_bool(force, "-f") if force is not None else True
     admin = inv.admin
     try:
         is_cpp = await clients_are_cpp(inv, g)
@@ -337,7 +337,7 @@ async def skip_accumulated_message(
 async def clone_group_offset(
     inv: Invocation, src_group: str, dest_group: str, topic: str, offline: str | None
 ) -> None:
-    src, dest, t = src_group.strip(), dest_group.strip(), topic.strip()
+    src, dest, t = group_arg(src_group, "-s"), group_arg(dest_group, "-d"), topic_arg(topic)
     try:
         done = await inv.admin.clone_group_offset(src, dest, t)
     except EmptyConsumeStatsError as e:
@@ -400,11 +400,11 @@ async def query_cq(
     broker: str | None,
     consumer: str | None,
 ) -> None:
-    t = topic.strip()
+    t = topic_arg(topic)
     queue_id = parse_int(queue, "-q")
     start = parse_long(index, "-i")
     n = parse_int(count if count is not None else "10", "-c")
-    group = consumer.strip() if consumer is not None else None
+    group = group_arg(consumer) if consumer is not None else None
     admin = inv.admin
     addr = broker.strip() if broker is not None else ""
     if not addr:

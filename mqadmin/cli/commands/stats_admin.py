@@ -14,8 +14,11 @@ from typing import Any
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command, parse_long
+from mqadmin.cli.commands.consumer_admin import strict_bool
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import front_string_at_least, java_parse_boolean, jformat
+from mqadmin.cli.javatext import front_string_at_least, jformat
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
@@ -39,6 +42,12 @@ _BCS_HEADER = "%-64s  %-64s  %-32s  %-4s  %-20s  %-20s  %-20s  %s%n"
 _BCS_ROW = "%-64s  %-64s  %-32s  %-4d  %-20d  %-20d  %-20d  %s%n"
 
 
+def _positive(value: int, option: str) -> int:
+    if value <= 0:
+        raise CommandError(f"{option} takes a whole number of 1 or more, not {value}", ExitCode.USAGE)
+    return value
+
+
 @java_command(
     "brokerConsumeStats",
     "Fetch broker consume stats data.",
@@ -56,8 +65,8 @@ async def broker_consume_stats(
     inv: Invocation, broker_addr: str, timeout_millis: str | None, level: str | None, order: str | None
 ) -> None:
     addr = broker_addr.strip()
-    is_order = java_parse_boolean(order.strip()) if order is not None else False
-    timeout = parse_long(timeout_millis, "-t") / 1000 if timeout_millis is not None else 50.0
+    is_order = strict_bool(order, "-o") if order is not None else False
+    timeout = _positive(parse_long(timeout_millis, "-t"), "-t") / 1000 if timeout_millis is not None else 50.0
     diff_level = parse_long(level, "-l") if level is not None else 0
     stats = await inv.admin.fetch_broker_consume_stats(addr, is_order, timeout)
     lines = [

@@ -68,6 +68,7 @@ __all__ = [
     "UpdateConsumerOffsetRequestHeader",
     "check_consumed_topic",
     "check_group_list",
+    "check_group_or_empty",
     "check_subscription_group",
 ]
 
@@ -114,8 +115,14 @@ def check_group_list(text: str | None) -> str | None:
     return None
 
 
+def check_group_or_empty(group: str | None) -> str | None:
+    """A legal group, or the empty text the C++ client sends for the group it leaves out."""
+    return None if group == "" else names.check_group(group)
+
+
 ConsumedTopic = Annotated[str, Check(check_consumed_topic)]
 GroupList = Annotated[str, Check(check_group_list)]
+GroupOrEmpty = Annotated[str, Check(check_group_or_empty)]
 
 
 # ------------------------------------------------------------------------------------ 14, 15, 38, 35
@@ -153,11 +160,11 @@ class GetConsumerListByGroupRequestHeader(RequestHeader):
 
 @request_header
 class UnregisterClientRequestHeader(RequestHeader):
-    """UNREGISTER_CLIENT (35)."""
+    """UNREGISTER_CLIENT (35); the C++ client sends the group it does not unregister as "" (none)."""
 
     client_id: Annotated[str, Java("clientID")]
-    producer_group: Group | None = None
-    consumer_group: Group | None = None
+    producer_group: GroupOrEmpty | None = None
+    consumer_group: GroupOrEmpty | None = None
 
 
 # ------------------------------------------------------------------------------------ 29, 30, 31, 32

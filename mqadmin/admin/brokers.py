@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.errors import AdminError, BadResponseError
-from mqadmin.protocol import fastjson
+from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
@@ -32,6 +32,7 @@ __all__ = [
     "BrokerAdminOps",
     "ClusterNotFoundError",
     "check_broker_config_update",
+    "check_cluster_name",
     "is_system_group",
 ]
 
@@ -80,6 +81,14 @@ def perm_is_valid(perm: int) -> bool:
     return 0 <= perm < PERM_PRIORITY
 
 
+def check_cluster_name(cluster: str) -> str:
+    """A cluster name about to be looked up or sent (``names.check_name``); :class:`HeaderError` if bad."""
+    why = names.check_name("cluster", cluster)
+    if why is not None:
+        raise HeaderError(why)
+    return cluster
+
+
 def check_broker_config_update(properties: dict[str, str]) -> dict[str, str]:
     """Entries of an UPDATE_BROKER_CONFIG checked before sending; :class:`HeaderError` if one is bad.
 
@@ -107,6 +116,7 @@ class BrokerAdminOps(BrokerOps):
     # ------------------------------------------------------------------------ cluster → brokers
 
     async def _cluster_names(self, cluster: str, info: ClusterInfo | None) -> tuple[ClusterInfo, list[str]]:
+        check_cluster_name(cluster)
         if info is None:
             info = await self.examine_broker_cluster_info()
         names = (info.cluster_addr_table or {}).get(cluster)

@@ -47,6 +47,14 @@ REFUSED = [
     (["updateBrokerConfig", "-c", "DefaultCluster", "-k", "a=b", "-v", "1"], "is not a property name"),
     (["updateBrokerConfig", "-b", "{b}", "-k", "brokerPermission", "-v", "x"], "brokerPermission value"),
     (["clusterList", "-i", "1.5"], "-i takes a whole number"),
+    # cluster names and topics looked up before anything else
+    (["clusterList", "-c", "a/b"], "the cluster name [a/b] is not a valid file name"),
+    (["brokerStatus", "-c", "../c"], "is not a valid file name"),
+    (["cleanUnusedTopic", "-c", "a\tb"], "the cluster name contains a control character"),
+    (["updateTopic", "-c", "a/b", "-t", "T1"], "is not a valid file name"),
+    (["updateTopicPerm", "-c", "a/b", "-t", "T1", "-p", "6"], "is not a valid file name"),
+    (["getBrokerConfig", "-c", "a/b"], "is not a valid file name"),
+    (["topicClusterList", "-t", "a/b"], "path separator"),
 ]
 
 

@@ -188,6 +188,10 @@ async def _housekeeping(
     inv: Invocation, broker_addr: str | None, cluster: str | None, request: str
 ) -> ExitCode | None:
     """``success``/``false`` (no newline) after asking the broker, a cluster's brokers or all brokers."""
+    from mqadmin.admin.brokers import check_cluster_name
+
+    if broker_addr is None and (cluster or "").strip():
+        check_cluster_name((cluster or "").strip())
     admin = inv.admin
     call: Callable[[str], Awaitable[bool]] = getattr(admin, request)
     if broker_addr is not None:

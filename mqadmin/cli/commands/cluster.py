@@ -289,6 +289,10 @@ async def cluster_list(
         if period < 0:
             raise CommandError(f"-i takes a whole number of seconds, not {interval!r}", ExitCode.USAGE)
     cluster = cluster_name.strip() if cluster_name is not None else ""
+    if cluster:
+        from mqadmin.admin.brokers import check_cluster_name
+
+        check_cluster_name(cluster)
     rounds = 0
     while True:
         if rounds:

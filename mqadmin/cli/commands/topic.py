@@ -98,7 +98,14 @@ async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
     json_doc='{"clusters": [str]} (the clusters holding the topic\'s first broker)',
 )
 async def topic_cluster_list(inv: Invocation, topic: str) -> None:
-    clusters = java_hash_order(await inv.admin.get_topic_cluster_list(topic.strip()))
+    from mqadmin.protocol.headers.base import HeaderError
+    from mqadmin.protocol.headers.namesrv import route_topic_refusal
+
+    t = topic.strip()
+    why = route_topic_refusal(t)  # the route is asked after the cluster table: check it first
+    if why is not None:
+        raise HeaderError(why)
+    clusters = java_hash_order(await inv.admin.get_topic_cluster_list(t))
     inv.out.emit({"clusters": clusters}, lambda: "".join(f"{c}\n" for c in clusters))
 
 

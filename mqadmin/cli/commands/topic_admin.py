@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from mqadmin.admin.brokers import check_cluster_name
 from mqadmin.admin.topics import check_order_conf, check_topic_config, check_topic_name, create_topic_header
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, read_json_list
 from mqadmin.cli.errors import CommandError
@@ -160,7 +161,7 @@ async def update_topic(
         inv.out.emit(data, lambda: "".join(lines))
         return
 
-    cluster = (cluster_name or "").strip()
+    cluster = check_cluster_name((cluster_name or "").strip())
     info = await admin.examine_broker_cluster_info()
     masters = await admin.fetch_master_addrs(cluster, info)
     ok, rows = await inv.on_each(masters, lambda a: admin.create_and_update_topic_config(a, tc))
@@ -302,6 +303,8 @@ async def update_topic_perm(
     t = topic.strip()
     new_perm = parse_int(perm, "-p")
     create_topic_header(TopicConfig(topic_name=t, perm=new_perm))  # name and permission
+    if broker_addr is None:
+        check_cluster_name((cluster_name or "").strip())
     route = await admin.examine_topic_route_info(t)
     if not route.queue_datas:
         raise CommandError(f"the route of topic {t} has no queue data")

@@ -1,0 +1,152 @@
+"""The topic and broker-admin headers against Java 5.3.3's classes, and the checks they carry."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqadmin.protocol.codes import ResponseCode
+from mqadmin.protocol.headers import broker as hb
+from mqadmin.protocol.headers import topic as ht
+from mqadmin.protocol.headers.base import HeaderError, RequestHeader
+
+RPC = [("ns", "str", False), ("nsd", "bool", False), ("bname", "str", False), ("oway", "bool", False)]
+TOPIC_RPC = [("lo", "bool", False), *RPC]
+
+# (Java field, kind, @CFNotNull), own fields in Java declaration order, then the inherited ones
+JAVA: dict[type[RequestHeader], list[tuple[str, str, bool]]] = {
+    ht.CreateTopicRequestHeader: [
+        ("topic", "str", True),
+        ("defaultTopic", "str", True),
+        ("readQueueNums", "int", True),
+        ("writeQueueNums", "int", True),
+        ("perm", "int", True),
+        ("topicFilterType", "str", True),
+        ("topicSysFlag", "int", False),
+        ("order", "bool", True),
+        ("attributes", "str", False),
+        ("force", "bool", False),
+        *TOPIC_RPC,
+    ],
+    ht.CreateTopicListRequestHeader: RPC,
+    ht.DeleteTopicRequestHeader: [("topic", "str", True), *TOPIC_RPC],
+    ht.GetTopicStatsInfoRequestHeader: [("topic", "str", True), *TOPIC_RPC],
+    ht.GetTopicConfigRequestHeader: [("topic", "str", True), *TOPIC_RPC],
+    # Java: no @CFNotNull; a missing topic is refused here (Java fails with a NullPointerException)
+    ht.QueryConsumeQueueRequestHeader: [
+        ("topic", "str", True),
+        ("queueId", "int", False),
+        ("index", "long", False),
+        ("count", "int", False),
+        ("consumerGroup", "str", False),
+        *TOPIC_RPC,
+    ],
+    hb.ViewBrokerStatsDataRequestHeader: [("statsName", "str", True), ("statsKey", "str", True)],
+}
+
+
+@pytest.mark.parametrize("cls", list(JAVA), ids=lambda c: c.__name__)
+def test_fields_are_javas(cls: type[RequestHeader]) -> None:
+    assert [(f.java, f.kind, f.required) for f in cls.FIELDS] == JAVA[cls]
+
+
+CREATE = {
+    "topic": "GoldenTopic5",
+    "defaultTopic": "TBW102",
+    "readQueueNums": "4",
+    "writeQueueNums": "4",
+    "perm": "6",
+    "topicFilterType": "SINGLE_TAG",
+    "topicSysFlag": "0",
+    "order": "false",
+    "attributes": "",
+    "force": "false",
+}
+"""The ext fields of the 5.3.3 tool's UPDATE_AND_CREATE_TOPIC in the captures."""
+
+
+def test_create_topic_round_trip() -> None:
+    h = ht.CreateTopicRequestHeader.decode(CREATE)
+    assert (h.topic, h.read_queue_nums, h.order, h.force) == ("GoldenTopic5", 4, False, False)
+    assert h.attributes == "" and h.topic_sys_flag == 0
+    assert h.check().to_ext() == CREATE and h.refusal() is None
+
+
+@pytest.mark.parametrize(
+    ("over", "code", "text"),
+    [
+        ({"topic": "Tnl\n"}, ResponseCode.SYSTEM_ERROR, "illegal characters"),
+        ({"topic": "a" * 128}, ResponseCode.SYSTEM_ERROR, "longer than topic max length"),
+        ({"readQueueNums": "x"}, ResponseCode.SYSTEM_ERROR, 'For input string: "x"'),
+        ({"writeQueueNums": "99999999999"}, ResponseCode.SYSTEM_ERROR, "NumberFormatException"),
+    ],
+)
+def test_create_topic_decode_refuses(over: dict[str, str], code: int, text: str) -> None:
+    with pytest.raises(HeaderError) as e:
+        ht.CreateTopicRequestHeader.decode({**CREATE, **over})
+    assert e.value.code == code and text in e.value.remark
+
+
+@pytest.mark.parametrize(
+    ("over", "text"),
+    [
+        ({"readQueueNums": "-5", "writeQueueNums": "-5"}, "readQueueNums -5 is out of range"),
+        ({"readQueueNums": "99999999"}, "readQueueNums 99999999 is out of range"),
+        ({"writeQueueNums": "1025"}, "writeQueueNums 1025 is out of range"),
+        ({"perm": "8"}, "topicPermission value: 8 is invalid."),
+        ({"topicFilterType": "single_tag"}, "No enum constant org.apache.rocketmq.common.TopicFilterType"),
+        ({"topicSysFlag": "-1"}, "topicSysFlag value: -1 is invalid."),
+        ({"attributes": "+message.type=MIXED"}, "MIXED message type is not supported."),
+        ({"attributes": "+a=1,+a=2"}, "key duplication"),
+        ({"attributes": "x"}, "delete attribute format is wrong"),
+    ],
+)
+def test_create_topic_numbers_are_checked_on_both_sides(over: dict[str, str], text: str) -> None:
+    h = ht.CreateTopicRequestHeader.decode({**CREATE, **over})  # Java's decode takes them ...
+    assert text in (h.refusal() or "")  # ... the broker refuses them
+    with pytest.raises(HeaderError) as e:  # and the admin client never sends them
+        h.check()
+    assert e.value.code == ResponseCode.INVALID_PARAMETER and text in e.value.remark
+
+
+def test_limits() -> None:
+    for n in (1, 8, ht.QUEUE_NUMS_MAX):
+        assert ht.queue_nums_refusal("readQueueNums", n) is None
+    assert ht.topic_config_refusal(1, 1024, 7, "MULTI_TAG", 3) is None
+    assert ht.topic_config_refusal(1, 1, 0, None, None) is None
+
+
+def test_delete_topic_takes_a_long_legal_name_but_no_path() -> None:
+    assert ht.DeleteTopicRequestHeader.decode({"topic": "%RETRY%" + "g" * 125}).topic.startswith("%RETRY%")
+    for bad in ("../../x", "", " ", "a b"):
+        with pytest.raises(HeaderError):
+            ht.DeleteTopicRequestHeader.decode({"topic": bad})
+        with pytest.raises(HeaderError):
+            ht.DeleteTopicRequestHeader(topic=bad).check()
+
+
+def test_query_consume_queue_defaults_like_java() -> None:
+    h = ht.QueryConsumeQueueRequestHeader.decode({"topic": "T"})
+    assert (h.queue_id, h.index, h.count, h.consumer_group) == (0, 0, 0, None)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "text"),
+    [
+        ("msgTraceTopicName", "RMQ_SYS_TRACE_TOPIC\nconfigBlackList=nothing", "line break"),
+        ("a", "b\rc", "line break"),
+        ("a", "b\x00", "NUL"),
+        ("a", "\ud800", "lone surrogate"),
+        ("", "x", "blank"),
+        ("a=b", "x", "not a property name"),
+        ("a b", "x", "not a property name"),
+        ("#a", "x", "not a property name"),
+        ("a\nb", "x", "control character"),
+    ],
+)
+def test_config_entries(key: str, value: str, text: str) -> None:
+    assert text in (hb.config_entry_refusal(key, value) or "")
+
+
+def test_config_entries_that_are_fine() -> None:
+    for key, value in (("maxMessageSize", "1024"), ("regionId", "a=b: c #d !e \\f\tg"), ("x", "")):
+        assert hb.config_entry_refusal(key, value) is None

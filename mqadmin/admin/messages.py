@@ -27,7 +27,23 @@ from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import RequestHeader
+from mqadmin.protocol.headers.consumer import (
+    ConsumeMessageDirectlyResultRequestHeader,
+    GetConsumerConnectionListRequestHeader,
+    GetConsumerRunningInfoRequestHeader,
+    GetConsumeStatsRequestHeader,
+)
+from mqadmin.protocol.headers.message import (
+    GetMaxOffsetRequestHeader,
+    GetMinOffsetRequestHeader,
+    PullMessageRequestHeader,
+    QueryMessageRequestHeader,
+    SearchOffsetRequestHeader,
+    ViewMessageRequestHeader,
+)
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
+from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message, decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
@@ -49,7 +65,10 @@ TOOLS_CONSUMER = "TOOLS_CONSUMER"
 """The group the Java tools pull with (``MixAll.TOOLS_CONSUMER_GROUP``)."""
 RETRY_PREFIX = "%RETRY%"
 _PULL_FLAG_SUBSCRIPTION = 0x4
-_SUSPEND_TIMEOUT_MS = "20000"
+_SUSPEND_TIMEOUT_MS = 20000
+_REQ_T = "ReqT"
+"""``MixAll.REQ_T``: the request type ``StreamTypeRPCHook`` adds (0, STREAM)."""
+_UNIQUE_KEY_QUERY = "_UNIQUE_KEY_QUERY"
 _PULL_STATUS = {0: "FOUND", 19: "NO_NEW_MSG", 20: "NO_MATCHED_MSG", 21: "OFFSET_ILLEGAL"}
 
 
@@ -190,36 +209,33 @@ class MessageOps(BrokerOps):
 
     # ------------------------------------------------------------------------------ offsets
 
-    async def _queue_request(self, mq: MessageQueue, code: int, fields: dict[str, str | None]) -> int:
+    async def _queue_request(self, mq: MessageQueue, code: int, header: RequestHeader) -> int:
+        header.check()  # a bad topic is refused before the route is even asked for
         assert mq.topic is not None and mq.broker_name is not None
         addr = await self.broker_addr_of(mq.topic, mq.broker_name)
-        resp = await self.invoke(addr, code, fields)
+        resp = await self.invoke(addr, code, header)
         return _offset(addr, resp)
 
     async def min_offset(self, mq: MessageQueue) -> int:
         """GET_MIN_OFFSET: the first offset still in the queue."""
-        fields = {"topic": mq.topic, "queueId": str(mq.queue_id), "bname": mq.broker_name}
-        return await self._queue_request(mq, RequestCode.GET_MIN_OFFSET, fields)
+        assert mq.topic is not None
+        header = GetMinOffsetRequestHeader(mq.topic, mq.queue_id, bname=mq.broker_name)
+        return await self._queue_request(mq, RequestCode.GET_MIN_OFFSET, header)
 
     async def max_offset(self, mq: MessageQueue) -> int:
         """GET_MAX_OFFSET: the offset the next message will get."""
-        fields = {
-            "topic": mq.topic,
-            "queueId": str(mq.queue_id),
-            "committed": "true",
-            "bname": mq.broker_name,
-        }
-        return await self._queue_request(mq, RequestCode.GET_MAX_OFFSET, fields)
+        assert mq.topic is not None
+        header = GetMaxOffsetRequestHeader(mq.topic, mq.queue_id, committed=True, bname=mq.broker_name)
+        return await self._queue_request(mq, RequestCode.GET_MAX_OFFSET, header)
 
-    async def search_offset(self, mq: MessageQueue, timestamp: int) -> int:
-        """SEARCH_OFFSET_BY_TIMESTAMP: the first offset stored at or after ``timestamp`` (ms)."""
-        fields = {
-            "topic": mq.topic,
-            "queueId": str(mq.queue_id),
-            "timestamp": str(timestamp),
-            "bname": mq.broker_name,
-        }
-        return await self._queue_request(mq, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, fields)
+    async def search_offset(self, mq: MessageQueue, timestamp: int, boundary: str = "LOWER") -> int:
+        """SEARCH_OFFSET_BY_TIMESTAMP: the offset of ``timestamp`` (ms); ``boundary`` LOWER (the first
+        stored at or after it, Java's default) or UPPER."""
+        assert mq.topic is not None
+        header = SearchOffsetRequestHeader(
+            mq.topic, mq.queue_id, timestamp, boundary_type=boundary, bname=mq.broker_name
+        )
+        return await self._queue_request(mq, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header)
 
     # ------------------------------------------------------------------------------ pull
 
@@ -237,24 +253,25 @@ class MessageOps(BrokerOps):
         if max_nums <= 0:
             raise AdminError("maxNums <= 0")
         assert mq.topic is not None and mq.broker_name is not None
-        addr = await self.broker_addr_of(mq.topic, mq.broker_name)
         expr = "*" if sub_expression is None or not sub_expression.strip() else sub_expression
-        fields: dict[str, str | None] = {
-            "consumerGroup": group,
-            "topic": mq.topic,
-            "queueId": str(mq.queue_id),
-            "queueOffset": str(offset),
-            "maxMsgNums": str(max_nums),
-            "sysFlag": str(_PULL_FLAG_SUBSCRIPTION),
-            "commitOffset": "0",
-            "suspendTimeoutMillis": _SUSPEND_TIMEOUT_MS,
-            "subscription": expr,
-            "subVersion": "0",
-            "expressionType": "TAG",
-            "maxMsgBytes": "2147483647",
-            "bname": mq.broker_name,
-            "ReqT": "0",
-        }
+        header = PullMessageRequestHeader(
+            group,
+            mq.topic,
+            mq.queue_id,
+            offset,
+            max_nums,
+            _PULL_FLAG_SUBSCRIPTION,
+            0,
+            _SUSPEND_TIMEOUT_MS,
+            expr,
+            sub_version=0,
+            expression_type="TAG",
+            max_msg_bytes=INT_MAX,
+            bname=mq.broker_name,
+        ).check()
+        addr = await self.broker_addr_of(mq.topic, mq.broker_name)
+        # the tools' pull consumer runs with StreamTypeRPCHook, which adds ReqT beside the header
+        fields: dict[str, str | None] = {**header.to_ext(), _REQ_T: "0"}
         resp = await self.invoke(addr, RequestCode.PULL_MESSAGE, fields, ok=tuple(_PULL_STATUS))
         status = _PULL_STATUS[resp.code]
         result = PullResult(
@@ -291,8 +308,8 @@ class MessageOps(BrokerOps):
         A malformed id raises ProtocolError; a broker that has no record there answers code 1.
         """
         addr, offset = _store_addr(msg_id)
-        fields: dict[str, str | None] = {"topic": topic, "offset": str(offset)}
-        resp = await self.invoke(addr, RequestCode.VIEW_MESSAGE_BY_ID, fields)
+        header = ViewMessageRequestHeader(topic, offset=offset)
+        resp = await self.invoke(addr, RequestCode.VIEW_MESSAGE_BY_ID, header)
         try:
             msg, _ = decode_message(resp.body or b"")
         except ProtocolError as e:
@@ -317,6 +334,7 @@ class MessageOps(BrokerOps):
         broker in route order, each in commit-log order. Nothing found raises MessageNotFoundError,
         unless some broker could not be asked: then that failure is raised.
         """
+        header = QueryMessageRequestHeader(topic, key, max_num, begin, end).check()
         route = await self.topic_route_cached(topic)
         addrs: list[str] = []
         for bd in route.broker_datas or []:
@@ -328,14 +346,8 @@ class MessageOps(BrokerOps):
         if not addrs:
             where = f" in cluster {cluster}" if cluster else ""
             raise AdminError(f"The topic[{topic}] has no broker{where} to ask (route info)")
-        fields: dict[str, str | None] = {
-            "topic": topic,
-            "key": key,
-            "maxNum": str(max_num),
-            "beginTimestamp": str(begin),
-            "endTimestamp": str(end),
-            "_UNIQUE_KEY_QUERY": "true" if unique else "false",
-        }
+        # Java's client sets _UNIQUE_KEY_QUERY beside the declared header
+        fields: dict[str, str | None] = {**header.to_ext(), _UNIQUE_KEY_QUERY: "true" if unique else "false"}
 
         async def ask(addr: str) -> RemotingCommand:
             return await self.invoke(
@@ -427,12 +439,8 @@ class MessageOps(BrokerOps):
                 break
         else:
             raise AdminError(f"no broker serves consumer group {group}")
-        fields: dict[str, str | None] = {
-            "consumerGroup": group,
-            "clientId": client_id,
-            "jstackEnable": "true" if jstack else "false",
-        }
-        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, fields)
+        header = GetConsumerRunningInfoRequestHeader(group, client_id, jstack_enable=jstack)
+        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
         return _json_body(addr, resp, "consumer running info")
 
     async def consume_message_directly(
@@ -440,13 +448,13 @@ class MessageOps(BrokerOps):
     ) -> dict[str, Any]:
         """CONSUME_MESSAGE_DIRECTLY: the consumer client consumes ``msg`` now and says how it went."""
         addr = msg.store_address if ":" not in msg.store_host else f"[{msg.store_host}]:{msg.store_port}"
-        fields: dict[str, str | None] = {
-            "topic": topic,
-            "consumerGroup": group,
-            "clientId": client_id,
-            "msgId": msg.offset_msg_id if msg.unique_key else msg.client_msg_id,
-        }
-        resp = await self.invoke(addr, RequestCode.CONSUME_MESSAGE_DIRECTLY, fields)
+        header = ConsumeMessageDirectlyResultRequestHeader(
+            group,
+            client_id,
+            msg.offset_msg_id if msg.unique_key else msg.client_msg_id,
+            topic=topic,
+        )
+        resp = await self.invoke(addr, RequestCode.CONSUME_MESSAGE_DIRECTLY, header)
         return _json_body(addr, resp, "consume result")
 
     async def message_track_detail(self, msg: MessageExt) -> list[MessageTrack]:
@@ -520,7 +528,8 @@ class MessageOps(BrokerOps):
         addr = random.choice(datas).select_broker_addr()
         if not addr:
             raise _NotOnline()
-        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, {"consumerGroup": group})
+        header = GetConsumerConnectionListRequestHeader(group)
+        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, header)
         data = _json_body(addr, resp, "consumer connection")
         if not data.get("connectionSet"):
             raise _NotOnline()
@@ -537,7 +546,8 @@ class MessageOps(BrokerOps):
             addr = bd.select_broker_addr()
             if not addr:
                 continue
-            resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, {"consumerGroup": group})
+            header = GetConsumeStatsRequestHeader(group)
+            resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, header)
             try:
                 stats = ConsumeStats.decode(resp.body or b"{}")
             except ProtocolError as e:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import socket
 import time
 from collections.abc import Callable, Sequence
@@ -21,11 +20,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
 from mqadmin.protocol.bodies.topic import PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.headers.message import SendMessageRequestHeaderV2
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.message import (
     Message,
@@ -57,19 +58,8 @@ TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC"
 MAX_MESSAGE_SIZE = 4 * 1024 * 1024
 COMPRESS_OVER = 4096
 COMPRESS_LEVEL = 5
-TOPIC_MAX_LENGTH = 127
-_VALID_TOPIC = re.compile(r"^[%|a-zA-Z0-9_-]+$")
-_NOT_ALLOWED_SEND = frozenset(
-    {
-        "SCHEDULE_TOPIC_XXXX",
-        "RMQ_SYS_TRANS_HALF_TOPIC",
-        "RMQ_SYS_TRANS_OP_HALF_TOPIC",
-        "TRANS_CHECK_MAX_TIME_TOPIC",
-        "SELF_TEST_TOPIC",
-        "OFFSET_MOVED_EVENT",
-    }
-)
-_STATUS = {
+TOPIC_MAX_LENGTH = names.TOPIC_MAX_LENGTH
+_STATUS: dict[int, str] = {
     ResponseCode.SUCCESS: "SEND_OK",
     ResponseCode.FLUSH_DISK_TIMEOUT: "FLUSH_DISK_TIMEOUT",
     ResponseCode.FLUSH_SLAVE_TIMEOUT: "FLUSH_SLAVE_TIMEOUT",
@@ -77,21 +67,6 @@ _STATUS = {
 }
 _RETRY_CODES = frozenset({17, 14, 1, 16, 204, 205, 2, 1500})
 """Broker answers after which Java's ``sendDefaultImpl`` tries again (5.3.3's list)."""
-_V2 = (
-    ("producerGroup", "a"),
-    ("topic", "b"),
-    ("defaultTopic", "c"),
-    ("defaultTopicQueueNums", "d"),
-    ("queueId", "e"),
-    ("sysFlag", "f"),
-    ("bornTimestamp", "g"),
-    ("flag", "h"),
-    ("properties", "i"),
-    ("reconsumeTimes", "j"),
-    ("unitMode", "k"),
-    ("batch", "m"),
-    ("brokerName", "n"),
-)
 
 
 class MessageCheckError(AdminError):
@@ -105,11 +80,11 @@ def check_message(msg: Message) -> None:
         raise MessageCheckError("The specified topic is blank")
     if len(topic) > TOPIC_MAX_LENGTH:
         raise MessageCheckError(f"The specified topic is longer than topic max length {TOPIC_MAX_LENGTH}.")
-    if not _VALID_TOPIC.match(topic):
+    if not names.check_topic_or_group_chars(topic):  # the whole name: "T\n" is refused, as by matches()
         raise MessageCheckError(
-            f"The specified topic[{topic}] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"
+            f"The specified topic[{topic}] contains illegal characters, allowing only {names.ALLOWED}"
         )
-    if topic in _NOT_ALLOWED_SEND:
+    if names.is_not_allowed_send_topic(topic):
         raise MessageCheckError(f"Sending message to topic[{topic}] is forbidden.")
     if not msg.body:
         raise MessageCheckError("the message body length is zero")
@@ -128,7 +103,7 @@ def local_ip() -> str:
         pass
     try:
         candidates.extend(
-            info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+            str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
         )
     except OSError:
         pass
@@ -385,23 +360,23 @@ class Producer:
         body: bytes,
         batch: bool,
     ) -> RemotingCommand:
-        values: dict[str, str | None] = {
-            "producerGroup": self.group,
-            "topic": mq.topic,
-            "defaultTopic": DEFAULT_TOPIC,
-            "defaultTopicQueueNums": str(DEFAULT_TOPIC_QUEUE_NUMS),
-            "queueId": str(mq.queue_id),
-            "sysFlag": str(sys_flag),
-            "bornTimestamp": str(int(time.time() * 1000)),
-            "flag": str(flag),
-            "properties": properties,
-            "reconsumeTimes": "0",
-            "unitMode": "false",
-            "batch": "true" if batch else "false",
-            "brokerName": mq.broker_name,
-        }
-        fields = {short: values[name] for name, short in _V2}
-        return await self.admin.invoke(addr, code, fields, body, timeout=self.send_timeout, ok=tuple(_STATUS))
+        assert mq.topic is not None
+        header = SendMessageRequestHeaderV2(
+            self.group,
+            mq.topic,
+            DEFAULT_TOPIC,
+            DEFAULT_TOPIC_QUEUE_NUMS,
+            mq.queue_id,
+            sys_flag,
+            int(time.time() * 1000),
+            flag,
+            properties,
+            reconsume_times=0,
+            unit_mode=False,
+            batch=batch,
+            broker_name=mq.broker_name,
+        )
+        return await self.admin.invoke(addr, code, header, body, timeout=self.send_timeout, ok=tuple(_STATUS))
 
     @staticmethod
     def _result(addr: str, resp: RemotingCommand, mq: MessageQueue, msg_id: str) -> SendResult:

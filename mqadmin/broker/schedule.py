@@ -6,6 +6,11 @@ re-puts every message whose time has come to its ``REAL_TOPIC``/``REAL_QID`` —
 consumer's failed message comes back in ``%RETRY%group`` 10 s later. Offsets persist to
 ``config/delayOffset.json`` in Java's format.
 
+A message that can never be re-put (a real topic the store refuses, a record too large for the
+current ``maxMessageSize``) is skipped with one log line, so it cannot hold up the messages after
+it on its level. Any other failure makes that level (only) wait 10 s, as Java's
+``DELAY_FOR_A_PERIOD``; its offset stays at the failed message, also across restarts.
+
 One deviation: Java keeps ``DELAY`` in the re-put record's property bytes (it reads the level from
 the property map, which it clears); our store reads the level from the same properties it writes,
 so ``DELAY`` is dropped from the delivered record.
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +29,9 @@ from mqadmin.broker.topics import SCHEDULE_TOPIC
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.message import check_stored_topic
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
+from mqadmin.protocol.javanum import JavaNumberError, parse_int
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message
 
 if TYPE_CHECKING:
@@ -35,6 +43,10 @@ log = logging.getLogger("mqadmin.broker")
 
 _BATCH = 64
 _TICK_S = 0.1
+RETRY_AFTER_FAILURE_S = 10
+"""``ScheduleMessageService.DELAY_FOR_A_PERIOD``: how long a level waits after a failed put."""
+_NEVER_STORABLE = frozenset({"MESSAGE_ILLEGAL", "PROPERTIES_SIZE_EXCEEDED"})
+"""Put statuses that no retry can change: the message is skipped, not retried."""
 
 
 class ScheduleService:
@@ -46,6 +58,7 @@ class ScheduleService:
         self.offsets: dict[int, int] = {}
         self.levels_ms = broker.store_config.delay_levels_ms()
         self._dirty = False
+        self._paused_until: dict[int, float] = {}
         self.wakeup = asyncio.Event()
 
     def load(self) -> None:
@@ -86,7 +99,7 @@ class ScheduleService:
                 self.deliver_due()
             except Exception:
                 log.exception("delivering delayed messages failed")
-                await asyncio.sleep(10)
+                await asyncio.sleep(RETRY_AFTER_FAILURE_S)
             try:
                 await asyncio.wait_for(self.wakeup.wait(), _TICK_S)
             except TimeoutError:
@@ -94,43 +107,64 @@ class ScheduleService:
             self.wakeup.clear()
 
     def deliver_due(self) -> int:
-        """One pass over every level; returns how many messages were delivered."""
-        store = self.broker.store
-        now = self.broker.now_ms()
+        """One pass over every level that is not waiting after a failure; how many were delivered."""
         delivered = 0
         for level in range(1, len(self.levels_ms) + 1):
-            qid = level - 1
-            offset = self.offsets.get(level, 0)
-            max_offset = store.max_offset(SCHEDULE_TOPIC, qid)
-            if offset >= max_offset:
-                continue
-            offset = max(offset, store.min_offset(SCHEDULE_TOPIC, qid))
+            until = self._paused_until.get(level)
+            if until is not None:
+                if time.monotonic() < until:
+                    continue
+                del self._paused_until[level]
+            try:
+                delivered += self._deliver_level(level)
+            except Exception:
+                log.exception(
+                    "delivering delayed messages of level %d failed; that level waits %d s",
+                    level,
+                    RETRY_AFTER_FAILURE_S,
+                )
+                self._pause(level)
+        return delivered
+
+    def _pause(self, level: int) -> None:
+        """Java's ``DELAY_FOR_A_PERIOD``: a level whose put failed is tried again 10 s later."""
+        self._paused_until[level] = time.monotonic() + RETRY_AFTER_FAILURE_S
+
+    def _deliver_level(self, level: int) -> int:
+        store = self.broker.store
+        now = self.broker.now_ms()
+        qid = level - 1
+        delivered = 0
+        offset = self.offsets.get(level, 0)
+        max_offset = store.max_offset(SCHEDULE_TOPIC, qid)
+        if offset >= max_offset:
+            return 0
+        offset = max(offset, store.min_offset(SCHEDULE_TOPIC, qid))
+        try:
             while offset < max_offset:
                 entries = store.consume_queue_entries(SCHEDULE_TOPIC, qid, offset, _BATCH)
                 if not entries:
                     break
-                stop = False
                 for phy, _size, deliver_at in entries:
                     if deliver_at > now:
-                        stop = True
-                        break
-                    outcome = self._deliver(phy)
-                    if outcome is None:  # the store refused: try again on a later pass
-                        stop = True
-                        break
+                        return delivered
+                    outcome = self._deliver(phy, level)
+                    if outcome is None:  # the store refused for now: this level waits, the others go on
+                        self._pause(level)
+                        return delivered
                     delivered += outcome
                     offset += 1
-                if stop:
-                    break
+        finally:
             if offset != self.offsets.get(level):
                 self.offsets[level] = offset
                 self._dirty = True
         return delivered
 
-    def _deliver(self, phy: int) -> bool | None:
+    def _deliver(self, phy: int, level: int) -> bool | None:
         """``messageTimeup``: the parked message, re-put to its real topic and queue.
 
-        True when delivered, False when it can never be (skipped), None when the put failed.
+        True when delivered; False when it never can be (skipped with one log line, so the
+        messages after it on its level are delivered); None when the store refused it for now.
         """
         b = self.broker
         raw = b.store.look_message(phy)
@@ -144,12 +178,18 @@ class ScheduleService:
         props = dict(parked.properties)
         topic = props.get(MessageConst.PROPERTY_REAL_TOPIC)
         try:
-            qid = int(props.get(MessageConst.PROPERTY_REAL_QUEUE_ID, "0"))
-        except ValueError:
-            qid = 0
-        if not topic:
-            log.warning("delayed message at %d has no REAL_TOPIC: dropped", phy)
+            qid = parse_int(props.get(MessageConst.PROPERTY_REAL_QUEUE_ID) or "0")
+        except JavaNumberError:
+            qid = -1
+        bad = check_stored_topic(topic)
+        if bad is not None or qid < 0:
+            log.error(
+                "skipping delayed message %s (level %d, commit-log offset %d): real topic %r queue %r: %s",
+                parked.msg_id, level, phy, topic, props.get(MessageConst.PROPERTY_REAL_QUEUE_ID),
+                bad or "bad queue id",
+            )  # fmt: skip
             return False
+        assert topic is not None
         props.pop(MessageConst.PROPERTY_DELAY_TIME_LEVEL, None)
         body, flag = parked.stored_body()
         msg = MessageExt(
@@ -165,7 +205,17 @@ class ScheduleService:
             reconsume_times=parked.reconsume_times,
         )
         result = b.put_message(msg)
-        if result.status.name != "PUT_OK":
-            log.error("delivering a delayed message to %s failed: %s", topic, result.status.name)
-            return None
-        return True
+        status = result.status.name
+        if status == "PUT_OK":
+            return True
+        if status in _NEVER_STORABLE:
+            log.error(
+                "skipping delayed message %s (level %d, offset %d) to %s: the store refuses it: %s",
+                parked.msg_id, level, phy, topic, status,
+            )  # fmt: skip
+            return False
+        log.error(
+            "delivering delayed message %s to %s failed (%s); level %d waits %d s",
+            parked.msg_id, topic, status, level, RETRY_AFTER_FAILURE_S,
+        )  # fmt: skip
+        return None

@@ -10,13 +10,13 @@ controller wires to a oneway registration, as Java's ``registerBrokerAll(false, 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mqadmin.broker.config import BrokerConfig
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import (
     PERM_INHERIT,
     PERM_READ,
@@ -47,19 +47,10 @@ OFFSET_MOVED_EVENT = "OFFSET_MOVED_EVENT"
 TRANS_HALF_TOPIC = "RMQ_SYS_TRANS_HALF_TOPIC"
 TRANS_OP_HALF_TOPIC = "RMQ_SYS_TRANS_OP_HALF_TOPIC"
 TRANS_CHECK_MAX_TIME_TOPIC = "TRANS_CHECK_MAX_TIME_TOPIC"
-RETRY_PREFIX = "%RETRY%"
-DLQ_PREFIX = "%DLQ%"
+RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
+DLQ_PREFIX = names.DLQ_GROUP_TOPIC_PREFIX
 
-NOT_ALLOWED_SEND_TOPICS = frozenset(
-    {
-        SCHEDULE_TOPIC,
-        TRANS_HALF_TOPIC,
-        TRANS_OP_HALF_TOPIC,
-        TRANS_CHECK_MAX_TIME_TOPIC,
-        SELF_TEST_TOPIC,
-        OFFSET_MOVED_EVENT,
-    }
-)
+NOT_ALLOWED_SEND_TOPICS = names.NOT_ALLOWED_SEND_TOPICS
 """``TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET``."""
 
 _STATIC_SYSTEM_TOPICS = (
@@ -73,19 +64,16 @@ _STATIC_SYSTEM_TOPICS = (
     OFFSET_MOVED_EVENT,
 )
 
-_VALID = re.compile(r"^[%|a-zA-Z0-9_-]+$")
-TOPIC_MAX_LENGTH = 127
+TOPIC_MAX_LENGTH = names.TOPIC_MAX_LENGTH
 
 
 def validate_topic(topic: str | None) -> str | None:
-    """``TopicValidator.validateTopic``: the remark of the failed check, or None when valid."""
-    if not topic or not topic.strip():
-        return "The specified topic is blank."
-    if not _VALID.match(topic):
-        return "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"
-    if len(topic) > TOPIC_MAX_LENGTH:
-        return "The specified topic is longer than topic max length."
-    return None
+    """``TopicValidator.validateTopic``: the remark of the failed check, or None when valid.
+
+    The one implementation is :func:`mqadmin.protocol.names.check_topic` (a whole-string match: a
+    final newline is refused, as Java's ``matches()`` refuses it).
+    """
+    return names.check_topic(topic)
 
 
 def perm_to_string(perm: int) -> str:

@@ -12,13 +12,16 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import answer, guarded, java_bool, req_int, req_long, req_str
+from mqadmin.broker.processors.wire import answer, guarded
 from mqadmin.broker.topics import TRANS_HALF_TOPIC, TRANS_OP_HALF_TOPIC
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.message import EndTransactionRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict
+from mqadmin.protocol.javanum import JavaNumberError, parse_int
 from mqadmin.protocol.message import MessageConst, MessageExt, MessageSysFlag, decode_message
 from mqadmin.remoting.client import Connection, Handler
 
@@ -61,11 +64,11 @@ class TransactionService:
 
     @guarded
     def end_transaction(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand | None:
-        group = req_str(cmd, "producerGroup")
-        state_offset = req_long(cmd, "tranStateTableOffset")
-        commit_log_offset = req_long(cmd, "commitLogOffset")
-        kind = req_int(cmd, "commitOrRollback")
-        java_bool(cmd.ext("fromTransactionCheck"))
+        h = EndTransactionRequestHeader.decode(cmd.ext_fields)
+        group = h.producer_group
+        state_offset = h.tran_state_table_offset
+        commit_log_offset = h.commit_log_offset
+        kind = h.commit_or_rollback
         if kind not in (MessageSysFlag.TRANSACTION_COMMIT_TYPE, MessageSysFlag.TRANSACTION_ROLLBACK_TYPE):
             return None
         b = self.broker
@@ -76,8 +79,8 @@ class TransactionService:
                 half, _ = decode_message(raw, decompress=False)
             except ProtocolError:
                 half = None
-        if half is None:
-            return answer(cmd, 1, "Find prepared transaction message failed")
+        if half is None or half.topic != TRANS_HALF_TOPIC:
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, "Find prepared transaction message failed")
         if half.properties.get(MessageConst.PROPERTY_PRODUCER_GROUP) != group:
             return answer(cmd, 1, "The producer group wrong")
         if half.queue_offset != state_offset:
@@ -87,7 +90,14 @@ class TransactionService:
         if kind == MessageSysFlag.TRANSACTION_COMMIT_TYPE:
             props = dict(half.properties)
             real_topic = props.pop(MessageConst.PROPERTY_REAL_TOPIC, "")
-            real_qid = int(props.pop(MessageConst.PROPERTY_REAL_QUEUE_ID, "0") or 0)
+            try:
+                real_qid = parse_int(props.pop(MessageConst.PROPERTY_REAL_QUEUE_ID, "0") or "0")
+            except JavaNumberError:
+                real_qid = -1
+            bad = names.check_topic(real_topic)
+            if bad is not None or real_qid < 0:  # only a half message this broker parked gets here
+                log.warning("half message at %d has no usable real topic/queue: %s", commit_log_offset, bad)
+                return answer(cmd, ResponseCode.SYSTEM_ERROR, "Find prepared transaction message failed")
             props.pop(MessageConst.PROPERTY_TRANSACTION_PREPARED, None)
             body, flag = half.stored_body()
             final = MessageExt(

@@ -1,6 +1,7 @@
 """The pipeline on the wire: name server and broker requests over the admin API's connections.
 
-Request codes and headers are those of the Java admin tool and pull consumer. For snapshots:
+Request codes and headers are those of the Java admin tool and pull consumer, built from the declared
+headers of :mod:`mqadmin.protocol.headers` (checked before anything is sent). For snapshots:
 GET_BROKER_CLUSTER_INFO (106) and GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206) to a name server;
 GET_BROKER_RUNTIME_INFO (28), GET_TOPIC_STATS_INFO (202, header ``topic``),
 GET_ALL_SUBSCRIPTIONGROUP_CONFIG (201) and GET_CONSUME_STATS (208, header ``consumerGroup``) to a
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.errors import NameServersUnavailableError
+from mqadmin.admin.errors import BadResponseError, NameServersUnavailableError
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.protocol.bodies import (
     ClusterInfo,
@@ -32,6 +33,17 @@ from mqadmin.protocol.bodies import (
 )
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.headers.base import RequestHeader
+from mqadmin.protocol.headers.consumer import GetConsumeStatsRequestHeader
+from mqadmin.protocol.headers.message import (
+    GetMaxOffsetRequestHeader,
+    GetMinOffsetRequestHeader,
+    PullMessageRequestHeader,
+    SearchOffsetRequestHeader,
+)
+from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
+from mqadmin.protocol.headers.topic import GetTopicStatsInfoRequestHeader
+from mqadmin.protocol.javanum import JavaNumberError, parse_long
 from mqadmin.remoting.client import RemotingClient
 
 __all__ = ["PullResult", "RemotingSource"]
@@ -72,7 +84,7 @@ class RemotingSource(AdminCore):
 
     # ------------------------------------------------------------------------------ requests
 
-    async def _namesrv(self, code: int, fields: dict[str, str | None] | None = None) -> RemotingCommand:
+    async def _namesrv(self, code: int, fields: RequestHeader | None = None) -> RemotingCommand:
         """A name server's answer; when none could be reached, the last one's error."""
         try:
             _, resp = await self.invoke_namesrv(code, fields)
@@ -81,7 +93,7 @@ class RemotingSource(AdminCore):
         return resp
 
     async def _broker(
-        self, addr: str, code: int, fields: dict[str, str | None] | None = None, ok: tuple[int, ...] = (0,)
+        self, addr: str, code: int, fields: RequestHeader | None = None, ok: tuple[int, ...] = (0,)
     ) -> RemotingCommand:
         return await self.invoke(addr, code, fields, ok=ok)
 
@@ -99,7 +111,7 @@ class RemotingSource(AdminCore):
         resp = await self._broker(
             broker_addr,
             RequestCode.GET_TOPIC_STATS_INFO,
-            {"topic": topic},
+            GetTopicStatsInfoRequestHeader(topic),
             ok=(ResponseCode.SUCCESS, ResponseCode.TOPIC_NOT_EXIST),
         )
         if resp.code == ResponseCode.TOPIC_NOT_EXIST:
@@ -113,7 +125,7 @@ class RemotingSource(AdminCore):
 
     async def consume_stats(self, broker_addr: str, group: str) -> ConsumeStats:
         resp = await self._broker(
-            broker_addr, RequestCode.GET_CONSUME_STATS, {"consumerGroup": group, "topic": None}
+            broker_addr, RequestCode.GET_CONSUME_STATS, GetConsumeStatsRequestHeader(group)
         )
         return ConsumeStats.decode(resp.body or b"{}")
 
@@ -125,56 +137,63 @@ class RemotingSource(AdminCore):
 
     async def topic_route(self, topic: str) -> TopicRouteData:
         """Which brokers hold the topic and how many queues each (GET_ROUTEINFO_BY_TOPIC)."""
-        resp = await self._namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": topic})
+        resp = await self._namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, GetRouteInfoRequestHeader(topic))
         return TopicRouteData.decode(resp.body or b"{}")
 
-    async def _offset(self, addr: str, code: int, fields: dict[str, str | None]) -> int:
-        resp = await self._broker(addr, code, fields)
-        return int(resp.ext("offset", "0") or 0)
+    async def _offset(self, addr: str, code: int, header: RequestHeader) -> int:
+        resp = await self._broker(addr, code, header)
+        raw = resp.ext("offset")
+        try:
+            return parse_long(raw) if raw else 0
+        except JavaNumberError:
+            raise BadResponseError(addr, f"offset is not a number: {raw!r}") from None
 
     async def min_offset(self, addr: str, topic: str, queue_id: int) -> int:
         return await self._offset(
-            addr, RequestCode.GET_MIN_OFFSET, {"topic": topic, "queueId": str(queue_id)}
+            addr, RequestCode.GET_MIN_OFFSET, GetMinOffsetRequestHeader(topic, queue_id)
         )
 
     async def max_offset(self, addr: str, topic: str, queue_id: int) -> int:
-        return await self._offset(
-            addr, RequestCode.GET_MAX_OFFSET, {"topic": topic, "queueId": str(queue_id)}
-        )
+        header = GetMaxOffsetRequestHeader(topic, queue_id, committed=True)
+        return await self._offset(addr, RequestCode.GET_MAX_OFFSET, header)
 
     async def search_offset(self, addr: str, topic: str, queue_id: int, timestamp_ms: int) -> int:
-        """The queue offset whose store time is nearest ``timestamp_ms`` (SEARCH_OFFSET_BY_TIMESTAMP)."""
-        fields = {"topic": topic, "queueId": str(queue_id), "timestamp": str(timestamp_ms)}
-        return await self._offset(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, fields)
+        """The first queue offset stored at or after ``timestamp_ms`` (SEARCH_OFFSET_BY_TIMESTAMP, LOWER
+        boundary as the admin client asks)."""
+        header = SearchOffsetRequestHeader(topic, queue_id, timestamp_ms, boundary_type="LOWER")
+        return await self._offset(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header)
 
     async def pull(
         self, addr: str, group: str, topic: str, queue_id: int, offset: int, max_nums: int = PULL_BATCH
     ) -> PullResult:
         """One PULL_MESSAGE without committing, suspending or a prior heartbeat (subscription ``*``)."""
-        fields: dict[str, str | None] = {
-            "consumerGroup": group,
-            "topic": topic,
-            "queueId": str(queue_id),
-            "queueOffset": str(offset),
-            "maxMsgNums": str(max_nums),
-            "sysFlag": str(PULL_SYS_FLAG),
-            "commitOffset": "0",
-            "suspendTimeoutMillis": "0",
-            "subscription": "*",
-            "subVersion": "0",
-            "expressionType": "TAG",
-        }
+        header = PullMessageRequestHeader(
+            group,
+            topic,
+            queue_id,
+            offset,
+            max_nums,
+            PULL_SYS_FLAG,
+            0,
+            0,
+            "*",
+            sub_version=0,
+            expression_type="TAG",
+        )
         ok = (
             ResponseCode.SUCCESS,
             ResponseCode.PULL_NOT_FOUND,
             ResponseCode.PULL_RETRY_IMMEDIATELY,
             ResponseCode.PULL_OFFSET_MOVED,
         )
-        resp = await self._broker(addr, RequestCode.PULL_MESSAGE, fields, ok=ok)
+        resp = await self._broker(addr, RequestCode.PULL_MESSAGE, header, ok=ok)
 
         def ext(name: str, default: int) -> int:
             value = resp.ext(name)
-            return int(value) if value not in (None, "") else default
+            try:
+                return parse_long(value) if value else default
+            except JavaNumberError:
+                raise BadResponseError(addr, f"{name} is not a number: {value!r}") from None
 
         return PullResult(
             resp.code,

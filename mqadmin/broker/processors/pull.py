@@ -13,23 +13,16 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from mqadmin.broker.longpoll import HeldPull
-from mqadmin.broker.processors.wire import (
-    FAQ_SUFFIX,
-    answer,
-    guarded,
-    opt_str,
-    req_int,
-    req_long,
-    req_str,
-)
+from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded
 from mqadmin.broker.topics import OFFSET_MOVED_EVENT
 from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
+from mqadmin.protocol.headers.message import PullMessageRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict, java_string_hash
 from mqadmin.protocol.message import MessageExt
 from mqadmin.remoting.client import Connection, Handler
@@ -105,15 +98,16 @@ class PullProcessor:
     def _process(
         self, conn: Connection, cmd: RemotingCommand, allow_suspend: bool
     ) -> RemotingCommand | asyncio.Future[RemotingCommand | None] | None:
-        group = req_str(cmd, "consumerGroup")
-        topic = req_str(cmd, "topic")
-        queue_id = req_int(cmd, "queueId")
-        offset = req_long(cmd, "queueOffset")
-        max_nums = req_int(cmd, "maxMsgNums")
-        sys_flag = req_int(cmd, "sysFlag")
-        commit_offset = req_long(cmd, "commitOffset")
-        suspend_ms = req_long(cmd, "suspendTimeoutMillis")
-        sub_version = req_long(cmd, "subVersion")
+        h = PullMessageRequestHeader.decode(cmd.ext_fields)
+        group = h.consumer_group
+        topic = h.topic
+        queue_id = h.queue_id
+        offset = h.queue_offset
+        max_nums = h.max_msg_nums
+        sys_flag = h.sys_flag
+        commit_offset = h.commit_offset
+        suspend_ms = h.suspend_timeout_millis
+        sub_version = h.sub_version
         b = self.broker
         cfg = b.config
         empty: dict[str, object] = {}
@@ -137,7 +131,7 @@ class PullProcessor:
             return answer(cmd, 1, f"{remark}[{tc.read_queue_nums}] consumer:[/{conn.remote_addr}]", empty)
 
         if sys_flag & FLAG_SUBSCRIPTION:
-            sub = Subscription.build(opt_str(cmd, "subscription"), opt_str(cmd, "expressionType"))
+            sub = Subscription.build(h.subscription, h.expression_type)
         else:
             cg = b.consumers.get(group)
             if cg is None:
@@ -161,7 +155,7 @@ class PullProcessor:
             offset,
             max_nums,
             b.store_config.max_transfer_bytes_on_message_in_memory,
-            sub.tag_codes,
+            cast("set[int] | None", sub.tag_codes),  # only membership is tested: a frozenset serves
         )
         status = result.status.name
         count = len(result.messages)

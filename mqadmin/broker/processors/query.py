@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import answer, guarded, java_bool, req_int, req_long, req_str
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.broker.processors.wire import answer, guarded, java_bool
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.headers.message import QueryMessageRequestHeader, ViewMessageRequestHeader
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -29,27 +30,25 @@ class QueryProcessor:
 
     @guarded
     def query_message(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        topic = req_str(cmd, "topic")
-        key = req_str(cmd, "key")
-        max_num = req_int(cmd, "maxNum")
-        begin = req_long(cmd, "beginTimestamp")
-        end = req_long(cmd, "endTimestamp")
+        h = QueryMessageRequestHeader.decode(cmd.ext_fields)
         b = self.broker
-        if java_bool(cmd.ext("_UNIQUE_KEY_QUERY")):
+        max_num = h.max_num
+        if java_bool(cmd.ext("_UNIQUE_KEY_QUERY")):  # beside the header, as Java's client adds it
             max_num = b.store_config.default_query_max_num
-        result = b.store.query_by_key(topic, key, max_num, begin, end)
+        result = b.store.query_by_key(h.topic, h.key, max_num, h.begin_timestamp, h.end_timestamp)
         ext = {
             "indexLastUpdatePhyoffset": result.index_last_update_phyoffset,
             "indexLastUpdateTimestamp": result.index_last_update_timestamp,
         }
         if result.messages:
-            return answer(cmd, 0, None, ext, b"".join(result.messages))
-        return answer(cmd, 22, "can not find message, maybe time range not correct", ext)
+            return answer(cmd, ResponseCode.SUCCESS, None, ext, b"".join(result.messages))
+        remark = "can not find message, maybe time range not correct"
+        return answer(cmd, ResponseCode.QUERY_NOT_FOUND, remark, ext)
 
     @guarded
     def view_message(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        offset = req_long(cmd, "offset")
+        offset = ViewMessageRequestHeader.decode(cmd.ext_fields).offset
         record = self.broker.store.look_message(offset)
         if record is None:
-            return answer(cmd, 1, f"can not find message by the offset, {offset}")
-        return answer(cmd, 0, None, None, record)
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"can not find message by the offset, {offset}")
+        return answer(cmd, ResponseCode.SUCCESS, None, None, record)

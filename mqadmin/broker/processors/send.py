@@ -12,33 +12,23 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import (
-    FAQ_SUFFIX,
-    RequestError,
-    answer,
-    guarded,
-    hash_ordered,
-    java_bool,
-    opt_int,
-    opt_str,
-    req_int,
-    req_long,
-    req_str,
-)
-from mqadmin.broker.topics import (
-    DLQ_PREFIX,
-    NOT_ALLOWED_SEND_TOPICS,
-    RETRY_PREFIX,
-    topic_config_string,
-    validate_topic,
-)
+from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded, hash_ordered, java_bool
+from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, topic_config_string
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.message import (
+    ConsumerSendMsgBackRequestHeader,
+    SendHeader,
+    SendMessageRequestHeader,
+    SendMessageRequestHeaderV2,
+    check_stored_topic,
+)
 from mqadmin.protocol.message import (
     MessageConst,
     MessageExt,
@@ -58,21 +48,6 @@ __all__ = ["SendProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
 
-_V2_NAMES = {
-    "producerGroup": "a",
-    "topic": "b",
-    "defaultTopic": "c",
-    "defaultTopicQueueNums": "d",
-    "queueId": "e",
-    "sysFlag": "f",
-    "bornTimestamp": "g",
-    "flag": "h",
-    "properties": "i",
-    "reconsumeTimes": "j",
-    "unitMode": "k",
-    "maxReconsumeTimes": "l",
-    "batch": "m",
-}
 V3_4_9 = 186  # MQVersion.Version.V3_4_9.ordinal(): from here a request's maxReconsumeTimes is honoured
 DLQ_NUMS_PER_GROUP = 1
 TOPIC_SYS_FLAG_UNIT = 1
@@ -91,49 +66,22 @@ _PUT_ERRORS = {
 _PUT_OK_CODES = {"PUT_OK": 0, "FLUSH_DISK_TIMEOUT": 10, "FLUSH_SLAVE_TIMEOUT": 12, "SLAVE_NOT_AVAILABLE": 11}
 
 
-@dataclass(slots=True)
-class SendHeader:
-    """``SendMessageRequestHeader`` (V1 names; V2 requests use one-letter aliases)."""
+def decode_send_header(cmd: RemotingCommand) -> SendHeader:
+    """The request's send header, decoded once (V2 and batch requests use the one-letter names)."""
+    if cmd.code == RequestCode.SEND_MESSAGE:
+        return SendMessageRequestHeader.decode(cmd.ext_fields)
+    try:
+        return SendMessageRequestHeaderV2.decode(cmd.ext_fields)
+    except HeaderError as e:  # name the missing field as V1 does (``<topic>``, not ``<b>``)
+        for f in SendMessageRequestHeaderV2.FIELDS:
+            if f"<{f.java}>" in e.remark:
+                raise HeaderError(e.remark.replace(f"<{f.java}>", f"<{_camel(f.attr)}>"), e.code) from None
+        raise
 
-    producer_group: str
-    topic: str
-    default_topic: str
-    default_topic_queue_nums: int
-    queue_id: int
-    sys_flag: int
-    born_timestamp: int
-    flag: int
-    properties: str | None
-    reconsume_times: int | None
-    unit_mode: bool
-    max_reconsume_times: int | None
-    batch: bool
 
-    @classmethod
-    def parse(cls, cmd: RemotingCommand) -> SendHeader:
-        if cmd.code in (RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE):
-            ext = cmd.ext_fields or {}
-            cmd = RemotingCommand(cmd.code, ext_fields={k: ext[v] for k, v in _V2_NAMES.items() if v in ext})
-        elif not cmd.ext_fields:
-            raise RequestError(
-                "org.apache.rocketmq.remoting.exception.RemotingCommandException: the custom field "
-                "<producerGroup> is null"
-            )
-        return cls(
-            producer_group=req_str(cmd, "producerGroup"),
-            topic=req_str(cmd, "topic"),
-            default_topic=req_str(cmd, "defaultTopic"),
-            default_topic_queue_nums=req_int(cmd, "defaultTopicQueueNums"),
-            queue_id=req_int(cmd, "queueId"),
-            sys_flag=req_int(cmd, "sysFlag"),
-            born_timestamp=req_long(cmd, "bornTimestamp"),
-            flag=req_int(cmd, "flag"),
-            properties=opt_str(cmd, "properties"),
-            reconsume_times=opt_int(cmd, "reconsumeTimes"),
-            unit_mode=java_bool(cmd.ext("unitMode")),
-            max_reconsume_times=opt_int(cmd, "maxReconsumeTimes"),
-            batch=java_bool(cmd.ext("batch")),
-        )
+def _camel(attr: str) -> str:
+    head, *rest = attr.split("_")
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
 def illegal_remark(limit: int) -> str:
@@ -168,7 +116,7 @@ class SendProcessor:
 
     @guarded
     def send(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        h = SendHeader.parse(cmd)
+        h = decode_send_header(cmd)
         b = self.broker
         cfg = b.config
         ext: dict[str, object] = {"MSG_REGION": cfg.region_id, "TRACE_ON": cfg.trace_on}
@@ -229,11 +177,11 @@ class SendProcessor:
         cfg = b.config
         if not cfg.broker_permission & PERM_WRITE and b.topics.is_order_topic(h.topic):
             return 16, f"the broker[{cfg.broker_ip1}] sending message is forbidden"
-        bad = validate_topic(h.topic)
+        bad = names.check_topic(h.topic)
         if bad is not None:
-            return 1, bad
-        if h.topic in NOT_ALLOWED_SEND_TOPICS:
-            return 16, f"Sending message to topic[{h.topic}] is forbidden."
+            return ResponseCode.SYSTEM_ERROR, bad
+        if names.is_not_allowed_send_topic(h.topic):
+            return ResponseCode.NO_PERMISSION, f"Sending message to topic[{h.topic}] is forbidden."
         tc = b.topics.get(h.topic)
         if tc is None:
             sys_flag = 0
@@ -375,12 +323,18 @@ class SendProcessor:
 
     @guarded
     def send_back(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        """CONSUMER_SEND_MSG_BACK: into ``%RETRY%group`` after a delay, or ``%DLQ%group`` at the end."""
-        offset = req_long(cmd, "offset")
-        group = req_str(cmd, "group")
-        delay_level = req_int(cmd, "delayLevel")
-        unit_mode = java_bool(cmd.ext("unitMode"))
-        max_times_hdr = opt_int(cmd, "maxReconsumeTimes")
+        """CONSUMER_SEND_MSG_BACK: into ``%RETRY%group`` after a delay, or ``%DLQ%group`` at the end.
+
+        The group is checked by its header (Java's group rules), and the retry topic derived from
+        it must be one the store can hold, before anything is created or written.
+        """
+        h = ConsumerSendMsgBackRequestHeader.decode(cmd.ext_fields)
+        group = h.group
+        offset = h.offset
+        delay_level = h.delay_level
+        new_topic = RETRY_PREFIX + group
+        if check_stored_topic(new_topic) is not None:  # Java: the put fails, MESSAGE_ILLEGAL
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, "MESSAGE_ILLEGAL")
         b = self.broker
         g = b.groups.find(group)
         if g is None:
@@ -389,25 +343,29 @@ class SendProcessor:
             return answer(cmd, 16, f"the broker[{b.config.broker_ip1}] sending message is forbidden")
         if g.retry_queue_nums <= 0:
             return answer(cmd, 0)
-        new_topic = RETRY_PREFIX + group
         queue_id = random.randrange(99999999) % g.retry_queue_nums
-        sys_flag = TOPIC_SYS_FLAG_UNIT_SUB if unit_mode else 0
+        sys_flag = TOPIC_SYS_FLAG_UNIT_SUB if h.unit_mode else 0
         tc = b.topics.create_in_send_back(new_topic, g.retry_queue_nums, PERM_READ | PERM_WRITE, sys_flag)
         if not tc.perm & PERM_WRITE:
             return answer(cmd, 16, f"the topic[{new_topic}] sending message is forbidden")
         raw = b.store.look_message(offset)
-        if raw is None:
-            return answer(cmd, 1, f"look message by offset failed, {offset}")
-        orig, _ = decode_message(raw, decompress=False)
+        try:
+            orig = decode_message(raw, decompress=False)[0] if raw is not None else None
+        except ProtocolError:
+            orig = None
+        if orig is None:
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"look message by offset failed, {offset}")
         props = dict(orig.properties)
         if MessageConst.PROPERTY_RETRY_TOPIC not in props:
             props[MessageConst.PROPERTY_RETRY_TOPIC] = orig.topic
         props[MessageConst.PROPERTY_WAIT_STORE_MSG_OK] = "false"
         max_times = g.retry_max_times
-        if cmd.version >= V3_4_9 and max_times_hdr is not None:
-            max_times = max_times_hdr
+        if cmd.version >= V3_4_9 and h.max_reconsume_times is not None:
+            max_times = h.max_reconsume_times
         if orig.reconsume_times >= max_times or delay_level < 0:
             new_topic = DLQ_PREFIX + group
+            if check_stored_topic(new_topic) is not None:
+                return answer(cmd, ResponseCode.SYSTEM_ERROR, "MESSAGE_ILLEGAL")
             queue_id = random.randrange(99999999) % DLQ_NUMS_PER_GROUP
             b.topics.create_in_send_back(new_topic, DLQ_NUMS_PER_GROUP, PERM_READ | PERM_WRITE, 0)
             props[MessageConst.PROPERTY_DELAY_TIME_LEVEL] = "0"

@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.message_text import parse_int, parse_long
+from mqadmin.cli.commands.message_text import parse_int, parse_long, send_topic_option
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -79,7 +79,7 @@ async def send_message(
 ) -> None:
     from mqadmin.admin.producer import Producer
 
-    topic = topic.strip()
+    topic = send_topic_option(topic)
     data = body.strip()
     keys = key.strip() if key is not None else None
     tag = tags.strip() if tags is not None else None
@@ -135,7 +135,7 @@ async def send_message(
 async def check_msg_send_rt(inv: Invocation, topic: str, amount: str | None, size: str | None) -> None:
     from mqadmin.admin.producer import Producer
 
-    topic = topic.strip()
+    topic = send_topic_option(topic)
     n = parse_long(amount, "-a", 100)
     length = parse_long(size, "-s", 128)
     if length < 0:

@@ -374,7 +374,7 @@ complete -c mqadmin -n '__fish_seen_subcommand_from namesrv; and __fish_seen_sub
 complete -c mqadmin -n '__fish_seen_subcommand_from namesrv; and __fish_seen_subcommand_from start' -s n -l namesrvAddr -r -d 'Name server address list, eg: \'192.168.0.1:9876;192.168.0.2:9876\' (accepted, unused).'
 complete -c mqadmin -n '__fish_seen_subcommand_from namesrv; and __fish_seen_subcommand_from start' -l listen-port -r -d 'Port to listen on (overrides listenPort; 0 picks one).'
 complete -c mqadmin -n '__fish_seen_subcommand_from namesrv; and __fish_seen_subcommand_from start' -l bind-address -r -d 'Address to listen on (overrides bindAddress).'
-complete -c mqadmin -n '__fish_seen_subcommand_from namesrv; and __fish_seen_subcommand_from start' -l log-file -r -d 'Log file (default ~/logs/rocketmqlogs/namesrv.log; empty for stderr only).'
+complete -c mqadmin -n '__fish_seen_subcommand_from namesrv; and __fish_seen_subcommand_from start' -l log-file -r -d 'Log file (default ./namesrv/logs/namesrv.log; empty for stderr only).'
 complete -c mqadmin -n '__fish_seen_subcommand_from broker; and not __fish_seen_subcommand_from start' -a start -d 'Start the broker; stops cleanly (unregistering from the name servers) on SIGTERM or Ctrl-C.'
 complete -c mqadmin -n '__fish_seen_subcommand_from broker; and __fish_seen_subcommand_from start' -s h -l help -d 'Print help'
 complete -c mqadmin -n '__fish_seen_subcommand_from broker; and __fish_seen_subcommand_from start' -s c -l configFile -l config-file -r -d 'Broker config properties file'

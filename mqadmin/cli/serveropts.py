@@ -51,7 +51,7 @@ def namesrv_addr_option(note: str = "") -> Decorator:
     )
 
 
-def log_file_option(default_name: str, default_dir: str = "~/logs/rocketmqlogs") -> Decorator:
+def log_file_option(default_name: str, default_dir: str) -> Decorator:
     """``--log-file``: where the server logs; by default ``<default_dir>/<default_name>``."""
     return click.option(
         "--log-file",

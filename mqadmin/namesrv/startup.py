@@ -3,8 +3,9 @@
 Order of start-up as ``NamesrvStartup``: defaults (port 9876), the ``-c`` properties file, our
 port/bind flags, then ``-p`` prints every setting and exits, else the server starts and prints
 ``The Name Server boot success. serializeType=JSON, address <bind>:<port>`` on stdout. Logs go to
-a file (Java's ``~/logs/rocketmqlogs/namesrv.log`` unless told otherwise) and warnings also to
-stderr; stdout carries only what Java prints there. SIGTERM and SIGINT stop it cleanly (exit 0).
+a file (``./namesrv/logs/namesrv.log`` unless told otherwise; Java's is under the home directory)
+and warnings also to stderr; stdout carries only what Java prints there. SIGTERM and SIGINT stop
+it cleanly (exit 0).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from mqadmin.javaconfig import JavaBean
-from mqadmin.namesrv.config import NamesrvConfig, NettyClientConfig, NettyServerConfig
+from mqadmin.namesrv.config import STORE_DIR_NAME, NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.kvconfig import KVConfigError
 from mqadmin.protocol.names import bad_text
@@ -26,14 +27,15 @@ from mqadmin.servermain import (
     console_lines,
     read_config_file,
     run_until_stopped,
-    wait_for_stop,
+    stop_signals,
 )
 
 __all__ = ["DEFAULT_LOG_FILE", "Settings", "StartupError", "load_settings", "print_config_items", "run"]
 
 log = logging.getLogger("mqadmin.namesrv")
 
-DEFAULT_LOG_FILE = os.path.join("~", "logs", "rocketmqlogs", "namesrv.log")
+DEFAULT_LOG_FILE = os.path.join(STORE_DIR_NAME, "logs", "namesrv.log")
+"""Under the working directory, beside ``kvConfig.json`` (Java: ``~/logs/rocketmqlogs``)."""
 
 
 @dataclass
@@ -97,9 +99,10 @@ async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
         "The Name Server boot success. serializeType=JSON, "
         f"address {settings.server.bind_address}:{settings.server.listen_port}"
     )
-    announce(tip, log, boot_out)
     try:
-        await wait_for_stop()
+        with stop_signals() as stop:  # before the announcement: its reader may signal at once
+            announce(tip, log, boot_out)
+            await stop.wait()
         log.info("shutdown requested, stopping the name server")
     finally:
         await controller.shutdown()

@@ -26,7 +26,7 @@ def group() -> None:
     help="Port to listen on (overrides listenPort; 0 picks one).",
 )
 @click.option("--bind-address", metavar="ADDR", help="Address to listen on (overrides bindAddress).")
-@log_file_option("namesrv.log")
+@log_file_option("namesrv.log", "./namesrv/logs")
 def start(
     config_file: str | None,
     print_config: bool,

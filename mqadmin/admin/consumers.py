@@ -42,6 +42,11 @@ from mqadmin.protocol.headers.consumer import (
     SearchOffsetRequestHeader,
     UpdateConsumerOffsetRequestHeader,
 )
+from mqadmin.protocol.headers.topic import (
+    GetTopicConfigRequestHeader,
+    GetTopicStatsInfoRequestHeader,
+    QueryConsumeQueueRequestHeader,
+)
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered, java_string_sort_key
 from mqadmin.remoting.errors import RemoteCommandError
 
@@ -649,7 +654,8 @@ class ConsumerOps(GroupOps):
             if addr is None:
                 continue
             try:
-                resp = await self.invoke(addr, RequestCode.GET_TOPIC_CONFIG, {"topic": topic, "lo": "true"})
+                header = GetTopicConfigRequestHeader(topic=topic, lo=True)
+                resp = await self.invoke(addr, RequestCode.GET_TOPIC_CONFIG, header)
             except RemoteCommandError as e:
                 if e.code in (ResponseCode.TOPIC_NOT_EXIST, ResponseCode.REQUEST_CODE_NOT_SUPPORTED):
                     continue
@@ -801,7 +807,9 @@ class ConsumerOps(GroupOps):
 
     async def get_topic_stats_at(self, addr: str, topic: str) -> TopicStatsTable:
         """GET_TOPIC_STATS_INFO of one broker."""
-        resp = await self.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, {"topic": topic})
+        resp = await self.invoke(
+            addr, RequestCode.GET_TOPIC_STATS_INFO, GetTopicStatsInfoRequestHeader(topic=topic)
+        )
         stats: TopicStatsTable = _decode(addr, resp.body, "topic stats", TopicStatsTable.decode)
         return stats
 
@@ -937,14 +945,10 @@ class ConsumerOps(GroupOps):
         self, addr: str, topic: str, queue_id: int, index: int, count: int, group: str | None = None
     ) -> ConsumeQueueView:
         """QUERY_CONSUME_QUEUE: ``count`` entries of a consume queue from ``index``."""
-        fields: dict[str, str | None] = {
-            "topic": topic,
-            "queueId": str(queue_id),
-            "index": str(index),
-            "count": str(count),
-            "consumerGroup": group,
-        }
-        resp = await self.invoke(addr, RequestCode.QUERY_CONSUME_QUEUE, fields)
+        header = QueryConsumeQueueRequestHeader(
+            topic=topic, queue_id=queue_id, index=index, count=count, consumer_group=group
+        )
+        resp = await self.invoke(addr, RequestCode.QUERY_CONSUME_QUEUE, header)
         if not resp.body:
             raise AdminError(
                 f"{addr} has no consume queue entry {index} of {topic} queue {queue_id}"

@@ -149,7 +149,7 @@ class OffsetProcessor:
     def clone_group_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = CloneGroupOffsetRequestHeader.decode(cmd.ext_fields)
         b = self.broker
-        topics = [h.topic] if h.topic else b.offsets.topics_of_group(h.src_group)
+        topics = [h.topic] if h.topic and h.topic.strip() else b.offsets.topics_of_group(h.src_group)
         for t in topics:
             if b.topics.get(t) is not None:
                 b.offsets.clone(h.src_group, h.dest_group, t)

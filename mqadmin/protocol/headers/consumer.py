@@ -67,6 +67,7 @@ __all__ = [
     "UnregisterClientRequestHeader",
     "UpdateConsumerOffsetRequestHeader",
     "check_consumed_topic",
+    "check_consumed_topic_or_blank",
     "check_group_list",
     "check_group_or_empty",
     "check_subscription_group",
@@ -120,7 +121,13 @@ def check_group_or_empty(group: str | None) -> str | None:
     return None if group == "" else names.check_group(group)
 
 
+def check_consumed_topic_or_blank(topic: str | None) -> str | None:
+    """Blank (Java's "every topic of the group") or :func:`check_consumed_topic`."""
+    return None if topic is None or not topic.strip() else check_consumed_topic(topic)
+
+
 ConsumedTopic = Annotated[str, Check(check_consumed_topic)]
+ConsumedTopicOrBlank = Annotated[str, Check(check_consumed_topic_or_blank)]
 GroupList = Annotated[str, Check(check_group_list)]
 GroupOrEmpty = Annotated[str, Check(check_group_or_empty)]
 
@@ -228,7 +235,8 @@ class CloneGroupOffsetRequestHeader(RequestHeader):
 
     src_group: Group
     dest_group: Group
-    topic: ConsumedTopic | None = None
+    topic: ConsumedTopicOrBlank | None = None
+    """None or blank: every topic the source group has offsets on."""
     offline: bool | None = None
 
 
@@ -312,10 +320,10 @@ class DeleteSubscriptionGroupRequestHeader(RequestHeader):
 
 @request_header
 class GetConsumeStatsRequestHeader(RequestHeader):
-    """GET_CONSUME_STATS (208); no topic: every topic the group has offsets on."""
+    """GET_CONSUME_STATS (208); no topic or a blank one: every topic the group has offsets on."""
 
     consumer_group: Group
-    topic: ConsumedTopic | None = None
+    topic: ConsumedTopicOrBlank | None = None
     topic_list: str | None = None
     """5.x: topics separated by ``;`` (a 4.x broker reads only ``topic``)."""
 

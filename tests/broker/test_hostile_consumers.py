@@ -341,6 +341,10 @@ def test_subscription_groups_are_validated_like_java(broker_factory: Any) -> Non
     assert r.code == ResponseCode.SUCCESS
     assert all_groups(b.addr)["NewGroup"]["retryMaxTimes"] == 3
     assert "NewGroup" in path.read_text("utf-8")
+    b.kill()
+    b.start()
+    after = all_groups(b.addr)
+    assert after["NewGroup"]["retryMaxTimes"] == 3 and set(after) == set(table_before) | {"NewGroup"}
 
 
 # ------------------------------------------------------------------------------------ persistence

@@ -59,6 +59,7 @@ class ServerProcess:
     proc: subprocess.Popen[str] | None = None
     boot_match: re.Match[str] | None = None
     nofile: int | None = None
+    stderr_path: Path | None = None
 
     def start(self, timeout: float = 30.0) -> re.Match[str]:
         nofile = self.nofile
@@ -67,16 +68,20 @@ class ServerProcess:
             if nofile is not None:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
-        self.proc = subprocess.Popen(
-            self.argv,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            env=_child_env(self.workdir),
-            cwd=self.workdir,
-            preexec_fn=limit if nofile is not None else None,
-        )
+        # stderr goes to a file, never to a pipe nobody drains: a server writing warnings into a
+        # full pipe would block
+        self.stderr_path = self.workdir / f"{self.name.replace(' ', '-')}.stderr"
+        with open(self.stderr_path, "ab") as err_file:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdout=subprocess.PIPE,
+                stderr=err_file,
+                stdin=subprocess.DEVNULL,
+                text=True,
+                env=_child_env(self.workdir),
+                cwd=self.workdir,
+                preexec_fn=limit if nofile is not None else None,
+            )
         assert self.proc.stdout is not None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -90,8 +95,8 @@ class ServerProcess:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        err = self.proc.stderr.read() if self.proc.stderr else ""  # before the pipes are closed
         self._close_pipes()
+        err = self.stderr_path.read_text(errors="replace")
         raise RuntimeError(f"{self.name} did not start: {err[-2000:].strip()}")
 
     @property

@@ -44,11 +44,13 @@ from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import MessageExt
 from mqadmin.remoting.client import Connection, RemotingClient
+from mqadmin.remoting.logthrottle import ThrottledLog
 from mqadmin.remoting.server import RemotingServer
 
 __all__ = ["BrokerController"]
 
 log = logging.getLogger("mqadmin.broker")
+_peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
 
 REGISTER_FIRST_DELAY_S = 10.0
 OFFSET_PERSIST_FIRST_DELAY_S = 10.0
@@ -321,7 +323,7 @@ class BrokerController:
     # ------------------------------------------------------------------------------ internals
 
     def _unsupported(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        log.warning("%s request type %d not supported", conn.remote_addr, cmd.code)
+        _peer_log.warning("not supported", "%s request type %d not supported", conn.remote_addr, cmd.code)
         return answer(cmd, 3, f" request type {cmd.code} not supported")
 
     def _channel_closed(self, conn: Connection) -> None:

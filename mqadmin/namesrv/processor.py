@@ -600,7 +600,7 @@ class NamesrvProcessor:
         if req.body is None:
             return req.response(SUCCESS)
         try:
-            props = string_to_properties(req.body)
+            props = string_to_properties(req.body, strict=True)
         except ProtocolError:
             log.error("updateConfig string2Properties error %r", req.body[:200])
             return req.response(SYSTEM_ERROR, "string2Properties error")

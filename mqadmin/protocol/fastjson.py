@@ -259,7 +259,9 @@ class _Parser:
 # --------------------------------------------------------------------------------------------- writing
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029]')
+# a lone surrogate cannot be written as UTF-8: escaped, so that any string (even one a server is
+# about to refuse, or a remark quoting it) can always be encoded
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
 
 
 def _escape_char(m: re.Match[str]) -> str:

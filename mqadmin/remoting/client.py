@@ -35,6 +35,7 @@ from mqadmin.remoting.errors import (
     RemotingTimeoutError,
 )
 from mqadmin.remoting.limits import PartialFrameBudget
+from mqadmin.remoting.logthrottle import ThrottledLog
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
@@ -50,6 +51,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("mqadmin.remoting")
+_peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
 
 #: Java's ``connectTimeoutMillis`` default (3000 ms).
 DEFAULT_CONNECT_TIMEOUT = 3.0
@@ -251,7 +253,9 @@ class Connection(asyncio.Protocol):
         try:
             cmds = self._decoder.feed(data)
         except ProtocolError as e:
-            log.warning("malformed frame from %s, closing the connection: %s", self.addr, e)
+            _peer_log.warning(
+                "malformed frame", "malformed frame from %s, closing the connection: %s", self.addr, e
+            )
             self._teardown(f"malformed frame: {e}", abort=True)
             return
         if self._budget is not None:
@@ -378,7 +382,7 @@ class Connection(asyncio.Protocol):
         handler = self._handlers.get(cmd.code)
         if handler is None:
             remark = f" request type {cmd.code} not supported"
-            log.warning("%s%s", self.addr, remark)
+            _peer_log.warning("request code not supported", "%s%s", self.addr, remark)
             self._respond(cmd, cmd.response(_REQUEST_CODE_NOT_SUPPORTED, remark))
             return
         if cmd.bad_text is not None:  # refused before any handler can keep it
@@ -414,13 +418,20 @@ class Connection(asyncio.Protocol):
 
     def _refuse(self, cmd: RemotingCommand, exc: HeaderError) -> None:
         """Answer a request refused at the boundary: its code and remark, one log line, nothing kept."""
-        log.warning(
+        _peer_log.warning(
+            "refused request",
             "refused request %s from %s: %s", request_name(cmd.code), self.addr, ascii(exc.remark)[1:-1]
         )
         self._respond(cmd, cmd.response(exc.code, exc.remark))
 
     def _handler_failed(self, cmd: RemotingCommand, exc: Exception) -> None:
-        log.error("handler for request %s from %s failed", request_name(cmd.code), self.addr, exc_info=exc)
+        _peer_log.error(
+            "handler failed",
+            "handler for request %s from %s failed",
+            request_name(cmd.code),
+            self.addr,
+            exc_info=exc,
+        )
         self._respond(cmd, cmd.response(_SYSTEM_ERROR, exception_remark(exc)))
 
     def _respond(self, req: RemotingCommand, resp: object) -> None:

@@ -61,7 +61,7 @@ class BrokerAdminProcessor:
         if not cmd.body:
             return answer(cmd, ResponseCode.SUCCESS)
         try:
-            props = string_to_properties(cmd.body)
+            props = string_to_properties(cmd.body, strict=True)
         except ProtocolError:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "string2Properties error")
         refused = b.configuration.refusal(props)

@@ -19,6 +19,7 @@ from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection
+from mqadmin.remoting.logthrottle import ThrottledLog
 
 __all__ = [
     "BROKER_VERSION",
@@ -34,6 +35,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("mqadmin.broker")
+_peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
 
 BROKER_VERSION = 409
 """``MQVersion.CURRENT_VERSION`` of 4.9.8 (``V4_9_8``)."""
@@ -107,10 +109,11 @@ def guarded(fn: F) -> F:
         try:
             return fn(self, conn, cmd)
         except HeaderError as e:
-            log.info("request %d from %s refused: %s", cmd.code, conn.remote_addr, e.remark)
+            peer = conn.remote_addr
+            _peer_log.log(logging.INFO, "refused", "request %d from %s refused: %s", cmd.code, peer, e.remark)
             return answer(cmd, e.code, e.remark)
         except Exception as e:
-            log.exception("request %d from %s failed", cmd.code, conn.remote_addr)
+            _peer_log.error("failed", "request %d from %s failed", cmd.code, conn.remote_addr, exc_info=e)
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
 
     return wrapper  # type: ignore[return-value]

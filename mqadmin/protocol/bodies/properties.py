@@ -95,13 +95,21 @@ def properties_store(props: Mapping[str, str | None], *, sort: bool = True) -> s
     )
 
 
-def string_to_properties(data: str | bytes, *, java_charset: bool = True) -> dict[str, str]:
+def string_to_properties(
+    data: str | bytes, *, java_charset: bool = True, strict: bool = False
+) -> dict[str, str]:
     """``MixAll.string2Properties``: the entries in text order (a later duplicate key wins).
 
-    A malformed ``\\uXXXX`` escape raises :class:`ProtocolError` (Java logs it and returns null).
+    A malformed ``\\uXXXX`` escape raises :class:`ProtocolError` (Java logs it and returns null), and
+    so does text that is not UTF-8 when ``strict`` (Java would read it as U+FFFD).
     """
     if isinstance(data, bytes | bytearray | memoryview):
         raw = bytes(data)
+        if strict:  # a config update: bytes that are not UTF-8 are refused, not turned into U+FFFD
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ProtocolError(f"properties text is not UTF-8: {e}") from None
         if java_charset:
             # Java decodes the body as UTF-8 first (bad bytes become U+FFFD), then re-encodes it.
             text = raw.decode("utf-8", "replace").encode("utf-8").decode("latin-1")

@@ -1,0 +1,350 @@
+"""Hostile requests against our real name server and broker: afterwards nothing is hurt.
+
+A bounded fuzz run (seeded, a few thousand requests in a fixed time budget) sends every request code
+the servers know, plus random ones, with header fields drawn from Java's field names and hostile
+values (lone surrogates, NUL, path segments, line breaks, huge and negative numbers, 64 KiB strings),
+and bodies that are random bytes, JSON holding hostile strings, or config text that tries to smuggle
+black-listed keys; a few connections send malformed frames. Then:
+
+- both servers still answer every client, and no response failed to encode;
+- every config file is unchanged, except by writes the fuzz may legitimately make (none: it never
+  sends a valid new name), and no topic or group that fails Java's rules was created;
+- no file exists outside the store dir, no path under it has a name Java would refuse;
+- the seeded group's offsets are still persisted, and still there after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import struct
+import time
+import uuid
+from pathlib import Path
+
+from mqadmin.localcluster import LocalCluster
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.properties import string_to_properties
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.names import bad_text, check_group, check_topic
+from mqadmin.remoting.client import RemotingClient
+from mqadmin.remoting.errors import RemotingError
+
+SEED_TOPIC = "FuzzSeedTopic"
+SEED_GROUP = "FuzzSeedGroup"
+BUDGET_S = float(os.environ.get("MQADMIN_FUZZ_SECONDS", "20"))  # per server
+SEED = int(os.environ.get("MQADMIN_FUZZ_SEED", "20261125"))
+
+FIELD_NAMES = [
+    "topic", "consumerGroup", "group", "producerGroup", "clusterName", "brokerName", "brokerAddr",
+    "brokerId", "haServerAddr", "namespace", "key", "value", "queueId", "queueOffset", "offset",
+    "commitOffset", "maxMsgNums", "sysFlag", "suspendTimeoutMillis", "subVersion", "subscription",
+    "delayLevel", "originTopic", "originMsgId", "maxReconsumeTimes", "timestamp", "boundaryType",
+    "readQueueNums", "writeQueueNums", "perm", "topicFilterType", "order", "defaultTopic",
+    "defaultTopicQueueNums", "bornTimestamp", "flag", "properties", "reconsumeTimes", "unitMode",
+    "batch", "compressed", "bodyCrc32", "enableActingMaster", "heartbeatTimeoutMillis", "bname",
+    "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "msgId", "uniqKey",
+    "beginTimestamp", "endTimestamp", "isForce", "clientId", "tranStateTableOffset", "commitLogOffset",
+    "commitOrRollback", "fromTransactionCheck", "srcGroup", "destGroup", "offlineMigration",
+    "configStorePath", "storePathRootDir", "kvConfigPath",
+]  # fmt: skip
+
+
+def _marker_path(marker: str) -> str:
+    return f"../../../../../../../../../../tmp/{marker}/PWNED"
+
+
+def hostile_text(rng: random.Random, marker: str) -> str:
+    choices = [
+        "\ud800",
+        "a\udfffb",
+        "x\x00y",
+        "\x00",
+        _marker_path(marker),
+        "../../Victim",
+        "../" * 8 + "etc",
+        "/abs/path",
+        "T\n",
+        "RMQ_SYS_TRACE_TOPIC\nconfigBlackList=nothing",
+        "center\nkvConfigPath=/elsewhere",
+        "a b",
+        "é中文",
+        "",
+        " ",
+        "A" * 128,
+        "G" * 256,
+        "Z" * 65536,
+        "-1",
+        "-2147483649",
+        "99999999999999999999999",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "0x10",
+        "1e9",
+        "NaN",
+        "true",
+        "TRUE",
+        "maybe",
+        "%RETRY%" + "g" * 125,
+        "%DLQ%\ud800",
+        "{\"a\":1}",
+        "KEYS\x01k\x02TAGS\x01\ud800\x02",
+        "*",
+        "||",
+    ]
+    s = rng.choice(choices)
+    if rng.random() < 0.2:
+        s = s + rng.choice(choices)
+    return s
+
+
+def hostile_value(rng: random.Random, marker: str) -> str:
+    r = rng.random()
+    if r < 0.55:
+        return hostile_text(rng, marker)
+    if r < 0.75:
+        return str(rng.choice([0, 1, -1, 2**31 - 1, 2**31, -(2**31) - 1, 2**63 - 1, 2**63, 10**30]))
+    if r < 0.85:  # the seeded names: requests that may legitimately act on them
+        return rng.choice([SEED_TOPIC, SEED_GROUP, "0", "false"])
+    return "".join(rng.choice("ab%|_-/.\\\n\x00\ud800é") for _ in range(rng.randint(1, 20)))
+
+
+def hostile_body(rng: random.Random, code: int, marker: str) -> bytes | None:
+    r = rng.random()
+    if code in (RequestCode.UPDATE_BROKER_CONFIG, RequestCode.UPDATE_NAMESRV_CONFIG):
+        # only smuggling attempts: a valid new setting would be a legitimate write
+        key = rng.choice(
+            ["brokerClusterName", "listenPort", "storePathRootDir", "storePathCommitLog", "kvConfigPath",
+             "configStorePath", "rocketmqHome", "configBlackList", "brokerName", "namesrvAddr",
+             "flushDiskType", "autoCreateTopicEnable", "defaultTopicQueueNums", "orderMessageEnable"]
+        )  # fmt: skip
+        value = rng.choice(
+            ["x\nconfigBlackList=nothing", "/elsewhere", "\ud800", "a\x00b", "1\r\nstorePathRootDir=/x",
+             _marker_path(marker), "99999999999999999999", "maybe\nkvConfigPath=/tmp/x"]
+        )  # fmt: skip
+        if key in ("storePathRootDir", "storePathCommitLog", "kvConfigPath", "configStorePath",
+                   "rocketmqHome", "configBlackList"):  # fmt: skip
+            value = rng.choice([value, "/tmp/" + marker])
+        elif "\n" not in value and "\r" not in value and "\x00" not in value and "\ud800" not in value:
+            value = value + "\n" + rng.choice(["configBlackList=", "storePathRootDir=/x"]) + "y"
+        return f"{key}={value}\n".encode("utf-8", "surrogatepass")
+    if r < 0.3:
+        return None
+    if r < 0.55:
+        return rng.randbytes(rng.randint(1, 300))
+    if r < 0.9:
+        doc = {
+            rng.choice([*FIELD_NAMES, "topicConfigTable", "consumeFromWhere", "subscriptionDataSet"]): (
+                hostile_value(rng, marker)
+                if rng.random() < 0.6
+                else {hostile_text(rng, marker): {"topicName": hostile_text(rng, marker)}}
+            )
+            for _ in range(rng.randint(1, 5))
+        }
+        text = json.dumps(doc, ensure_ascii=rng.random() < 0.5)
+        return text.encode("utf-8", "surrogatepass")
+    return b"{" * rng.randint(1, 5000)
+
+
+def _all_codes() -> list[int]:
+    return [int(c) for c in RequestCode]
+
+
+async def _fuzz(addr: str, rng: random.Random, marker: str, budget: float) -> dict[str, int]:
+    """Random hostile requests on a few connections for ``budget`` seconds; counts of what came back."""
+    codes = _all_codes()
+    stats = {"sent": 0, "answered": 0, "closed": 0, "timeouts": 0}
+    clients = [RemotingClient(connect_timeout=3.0) for _ in range(3)]
+    deadline = time.monotonic() + budget
+    try:
+        while time.monotonic() < deadline:
+            batch = []
+            for _ in range(16):
+                code = rng.choice(codes) if rng.random() < 0.95 else rng.randint(-5, 400000)
+                ext = {rng.choice(FIELD_NAMES): hostile_value(rng, marker) for _ in range(rng.randint(0, 8))}
+                cmd = RemotingCommand.request(code, ext or None, hostile_body(rng, code, marker))
+                batch.append(rng.choice(clients).invoke(addr, cmd, 5.0))
+            results = await asyncio.gather(*batch, return_exceptions=True)
+            for res in results:
+                stats["sent"] += 1
+                if isinstance(res, RemotingCommand):
+                    stats["answered"] += 1
+                elif isinstance(res, asyncio.TimeoutError) or "timed out" in str(res).lower():
+                    stats["timeouts"] += 1
+                elif isinstance(res, RemotingError | OSError):
+                    stats["closed"] += 1
+                else:
+                    raise AssertionError(f"unexpected client failure: {res!r}")
+    finally:
+        for c in clients:
+            await c.close()
+    return stats
+
+
+def _malformed(addr: str, rng: random.Random) -> None:
+    """A few connections that send garbage frames: each is closed, nothing else is."""
+    host, port = addr.rsplit(":", 1)
+    payloads = [
+        struct.pack(">i", -1),
+        struct.pack(">i", 1 << 30) + b"x" * 100,
+        struct.pack(">ii", 8, 1000) + b"{}",
+        struct.pack(">ii", 6, 2) + b"{\"a\"",
+        rng.randbytes(64),
+    ]
+    for p in payloads:
+        with socket.create_connection((host, int(port)), timeout=2) as s:
+            s.sendall(p)
+            s.settimeout(1.0)
+            try:
+                s.recv(4096)
+            except (TimeoutError, OSError):
+                pass
+
+
+def _call(
+    addr: str, code: int, ext: dict[str, str] | None = None, body: bytes | None = None
+) -> RemotingCommand:
+    async def go() -> RemotingCommand:
+        client = RemotingClient(connect_timeout=3.0)
+        try:
+            return await client.invoke(addr, RemotingCommand.request(code, ext, body), 5.0)
+        finally:
+            await client.close()
+
+    return asyncio.run(go())
+
+
+def _seed(cluster: LocalCluster) -> None:
+    ok = ResponseCode.SUCCESS
+    b = cluster.broker_addr
+    r = _call(
+        b,
+        RequestCode.UPDATE_AND_CREATE_TOPIC,
+        {"topic": SEED_TOPIC, "defaultTopic": "TBW102", "readQueueNums": "4", "writeQueueNums": "4",
+         "perm": "6", "topicFilterType": "SINGLE_TAG", "topicSysFlag": "0", "order": "false"},
+    )  # fmt: skip
+    assert r.code == ok, r.remark
+    body = json.dumps({"groupName": SEED_GROUP, "consumeEnable": True, "retryQueueNums": 1}).encode()
+    r = _call(b, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, None, body)
+    assert r.code == ok, r.remark
+    for q in range(4):
+        r = _call(
+            b,
+            RequestCode.UPDATE_CONSUMER_OFFSET,
+            {"consumerGroup": SEED_GROUP, "topic": SEED_TOPIC, "queueId": str(q), "commitOffset": "0"},
+        )
+        assert r.code == ok, r.remark
+    r = _call(
+        cluster.namesrv_addr,
+        RequestCode.PUT_KV_CONFIG,
+        {"namespace": "FUZZ_NS", "key": "k1", "value": "v1"},
+    )
+    assert r.code == ok, r.remark
+
+
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def _json_file(path: Path) -> dict[str, object]:
+    return fastjson.loads(path.read_bytes()) if path.exists() else {}  # Java's files: fastjson text
+
+
+def _state(work: Path) -> dict[str, object]:
+    cfg = work / "store" / "config"
+    topics = _json_file(cfg / "topics.json").get("topicConfigTable", {})
+    groups = _json_file(cfg / "subscriptionGroup.json").get("subscriptionGroupTable", {})
+    return {
+        "topics": sorted(topics) if isinstance(topics, dict) else [],
+        "groups": sorted(groups) if isinstance(groups, dict) else [],
+        "kv": _json_file(work / "kvConfig.json"),
+        "broker.properties": string_to_properties((work / "broker.properties").read_bytes()),
+        "namesrv.properties": string_to_properties((work / "namesrv.properties").read_bytes()),
+    }
+
+
+_SAFE_COMPONENT = re.compile(r"[%|a-zA-Z0-9_.-]+")
+
+
+def test_hostile_requests_hurt_nothing(tmp_path: Path) -> None:
+    rng = random.Random(SEED)
+    marker = f"mqadmin-fuzz-{uuid.uuid4().hex[:12]}"
+    work = tmp_path / "work"
+    with LocalCluster(work, broker_props={"autoCreateTopicEnable": "false"}) as cluster:
+        _seed(cluster)
+        time.sleep(0.5)
+        before = _state(work)
+        files_before = _files(tmp_path)
+
+        for addr in (cluster.namesrv_addr, cluster.broker_addr):
+            _malformed(addr, rng)
+            stats = asyncio.run(_fuzz(addr, rng, marker, BUDGET_S))
+            print(f"\n{addr}: {stats}")
+            assert stats["sent"] > 500, stats
+            assert stats["answered"] > stats["sent"] // 2, stats
+            _malformed(addr, rng)
+
+        # both servers still answer everyone
+        r = _call(cluster.namesrv_addr, RequestCode.GET_BROKER_CLUSTER_INFO)
+        assert r.code == ResponseCode.SUCCESS, r.remark
+        r = _call(cluster.namesrv_addr, RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": SEED_TOPIC})
+        assert r.code == ResponseCode.SUCCESS, r.remark
+        r = _call(cluster.namesrv_addr, RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER)
+        assert r.code == ResponseCode.SUCCESS, r.remark
+        r = _call(cluster.broker_addr, RequestCode.GET_ALL_CONSUMER_OFFSET)
+        assert r.code == ResponseCode.SUCCESS, r.remark
+        r = _call(cluster.broker_addr, RequestCode.GET_ALL_TOPIC_CONFIG)
+        assert r.code == ResponseCode.SUCCESS, r.remark
+        r = _call(cluster.broker_addr, RequestCode.GET_BROKER_RUNTIME_INFO)
+        assert r.code == ResponseCode.SUCCESS, r.remark
+        r = _call(
+            cluster.broker_addr,
+            RequestCode.QUERY_CONSUMER_OFFSET,
+            {"consumerGroup": SEED_GROUP, "topic": SEED_TOPIC, "queueId": "0"},
+        )
+        assert r.code == ResponseCode.SUCCESS, r.remark
+
+        after = _state(work)
+        # names Java would refuse never became topics or groups; config files did not move
+        for t in after["topics"]:  # type: ignore[union-attr]
+            bare = t.removeprefix("%RETRY%").removeprefix("%DLQ%")
+            assert check_topic(bare) is None or t in before["topics"], t  # type: ignore[operator]
+        for g in after["groups"]:  # type: ignore[union-attr]
+            assert check_group(g) is None, g
+        assert set(after["topics"]) - set(before["topics"]) <= {  # type: ignore[arg-type]
+            f"%RETRY%{SEED_GROUP}",
+            f"%DLQ%{SEED_GROUP}",
+        }
+        assert after["groups"] == before["groups"]
+        for key in ("broker.properties", "namesrv.properties"):
+            assert after[key] == before[key], key
+        # KV namespaces and keys are free text in Java, so the fuzz may write some; the seeded entry
+        # is still there and nothing stored holds text that cannot be kept
+        table = after["kv"]["configTable"]  # type: ignore[index]
+        assert table["FUZZ_NS"]["k1"] == "v1"
+        for ns, kvs in table.items():
+            assert bad_text(ns) is None, ns
+            assert all(bad_text(k) is None and bad_text(v) is None for k, v in kvs.items()), kvs
+
+        cluster.broker.stop()  # type: ignore[union-attr]
+        offsets = _json_file(work / "store" / "config" / "consumerOffset.json").get("offsetTable", {})
+        assert f"{SEED_TOPIC}@{SEED_GROUP}" in offsets, sorted(offsets)  # type: ignore[operator]
+
+        for log in ("namesrv.log", "broker.log"):
+            text = (work / log).read_text(errors="replace")
+            assert "cannot encode the response" not in text, log
+
+    # nothing outside the store dir; no path a Java name could not be
+    assert not Path("/tmp", marker).exists()
+    new_files = _files(tmp_path) - files_before
+    for rel in new_files:
+        parts = Path(rel).parts
+        beside_kv = parts[:1] == ("work",) and parts[-1].startswith("kvConfig.json")  # .bak, .tmp
+        assert parts[:2] == ("work", "store") or beside_kv or parts[-1].endswith((".log", ".lock")), rel
+        for comp in parts:
+            assert _SAFE_COMPONENT.fullmatch(comp), rel

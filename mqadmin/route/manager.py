@@ -265,9 +265,9 @@ class RouteInfoManager:
                 if self._new_topics(topic_configs) > 1:
                     # new topics enter the table in the order Java iterates the registration's map
                     order = ChmOrder(_KEY_SET_TABLE)
-                    for n, k in enumerate(topic_configs, 1):
-                        order.add(k)
-                        if n % (4 * chunk) == 0:
+                    for i, topic_key in enumerate(topic_configs, 1):
+                        order.add(topic_key)
+                        if i % (4 * chunk) == 0:
                             yield
                     configs = [topic_configs[k] for k in order]
                     yield

@@ -21,6 +21,7 @@ Checks and the text rules (no lone surrogate, no NUL) apply in both modes.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -43,7 +44,9 @@ __all__ = [
     "KvNamespace",
     "Long",
     "RequestHeader",
+    "RpcRequestHeader",
     "Topic",
+    "TopicRequestHeader",
     "request_header",
 ]
 
@@ -218,7 +221,12 @@ def request_header(cls: H) -> H:
     dc: Any = dataclasses.dataclass(slots=True)(cls)
     hints = typing.get_type_hints(dc, include_extras=True)
     fields: list[HeaderField] = []
-    for f in dataclasses.fields(dc):
+    own = set(inspect.get_annotations(cls))
+    ordered = [f for f in dataclasses.fields(dc) if f.name in own]
+    for klass in dc.__mro__[1:]:  # then each superclass's own fields, nearest first (Java's walk)
+        mine = set(inspect.get_annotations(klass))
+        ordered += [f for f in dataclasses.fields(dc) if f.name in mine and f not in ordered]
+    for f in ordered:
         kind, checks, rename = _describe(hints[f.name])
         has_default = f.default is not dataclasses.MISSING
         fields.append(
@@ -301,3 +309,26 @@ def _compile_decoder(name: str, fields: tuple[HeaderField, ...]) -> _Decoder:
     lines.append("    return obj")
     exec(compile("\n".join(lines), f"<decoder of {name}>", "exec"), env)
     return env["decode"]  # type: ignore[no-any-return]
+
+
+@request_header
+class RpcRequestHeader(RequestHeader):
+    """Java 5.x's ``RpcRequestHeader``: namespace, broker name and oneway, after a subclass's own fields.
+
+    Keyword-only, so a subclass's required fields stay positional; :func:`request_header` lists
+    inherited fields after the class's own, as Java's field walk does (class, then superclass).
+    """
+
+    _: dataclasses.KW_ONLY
+    ns: str | None = None
+    nsd: bool | None = None
+    bname: str | None = None
+    oway: bool | None = None
+
+
+@request_header
+class TopicRequestHeader(RpcRequestHeader):
+    """Java 5.x's ``TopicRequestHeader``: an ``RpcRequestHeader`` with the logical-queue flag ``lo``."""
+
+    _: dataclasses.KW_ONLY
+    lo: bool | None = None

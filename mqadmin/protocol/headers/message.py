@@ -24,7 +24,14 @@ from dataclasses import KW_ONLY
 from typing import Annotated
 
 from mqadmin.protocol import names
-from mqadmin.protocol.headers.base import Group, Java, Long, RequestHeader, request_header
+from mqadmin.protocol.headers.base import (
+    Group,
+    Java,
+    Long,
+    RequestHeader,
+    TopicRequestHeader,
+    request_header,
+)
 from mqadmin.protocol.headers.consumer import (
     ConsumedTopic,
     GetEarliestMsgStoretimeRequestHeader,
@@ -120,7 +127,7 @@ SendHeader = SendMessageRequestHeader | SendMessageRequestHeaderV2
 
 
 @request_header
-class PullMessageRequestHeader(RequestHeader):
+class PullMessageRequestHeader(TopicRequestHeader):
     """PULL_MESSAGE (11), a ``FastCodesHeader``."""
 
     consumer_group: Group
@@ -138,11 +145,6 @@ class PullMessageRequestHeader(RequestHeader):
     max_msg_bytes: int | None = None
     request_source: int | None = None
     proxy_froward_client_id: str | None = None
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 # ------------------------------------------------------------------------------------------ query

@@ -30,6 +30,7 @@ from mqadmin.protocol.headers.base import (
     KvNamespace,
     Long,
     RequestHeader,
+    TopicRequestHeader,
     request_header,
 )
 
@@ -233,43 +234,28 @@ class BrokerHeartbeatRequestHeader(RequestHeader):
 
 
 @request_header
-class GetRouteInfoRequestHeader(RequestHeader):
+class GetRouteInfoRequestHeader(TopicRequestHeader):
     """GET_ROUTEINFO_BY_TOPIC (105). The name server reads only ``topic`` and ``acceptStandardJsonOnly``
     (the hot path takes them straight from the ext fields); a topic the tables cannot hold is
     simply not found there."""
 
     topic: RouteTopic
     accept_standard_json_only: bool | None = None
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 @request_header
-class DeleteTopicFromNamesrvRequestHeader(RequestHeader):
+class DeleteTopicFromNamesrvRequestHeader(TopicRequestHeader):
     """DELETE_TOPIC_IN_NAMESRV (216): from every broker, or from one cluster's brokers."""
 
     topic: RouteTopic
     cluster_name: ClusterName | None = None
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 @request_header
-class RegisterTopicRequestHeader(RequestHeader):
+class RegisterTopicRequestHeader(TopicRequestHeader):
     """REGISTER_TOPIC_IN_NAMESRV (217); the queues come in the body (a ``TopicRouteData``)."""
 
     topic: RouteTopic
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 @request_header

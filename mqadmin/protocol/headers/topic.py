@@ -24,7 +24,9 @@ from mqadmin.protocol.headers.base import (
     HeaderError,
     Long,
     RequestHeader,
+    RpcRequestHeader,
     Topic,
+    TopicRequestHeader,
     request_header,
 )
 
@@ -133,7 +135,7 @@ def topic_config_refusal(
 
 
 @request_header
-class CreateTopicRequestHeader(RequestHeader):
+class CreateTopicRequestHeader(TopicRequestHeader):
     """UPDATE_AND_CREATE_TOPIC (17). ``attributes``/``force`` are 5.x's (a 4.x tool leaves them out).
 
     :meth:`check` (client) and :meth:`refusal` (broker) also apply :func:`topic_config_refusal`
@@ -150,11 +152,6 @@ class CreateTopicRequestHeader(RequestHeader):
     order: bool = dataclasses.field(kw_only=True)  # @CFNotNull Boolean order = false
     attributes: str | None = None
     force: bool | None = None
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
     def refusal(self) -> str | None:
         """Why the topic's settings cannot be kept (numbers, filter type, attributes), or None."""
@@ -175,53 +172,34 @@ class CreateTopicRequestHeader(RequestHeader):
 
 
 @request_header
-class CreateTopicListRequestHeader(RequestHeader):
+class CreateTopicListRequestHeader(RpcRequestHeader):
     """UPDATE_AND_CREATE_TOPIC_LIST (18, 5.x): the topics travel in the body."""
 
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 @request_header
-class DeleteTopicRequestHeader(RequestHeader):
+class DeleteTopicRequestHeader(TopicRequestHeader):
     """DELETE_TOPIC_IN_BROKER (215)."""
 
     topic: TopicName
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 @request_header
-class GetTopicStatsInfoRequestHeader(RequestHeader):
+class GetTopicStatsInfoRequestHeader(TopicRequestHeader):
     """GET_TOPIC_STATS_INFO (202). Java looks the topic up without validating it (unknown: 17)."""
 
     topic: str
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 @request_header
-class GetTopicConfigRequestHeader(RequestHeader):
+class GetTopicConfigRequestHeader(TopicRequestHeader):
     """GET_TOPIC_CONFIG (351, 5.x); the 5.3.3 tool sends ``lo=true``."""
 
     topic: str
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None
 
 
 @request_header
-class QueryConsumeQueueRequestHeader(RequestHeader):
+class QueryConsumeQueueRequestHeader(TopicRequestHeader):
     """QUERY_CONSUME_QUEUE (321). Java marks nothing ``@CFNotNull``: missing numbers are 0; a missing
     topic fails there with a NullPointerException, here it is refused as a missing field."""
 
@@ -230,8 +208,3 @@ class QueryConsumeQueueRequestHeader(RequestHeader):
     index: Long = 0
     count: int = 0
     consumer_group: str | None = None
-    lo: bool | None = None
-    ns: str | None = None
-    nsd: bool | None = None
-    bname: str | None = None
-    oway: bool | None = None

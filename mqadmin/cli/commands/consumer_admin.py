@@ -37,7 +37,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, java_parse_boolean, jformat, jstr
-from mqadmin.protocol import javanum, names
+from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
@@ -45,7 +45,6 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import (
     RETRY_QUEUE_NUMS_MAX,
-    check_consumed_topic,
     check_subscription_group,
 )
 from mqadmin.protocol.javacoll import (
@@ -67,44 +66,11 @@ RETRY_PREFIX = "%RETRY%"
 # ------------------------------------------------------------------------------------ text helpers
 
 
-def strict_bool(value: str, option: str) -> bool:
-    """A true/false option of updateSubGroup and deleteSubGroup: ``true`` or ``false`` in any case.
-
-    Java reads these with ``Boolean.parseBoolean``, which turns anything that is not ``true`` into
-    false: ``-o maybe``, ``-s yes`` or ``-r 1`` silently mean false and the group is created or
-    kept with the opposite of what the operator probably meant. We refuse such a value instead
-    (a usage error, nothing sent): an operator retypes one word, and a runbook with a typo fails
-    loudly rather than changing a group the wrong way.
-    """
-    text = value.strip()
-    if text.lower() not in ("true", "false"):
-        raise CommandError(f"{option} takes true or false, not {value!r}", ExitCode.USAGE)
-    return javanum.parse_bool(text)
-
-
 def _ranged(value: int, option: str, lo: int, hi: int | None = None) -> int:
     if value < lo or (hi is not None and value > hi):
         bound = f"from {lo} to {hi}" if hi is not None else f"of {lo} or more"
         raise CommandError(f"{option} takes a whole number {bound}, not {value}", ExitCode.USAGE)
     return value
-
-
-def group_arg(text: str, option: str = "-g") -> str:
-    """A group name with Java's rules (``Validators.checkGroup``); a bad one is a usage error."""
-    group = text.strip()
-    why = names.check_group(group)
-    if why is not None:
-        raise CommandError(f"{option}: {why}", ExitCode.USAGE)
-    return group
-
-
-def topic_arg(text: str, option: str = "-t") -> str:
-    """A topic a consumer reads (``TopicValidator``, or a legal group's retry/DLQ topic); else exit 2."""
-    topic = text.strip()
-    why = check_consumed_topic(topic)
-    if why is not None:
-        raise CommandError(f"{option}: {why}", ExitCode.USAGE)
-    return topic
 
 
 def format_date(ms: int) -> str:

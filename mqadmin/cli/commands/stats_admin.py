@@ -14,11 +14,11 @@ from typing import Any
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command, parse_long
-from mqadmin.cli.commands.consumer_admin import strict_bool
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, jformat
+from mqadmin.cli.nameargs import strict_bool
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 

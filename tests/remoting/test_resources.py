@@ -39,13 +39,25 @@ _TICK = os.sysconf("SC_CLK_TCK")
 class Watched:
     """A server process whose stderr is read (and counted) as it comes, and whose CPU time is read."""
 
-    def __init__(self, proc: subprocess.Popen[str]) -> None:
+    def __init__(self, proc: subprocess.Popen[str], stderr_file: Path | None = None) -> None:
         self.proc = proc
-        self.lines: list[str] = []
-        assert proc.stderr is not None
-        stream = proc.stderr
-        self._reader = threading.Thread(target=lambda: self.lines.extend(stream), daemon=True)
-        self._reader.start()
+        self._lines: list[str] = []
+        self._file = stderr_file  # a server of LocalCluster writes its stderr to a file
+        self._start = stderr_file.stat().st_size if stderr_file is not None else 0
+        if stderr_file is None:
+            assert proc.stderr is not None
+            stream = proc.stderr
+            self._reader = threading.Thread(target=lambda: self._lines.extend(stream), daemon=True)
+            self._reader.start()
+
+    @property
+    def lines(self) -> list[str]:
+        """stderr lines written since watching began."""
+        if self._file is None:
+            return self._lines
+        with open(self._file, "rb") as f:
+            f.seek(self._start)
+            return f.read().decode(errors="replace").splitlines(keepends=True)
 
     def cpu_seconds(self) -> float:
         """User plus system time so far, from /proc/PID/stat."""
@@ -139,7 +151,7 @@ def start(
 def test_out_of_descriptors_the_server_keeps_serving_quietly(tmp_path: Path, namesrv: str, kind: str) -> None:
     server, port, probe = start(kind, tmp_path / kind, namesrv, NOFILE)
     assert server.proc is not None
-    watched = Watched(server.proc)
+    watched = Watched(server.proc, server.stderr_path)
     keeper = connect(port)
     flood: list[socket.socket] = []
     try:
@@ -248,7 +260,7 @@ FRAME = MAX_FRAME - 1024 * 1024  # 15 MiB
 def test_partial_frames_are_capped_in_total(tmp_path: Path, namesrv: str, kind: str) -> None:
     server, port, probe = start(kind, tmp_path / kind, namesrv, None)
     assert server.proc is not None
-    watched = Watched(server.proc)
+    watched = Watched(server.proc, server.stderr_path)
     unknown = 29999  # no such request code: the answer to a whole frame is REQUEST_CODE_NOT_SUPPORTED
     frame = encode(RemotingCommand.request(unknown, body=b"\x00" * (FRAME - 64)))
     half = len(frame) // 2

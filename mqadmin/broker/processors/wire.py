@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.protocol.headers.base import HeaderError, ext_text
 from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection
@@ -60,7 +60,7 @@ def answer(
     """A response as the broker writes it; ``ext`` (None: no extFields key) goes out in HashMap order."""
     fields: dict[str, str] | None = None
     if ext is not None:
-        present = {k: _text(v) for k, v in ext.items() if v is not None}
+        present = {k: ext_text(v) for k, v in ext.items() if v is not None}
         fields = {k: present[k] for k in hash_order(tuple(present))}
     resp = req.response(code, remark, fields, body)
     resp.version = BROKER_VERSION
@@ -82,14 +82,6 @@ def hash_ordered(d: Mapping[str, Any]) -> dict[str, Any]:
 def tags_hash(tags: str) -> int:
     """``String.hashCode`` of a TAGS value (cached: tags repeat)."""
     return java_string_hash(tags)
-
-
-def _text(v: Any) -> str:
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    return str(v)
 
 
 def java_bool(text: str | None, default: bool = False) -> bool:

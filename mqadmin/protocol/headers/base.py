@@ -47,6 +47,7 @@ __all__ = [
     "RpcRequestHeader",
     "Topic",
     "TopicRequestHeader",
+    "ext_text",
     "request_header",
 ]
 
@@ -120,7 +121,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
 }
 
 
-def _text(v: Any) -> str:
+def ext_text(v: Any) -> str:
+    """A header value as Java's ``toString`` writes it into the ext fields (booleans in lower case)."""
     if v is True:
         return "true"
     if v is False:
@@ -146,7 +148,7 @@ class RequestHeader:
         for f in self.FIELDS:
             v = getattr(self, f.attr)
             if v is not None:
-                out[f.java] = _text(v)
+                out[f.java] = ext_text(v)
         return out
 
     def check(self) -> Self:

@@ -7,19 +7,21 @@ memory, and log volume when either runs out.
 - :class:`PartialFrameBudget`: the bytes of unfinished frames held across all connections of a
   server; over the budget, the connection holding the most is closed (the 16 MiB frame limit alone
   lets a thousand stalled peers hold 16 GiB).
-- :class:`LogEvery`: one log line per interval for a condition that recurs on every attempt.
+
+When either runs out, the line saying so is written once per interval
+(:class:`~mqadmin.remoting.logthrottle.ThrottledLog` with a burst of one).
 """
 
 from __future__ import annotations
 
 import logging
 import resource
-import time
-from typing import Any, Protocol
+from typing import Protocol
+
+from mqadmin.remoting.logthrottle import ThrottledLog
 
 __all__ = [
     "DEFAULT_PARTIAL_FRAME_BUDGET",
-    "LogEvery",
     "PartialFrameBudget",
     "connection_limit",
 ]
@@ -40,33 +42,6 @@ def connection_limit(soft_limit: int | None = None) -> int | None:
     if soft_limit == resource.RLIM_INFINITY or soft_limit <= 0:
         return None
     return max(1, soft_limit - max(32, soft_limit // 8))
-
-
-class LogEvery:
-    """Log a recurring condition at most once per ``interval`` seconds; later ones are counted and the
-    count goes with the next line, so the log says how often it happened without growing with it."""
-
-    __slots__ = ("_interval", "_last", "_logger", "_suppressed")
-
-    def __init__(self, logger: logging.Logger, interval: float = 10.0) -> None:
-        self._logger = logger
-        self._interval = interval
-        self._last = float("-inf")
-        self._suppressed = 0
-
-    def __call__(self, level: int, msg: str, *args: Any) -> bool:
-        """Log now if the interval has passed since the last line; True if a line was written."""
-        now = time.monotonic()
-        if now - self._last < self._interval:
-            self._suppressed += 1
-            return False
-        if self._suppressed:
-            msg += " (%d more since the last report)"
-            args = (*args, self._suppressed)
-        self._logger.log(level, msg, *args)
-        self._last = now
-        self._suppressed = 0
-        return True
 
 
 class Sheddable(Protocol):
@@ -93,7 +68,7 @@ class PartialFrameBudget:
         #: connections aborted for the budget since the start
         self.shed = 0
         self._held: dict[Sheddable, int] = {}
-        self._log = LogEvery(log)
+        self._log = ThrottledLog(log, burst=1)
 
     def update(self, conn: Sheddable, held: int) -> None:
         """``conn``'s decoder now holds ``held`` bytes of a frame still incomplete."""
@@ -114,8 +89,8 @@ class PartialFrameBudget:
             held = self._held.pop(victim)
             self.total -= held
             self.shed += 1
-            self._log(
-                logging.WARNING,
+            self._log.warning(
+                "partial frame budget",
                 "partial frames of all connections passed the %d byte budget: closing %s, which held %d",
                 self.limit,
                 victim.addr,

@@ -1,9 +1,10 @@
 """Log lines that a remote peer can cause, kept to a few per interval.
 
-A client that sends a flood of unknown codes, refused headers or malformed frames must not be able
-to fill a disk or block a server on a full stderr pipe: each kind of line is written at most
-``burst`` times per ``interval`` seconds; the lines held back are counted and reported once when
-the next interval starts.
+A client that sends a flood of unknown codes, refused headers or malformed frames, or a crowd that
+exhausts file descriptors or partial-frame memory, must not be able to fill a disk or block a server
+on a full stderr pipe: each kind of line is written at most ``burst`` times per ``interval``
+seconds; the lines held back are counted, and the count goes with the next line of that kind, so
+the log says how often it happened without growing with it.
 """
 
 from __future__ import annotations
@@ -27,23 +28,26 @@ class ThrottledLog:
 
     def log(
         self, level: int, kind: str, msg: str, *args: object, exc_info: BaseException | None = None
-    ) -> None:
-        """Write ``msg % args`` unless ``kind`` has used up its lines in this interval."""
+    ) -> bool:
+        """Write ``msg % args`` unless ``kind`` has used up its lines in this interval; True if written."""
         now = time.monotonic()
         st = self._state.get(kind)
         if st is None or now - st[0] >= self._interval:
-            if st is not None and st[2]:
-                held, took = int(st[2]), now - st[0]
-                self._log.log(level, "%d more lines like %r held back in %.0f s", held, kind, took)
-            st = self._state[kind] = [now, 0, 0]
-        if st[1] < self._burst:
-            st[1] += 1
-            self._log.log(level, msg, *args, exc_info=exc_info)
-        else:
+            held = int(st[2]) if st is not None else 0
+            st = self._state[kind] = [now, 0, held]
+        if st[1] >= self._burst:
             st[2] += 1
+            return False
+        st[1] += 1
+        if st[2]:
+            msg += " (%d more since the last report)"
+            args = (*args, int(st[2]))
+            st[2] = 0
+        self._log.log(level, msg, *args, exc_info=exc_info)
+        return True
 
-    def warning(self, kind: str, msg: str, *args: object) -> None:
-        self.log(logging.WARNING, kind, msg, *args)
+    def warning(self, kind: str, msg: str, *args: object) -> bool:
+        return self.log(logging.WARNING, kind, msg, *args)
 
-    def error(self, kind: str, msg: str, *args: object, exc_info: BaseException | None = None) -> None:
-        self.log(logging.ERROR, kind, msg, *args, exc_info=exc_info)
+    def error(self, kind: str, msg: str, *args: object, exc_info: BaseException | None = None) -> bool:
+        return self.log(logging.ERROR, kind, msg, *args, exc_info=exc_info)

@@ -35,10 +35,10 @@ from mqadmin.remoting.client import (
 )
 from mqadmin.remoting.limits import (
     DEFAULT_PARTIAL_FRAME_BUDGET,
-    LogEvery,
     PartialFrameBudget,
     connection_limit,
 )
+from mqadmin.remoting.logthrottle import ThrottledLog
 
 __all__ = [
     "ACCEPT_BACKOFF",
@@ -95,8 +95,7 @@ class RemotingServer:
         self._listeners: list[socket.socket] = []
         self._accepting: set[asyncio.Task[None]] = set()
         self._resume: asyncio.TimerHandle | None = None
-        self._accept_log = LogEvery(log)
-        self._refuse_log = LogEvery(log)
+        self._limits_log = ThrottledLog(log, burst=1)
         self._accept_failures = 0
         self._connections: set[Connection] = set()
 
@@ -241,8 +240,8 @@ class RemotingServer:
             taken = len(self._connections) + len(self._accepting)
             if self._limit is not None and taken >= self._limit:
                 sock.close()
-                self._refuse_log(
-                    logging.WARNING,
+                self._limits_log.warning(
+                    "connection limit",
                     "refusing connections on %s: %d open, the limit is %d (RLIMIT_NOFILE leaves room "
                     "for the server's own files)",
                     self.address,
@@ -259,8 +258,8 @@ class RemotingServer:
         stays readable, so retrying at once spins), and say so once per interval."""
         self._accept_failures += 1
         kind = "out of resources" if exc.errno in _OUT_OF_RESOURCES else "failed"
-        self._accept_log(
-            logging.WARNING,
+        self._limits_log.warning(
+            "accept failed",
             "accept() on %s %s (%s): not accepting for %g s; open connections are served",
             self.address,
             kind,

@@ -14,9 +14,10 @@ from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.configentry import config_entry_refusal
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader, config_entry_refusal
+from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader
 from mqadmin.protocol.headers.consumer import GetConsumerConnectionListRequestHeader
 from mqadmin.protocol.headers.topic import PERM_PRIORITY, perm_refusal
 from mqadmin.protocol.javacoll import java_hash_order

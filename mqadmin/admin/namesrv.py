@@ -20,6 +20,7 @@ from mqadmin.admin.fanout import FanOutResult
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.configentry import config_entry_refusal
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.namesrv import (
@@ -34,7 +35,6 @@ from mqadmin.protocol.headers.namesrv import (
     WipeWritePermOfBrokerRequestHeader,
 )
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
-from mqadmin.protocol.names import bad_text
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.cluster import ClusterInfo
@@ -155,17 +155,15 @@ class NamesrvOps(AdminCore):
     ) -> FanOutResult[str, RemotingCommand]:
         """UPDATE_NAMESRV_CONFIG on each name server (``key=value`` lines, unescaped, as Java).
 
-        A key or value with a line break (it would make a line of its own), a control character, a
-        lone surrogate or a NUL raises :class:`HeaderError`: nothing is sent.
+        An entry :func:`config_entry_refusal` refuses (a line break would make a line of its own)
+        raises :class:`HeaderError`: nothing is sent.
         """
         from mqadmin.protocol.bodies.properties import properties_to_string
 
         for k, v in properties.items():
-            for what, text in (("key", k), ("value", v)):
-                breaks = "\n" in text or "\r" in text
-                why = "contains a line break" if breaks else bad_text(text, controls=True)
-                if why is not None:
-                    raise HeaderError(f"the config {what} {why}")
+            why = config_entry_refusal(k, v, value_controls=True)
+            if why is not None:
+                raise HeaderError(why)
 
         body = properties_to_string(properties).encode("utf-8")
         return await self.invoke_each_namesrv(RequestCode.UPDATE_NAMESRV_CONFIG, body=body, addrs=addrs)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ from mqadmin.protocol import names
 from mqadmin.protocol.bodies.properties import properties_store
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.codes import ResponseCode
-from mqadmin.protocol.headers.broker import config_entry_refusal
+from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
 from mqadmin.protocol.headers.topic import perm_refusal
 from mqadmin.protocol.javacoll import properties_order
 from mqadmin.protocol.javanum import parse_double
@@ -39,14 +38,12 @@ from mqadmin.protocol.javanum import parse_double
 __all__ = [
     "ALWAYS_BLACK_LISTED",
     "DEFAULT_LISTEN_PORT",
-    "PATH_KEYS",
     "BrokerConfig",
     "BrokerSettings",
     "Configuration",
     "MessageStoreConfig",
     "NettyClientConfig",
     "NettyServerConfig",
-    "is_path_key",
     "local_address",
 ]
 
@@ -400,32 +397,6 @@ class BrokerSettings:
 
 ALWAYS_BLACK_LISTED = frozenset({"brokerConfigPath", "rocketmqHome", "configBlackList"})
 """Keys 5.3.3's ``AdminBrokerProcessor.initConfigBlackList`` refuses whatever ``configBlackList`` says."""
-
-PATH_KEYS = frozenset(
-    {
-        "brokerConfigPath",
-        "rocketmqHome",
-        "storePathRootDir",
-        "storePathCommitLog",
-        "storePathDLedgerCommitLog",
-        "storePathEpochFile",
-        "storePathBrokerIdentity",
-        "readOnlyCommitLogStorePaths",
-        "configStorePath",
-        "controllerStorePath",
-        "kvConfigPath",
-    }
-)
-"""Every key of a 4.9.8 or 5.3.3 broker (and its controller) that names a file or directory."""
-
-_PATH_LIKE = re.compile(r"^storePath|(?:Path|Paths|Dir|Home)$")
-"""Other keys (of a ``-c`` file: ``tls.server.keyPath``...) taken for paths by their names."""
-
-
-def is_path_key(key: str) -> bool:
-    """Whether ``key`` names a file or directory: never changed remotely."""
-    return key in PATH_KEYS or _PATH_LIKE.search(key) is not None
-
 
 class Configuration:
     """Java ``Configuration``: every setting as text, for GET/UPDATE_BROKER_CONFIG (26/25).

@@ -10,34 +10,29 @@ GET_NAMESRV_CONFIG lists and UPDATE_NAMESRV_CONFIG changes and persists.
 Where Java keeps ``kvConfig.json`` and ``namesrv.properties`` under the user's home directory, ours
 default to ``namesrv/`` under the working directory the server starts in (:func:`default_store_dir`):
 a server's files stay with the server, and two servers never share them by accident. Remote updates
-cannot name a file or directory (:func:`is_path_key`) nor carry a line break or a control character
-(:func:`config_refusal`), and the persisted file is written escaped, so it reads back as written.
+cannot name a file or directory nor carry a line break or a control character (the rules of
+:mod:`mqadmin.protocol.configentry`), and the persisted file is written escaped, so it reads back as written.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from mqadmin.atomicfile import write_atomic
 from mqadmin.javaconfig import JavaBean, JavaField, java_field
-from mqadmin.protocol import names
 from mqadmin.protocol.bodies.properties import properties_store, properties_to_string
 
 __all__ = [
     "DEFAULT_LISTEN_PORT",
-    "PATH_KEYS",
     "Configuration",
     "NamesrvConfig",
     "NettyClientConfig",
     "NettyServerConfig",
-    "config_refusal",
     "default_store_dir",
-    "is_path_key",
 ]
 
 log = logging.getLogger("mqadmin.namesrv")
@@ -47,38 +42,6 @@ DEFAULT_LISTEN_PORT = 9876
 
 
 STORE_DIR_NAME = "namesrv"
-
-PATH_KEYS = frozenset({"rocketmqHome", "kvConfigPath", "configStorePath"})
-"""The settings that name a file or a directory."""
-_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_PATH_WORDS = frozenset({"path", "paths", "dir", "dirs", "directory", "home", "folder"})
-
-
-def is_path_key(key: str) -> bool:
-    """A setting naming a file or directory (the ones above, or any key with ``Path``, ``Dir``,
-    ``Home`` or ``Folder`` as a word, or ending in ``File``): never changed remotely, so a request
-    cannot point the server's reads and writes somewhere else."""
-    if key in PATH_KEYS:
-        return True
-    words = [w.lower() for w in _CAMEL_WORD.findall(key)]
-    return bool(words) and (words[-1] == "file" or any(w in _PATH_WORDS for w in words))
-
-
-def config_refusal(props: Mapping[str, str]) -> str | None:
-    """Why an update cannot be kept: a key or value with a line break, a control character, a lone
-    surrogate or a NUL (none has a place in a setting, and a line break would make a line of its
-    own in the persisted file); or None."""
-    for k, v in props.items():
-        why = names.bad_text(k, controls=True)
-        if why is not None:
-            return f"a config key {why}"
-        if "\n" in v or "\r" in v:
-            return f"the value of {k} contains a line break"
-        why = names.bad_text(v, controls=True)
-        if why is not None:
-            return f"the value of {k} {why}"
-    return None
-
 
 def default_store_dir() -> str:
     """``namesrv/`` under the working directory, as an absolute path."""

@@ -27,7 +27,7 @@ import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mqadmin.namesrv.config import Configuration, NamesrvConfig, config_refusal, is_path_key
+from mqadmin.namesrv.config import Configuration, NamesrvConfig
 from mqadmin.namesrv.kvconfig import NAMESPACE_ORDER_TOPIC_CONFIG, KVConfigManager
 from mqadmin.namesrv.remarks import EXCEPTION_WHERE, java_exception_remark
 from mqadmin.protocol import fastjson, names
@@ -37,6 +37,7 @@ from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper, TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.namesrv import (
@@ -606,7 +607,10 @@ class NamesrvProcessor:
             return req.response(SYSTEM_ERROR, "string2Properties error")
         if any(k in self.black_list or is_path_key(k) for k in props):
             return req.response(NO_PERMISSION, "Can not update config in black list.")
-        refusal = config_refusal(props)
+        refusal = next(
+            (why for k, v in props.items() if (why := config_entry_refusal(k, v, value_controls=True))),
+            None,
+        )
         if refusal is not None:
             log.warning("updateConfig refused from %s: %s", conn.addr, refusal)
             return req.response(SYSTEM_ERROR, refusal)

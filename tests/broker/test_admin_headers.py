@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mqadmin.protocol.codes import ResponseCode
+from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
 from mqadmin.protocol.headers import broker as hb
 from mqadmin.protocol.headers import topic as ht
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
@@ -144,9 +145,23 @@ def test_query_consume_queue_defaults_like_java() -> None:
     ],
 )
 def test_config_entries(key: str, value: str, text: str) -> None:
-    assert text in (hb.config_entry_refusal(key, value) or "")
+    assert text in (config_entry_refusal(key, value) or "")
 
 
 def test_config_entries_that_are_fine() -> None:
     for key, value in (("maxMessageSize", "1024"), ("regionId", "a=b: c #d !e \\f\tg"), ("x", "")):
-        assert hb.config_entry_refusal(key, value) is None
+        assert config_entry_refusal(key, value) is None
+
+
+def test_path_keys_of_both_servers() -> None:
+    """One rule names the settings that point at files for the broker and the name server alike."""
+    for key in ("storePathRootDir", "kvConfigPath", "configStorePath", "rocketmqHome", "tls.server.keyPath",
+                "readOnlyCommitLogStorePaths", "logDir", "backupFolder", "someStoreFile"):  # fmt: skip
+        assert is_path_key(key), key
+    for key in ("flushLeastPagesWhenWarmMapedFile", "brokerName", "listenPort", "orderMessageEnable"):
+        assert not is_path_key(key), key
+
+
+def test_name_server_values_hold_no_control_character() -> None:
+    assert config_entry_refusal("productEnvName", "a\tb") is None
+    assert "control character" in (config_entry_refusal("productEnvName", "a\tb", value_controls=True) or "")

@@ -29,6 +29,7 @@ __all__ = [
     "check_topic_or_group_chars",
     "is_not_allowed_send_topic",
     "is_system_topic",
+    "leaves_directory",
 ]
 
 TOPIC_MAX_LENGTH = 127
@@ -98,6 +99,12 @@ def bad_text(s: str, *, controls: bool = False) -> str | None:
     return f"contains a control character (U+{c:04X})"
 
 
+def leaves_directory(name: str) -> bool:
+    """Whether ``name``, used as one level of a path, would name no file of its own directory:
+    empty, ``.``, ``..``, or holding a path separator."""
+    return name in ("", ".", "..") or "/" in name or "\\" in name
+
+
 def _blank(s: str | None) -> bool:
     """``UtilAll.isBlank``: null, empty or only whitespace."""
     return s is None or not s.strip()
@@ -153,7 +160,7 @@ def check_name(kind: str, name: str | None) -> str | None:
     why = bad_text(name, controls=True)
     if why is not None:
         return f"the {kind} name {why}"
-    if "/" in name or "\\" in name or name in (".", ".."):
+    if leaves_directory(name):
         return f"the {kind} name [{name}] is not a valid file name"
     return None
 

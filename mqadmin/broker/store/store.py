@@ -38,6 +38,7 @@ from mqadmin.broker.store.results import (
     StoreError,
 )
 from mqadmin.broker.store.segments import SegmentQueue
+from mqadmin.protocol import names
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.protocol.message import (
@@ -68,7 +69,7 @@ def is_safe_dir_name(name: str) -> bool:
     """Whether ``name`` can be one directory level under the store: not empty, ``.`` or ``..``, no path
     separator, NUL or lone surrogate, at most 255 bytes. Topics were checked before they were stored;
     this holds for records written before those checks existed too."""
-    if not name or name in (".", "..") or "/" in name or "\\" in name or "\x00" in name:
+    if names.leaves_directory(name) or "\x00" in name:
         return False
     try:
         return len(name.encode("utf-8")) <= 255

@@ -86,7 +86,7 @@ def route_topic_refusal(topic: str | None) -> str | None:
     why = names.bad_text(topic, controls=True)
     if why is not None:
         return f"The specified topic {why}."
-    if "/" in topic or "\\" in topic or topic in (".", ".."):
+    if names.leaves_directory(topic):
         return f"The specified topic [{topic}] contains a path separator."
     return None
 

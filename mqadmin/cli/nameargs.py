@@ -10,7 +10,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.protocol import javanum, names
 from mqadmin.protocol.headers.consumer import check_consumed_topic
 
-__all__ = ["group_arg", "strict_bool", "topic_arg"]
+__all__ = ["group_arg", "send_topic_arg", "strict_bool", "topic_arg"]
 
 
 def strict_bool(value: str, option: str) -> bool:
@@ -41,6 +41,17 @@ def topic_arg(text: str, option: str = "-t") -> str:
     """A topic a consumer reads (``TopicValidator``, or a legal group's retry/DLQ topic); else exit 2."""
     topic = text.strip()
     why = check_consumed_topic(topic)
+    if why is not None:
+        raise CommandError(f"{option}: {why}", ExitCode.USAGE)
+    return topic
+
+
+def send_topic_arg(text: str, option: str = "-t") -> str:
+    """A topic to send to: ``TopicValidator``'s rules and not a topic Java forbids sending to."""
+    topic = text.strip()
+    why = names.check_topic(topic)
+    if why is None and names.is_not_allowed_send_topic(topic):
+        why = f"Sending message to topic[{topic}] is forbidden."
     if why is not None:
         raise CommandError(f"{option}: {why}", ExitCode.USAGE)
     return topic

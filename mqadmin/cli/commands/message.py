@@ -24,12 +24,10 @@ from mqadmin.cli.commands.message_text import (
     decode_body,
     detail_block,
     format_date,
-    group_option,
     java_charset,
     message_json,
     parse_int,
     parse_long,
-    topic_option,
     tracks_text,
     write_body_file,
 )
@@ -37,6 +35,7 @@ from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_parse_boolean, jformat
+from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.message import Message, MessageExt
 from mqadmin.protocol.msgid import decode_offset_msg_id, decode_unique_id, java_ip_string, parse_unique_id
@@ -155,12 +154,12 @@ async def query_msg_by_id(
     body_format: str | None,
     cluster: str | None,
 ) -> None:
-    topic = topic_option(topic)
+    topic = topic_arg(topic)
     ids = split_ids(msg_id)
     cluster = opt_strip(cluster)
     admin = inv.admin
     if group is not None and client_id is not None:
-        await _push_directly(inv, topic, ids, group_option(group), client_id.strip(), cluster)
+        await _push_directly(inv, topic, ids, group_arg(group), client_id.strip(), cluster)
         return
     if send_message is not None:
         if java_parse_boolean(send_message.strip()):
@@ -259,7 +258,7 @@ async def query_msg_by_key(
     max_num: str | None,
     cluster: str | None,
 ) -> None:
-    topic, key = topic_option(topic), msg_key.strip()
+    topic, key = topic_arg(topic), msg_key.strip()
     b = parse_long(begin, "-b", 0)
     e = parse_long(end, "-e", LONG_MAX)
     check_range(b, e)
@@ -313,10 +312,10 @@ async def query_msg_by_unique_key(
     cluster: str | None,
 ) -> None:
     one = check_msg_id(msg_id)
-    topic = topic_option(topic)
+    topic = topic_arg(topic)
     admin = inv.admin
     if group is not None and client_id is not None:
-        g, cid = group_option(group), client_id.strip()
+        g, cid = group_arg(group), client_id.strip()
         info = await admin.consumer_running_info(g, cid)
         if not is_push(info):
             inv.out.emit(
@@ -376,7 +375,7 @@ async def query_msg_by_offset(
     off = parse_long(offset, "-o", 0)
     if off < 0:
         raise _usage(f"-o takes an offset of 0 or more, not {offset!r}")
-    mq = MessageQueue(topic_option(topic), broker_name.strip(), qid)
+    mq = MessageQueue(topic_arg(topic), broker_name.strip(), qid)
     admin = inv.admin
     pulled = await admin.pull_message(mq, "*", off, 1)
     if pulled.status != "FOUND" or not pulled.messages:
@@ -484,7 +483,7 @@ async def query_msg_trace_by_id(
     one = msg_id.strip()
     if not one:
         raise _usage("-i names no message id")
-    topic = topic_option(trace_topic) if trace_topic is not None else TRACE_TOPIC
+    topic = topic_arg(trace_topic) if trace_topic is not None else TRACE_TOPIC
     b = parse_long(begin, "-b", 0)
     e = parse_long(end, "-e", LONG_MAX)
     check_range(b, e)

@@ -17,19 +17,18 @@ from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.commands.message_text import (
     MESSAGE_JSON_DOC,
     decode_body,
-    group_option,
     java_charset,
     message_json,
     message_string,
     parse_int,
     parse_long,
     parse_time_arg,
-    topic_option,
 )
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_parse_boolean, jformat
+from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.message import MessageExt
@@ -110,13 +109,13 @@ async def print_msg(
     print_body: str | None,
     lmq_parent: str | None,
 ) -> None:
-    topic = topic_option(topic)
+    topic = topic_arg(topic)
     codec = java_charset(charset) if charset is not None else "utf-8"
     sub = sub_expression.strip() if sub_expression is not None else "*"
     show_body = print_body is None or java_parse_boolean(print_body.strip())
     b, e = time_range(begin, end)
     admin = inv.admin
-    route_topic = topic_option(lmq_parent, "-l") if lmq_parent is not None else topic
+    route_topic = topic_arg(lmq_parent, "-l") if lmq_parent is not None else topic
     queues = await admin.fetch_subscribe_message_queues(route_topic)
     if route_topic != topic:
         admin.share_route(topic, route_topic)
@@ -217,7 +216,7 @@ async def print_msg_by_queue(
     show_body = print_body is not None and java_parse_boolean(print_body.strip())
     by_tag = calculate is not None and java_parse_boolean(calculate.strip())
     sub = sub_expression.strip() if sub_expression is not None else "*"
-    mq = MessageQueue(topic_option(topic), broker_name.strip(), parse_int(queue_id, "-i", 0))
+    mq = MessageQueue(topic_arg(topic), broker_name.strip(), parse_int(queue_id, "-i", 0))
     b, e = time_range(begin, end)
     admin = inv.admin
     lo, hi = await _range(inv, mq, b, e)
@@ -337,8 +336,8 @@ async def consume_message(
 ) -> None:
     from mqadmin.admin.messages import TOOLS_CONSUMER
 
-    topic = topic_option(topic)
-    group_name = group_option(group) if group is not None else TOOLS_CONSUMER
+    topic = topic_arg(topic)
+    group_name = group_arg(group) if group is not None else TOOLS_CONSUMER
     total = parse_long(count, "-c", 128)
     if total <= 0:
         raise _usage("Please input a positive messageNumber!")

@@ -14,11 +14,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.message_text import parse_int, parse_long, send_topic_option
+from mqadmin.cli.commands.message_text import parse_int, parse_long
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_f, java_parse_boolean, jformat
+from mqadmin.cli.nameargs import send_topic_arg
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.message import Message
 
@@ -79,7 +80,7 @@ async def send_message(
 ) -> None:
     from mqadmin.admin.producer import Producer
 
-    topic = send_topic_option(topic)
+    topic = send_topic_arg(topic)
     data = body.strip()
     keys = key.strip() if key is not None else None
     tag = tags.strip() if tags is not None else None
@@ -135,7 +136,7 @@ async def send_message(
 async def check_msg_send_rt(inv: Invocation, topic: str, amount: str | None, size: str | None) -> None:
     from mqadmin.admin.producer import Producer
 
-    topic = send_topic_option(topic)
+    topic = send_topic_arg(topic)
     n = parse_long(amount, "-a", 100)
     length = parse_long(size, "-s", 128)
     if length < 0:

@@ -24,8 +24,7 @@ from typing import Any
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javatext import jformat
-from mqadmin.protocol import javanum, names
-from mqadmin.protocol.headers.consumer import check_consumed_topic
+from mqadmin.protocol import javanum
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.message import MessageConst, MessageExt
 
@@ -37,7 +36,6 @@ __all__ = [
     "check_range",
     "decode_body",
     "detail_block",
-    "group_option",
     "human_time",
     "java_charset",
     "message_json",
@@ -46,9 +44,7 @@ __all__ = [
     "parse_long",
     "parse_time_arg",
     "properties_string",
-    "send_topic_option",
     "socket_string",
-    "topic_option",
     "write_body_file",
 ]
 
@@ -137,36 +133,6 @@ def parse_int(value: str | None, option: str, default: int) -> int:
     if not javanum.INT_MIN <= n <= javanum.INT_MAX:
         raise _usage(f"{option} takes a 32-bit number, not {value!r}")
     return n
-
-
-def topic_option(value: str, option: str = "-t") -> str:
-    """A topic to read messages of, trimmed: refused (a usage error, nothing sent) unless the broker
-    could hold it (``TopicValidator``'s rules; a group's retry and DLQ topics may be longer)."""
-    topic = value.strip()
-    why = check_consumed_topic(topic)
-    if why is not None:
-        raise _usage(f"{option}: {why}")
-    return topic
-
-
-def send_topic_option(value: str, option: str = "-t") -> str:
-    """A topic to send to, trimmed: ``TopicValidator``'s rules and not a topic Java forbids sending to."""
-    topic = value.strip()
-    why = names.check_topic(topic)
-    if why is None and names.is_not_allowed_send_topic(topic):
-        why = f"Sending message to topic[{topic}] is forbidden."
-    if why is not None:
-        raise _usage(f"{option}: {why}")
-    return topic
-
-
-def group_option(value: str, option: str = "-g") -> str:
-    """A consumer group, trimmed: Java's group rules (``Validators.checkGroup``)."""
-    group = value.strip()
-    why = names.check_group(group)
-    if why is not None:
-        raise _usage(f"{option}: {why}")
-    return group
 
 
 def check_range(begin: int, end: int) -> None:

@@ -28,9 +28,6 @@ __all__ = [
     "front_string_at_least",
     "java_f",
     "java_map_string",
-    "java_parse_boolean",
-    "java_parse_double",
-    "java_parse_long",
     "jformat",
     "jstr",
     "to_float32",
@@ -93,43 +90,6 @@ def to_float32(x: float) -> float:
         return float(struct.unpack("<f", struct.pack("<f", x))[0])
     except OverflowError:
         return math.copysign(math.inf, x)
-
-
-def java_parse_boolean(s: str | None) -> bool:
-    """``Boolean.parseBoolean``: only a case-insensitive ``true`` is true."""
-    return s is not None and s.lower() == "true"
-
-
-def java_parse_long(s: str | None) -> int:
-    """``Long.parseLong`` (raises ValueError like NumberFormatException)."""
-    if s is None:
-        raise ValueError("null")
-    body = s[1:] if s[:1] in "+-" else s
-    if not body or not body.isascii() or not body.isdigit():
-        raise ValueError(f'For input string: "{s}"')
-    n = int(s)
-    if not -(1 << 63) <= n < (1 << 63):
-        raise ValueError(f'For input string: "{s}"')
-    return n
-
-
-def java_parse_double(s: str | None) -> float:
-    """``Double.parseDouble``: surrounding blanks allowed, ``NaN``/``Infinity``, a trailing d/f."""
-    if s is None:
-        raise ValueError("null")
-    t = s.strip()
-    if t[-1:] in ("d", "D", "f", "F") and not t.endswith("Infinity"):
-        t = t[:-1]
-    if t.lower() in ("nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity") and t not in (
-        "NaN",
-        "Infinity",
-        "+Infinity",
-        "-Infinity",
-    ):
-        raise ValueError(f'For input string: "{s}"')
-    if "_" in t:
-        raise ValueError(f'For input string: "{s}"')
-    return float(t)
 
 
 def front_string_at_least(s: str | None, size: int) -> str | None:

@@ -42,8 +42,8 @@ class JavaNumberError(ValueError):
         )
 
 
-def _integer(text: str, lo: int, hi: int) -> int:
-    if not _INTEGER.fullmatch(text):
+def _integer(text: str | None, lo: int, hi: int) -> int:
+    if text is None or not _INTEGER.fullmatch(text):
         raise JavaNumberError(text)
     n = int(text)
     if not lo <= n <= hi:
@@ -51,13 +51,13 @@ def _integer(text: str, lo: int, hi: int) -> int:
     return n
 
 
-def parse_int(text: str) -> int:
-    """``Integer.parseInt``: an optional sign and ASCII digits, in 32-bit range."""
+def parse_int(text: str | None) -> int:
+    """``Integer.parseInt``: an optional sign and ASCII digits, in 32-bit range (null is refused)."""
     return _integer(text, INT_MIN, INT_MAX)
 
 
-def parse_long(text: str) -> int:
-    """``Long.parseLong``: an optional sign and ASCII digits, in 64-bit range."""
+def parse_long(text: str | None) -> int:
+    """``Long.parseLong``: an optional sign and ASCII digits, in 64-bit range (null is refused)."""
     return _integer(text, LONG_MIN, LONG_MAX)
 
 
@@ -66,8 +66,10 @@ def parse_bool(text: str | None) -> bool:
     return text is not None and text.lower() == "true"
 
 
-def parse_double(text: str) -> float:
+def parse_double(text: str | None) -> float:
     """``Double.parseDouble`` for the decimal forms Java accepts (leading/trailing blanks trimmed)."""
+    if text is None:
+        raise JavaNumberError(None)
     t = text.strip(" \t\n\r\f\v\x00")
     if not _DOUBLE.fullmatch(t):
         raise JavaNumberError(text)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import answer, guarded, java_bool
+from mqadmin.broker.processors.wire import answer, guarded
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.message import QueryMessageRequestHeader, ViewMessageRequestHeader
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class QueryProcessor:
         h = QueryMessageRequestHeader.decode(cmd.ext_fields)
         b = self.broker
         max_num = h.max_num
-        if java_bool(cmd.ext("_UNIQUE_KEY_QUERY")):  # beside the header, as Java's client adds it
+        if parse_bool(cmd.ext("_UNIQUE_KEY_QUERY")):  # beside the header, as Java's client adds it
             max_num = b.store_config.default_query_max_num
         result = b.store.query_by_key(h.topic, h.key, max_num, h.begin_timestamp, h.end_timestamp)
         ext = {

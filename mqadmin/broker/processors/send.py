@@ -14,7 +14,7 @@ import logging
 import random
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded, hash_ordered, java_bool
+from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded, hash_ordered
 from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, topic_config_string
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig
@@ -29,6 +29,7 @@ from mqadmin.protocol.headers.message import (
     SendMessageRequestHeaderV2,
     check_stored_topic,
 )
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import (
     MessageConst,
     MessageExt,
@@ -161,7 +162,7 @@ class SendProcessor:
             cmd.body or b"",
         )
 
-        if java_bool(props.get(MessageConst.PROPERTY_TRANSACTION_PREPARED)):
+        if parse_bool(props.get(MessageConst.PROPERTY_TRANSACTION_PREPARED)):
             if cfg.reject_transaction_message:
                 return answer(
                     cmd, 16, f"the broker[{cfg.broker_ip1}] sending transaction message is forbidden", ext

@@ -17,7 +17,6 @@ from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, ext_text
 from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
-from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection
 from mqadmin.remoting.logthrottle import ThrottledLog
 
@@ -30,7 +29,6 @@ __all__ = [
     "guarded",
     "hash_order",
     "hash_ordered",
-    "java_bool",
     "tags_hash",
 ]
 
@@ -82,11 +80,6 @@ def hash_ordered(d: Mapping[str, Any]) -> dict[str, Any]:
 def tags_hash(tags: str) -> int:
     """``String.hashCode`` of a TAGS value (cached: tags repeat)."""
     return java_string_hash(tags)
-
-
-def java_bool(text: str | None, default: bool = False) -> bool:
-    """``Boolean.parseBoolean``: only ``true`` (any case) is true; a JSON ``1`` is not."""
-    return default if text is None else parse_bool(text)
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -79,20 +79,6 @@ def targets_of(info: ClusterInfo, cluster_name: str) -> list[Target]:
     return out
 
 
-def java_parse_long(s: str | None) -> int:
-    """``Long.parseLong`` of a runtime-table value that may be missing (null: NumberFormatException)."""
-    if s is None:
-        raise JavaNumberError(None)
-    return parse_long(s)
-
-
-def java_parse_double(s: str | None) -> float:
-    """``Double.parseDouble`` of a runtime-table value that may be missing."""
-    if s is None:
-        raise JavaNumberError(None)
-    return parse_double(s)
-
-
 def _not_blank(s: str | None) -> bool:
     return s is not None and s.strip() != ""
 
@@ -133,29 +119,29 @@ def base_row(t: Target, table: dict[str, str] | None, now_ms: int) -> tuple[str,
         ratio = table.get("commitLogDiskRatio")
         try:
             for i, key in enumerate(("timerReadBehind", "timerOffsetBehind", "timerCongestNum")):
-                timer[i] = java_parse_long(table.get(key))
+                timer[i] = parse_long(table.get(key))
             for i, key in enumerate(("timerEnqueueTps", "timerDequeueTps")):
-                timer_tps[i] = to_float32(java_parse_double(table.get(key)))
+                timer_tps[i] = to_float32(parse_double(table.get(key)))
         except ValueError:
             pass
         version = table.get("brokerVersionDesc")
         try:
             if _not_blank(put_tps):
-                in_tps = java_parse_double((put_tps or "").split(" ")[0])
+                in_tps = parse_double((put_tps or "").split(" ")[0])
             if _not_blank(get_tps):
-                out_tps = java_parse_double((get_tps or "").split(" ")[0])
+                out_tps = parse_double((get_tps or "").split(" ")[0])
         except ValueError as e:
             problem = f"bad TPS value from {t.addr}: {e}"
     hour = 0.0
     if earliest:
         try:
-            hour = (now_ms - java_parse_long(earliest)) / 1000.0 / 60.0 / 60.0
+            hour = (now_ms - parse_long(earliest)) / 1000.0 / 60.0 / 60.0
         except ValueError:
             problem = f"bad earliestMessageTimeStamp from {t.addr}: {earliest!r}"
     space = 0.0
     if ratio:
         try:
-            space = java_parse_double(ratio)
+            space = parse_double(ratio)
         except ValueError:
             problem = f"bad commitLogDiskRatio from {t.addr}: {ratio!r}"
     congest = to_float32(to_float32(float(timer[2])) / to_float32(10000.0))
@@ -207,7 +193,7 @@ def more_row(t: Target, table: dict[str, str] | None) -> tuple[str, dict[str, An
         )
         try:
             for i, (a, b) in enumerate(keys):
-                vals[i] = java_parse_long(table.get(a)) - java_parse_long(table.get(b))
+                vals[i] = parse_long(table.get(a)) - parse_long(table.get(b))
         except ValueError:
             pass
     text = jformat(_MORE_ROW, t.cluster, t.broker_name, *vals)

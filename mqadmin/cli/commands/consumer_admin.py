@@ -36,7 +36,7 @@ from mqadmin.cli.command import Invocation, java_command, parse_int, parse_long,
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import front_string_at_least, java_map_string, java_parse_boolean, jformat, jstr
+from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -53,6 +53,7 @@ from mqadmin.protocol.javacoll import (
     java_string_sort_key,
     properties_order,
 )
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.version import version_name
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
@@ -284,7 +285,7 @@ def process_queue_problems(client_id: str, info: ConsumerRunningInfo, now_ms: in
     """``ConsumerRunningInfo.analyzeProcessQueue``: queues that cannot be locked or seem blocked."""
     if not _is_push(info):
         return ""
-    orderly = java_parse_boolean(info.property("PROP_CONSUMEORDERLY"))
+    orderly = parse_bool(info.property("PROP_CONSUMEORDERLY"))
     out = []
     for mq, pq in info.mq_table.items():
         if orderly:

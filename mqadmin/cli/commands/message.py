@@ -34,9 +34,10 @@ from mqadmin.cli.commands.message_text import (
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import java_parse_boolean, jformat
+from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message, MessageExt
 from mqadmin.protocol.msgid import decode_offset_msg_id, decode_unique_id, java_ip_string, parse_unique_id
 
@@ -162,7 +163,7 @@ async def query_msg_by_id(
         await _push_directly(inv, topic, ids, group_arg(group), client_id.strip(), cluster)
         return
     if send_message is not None:
-        if java_parse_boolean(send_message.strip()):
+        if parse_bool(send_message.strip()):
             await _resend(inv, topic, ids, cluster)
         return
     codec = java_charset(body_format) if body_format is not None else None

@@ -27,10 +27,11 @@ from mqadmin.cli.commands.message_text import (
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import java_parse_boolean, jformat
+from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import MessageExt
 
 COMMANDS: dict[str, Any] = {}
@@ -112,7 +113,7 @@ async def print_msg(
     topic = topic_arg(topic)
     codec = java_charset(charset) if charset is not None else "utf-8"
     sub = sub_expression.strip() if sub_expression is not None else "*"
-    show_body = print_body is None or java_parse_boolean(print_body.strip())
+    show_body = print_body is None or parse_bool(print_body.strip())
     b, e = time_range(begin, end)
     admin = inv.admin
     route_topic = topic_arg(lmq_parent, "-l") if lmq_parent is not None else topic
@@ -212,9 +213,9 @@ async def print_msg_by_queue(
     calculate: str | None,
 ) -> None:
     codec = java_charset(charset) if charset is not None else "utf-8"
-    show = print_msg is not None and java_parse_boolean(print_msg.strip())
-    show_body = print_body is not None and java_parse_boolean(print_body.strip())
-    by_tag = calculate is not None and java_parse_boolean(calculate.strip())
+    show = print_msg is not None and parse_bool(print_msg.strip())
+    show_body = print_body is not None and parse_bool(print_body.strip())
+    by_tag = calculate is not None and parse_bool(calculate.strip())
     sub = sub_expression.strip() if sub_expression is not None else "*"
     mq = MessageQueue(topic_arg(topic), broker_name.strip(), parse_int(queue_id, "-i", 0))
     b, e = time_range(begin, end)

@@ -18,9 +18,10 @@ from mqadmin.cli.commands.message_text import parse_int, parse_long
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import java_f, java_parse_boolean, jformat
+from mqadmin.cli.javatext import java_f, jformat
 from mqadmin.cli.nameargs import send_topic_arg
 from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message
 
 COMMANDS: dict[str, Any] = {}
@@ -97,7 +98,7 @@ async def send_message(
         msg.keys = keys
     msg.wait_store_msg_ok = True
     producer = Producer(
-        inv.admin, _millis_group(), trace=trace is not None and java_parse_boolean(trace.strip())
+        inv.admin, _millis_group(), trace=trace is not None and parse_bool(trace.strip())
     )
     try:
         if broker_name is not None and queue_id > -1:
@@ -276,7 +277,7 @@ async def cluster_rt(
     period = parse_long(interval, "-i", 10)
     if length < 0 or period < 0:
         raise _usage("-s and -i take numbers of 0 or more")
-    tlog = print_log is not None and java_parse_boolean(print_log.strip())
+    tlog = print_log is not None and parse_bool(print_log.strip())
     room = machine_room.strip() if machine_room is not None else "noname"
     admin = inv.admin
     info = await admin.examine_broker_cluster_info()

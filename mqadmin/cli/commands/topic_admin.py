@@ -21,12 +21,13 @@ from mqadmin.cli.command import Invocation, java_command, need_target, parse_int
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import front_string_at_least, java_map_string, java_parse_boolean, jformat, jstr
+from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
+from mqadmin.protocol.javanum import parse_bool
 
 COMMANDS: dict[str, Any] = {}
 
@@ -137,10 +138,10 @@ async def update_topic(
         tc.write_queue_nums = parse_int(write_queue_nums, "-w")
     if perm is not None:
         tc.perm = parse_int(perm, "-p")
-    is_unit = unit is not None and java_parse_boolean(unit.strip())
-    center_sync = has_unit_sub is not None and java_parse_boolean(has_unit_sub.strip())
+    is_unit = unit is not None and parse_bool(unit.strip())
+    center_sync = has_unit_sub is not None and parse_bool(has_unit_sub.strip())
     tc.topic_sys_flag = (1 if is_unit else 0) | (2 if center_sync else 0)
-    tc.order = order is not None and java_parse_boolean(order.strip())
+    tc.order = order is not None and parse_bool(order.strip())
     create_topic_header(tc)  # a bad name or number: one line, exit 2, nothing sent
 
     admin = inv.admin

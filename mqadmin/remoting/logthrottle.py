@@ -3,8 +3,9 @@
 A client that sends a flood of unknown codes, refused headers or malformed frames, or a crowd that
 exhausts file descriptors or partial-frame memory, must not be able to fill a disk or block a server
 on a full stderr pipe: each kind of line is written at most ``burst`` times per ``interval``
-seconds; the lines held back are counted, and the count goes with the next line of that kind, so
-the log says how often it happened without growing with it.
+seconds (200 per 10 s by default: every refusal of normal operation is logged, a flood is cut to
+20 short lines a second); the lines held back are counted, and the count goes with the next line
+of that kind, so the log says how often it happened without growing with it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ class ThrottledLog:
 
     __slots__ = ("_burst", "_interval", "_log", "_state")
 
-    def __init__(self, log: logging.Logger, *, burst: int = 20, interval: float = 10.0) -> None:
+    def __init__(self, log: logging.Logger, *, burst: int = 200, interval: float = 10.0) -> None:
         self._log = log
         self._burst = burst
         self._interval = interval

@@ -139,6 +139,24 @@ def call(addr: str, cmd: RemotingCommand, timeout: float = 10.0) -> RemotingComm
     return asyncio.run(go())
 
 
+def create_topic_fields(topic: str, **over: str) -> dict[str, str]:
+    """UPDATE_AND_CREATE_TOPIC ext fields as the 5.3.3 tool sends them (see the captures), with
+    ``over`` replaced."""
+    return {
+        "topic": topic,
+        "defaultTopic": "TBW102",
+        "readQueueNums": "4",
+        "writeQueueNums": "4",
+        "perm": "6",
+        "topicFilterType": "SINGLE_TAG",
+        "topicSysFlag": "0",
+        "order": "false",
+        "attributes": "",
+        "force": "false",
+        **over,
+    }
+
+
 def create_topic(addr: str, topic: str, queues: int = 4, perm: int = 6) -> RemotingCommand:
     """UPDATE_AND_CREATE_TOPIC as ``mqadmin updateTopic`` sends it."""
     ext = {

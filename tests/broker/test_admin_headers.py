@@ -9,6 +9,7 @@ from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
 from mqadmin.protocol.headers import broker as hb
 from mqadmin.protocol.headers import topic as ht
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
+from tests.broker.peers import create_topic_fields
 
 RPC = [("ns", "str", False), ("nsd", "bool", False), ("bname", "str", False), ("oway", "bool", False)]
 TOPIC_RPC = [("lo", "bool", False), *RPC]
@@ -50,18 +51,7 @@ def test_fields_are_javas(cls: type[RequestHeader]) -> None:
     assert [(f.java, f.kind, f.required) for f in cls.FIELDS] == JAVA[cls]
 
 
-CREATE = {
-    "topic": "GoldenTopic5",
-    "defaultTopic": "TBW102",
-    "readQueueNums": "4",
-    "writeQueueNums": "4",
-    "perm": "6",
-    "topicFilterType": "SINGLE_TAG",
-    "topicSysFlag": "0",
-    "order": "false",
-    "attributes": "",
-    "force": "false",
-}
+CREATE = create_topic_fields("GoldenTopic5")
 """The ext fields of the 5.3.3 tool's UPDATE_AND_CREATE_TOPIC in the captures."""
 
 

@@ -17,7 +17,7 @@ from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapp
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import decode_messages
-from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic
+from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic, create_topic_fields
 
 GOOD = "HostileAdminGood"
 SYSTEM_ERROR, INVALID, NO_PERMISSION = (
@@ -25,24 +25,6 @@ SYSTEM_ERROR, INVALID, NO_PERMISSION = (
     ResponseCode.INVALID_PARAMETER,
     ResponseCode.NO_PERMISSION,
 )
-
-
-def create_fields(topic: str, **over: str) -> dict[str, str]:
-    """UPDATE_AND_CREATE_TOPIC ext fields as the 5.3.3 tool sends them, with ``over`` replaced."""
-    ext = {
-        "topic": topic,
-        "defaultTopic": "TBW102",
-        "readQueueNums": "4",
-        "writeQueueNums": "4",
-        "perm": "6",
-        "topicFilterType": "SINGLE_TAG",
-        "topicSysFlag": "0",
-        "order": "false",
-        "attributes": "",
-        "force": "false",
-    }
-    ext.update(over)
-    return ext
 
 
 def req(
@@ -126,22 +108,26 @@ def test_bad_topics_and_numbers_are_refused_and_change_nothing(namesrv, broker_f
 
     refused = [
         # reproducer 8: Java's matches() does not take a final newline; re.match(...$) did
-        (create_fields("Tnl\n"), SYSTEM_ERROR, "illegal characters"),
-        (create_fields("../../x"), SYSTEM_ERROR, "illegal characters"),
-        (create_fields("T" * 128), SYSTEM_ERROR, "longer than topic max length"),
-        (create_fields("SCHEDULE_TOPIC_XXXX"), SYSTEM_ERROR, "conflict with system topic"),
+        (create_topic_fields("Tnl\n"), SYSTEM_ERROR, "illegal characters"),
+        (create_topic_fields("../../x"), SYSTEM_ERROR, "illegal characters"),
+        (create_topic_fields("T" * 128), SYSTEM_ERROR, "longer than topic max length"),
+        (create_topic_fields("SCHEDULE_TOPIC_XXXX"), SYSTEM_ERROR, "conflict with system topic"),
         # reproducer 11 on the wire: updateTopic -r -5 -w -5, and -r 99999999
-        (create_fields("Neg", readQueueNums="-5", writeQueueNums="-5"), INVALID, "readQueueNums -5"),
-        (create_fields("Huge", readQueueNums="99999999"), INVALID, "readQueueNums 99999999"),
-        (create_fields("Zero", writeQueueNums="0"), INVALID, "writeQueueNums 0"),
-        (create_fields("Overflow", readQueueNums="2147483648"), SYSTEM_ERROR, "NumberFormatException"),
-        (create_fields("Perm", perm="8"), INVALID, "topicPermission value: 8 is invalid."),
-        (create_fields("PermNeg", perm="-1"), INVALID, "topicPermission value: -1 is invalid."),
-        (create_fields("Filter", topicFilterType="EVIL"), INVALID, "TopicFilterType.EVIL"),
-        (create_fields("Flag", topicSysFlag="4"), INVALID, "topicSysFlag value: 4"),
-        (create_fields("Mixed", attributes="+message.type=MIXED"), INVALID, "MIXED message type"),
-        (create_fields("Attr", attributes="k=v"), INVALID, "attribute format is wrong"),
-        ({k: v for k, v in create_fields("NoPerm").items() if k != "perm"}, SYSTEM_ERROR, "<perm> is null"),
+        (create_topic_fields("Neg", readQueueNums="-5", writeQueueNums="-5"), INVALID, "readQueueNums -5"),
+        (create_topic_fields("Huge", readQueueNums="99999999"), INVALID, "readQueueNums 99999999"),
+        (create_topic_fields("Zero", writeQueueNums="0"), INVALID, "writeQueueNums 0"),
+        (create_topic_fields("Overflow", readQueueNums="2147483648"), SYSTEM_ERROR, "NumberFormatException"),
+        (create_topic_fields("Perm", perm="8"), INVALID, "topicPermission value: 8 is invalid."),
+        (create_topic_fields("PermNeg", perm="-1"), INVALID, "topicPermission value: -1 is invalid."),
+        (create_topic_fields("Filter", topicFilterType="EVIL"), INVALID, "TopicFilterType.EVIL"),
+        (create_topic_fields("Flag", topicSysFlag="4"), INVALID, "topicSysFlag value: 4"),
+        (create_topic_fields("Mixed", attributes="+message.type=MIXED"), INVALID, "MIXED message type"),
+        (create_topic_fields("Attr", attributes="k=v"), INVALID, "attribute format is wrong"),
+        (
+            {k: v for k, v in create_topic_fields("NoPerm").items() if k != "perm"},
+            SYSTEM_ERROR,
+            "<perm> is null",
+        ),
     ]
     for ext, code, text in refused:
         r = req(addr, RequestCode.UPDATE_AND_CREATE_TOPIC, ext)

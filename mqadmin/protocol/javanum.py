@@ -43,7 +43,11 @@ class JavaNumberError(ValueError):
 
 
 def _integer(text: str | None, lo: int, hi: int) -> int:
-    if text is None or not _INTEGER.fullmatch(text):
+    if text is None:
+        raise JavaNumberError(text)
+    if len(text) < 10 and text.isdigit() and text.isascii():  # the usual small unsigned decimal
+        return int(text)
+    if not _INTEGER.fullmatch(text):
         raise JavaNumberError(text)
     n = int(text)
     if not lo <= n <= hi:

@@ -119,6 +119,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "bool": parse_bool,
     "double": parse_double,
 }
+"""Java's parser of each field type (the generated decoders inline ``str`` and ``bool``)."""
 
 
 def ext_text(v: Any) -> str:
@@ -246,23 +247,6 @@ def request_header(cls: H) -> H:
     return typing.cast(H, dc)
 
 
-def _int_fast(text: str) -> int:
-    """``Integer.parseInt``, without the regex for the usual short unsigned decimal."""
-    if len(text) < 10 and text.isdigit() and text.isascii():
-        return int(text)
-    return parse_int(text)
-
-
-def _long_fast(text: str) -> int:
-    """``Long.parseLong``, without the regex for the usual unsigned decimal of up to 18 digits."""
-    if len(text) < 19 and text.isdigit() and text.isascii():
-        return int(text)
-    return parse_long(text)
-
-
-_FAST_PARSERS: dict[str, Callable[[str], Any]] = {**_PARSERS, "int": _int_fast, "long": _long_fast}
-
-
 def _compile_decoder(name: str, fields: tuple[HeaderField, ...]) -> _Decoder:
     """A decoder for one header class, generated as straight-line code (the hot path of every request).
 
@@ -279,7 +263,7 @@ def _compile_decoder(name: str, fields: tuple[HeaderField, ...]) -> _Decoder:
     lines = ["def decode(cls, ext, lenient):", "    get = ext.get", "    obj = cls.__new__(cls)"]
     for n, f in enumerate(fields):
         env[f"d{n}"] = f.default
-        env[f"p{n}"] = _FAST_PARSERS[f.kind]
+        env[f"p{n}"] = _PARSERS[f.kind]
         lines.append(f"    v = get({f.java!r})")
         lines.append("    if v is None:")
         if f.required:

@@ -153,8 +153,7 @@ class RemotingServer:
             raise OSError(errno.EADDRNOTAVAIL, f"no address to listen on for {host!r}")
         cap = connection_limit() if self._max_connections is None else self._max_connections
         self._limit = cap or None
-        for sock in self._listeners:
-            loop.add_reader(sock.fileno(), self._accept, sock)
+        self._watch_listeners(True)
         self.host, self.port = host, int(self._listeners[0].getsockname()[1])
         log.info(
             "remoting server listening on %s (%s)",
@@ -181,9 +180,8 @@ class RemotingServer:
         if self._resume is not None:
             self._resume.cancel()
             self._resume = None
-        loop = asyncio.get_running_loop()
+        self._watch_listeners(False)
         for sock in self._listeners:
-            loop.remove_reader(sock.fileno())
             sock.close()
         self._listeners = []
 
@@ -266,17 +264,23 @@ class RemotingServer:
             exc.strerror or exc,
             ACCEPT_BACKOFF,
         )
+        self._watch_listeners(False)
         loop = asyncio.get_running_loop()
-        for sock in self._listeners:
-            loop.remove_reader(sock.fileno())
         if self._resume is None:
             self._resume = loop.call_later(ACCEPT_BACKOFF, self._resume_accepting)
 
     def _resume_accepting(self) -> None:
         self._resume = None
+        self._watch_listeners(True)
+
+    def _watch_listeners(self, on: bool) -> None:
+        """Accept when a listening socket is readable (``on``), or stop watching them."""
         loop = asyncio.get_running_loop()
         for sock in self._listeners:
-            loop.add_reader(sock.fileno(), self._accept, sock)
+            if on:
+                loop.add_reader(sock.fileno(), self._accept, sock)
+            else:
+                loop.remove_reader(sock.fileno())
 
     async def _connect_accepted(self, sock: socket.socket) -> None:
         loop = asyncio.get_running_loop()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from mqadmin.admin.topics import TopicAdminOps
-from mqadmin.protocol import fastjson
+from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.headers.base import HeaderError
@@ -25,7 +25,7 @@ from mqadmin.remoting.errors import RemoteCommandError
 
 __all__ = ["DLQ_PREFIX", "ORDER_TOPIC_CONFIG", "RETRY_PREFIX", "GroupConfigHit", "GroupOps", "check_config"]
 
-RETRY_PREFIX = "%RETRY%"
+RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 DLQ_PREFIX = "%DLQ%"
 ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG"
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.errors import AdminError, BadResponseError
-from mqadmin.protocol import fastjson
+from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
 from mqadmin.protocol.bodies.topic import PERM_READ
@@ -63,7 +63,7 @@ __all__ = [
 
 TOOLS_CONSUMER = "TOOLS_CONSUMER"
 """The group the Java tools pull with (``MixAll.TOOLS_CONSUMER_GROUP``)."""
-RETRY_PREFIX = "%RETRY%"
+RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 _PULL_FLAG_SUBSCRIPTION = 0x4
 _SUSPEND_TIMEOUT_MS = 20000
 _REQ_T = "ReqT"

@@ -53,7 +53,7 @@ DEFAULT_TOPIC = "TBW102"
 """``createTopicKey``: the topic whose settings a broker copies for auto-created topics."""
 ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG"
 """Name-server KV namespace of the order confs (``brokerName:queueNums;...`` per topic)."""
-RETRY_PREFIX = "%RETRY%"
+RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 DLQ_PREFIX = "%DLQ%"
 
 SYSTEM_TOPICS = names.SYSTEM_TOPICS

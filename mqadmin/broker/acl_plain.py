@@ -37,6 +37,7 @@ from typing import Any
 import yaml
 
 from mqadmin.broker.acl_addresses import AddressMatcher, AddressPatternError, address_matcher
+from mqadmin.protocol import names
 
 __all__ = [
     "ANY",
@@ -64,7 +65,7 @@ SUB = 1 << 3
 
 _PERMS = {"PUB": PUB, "SUB": SUB, "PUB|SUB": PUB | SUB, "SUB|PUB": PUB | SUB, "DENY": DENY}
 _MIN_KEY_LENGTH = 6
-RETRY_PREFIX = "%RETRY%"
+RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 
 
 class AclConfigError(Exception):

@@ -17,7 +17,9 @@ __all__ = [
     "GROUP_MAX_LENGTH",
     "NAME_MAX_LENGTH",
     "NOT_ALLOWED_SEND_TOPICS",
+    "QUEUE_NUMS_MAX",
     "RETRY_GROUP_TOPIC_PREFIX",
+    "RETRY_TOPIC_MAX_LENGTH",
     "SYSTEM_TOPICS",
     "TOPIC_MAX_LENGTH",
     "bad_text",
@@ -34,6 +36,12 @@ __all__ = [
 
 TOPIC_MAX_LENGTH = 127
 """``TopicValidator.TOPIC_MAX_LENGTH``."""
+RETRY_TOPIC_MAX_LENGTH = 255
+"""``HookUtils.MAX_TOPIC_LENGTH`` (5.3.3): a ``%RETRY%`` topic may be this long, any other topic 127."""
+QUEUE_NUMS_MAX = 1024
+"""The most queues a topic (or a group's retry topic) may ask for. Java sets no limit; every queue is
+listed in stats and offered to rebalancing, so a huge count only costs (1024 is the largest queue
+count Java itself creates, for ``BenchmarkTest``)."""
 GROUP_MAX_LENGTH = 255
 """``Validators.CHARACTER_MAX_LENGTH``: the longest group name Java creates."""
 NAME_MAX_LENGTH = 255

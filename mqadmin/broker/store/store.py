@@ -57,9 +57,6 @@ _LONG = struct.Struct(">q")
 _PORT = struct.Struct(">i")
 _TRAN_MASK = MessageSysFlag.TRANSACTION_ROLLBACK_TYPE
 _DISPATCHED_TYPES = (MessageSysFlag.TRANSACTION_NOT_TYPE, MessageSysFlag.TRANSACTION_COMMIT_TYPE)
-_MAX_TOPIC_LENGTH = 127
-_MAX_RETRY_TOPIC_LENGTH = 255  # HookUtils.MAX_TOPIC_LENGTH
-_RETRY_PREFIX = "%RETRY%"
 _MAX_PROPERTIES_LENGTH = 0x7FFF
 _RECORD_SLACK = 64 * 1024  # Java's encoder buffer: maxMessageSize + 64 KiB
 _MIN_FILTER_BYTES = 16000  # getMessage scans at least this many consume-queue bytes
@@ -376,9 +373,10 @@ class MessageStore:
 
     def _prepare(self, msg: MessageExt, now: int) -> PutStatus | None:
         """Checks and store-side fields common to single and batch puts; a status means refusal."""
-        if len(msg.topic) > _MAX_TOPIC_LENGTH:
+        if len(msg.topic) > names.TOPIC_MAX_LENGTH:
             # 5.3.3 (autoMessageVersionOnTopicLen): a retry topic of up to 255 is a v2 record
-            if len(msg.topic) > _MAX_RETRY_TOPIC_LENGTH or not msg.topic.startswith(_RETRY_PREFIX):
+            retry = msg.topic.startswith(names.RETRY_GROUP_TOPIC_PREFIX)
+            if not retry or len(msg.topic) > names.RETRY_TOPIC_MAX_LENGTH:
                 return PutStatus.MESSAGE_ILLEGAL
             msg.magic_code = MESSAGE_MAGIC_CODE_V2
         try:

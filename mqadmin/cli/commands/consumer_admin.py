@@ -38,6 +38,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
 
 COMMANDS: dict[str, Any] = {}
 
-RETRY_PREFIX = "%RETRY%"
+RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 
 # ------------------------------------------------------------------------------------ text helpers
 

@@ -21,13 +21,14 @@ from mqadmin.cli.javatext import (
     jformat,
 )
 from mqadmin.cli.routeview import broker_addrs_in_java_order, route_bean, to_standard_json
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 
 COMMANDS: dict[str, Any] = {}
 
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
-RETRY_PREFIX = "%RETRY%"
+RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 DLQ_PREFIX = "%DLQ%"
 
 

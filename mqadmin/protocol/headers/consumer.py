@@ -85,10 +85,8 @@ CONSUME_FROM_WHERE = (
 )
 """Java's enums, in ordinal order (the C++ client sends the ordinal, Java the name)."""
 
-RETRY_QUEUE_NUMS_MAX = 1024
-"""The most retry queues a group may ask for. Java sets no limit; every queue of the retry topic is
-listed in consume stats and offered to rebalancing, so a huge count only costs (1024 is the largest
-queue count Java itself creates, for ``BenchmarkTest``)."""
+RETRY_QUEUE_NUMS_MAX = names.QUEUE_NUMS_MAX
+"""The most retry queues a group may ask for: its retry topic is a topic like any other."""
 
 _RETRY_PREFIXES = (names.RETRY_GROUP_TOPIC_PREFIX, names.DLQ_GROUP_TOPIC_PREFIX)
 

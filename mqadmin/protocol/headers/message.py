@@ -41,7 +41,6 @@ from mqadmin.protocol.headers.consumer import (
 )
 
 __all__ = [
-    "RETRY_TOPIC_MAX_LENGTH",
     "ConsumerSendMsgBackRequestHeader",
     "EndTransactionRequestHeader",
     "GetEarliestMsgStoretimeRequestHeader",
@@ -57,8 +56,6 @@ __all__ = [
     "check_stored_topic",
 ]
 
-RETRY_TOPIC_MAX_LENGTH = 255
-"""``HookUtils.MAX_TOPIC_LENGTH`` (5.3.3): a retry topic may be this long, any other topic 127."""
 
 
 def check_stored_topic(topic: str | None) -> str | None:
@@ -68,7 +65,7 @@ def check_stored_topic(topic: str | None) -> str | None:
     send-back stores or creates anything."""
     if (
         topic is not None
-        and names.TOPIC_MAX_LENGTH < len(topic) <= RETRY_TOPIC_MAX_LENGTH
+        and names.TOPIC_MAX_LENGTH < len(topic) <= names.RETRY_TOPIC_MAX_LENGTH
         and topic.startswith(names.RETRY_GROUP_TOPIC_PREFIX)
         and names.check_topic_or_group_chars(topic)
     ):

@@ -49,9 +49,7 @@ __all__ = [
     "topic_config_refusal",
 ]
 
-QUEUE_NUMS_MAX = 1024
-"""The most read or write queues a topic may have: the largest count a Java broker gives a topic
-itself (``TopicConfigManager``'s BenchmarkTest). Java has no limit and keeps whatever it is sent."""
+QUEUE_NUMS_MAX = names.QUEUE_NUMS_MAX
 PERM_PRIORITY = 8
 """``PermName.PERM_PRIORITY``: a valid permission is 0 <= perm < 8 (``PermName.isValid``)."""
 TOPIC_FILTER_TYPES = ("SINGLE_TAG", "MULTI_TAG")

@@ -504,11 +504,10 @@ class NamesrvProcessor:
         return req.response(SUCCESS, ext_fields=ext, body=body)
 
     def unregister_broker(self, conn: Connection, req: RemotingCommand) -> Any:
-        UnRegisterBrokerRequestHeader.decode(req.ext_fields, lenient=True)  # refused now, not in turn
-        return self.run_write(lambda: self._unregister_broker(req))
+        h = UnRegisterBrokerRequestHeader.decode(req.ext_fields, lenient=True)  # refused now, not in turn
+        return self.run_write(lambda: self._unregister_broker(req, h))
 
-    def _unregister_broker(self, req: RemotingCommand) -> RemotingCommand:
-        h = UnRegisterBrokerRequestHeader.decode(req.ext_fields, lenient=True)
+    def _unregister_broker(self, req: RemotingCommand, h: UnRegisterBrokerRequestHeader) -> RemotingCommand:
         notices = self.routes.unregister_broker(h.cluster_name, h.broker_addr, h.broker_name, h.broker_id)
         if notices:
             self._notify(notices)

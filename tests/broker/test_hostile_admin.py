@@ -201,6 +201,9 @@ def test_config_updates_cannot_smuggle_keys_or_move_the_store(namesrv, broker_fa
         (b"brokerName=../../x\n", INVALID, "not a valid file name"),
         (b"msgTraceTopicName=a/b\n", INVALID, "illegal characters"),
         (b"regionId=a\\u0000b\n", INVALID, "NUL"),
+        # bytes that are not UTF-8 (Java would read them as U+FFFD): refused, not stored as such
+        (b"brokerName=\xed\xa0\x80\n", SYSTEM_ERROR, "string2Properties error"),
+        (b"regionId=\xff\n", SYSTEM_ERROR, "string2Properties error"),
     ]
     for body, code, text in refused:
         r = req(addr, RequestCode.UPDATE_BROKER_CONFIG, None, body)

@@ -356,6 +356,8 @@ def test_config_updates_cannot_smuggle_lines_or_paths(ns: NameServer) -> None:
         (b"productEnvName=a\\u0000b\n", ResponseCode.SYSTEM_ERROR),
         (b"productEnvName=a\\ud800b\n", ResponseCode.SYSTEM_ERROR),
         (b"product\\nEnvName=a\n", ResponseCode.SYSTEM_ERROR),
+        (b"productEnvName=\xed\xa0\x80\n", ResponseCode.SYSTEM_ERROR),  # not UTF-8 (an encoded surrogate)
+        (b"productEnvName=\xff\xfe\n", ResponseCode.SYSTEM_ERROR),
     ]
     odd = "we=ird: #!value \\ é"
 

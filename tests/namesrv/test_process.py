@@ -85,6 +85,14 @@ def test_sigterm_stops_cleanly_and_kv_survives_a_restart(tmp_path: Path) -> None
         _stop(proc, signal.SIGINT)
 
 
+def test_sigterm_right_after_the_boot_line_is_a_clean_stop(tmp_path: Path) -> None:
+    """Whoever reads the boot line may signal at once: the handlers are in place before it is printed."""
+    config = _config(tmp_path)
+    for _ in range(5):
+        proc, _port = _start(tmp_path, config)
+        _stop(proc, signal.SIGTERM)  # exit 0, not killed by the default SIGTERM action
+
+
 def test_print_config_items(tmp_path: Path) -> None:
     config = _config(tmp_path, listenPort="12345", orderMessageEnable="true", unknownThing="1")
     done = subprocess.run(_command("-c", str(config), "-p"), capture_output=True, text=True, timeout=20)

@@ -8,22 +8,10 @@ import os
 import re
 import socket
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from mqadmin.localcluster import BROKER_BOOT, free_port, mqadmin_argv
 from tests.broker.peers import NameServerProcess
-
-
-@pytest.fixture(scope="module")
-def namesrv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NameServerProcess]:
-    ns = NameServerProcess(tmp_path_factory.mktemp("namesrv"))
-    try:
-        yield ns
-    finally:
-        ns.stop()
 
 
 class Broker:

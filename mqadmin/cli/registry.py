@@ -36,6 +36,7 @@ FAMILY_TITLES: dict[str, str] = {
     "export": "Export commands",
     "analytics": "Analytics commands (pip install 'mqadmin[spark]')",
     "acl": "ACL commands",
+    "controller": "Controller and HA commands",
     "server": "Servers to run locally",
     "tools": "mqadmin's own commands",
 }
@@ -133,6 +134,12 @@ COMMANDS: tuple[CommandEntry, ...] = (
         "producer's ip, pid, time and counter.",
         False,
     ),
+    # ACL 2.0 users and policies (5.3.3)
+    # ACL 1.0 (4.9.8)
+    # controller and HA (5.3.3)
+    # static topics (5.3.3)
+    # broker operations of 5.x: consume mode, brokers in a container, flush/read-ahead, pop records,
+    # RocksDB, cold data, compaction log (5.3.3)
     # name server
     CommandEntry("updateKvConfig", "namesrv_admin", "namesrv", "Create or update KV config."),
     CommandEntry("deleteKvConfig", "namesrv_admin", "namesrv", "Delete KV config."),

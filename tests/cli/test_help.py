@@ -45,6 +45,34 @@ def test_command_list_groups_every_command(mqadmin) -> None:  # type: ignore[no-
     assert "Topic commands:\n" in r.out and "Name server commands:\n" in r.out
 
 
+JAVA_5_3_3 = (
+    "updateTopic updateTopicList deleteTopic updateSubGroup updateSubGroupList setConsumeMode deleteSubGroup "
+    "updateBrokerConfig updateTopicPerm topicRoute topicStatus topicClusterList addBroker removeBroker "
+    "resetMasterFlushOffset brokerStatus queryMsgById queryMsgByKey queryMsgByUniqueKey queryMsgByOffset "
+    "queryMsgTraceById printMsg printMsgByQueue sendMsgStatus brokerConsumeStats producerConnection "
+    "consumerConnection consumerProgress consumerStatus cloneGroupOffset producer clusterList topicList "
+    "updateKvConfig deleteKvConfig wipeWritePerm addWritePerm resetOffsetByTime skipAccumulatedMessage "
+    "updateOrderConf cleanExpiredCQ deleteExpiredCommitLog cleanUnusedTopic startMonitoring statsAll "
+    "allocateMQ checkMsgSendRT clusterRT getNamesrvConfig updateNamesrvConfig getBrokerConfig "
+    "getConsumerConfig queryCq sendMessage consumeMessage updateStaticTopic remappingStaticTopic "
+    "exportMetadata exportConfigs exportMetrics exportMetadataInRocksDB exportPopRecord haStatus "
+    "getSyncStateSet getBrokerEpoch getControllerMetaData getControllerConfig updateControllerConfig "
+    "electMaster cleanBrokerMetadata dumpCompactionLog getColdDataFlowCtrInfo "
+    "updateColdDataFlowCtrGroupConfig removeColdDataFlowCtrGroupConfig setCommitLogReadAheadMode createUser "
+    "updateUser deleteUser getUser listUser copyUser createAcl updateAcl deleteAcl getAcl listAcl copyAcl "
+    "rocksDBConfigToJson checkRocksdbCqWriteProgress"
+).split()
+"""The commands the Java 5.3.3 ``MQAdminStartup`` registers, in its order."""
+JAVA_4_9_8_ONLY = ["updateAclConfig", "deleteAclConfig", "clusterAclConfigVersion", "updateGlobalWhiteAddr"]
+
+
+def test_every_java_command_exists() -> None:
+    """All 89 commands of the Java 5.3.3 tool and the 4 ACL 1.0 ones of 4.9.8, no more, no fewer."""
+    assert len(JAVA_5_3_3) == len(set(JAVA_5_3_3)) == 89
+    expected = set(JAVA_5_3_3) | set(JAVA_4_9_8_ONLY)
+    assert set(JAVA_NAMES) == expected == set(java_reference())
+
+
 def test_registry_matches_command_definitions() -> None:
     from mqadmin.cli.docmodel import load_command
 

@@ -150,6 +150,32 @@ def test_declared_fields_in_java_order() -> None:
     ]
 
 
+def test_header_classes_are_finished_on_first_use() -> None:
+    """Declaring a header does no work (CLI start-up); the first use of any kind finishes it, and a
+    subclass of a finished header still gets its own fields."""
+
+    @request_header
+    class Base(TopicRequestHeader):
+        topic: Topic
+
+    @request_header
+    class Child(Base):
+        queue_id: int = 0
+
+    @request_header
+    class Other(TopicRequestHeader):
+        group: Group
+
+    assert "FIELDS" in Base.__dict__ and not isinstance(Base.__dict__["FIELDS"], tuple)
+    assert Base(topic="T").topic == "T"  # construction finishes the class
+    assert isinstance(Base.__dict__["FIELDS"], tuple)
+    assert not isinstance(Child.__dict__["FIELDS"], tuple)
+    assert [f.java for f in Child.FIELDS][:2] == ["queueId", "topic"]
+    assert Other.decode({"group": "G"}).group == "G"  # decoding finishes it too
+    with pytest.raises(HeaderError):
+        Other.decode({"group": "bad group"})
+
+
 def test_decode_and_encode_round_trip() -> None:
     h = _Sample.decode({**GOOD, "flag": "TRUE", "lo": "true", "bname2": "b"})
     assert (h.queue_id, h.queue_offset, h.flag, h.lo, h.broker) == (3, 99999999999, True, True, "b")

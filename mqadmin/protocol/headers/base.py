@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import threading
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -218,17 +219,65 @@ def _merge(inner: _Described, kind: str | None, checks: list[Check], rename: str
 H = TypeVar("H", bound=type[RequestHeader])
 
 
+class _Deferred:
+    """``FIELDS`` or ``_decoder`` of a header class not finished yet: reading it finishes the class.
+
+    Each decorated class holds its own, so a subclass never reads a finished base's value.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type) -> Any:
+        _finish(owner)
+        return owner.__dict__[self.name]
+
+
+_FIELDS = _Deferred("FIELDS")
+_DECODER = _Deferred("_decoder")
+_finishing = threading.RLock()
+
+
+def _init_then(self: Any, *args: Any, **kwargs: Any) -> None:
+    """The first construction of a header class finishes it, then runs the real ``__init__``."""
+    cls = type(self)
+    _finish(cls)
+    cls.__init__(self, *args, **kwargs)
+
+
 @dataclass_transform()
 def request_header(cls: H) -> H:
-    """Make ``cls`` a slotted dataclass and record its fields in declaration order (base classes first)."""
-    dc: Any = dataclasses.dataclass(slots=True)(cls)
-    hints = typing.get_type_hints(dc, include_extras=True)
+    """Declare ``cls`` a request header: a dataclass whose fields are recorded in declaration order.
+
+    The work (dataclass methods, type hints, the generated decoder) is deferred to the class's first
+    use, so importing a family of fifty headers costs nothing for the command that uses two of them
+    (start-up time of the CLI). Headers are not slotted for the same reason: slots need a new class.
+    """
+    c: Any = cls
+    c.FIELDS = _FIELDS
+    c._decoder = _DECODER
+    c.__init__ = _init_then
+    return cls
+
+
+def _finish(cls: type) -> None:
+    with _finishing:
+        for klass in reversed(cls.__mro__):  # bases first: a dataclass inherits its bases' fields
+            if klass.__dict__.get("FIELDS") is _FIELDS:
+                _finish_one(klass)
+
+
+def _finish_one(cls: Any) -> None:
+    del cls.__init__  # let dataclasses write the real one
+    dataclasses.dataclass(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     fields: list[HeaderField] = []
+    every = dataclasses.fields(cls)
     own = set(inspect.get_annotations(cls))
-    ordered = [f for f in dataclasses.fields(dc) if f.name in own]
-    for klass in dc.__mro__[1:]:  # then each superclass's own fields, nearest first (Java's walk)
+    ordered = [f for f in every if f.name in own]
+    for klass in cls.__mro__[1:]:  # then each superclass's own fields, nearest first (Java's walk)
         mine = set(inspect.get_annotations(klass))
-        ordered += [f for f in dataclasses.fields(dc) if f.name in mine and f not in ordered]
+        ordered += [f for f in every if f.name in mine and f not in ordered]
     for f in ordered:
         kind, checks, rename = _describe(hints[f.name])
         has_default = f.default is not dataclasses.MISSING
@@ -242,9 +291,9 @@ def request_header(cls: H) -> H:
                 default=f.default if has_default else None,
             )
         )
-    dc.FIELDS = tuple(fields)
-    dc._decoder = _compile_decoder(dc.__name__, dc.FIELDS)
-    return typing.cast(H, dc)
+    decoder = _compile_decoder(cls.__name__, tuple(fields))
+    cls._decoder = decoder
+    cls.FIELDS = tuple(fields)  # last: it marks the class finished
 
 
 def _compile_decoder(name: str, fields: tuple[HeaderField, ...]) -> _Decoder:

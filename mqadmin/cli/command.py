@@ -137,7 +137,21 @@ class Invocation:
 
     async def close(self) -> None:
         if self._admin is not None:
+            self._note_default_namesrv()
             await self._admin.close()
+
+    def _note_default_namesrv(self) -> None:
+        """Say on stderr when the silent 127.0.0.1:9876 fallback was the name server talked to."""
+        settings = self._settings
+        if settings is None or not settings.namesrv_is_default or self._admin is None:
+            return
+        addr = settings.namesrv_addrs[0]
+        if addr in self._admin.client.connections:
+            click.echo(
+                f"mqadmin {self.name}: note: used the default name server {addr} "
+                "(no -n, NAMESRV_ADDR or context was given)",
+                err=True,
+            )
 
 
 def need_target(broker: str | None, cluster: str | None) -> None:

@@ -4,6 +4,7 @@ Name servers: ``-n`` (``host:port;host:port``, commas too), else the context nam
 ``--context``, else ``NAMESRV_ADDR``, else the context of ``MQADMIN_CONTEXT`` or the current one,
 else 127.0.0.1:9876. Credentials: ``--access-key``/``--secret-key``, else ``MQADMIN_ACCESS_KEY``/
 ``MQADMIN_SECRET_KEY``, else the context, else ``$ROCKETMQ_HOME/conf/tools.yml`` (as the Java tool).
+``--secret-key -`` reads the secret key from a prompt (or the first line of stdin) instead of argv.
 Timeout: ``--timeout``, else the context, else ``MQADMIN_TIMEOUT``, else 5 s. TLS: ``--tls``/
 ``--no-tls``, else the context, else ``MQADMIN_TLS``.
 
@@ -25,7 +26,9 @@ from mqadmin.admin.settings import (
 )
 from mqadmin.cli.common import CommonValues
 from mqadmin.cli.contexts import Context, ContextError, ContextStore
-from mqadmin.cli.errors import SettingsError
+from mqadmin.cli.errors import CommandError, SettingsError, malformed_addr
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.secretinput import read_secret
 from mqadmin.cli.toolsyml import read_tools_yml
 
 __all__ = ["resolve_settings"]
@@ -66,6 +69,11 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
     if not addrs:
         addrs = [DEFAULT_NAMESRV]
         is_default = True
+    for addr in addrs:
+        why = malformed_addr(addr)
+        if why is not None:  # nothing is sent: a typing mistake, not an unreachable server
+            where = "-n" if namesrv_opt is not None and namesrv_opt.strip() else "name server list"
+            raise CommandError(f"{where}: {why}", ExitCode.USAGE)
     if not (explicit_ctx or from_ctx):
         # a context is a unit: its keys, timeout and TLS go only to its own name servers (and
         # their brokers), never to an address given by -n or NAMESRV_ADDR
@@ -105,8 +113,9 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
 
 def _credentials(common: CommonValues, ctx: Context | None) -> Credentials | None:
     env = os.environ
+    secret = read_secret(common.secret_key) if common.access_key or common.secret_key else None
     sources: list[tuple[str, str | None, str | None]] = [
-        ("--access-key/--secret-key", common.access_key, common.secret_key),
+        ("--access-key/--secret-key", common.access_key, secret),
         (
             "MQADMIN_ACCESS_KEY/MQADMIN_SECRET_KEY",
             env.get("MQADMIN_ACCESS_KEY"),

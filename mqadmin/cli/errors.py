@@ -7,6 +7,7 @@ adds the traceback.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,24 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 
-__all__ = ["CommandError", "ErrorReport", "PartialFailure", "SettingsError", "describe"]
+__all__ = [
+    "NOT_FOUND_CODES",
+    "CommandError",
+    "ErrorReport",
+    "PartialFailure",
+    "SettingsError",
+    "describe",
+    "malformed_addr",
+]
+
+NOT_FOUND_CODES = frozenset(
+    {
+        ResponseCode.TOPIC_NOT_EXIST,
+        ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,
+        ResponseCode.QUERY_NOT_FOUND,
+    }
+)
+"""Answers meaning "no such topic, group or message": exit code NOT_FOUND whatever the command."""
 
 _FAQ = re.compile(
     r"\s*(See|For more information, please visit the url,)\s+https?://\S+(\s+for further details\.)?\s*$"
@@ -111,6 +129,23 @@ def _unreachable_hint(addr: str, settings: AdminSettings | None) -> str:
     return "is the broker running there?"
 
 
+def malformed_addr(addr: str) -> str | None:
+    """Why ``addr`` is not a ``host:port`` address (None when it is one)."""
+    from mqadmin.remoting.client import parse_addr
+
+    try:
+        parse_addr(addr)
+    except RemotingConnectError:
+        return f"malformed address {addr!r}: expected host:port with a port from 1 to 65535"
+    return None
+
+
+def _is_message_not_found(exc: BaseException) -> bool:
+    """A MessageNotFoundError, without importing the message module for commands that never do."""
+    messages = sys.modules.get("mqadmin.admin.messages")
+    return messages is not None and isinstance(exc, messages.MessageNotFoundError)
+
+
 def _with_hint(message: str, hint: str) -> str:
     return f"{message}; {hint}" if hint else message
 
@@ -124,7 +159,8 @@ def describe(exc: BaseException, settings: AdminSettings | None = None) -> Error
         if remark:
             msg += f": {remark}"
         details = {"addr": exc.addr, "code": exc.code, "codeName": exc.code_name, "remark": exc.remark}
-        return ErrorReport(ExitCode.REMOTE, _with_hint(msg, _request_hint(exc, settings)), "remote", details)
+        rc = ExitCode.NOT_FOUND if exc.code in NOT_FOUND_CODES else ExitCode.REMOTE
+        return ErrorReport(rc, _with_hint(msg, _request_hint(exc, settings)), "remote", details)
     if isinstance(exc, NameServersUnavailableError):
         code = ExitCode.TIMEOUT if exc.all_timed_out else ExitCode.UNREACHABLE
         failures = [{"addr": a, "message": one_line(str(e))} for a, e in exc.failures]
@@ -139,6 +175,9 @@ def describe(exc: BaseException, settings: AdminSettings | None = None) -> Error
             one_line(str(exc)), "the server may be overloaded or the address wrong; --timeout sets the limit"
         )
         return ErrorReport(ExitCode.TIMEOUT, msg, "timeout", {"addr": exc.addr})
+    if isinstance(exc, RemotingConnectError) and malformed_addr(exc.addr) is not None:
+        # refused before any connection was tried: a typing mistake, not a network failure
+        return ErrorReport(ExitCode.USAGE, malformed_addr(exc.addr) or "", "usage", {"addr": exc.addr})
     if isinstance(exc, RemotingConnectError | RemotingError):
         hint = _unreachable_hint(exc.addr, settings) if isinstance(exc, RemotingConnectError) else ""
         return ErrorReport(
@@ -150,6 +189,8 @@ def describe(exc: BaseException, settings: AdminSettings | None = None) -> Error
         return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "settings")
     if isinstance(exc, HeaderError):  # a name or number refused before anything was sent
         return ErrorReport(ExitCode.USAGE, one_line(exc.remark), "usage")
+    if _is_message_not_found(exc):
+        return ErrorReport(ExitCode.NOT_FOUND, one_line(str(exc)), "notFound")
     if isinstance(exc, AdminError | ProtocolError):
         return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "response")
     text = one_line(str(exc))

@@ -18,6 +18,8 @@ class ExitCode(IntEnum):
     UNREACHABLE = 4
     TIMEOUT = 5
     PARTIAL = 6
+    NOT_FOUND = 7
+    THRESHOLD = 8
     INTERRUPTED = 130
 
 
@@ -33,5 +35,10 @@ DESCRIPTIONS: dict[ExitCode, str] = {
     ExitCode.TIMEOUT: "A name server or broker did not answer within --timeout.",
     ExitCode.PARTIAL: "A command that asks several servers got some answers but not all; what it got is "
     "printed, each failure is on stderr.",
+    ExitCode.NOT_FOUND: "What was asked for does not exist: no such topic, consumer group or message "
+    "(the servers answered, none knows it).",
+    ExitCode.THRESHOLD: "An alert threshold was crossed: consumerProgress --max-lag N found a group with "
+    "more than N messages not consumed, or --stuck-after S a stuck one (messages waiting on a queue whose "
+    "consumer position is older than S seconds); the data is printed as usual, each alert on stderr.",
     ExitCode.INTERRUPTED: "Interrupted (SIGINT).",
 }

@@ -86,6 +86,6 @@ def test_json_outputs(cluster: Cluster, tmp_path: Path) -> None:
 
 def test_json_error_document(cluster: Cluster) -> None:
     r = cluster.mqadmin("topicStatus", "-t", "NoSuchTopic", "--json")
-    assert r.code == 3
+    assert r.code == 7
     err = json.loads(r.out)["error"]
-    assert (err["kind"], err["code"], err["exitCode"]) == ("remote", 17, 3)
+    assert (err["kind"], err["code"], err["exitCode"]) == ("remote", 17, 7)

@@ -248,7 +248,7 @@ def test_topic_status_after_sending(cluster: Cluster) -> None:
     assert [q["queueId"] for q in doc["queues"]] == [0, 1, 2, 3]
 
     missing = cluster.mqadmin("topicStatus", "-t", "NoSuchTopic")
-    assert (missing.code, missing.out) == (3, "") and "CODE: 17" in missing.err
+    assert (missing.code, missing.out) == (7, "") and "CODE: 17" in missing.err
 
 
 # ------------------------------------------------------------------------------------- updateOrderConf

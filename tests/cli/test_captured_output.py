@@ -77,7 +77,7 @@ def test_topic_route_missing(mqadmin, ns533: NameServer) -> None:  # type: ignor
     args, expected = recorded_run(f"{V533}/v09_topicRouteMissing")
     r = mqadmin(*with_namesrv(args, ns533.addr))
     assert r.raw == expected == b""
-    assert r.code == 3
+    assert r.code == 7
     assert r.err.count("\n") == 1
     assert "CODE: 17 (TOPIC_NOT_EXIST)" in r.err
     assert ns533.addr in r.err

@@ -46,16 +46,16 @@ def test_success(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-de
 
 def test_remote_error(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
     r = mqadmin("topicRoute", "-n", ns.addr, "-t", "NoSuchTopic")
-    assert (r.code, r.out) == (3, "")
+    assert (r.code, r.out) == (7, "")
     line = one_line(r.err)
     assert line.startswith("mqadmin topicRoute: CODE: 17 (TOPIC_NOT_EXIST) from name server " + ns.addr)
     assert "No topic route info in name server for the topic: NoSuchTopic" in line
     assert "mqadmin updateTopic" in line  # says what to do
     j = mqadmin("topicRoute", "-n", ns.addr, "-t", "NoSuchTopic", "--json")
-    assert j.code == 3
+    assert j.code == 7
     err = json.loads(j.out)["error"]
     assert err["kind"] == "remote" and err["code"] == 17 and err["codeName"] == "TOPIC_NOT_EXIST"
-    assert err["addr"] == ns.addr and err["exitCode"] == 3
+    assert err["addr"] == ns.addr and err["exitCode"] == 7
 
 
 def test_connection_refused(mqadmin) -> None:  # type: ignore[no-untyped-def]

@@ -114,7 +114,7 @@ def test_s36_query_msg_by_offset_empty_queue(golden: Cluster) -> None:
     args, expected = recorded_text(f"{V498}/s36_queryMsgByOffset")
     r = golden.mqadmin(*with_namesrv(args, golden.ns.addr))
     assert expected == "" and r.out == ""
-    assert r.code == 1
+    assert r.code == 7
     assert r.err.count("\n") == 1 and "no message at offset 0" in r.err and "queueId=0" in r.err
 
 

@@ -65,7 +65,7 @@ def test_check_msg_send_rt(cluster: Cluster, state: Sent) -> None:
     assert re.fullmatch(r"Avg RT: \d+\.\d\d", lines[-1])
     # one Message object sent four times keeps its first unique key: four copies, all compressed
     j = cluster.mqadmin("queryMsgByKey", "-n", cluster.ns.addr, "-t", TOPIC, "-k", "none-such", "--json")
-    assert j.code == 1
+    assert j.code == 7
     printed = cluster.mqadmin("printMsg", "-n", cluster.ns.addr, "-t", TOPIC, "-d", "false").out
     big = [line for line in printed.splitlines() if "bodyCRC" in line and "body=[97, 97, 97" in line]
     assert len(big) == 4 and len({line.split()[1] for line in big}) == 1
@@ -184,7 +184,7 @@ def test_trace_of_a_send(cluster: Cluster, state: Sent) -> None:
     j = json.loads(cluster.mqadmin("queryMsgTraceById", "-n", cluster.ns.addr, "-i", msg_id, "--json").out)
     assert [v["type"] for v in j["traces"]] == ["Pub"] and j["traces"][0]["success"] is True
     none = cluster.mqadmin("queryMsgTraceById", "-n", cluster.ns.addr, "-i", state.ids["cpp"])
-    assert none.code == 1 and "no trace of message" in none.err
+    assert none.code == 7 and "no trace of message" in none.err
 
     # a consumer's trace of the same message (what a Java consumer's trace dispatcher sends)
     async def consumer_trace(admin):  # type: ignore[no-untyped-def]

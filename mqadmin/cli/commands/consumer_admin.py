@@ -600,7 +600,7 @@ async def get_consumer_config(inv: Invocation, group_name: str) -> None:
     group = group_arg(group_name)
     hits, errors = await inv.admin.find_subscription_group_config(group)
     if not hits and not errors:
-        raise CommandError(f"no broker has the subscription group {group}")
+        raise CommandError(f"no broker has the subscription group {group}", ExitCode.NOT_FOUND)
     for exc in errors:
         inv.report(exc)
     if hits:

@@ -8,11 +8,14 @@ the user's config directory (see :mod:`mqadmin.cli.contexts`), readable by the o
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
 from mqadmin.cli.contexts import Context, ContextError, ContextStore
+from mqadmin.cli.errors import SettingsError
 from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.secretinput import FROM_INPUT, read_secret
 
 COMMANDS: dict[str, click.Command] = {}
 
@@ -49,7 +52,12 @@ def context_group() -> None:
 @click.argument("name")
 @click.option("-n", "--namesrvAddr", "namesrv", metavar="ADDRS", help="Name servers, 'host:port;host:port'.")
 @click.option("--access-key", metavar="KEY", help="ACL access key.")
-@click.option("--secret-key", metavar="KEY", help="ACL secret key.")
+@click.option(
+    "--secret-key",
+    metavar="KEY",
+    help="ACL secret key; '-' reads it from a prompt (or the first line of stdin), so it stays out of "
+    "the shell history. With --access-key alone on a terminal, it is asked for.",
+)
 @click.option("--timeout", type=float, metavar="SECONDS", help="Seconds each request may take.")
 @click.option("--tls/--no-tls", default=False, help="Talk TLS to the cluster.")
 @click.option("--description", metavar="TEXT", help="A note to show in 'context list'.")
@@ -70,6 +78,12 @@ def add(
     store = _load()
     if name in store.contexts and not force:
         _fail(f"context {name!r} exists (use --force to replace it)")
+    if access_key and secret_key is None and sys.stdin is not None and sys.stdin.isatty():
+        secret_key = FROM_INPUT
+    try:
+        secret_key = read_secret(secret_key)
+    except SettingsError as e:
+        _fail(str(e))
     if bool(access_key) != bool(secret_key):
         _fail("give both --access-key and --secret-key")
     if timeout is not None and not timeout > 0:

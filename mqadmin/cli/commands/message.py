@@ -384,7 +384,8 @@ async def query_msg_by_offset(
             f"no message at offset {off} of {mq} ({pulled.status}; the queue holds offsets "
             f"{pulled.min_offset} to {pulled.max_offset - 1})"
             if pulled.max_offset > pulled.min_offset
-            else f"no message at offset {off} of {mq} ({pulled.status}; the queue is empty)"
+            else f"no message at offset {off} of {mq} ({pulled.status}; the queue is empty)",
+            ExitCode.NOT_FOUND,
         )
     msg = pulled.messages[0]
     path = write_body_file(msg)
@@ -494,7 +495,7 @@ async def query_msg_trace_by_id(
     try:
         result = await inv.admin.query_message(topic, one, max_num=n, begin=b, end=e)
     except MessageNotFoundError:
-        raise CommandError(f"no trace of message {one} in trace topic {topic}") from None
+        raise CommandError(f"no trace of message {one} in trace topic {topic}", ExitCode.NOT_FOUND) from None
     views = [v for m in result.messages for v in trace_views(one, m)]
     shown = [v for v in views if v["type"] in ("Pub", "SubAfter")]
     if inv.out.structured:

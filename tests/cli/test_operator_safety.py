@@ -10,15 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from mqadmin.protocol.acl import sign
 from mqadmin.localcluster import NS_BOOT, ServerProcess, mqadmin_argv
+from mqadmin.protocol.acl import sign
 from tests.cli.peers import SilentPeer
 from tests.cli_harness import MQADMIN
 
 
 @pytest.fixture
 def env(base_env: dict[str, str], tmp_path: Path) -> dict[str, str]:
-    return {**base_env, "ROCKETMQ_HOME": str(tmp_path / "nohome"), "MQADMIN_CONFIG_DIR": str(tmp_path / "cfg")}
+    return {
+        **base_env,
+        "ROCKETMQ_HOME": str(tmp_path / "nohome"),
+        "MQADMIN_CONFIG_DIR": str(tmp_path / "cfg"),
+    }
 
 
 @pytest.fixture
@@ -52,7 +56,9 @@ def test_secret_key_read_from_stdin(env: dict[str, str], peer: SilentPeer) -> No
 
 
 def test_context_stores_secret_from_stdin(env: dict[str, str], peer: SilentPeer) -> None:
-    r = run(["context", "add", "piped", "-n", peer.addr, "--access-key", "CK", "--secret-key", "-"], env, "CS1\n")
+    r = run(
+        ["context", "add", "piped", "-n", peer.addr, "--access-key", "CK", "--secret-key", "-"], env, "CS1\n"
+    )
     assert r.returncode == 0, r.stderr
     stored = json.loads((Path(env["MQADMIN_CONFIG_DIR"]) / "contexts.json").read_text())
     assert stored["contexts"]["piped"]["secret_key"] == "CS1"

@@ -7,6 +7,7 @@ methods available to every command.
 
 from __future__ import annotations
 
+from mqadmin.admin.acl import AclOps
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.brokers import BrokerAdminOps
 from mqadmin.admin.consumers import ConsumerOps
@@ -18,7 +19,16 @@ from mqadmin.admin.topics import TopicAdminOps
 __all__ = ["MQAdmin"]
 
 
-class MQAdmin(ConsumerOps, GroupOps, MessageOps, TopicAdminOps, BrokerAdminOps, BrokerOps, NamesrvOps):
+class MQAdmin(
+    AclOps,
+    ConsumerOps,
+    GroupOps,
+    MessageOps,
+    TopicAdminOps,
+    BrokerAdminOps,
+    BrokerOps,
+    NamesrvOps,
+):
     """Async admin client for a RocketMQ cluster (use ``async with MQAdmin(settings) as admin``)."""
 
     async def __aenter__(self) -> MQAdmin:

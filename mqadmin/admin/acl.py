@@ -1,0 +1,97 @@
+"""ACL 1.0 administration of 4.x brokers (``DefaultMQAdminExt`` of 4.9.8): accounts and global white
+addresses of ``plain_acl.yml``, and the files' versions.
+
+What an account or a white list may be (key lengths, perms, address patterns) is the broker's to
+decide: it answers a refused one with Java's failure code and text (209, 210, 211), which the caller
+reports as it came. Nothing is checked twice here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mqadmin.admin.errors import BadResponseError
+from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.acl import (
+    CreateAccessConfigRequestHeader,
+    DeleteAccessConfigRequestHeader,
+    GetBrokerAclConfigResponseHeader,
+    UpdateGlobalWhiteAddrsConfigRequestHeader,
+)
+from mqadmin.protocol.headers.base import HeaderError
+
+__all__ = ["AclOps", "ClusterAclVersionInfo", "PlainAccessConfig"]
+
+
+@dataclass(slots=True)
+class PlainAccessConfig:
+    """One account to create or update (Java ``PlainAccessConfig``); None fields are not sent."""
+
+    access_key: str
+    secret_key: str | None = None
+    white_remote_address: str | None = None
+    admin: bool = False
+    default_topic_perm: str | None = None
+    default_group_perm: str | None = None
+    topic_perms: list[str] | None = None
+    group_perms: list[str] | None = None
+
+
+@dataclass(slots=True)
+class ClusterAclVersionInfo:
+    """``ClusterAclVersionInfo``: who the broker is and its ACL files' versions (by path)."""
+
+    broker_name: str
+    broker_addr: str
+    cluster_name: str
+    acl_config_data_version: DataVersion
+    all_acl_config_data_version: dict[str, DataVersion]
+
+
+def _join(items: list[str] | None) -> str | None:
+    """``UtilAll.join(list, ",")`` (null for null)."""
+    return None if items is None else ",".join(items)
+
+
+class AclOps(NamesrvOps):
+    """UPDATE_AND_CREATE_ACL_CONFIG, DELETE_ACL_CONFIG, UPDATE_GLOBAL_WHITE_ADDRS_CONFIG and
+    GET_BROKER_CLUSTER_ACL_INFO to one broker."""
+
+    async def create_and_update_plain_access_config(self, addr: str, cfg: PlainAccessConfig) -> None:
+        hdr = CreateAccessConfigRequestHeader(
+            access_key=cfg.access_key,
+            secret_key=cfg.secret_key,
+            white_remote_address=cfg.white_remote_address,
+            admin=cfg.admin,
+            default_topic_perm=cfg.default_topic_perm,
+            default_group_perm=cfg.default_group_perm,
+            topic_perms=_join(cfg.topic_perms),
+            group_perms=_join(cfg.group_perms),
+        )
+        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_ACL_CONFIG, hdr)
+
+    async def delete_plain_access_config(self, addr: str, access_key: str) -> None:
+        await self.invoke(addr, RequestCode.DELETE_ACL_CONFIG, DeleteAccessConfigRequestHeader(access_key))
+
+    async def update_global_white_addr_config(
+        self, addr: str, global_white_addrs: str, acl_file_full_path: str | None = None
+    ) -> None:
+        hdr = UpdateGlobalWhiteAddrsConfigRequestHeader(global_white_addrs, acl_file_full_path)
+        await self.invoke(addr, RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG, hdr)
+
+    async def examine_broker_cluster_acl_version_info(self, addr: str) -> ClusterAclVersionInfo:
+        resp = await self.invoke(addr, RequestCode.GET_BROKER_CLUSTER_ACL_INFO)
+        try:
+            hdr = GetBrokerAclConfigResponseHeader.decode(resp.ext_fields)
+            default = DataVersion.from_json_obj(fastjson.loads(hdr.version))
+            listed = fastjson.loads(hdr.all_acl_file_version or "{}")
+            if not isinstance(listed, dict):
+                raise ProtocolError("allAclFileVersion is not a JSON object")
+            versions = {str(path): DataVersion.from_json_obj(v) for path, v in listed.items()}
+        except (HeaderError, ProtocolError) as e:
+            raise BadResponseError(addr, f"ACL version info: {e}") from None
+        return ClusterAclVersionInfo(hdr.broker_name, hdr.broker_addr, hdr.cluster_name, default, versions)

@@ -1,0 +1,65 @@
+"""ACL 1.0 administration requests (4.9.8): accounts and global white addresses of ``plain_acl.yml``.
+
+UPDATE_AND_CREATE_ACL_CONFIG (50), DELETE_ACL_CONFIG (51), UPDATE_GLOBAL_WHITE_ADDRS_CONFIG (53);
+GET_BROKER_CLUSTER_ACL_INFO (52) and GET_BROKER_CLUSTER_ACL_CONFIG (54) carry no request header.
+What the values may be (key lengths, perms, address patterns) is the broker's check
+(:func:`mqadmin.broker.acl_plain.access_config_refusal`), which the admin client runs too before sending.
+"""
+
+from __future__ import annotations
+
+from mqadmin.protocol.headers.base import RequestHeader, request_header
+
+__all__ = [
+    "CreateAccessConfigRequestHeader",
+    "DeleteAccessConfigRequestHeader",
+    "GetBrokerAclConfigResponseHeader",
+    "UpdateGlobalWhiteAddrsConfigRequestHeader",
+]
+
+
+@request_header
+class CreateAccessConfigRequestHeader(RequestHeader):
+    """UPDATE_AND_CREATE_ACL_CONFIG (50): one account; the perm lists are comma-joined ``name=PERM``."""
+
+    access_key: str
+    secret_key: str | None = None
+    white_remote_address: str | None = None
+    admin: bool = False
+    default_topic_perm: str | None = None
+    default_group_perm: str | None = None
+    topic_perms: str | None = None
+    group_perms: str | None = None
+
+
+@request_header
+class DeleteAccessConfigRequestHeader(RequestHeader):
+    """DELETE_ACL_CONFIG (51)."""
+
+    access_key: str
+
+
+@request_header
+class UpdateGlobalWhiteAddrsConfigRequestHeader(RequestHeader):
+    """UPDATE_GLOBAL_WHITE_ADDRS_CONFIG (53): the comma-joined patterns and, optionally, the file.
+
+    Java declares ``aclFileFullPath`` not-null, yet its own tool leaves it out when ``-p`` is not
+    given (and a 4.9.8 broker then refuses the request); here it is optional and means the default
+    file, as the broker's code intends.
+    """
+
+    global_white_addrs: str
+    acl_file_full_path: str | None = None
+
+
+@request_header
+class GetBrokerAclConfigResponseHeader(RequestHeader):
+    """The answer to GET_BROKER_CLUSTER_ACL_INFO (52): the default file's version (DataVersion JSON),
+    every file's version (JSON object by path) and who the broker is. Java's ``@CFNotNull`` fields
+    come first here; a response goes out in the broker's ``HashMap`` order anyway."""
+
+    version: str
+    broker_name: str
+    broker_addr: str
+    cluster_name: str
+    all_acl_file_version: str | None = None

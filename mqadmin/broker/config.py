@@ -38,6 +38,7 @@ from mqadmin.protocol.javanum import parse_double
 __all__ = [
     "ALWAYS_BLACK_LISTED",
     "DEFAULT_LISTEN_PORT",
+    "AuthConfig",
     "BrokerConfig",
     "BrokerSettings",
     "Configuration",
@@ -355,6 +356,27 @@ class MessageStoreConfig(_Bean):
 
 
 @dataclass
+class AuthConfig(_Bean):
+    """Java 5.3.3 ``AuthConfig`` (ACL 2.0), the fields this broker uses: read from the ``-c`` file at
+    start (``BrokerStartup``); not listed by GET_BROKER_CONFIG nor changed by a remote update."""
+
+    authentication_enabled: bool = False
+    authentication_whitelist: str | None = None
+    init_authentication_user: str | None = None
+    """JSON ``{"username":..,"password":..}``: a super user created at start if missing."""
+    inner_client_authentication_credentials: str | None = None
+    """JSON ``{"accessKey":..,"secretKey":..}``: a super user created at start if missing."""
+    authorization_enabled: bool = False
+    authorization_whitelist: str | None = None
+
+    @classmethod
+    def of(cls, props: Mapping[str, str]) -> AuthConfig:
+        config = cls()
+        config.apply(props)
+        return config
+
+
+@dataclass
 class BrokerSettings:
     """The four config objects together, as ``BrokerStartup`` builds them."""
 
@@ -395,8 +417,9 @@ class BrokerSettings:
         return [line for bean in self.beans for line in bean.property_lines(important_only)]
 
 
-ALWAYS_BLACK_LISTED = frozenset({"brokerConfigPath", "rocketmqHome", "configBlackList"})
-"""Keys 5.3.3's ``AdminBrokerProcessor.initConfigBlackList`` refuses whatever ``configBlackList`` says."""
+ALWAYS_BLACK_LISTED = frozenset({"brokerConfigPath", "rocketmqHome", "configBlackList", "rocketmqVersion"})
+"""Keys 5.3.3's ``AdminBrokerProcessor.initConfigBlackList`` refuses whatever ``configBlackList`` says,
+and ``rocketmqVersion`` (:mod:`mqadmin.broker.version`: chosen at start, never remotely)."""
 
 class Configuration:
     """Java ``Configuration``: every setting as text, for GET/UPDATE_BROKER_CONFIG (26/25).
@@ -432,6 +455,11 @@ class Configuration:
     def format(self) -> str:
         """``getAllConfigsFormatString``: ``key=value`` lines (properties order is applied here)."""
         return "".join(f"{k}={v}\n" for k, v in self.ordered().items())
+
+    def show(self, key: str, value: str) -> None:
+        """List (or change) a setting no config object here holds, e.g. a 5.x store setting a request
+        changed; it is listed as Java lists its fields, not written to the config file."""
+        self._merge({key: value})
 
     def black_list(self) -> set[str]:
         """Keys an update may not touch: 5.3.3's (``configBlackList`` plus its fixed three) and paths."""

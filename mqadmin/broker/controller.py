@@ -28,18 +28,20 @@ from mqadmin.broker.offsets import OffsetManager
 from mqadmin.broker.processors.admin_broker import BrokerAdminProcessor
 from mqadmin.broker.processors.admin_groups import GroupAdminProcessor
 from mqadmin.broker.processors.admin_topics import TopicAdminProcessor
+from mqadmin.broker.processors.broker_ops import BrokerOpsProcessor
 from mqadmin.broker.processors.clients import ClientProcessor
 from mqadmin.broker.processors.offsets import OffsetProcessor
 from mqadmin.broker.processors.pull import PullProcessor
 from mqadmin.broker.processors.query import QueryProcessor
 from mqadmin.broker.processors.send import SendProcessor
-from mqadmin.broker.processors.wire import BROKER_VERSION, answer, tags_hash
+from mqadmin.broker.processors.wire import answer, tags_hash, with_version
 from mqadmin.broker.registration import Registrar
 from mqadmin.broker.schedule import ScheduleService
 from mqadmin.broker.stats import BrokerStats, DailyTotals, StoreStats
 from mqadmin.broker.store import MessageStore, PutResult, StoreConfig
 from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.transactions import TransactionService
+from mqadmin.broker.version import BrokerVersion, broker_version
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import MessageExt
@@ -88,6 +90,8 @@ class BrokerController:
         self.settings.fix_up()
         self.bind_address = bind_address
         self.configuration = Configuration(self.settings)
+        self.version: BrokerVersion = broker_version(self.settings.file_properties)
+        """What the broker behaves as (``rocketmqVersion``): 4.9.8, or 5.3.3 with the 5.x features."""
         config_dir = self.settings.store.config_dir
         self.topics = TopicManager(self.config, config_dir)
         self.groups = GroupManager(config_dir, self.config.auto_create_subscription_group)
@@ -172,10 +176,11 @@ class BrokerController:
             BrokerAdminProcessor(self),
             GroupAdminProcessor(self),
             self.transactions,
+            BrokerOpsProcessor(self),
         ):
             for code, handler in processor.handlers().items():
-                server.register_handler(code, guard(handler))
-        server.register_default_handler(guard(self._unsupported))
+                server.register_handler(code, with_version(guard(handler), self.version.ordinal))
+        server.register_default_handler(with_version(guard(self._unsupported), self.version.ordinal))
         server.on_close.append(self._channel_closed)
         if s.server.listen_port != 0:  # the store is ready before the first client can connect
             self.store.start()
@@ -281,7 +286,7 @@ class BrokerController:
         self, conn: Connection, code: int, ext: Mapping[str, str], body: bytes | None = None
     ) -> None:
         """A oneway request to a client connection (RESET_CONSUMER_CLIENT_OFFSET, NOTIFY...)."""
-        cmd = RemotingCommand.request(code, dict(ext), body, oneway=True, version=BROKER_VERSION)
+        cmd = RemotingCommand.request(code, dict(ext), body, oneway=True, version=self.version.ordinal)
         try:
             conn.send(cmd)
         except Exception as e:

@@ -16,11 +16,17 @@ import logging
 import zlib
 
 from mqadmin.broker.config import BrokerSettings
-from mqadmin.broker.processors.wire import BROKER_VERSION
 from mqadmin.broker.topics import TopicManager
+from mqadmin.broker.version import broker_version
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
-from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic import (
+    PERM_READ,
+    PERM_WRITE,
+    TopicConfig,
+    TopicConfigAndMappingSerializeWrapper,
+    TopicConfigSerializeWrapper,
+)
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -45,6 +51,8 @@ class Registrar:
 
     def __init__(self, settings: BrokerSettings, topics: TopicManager, client: RemotingClient) -> None:
         self.settings = settings
+        self.version = broker_version(settings.file_properties).ordinal
+        """The version the frames say (``rocketmqVersion``, :mod:`mqadmin.broker.version`)."""
         self.topics = topics
         self.client = client
         self._oneway_tasks: set[asyncio.Task[None]] = set()
@@ -76,11 +84,17 @@ class Registrar:
         )
         ext = java_hash_dict(header.to_ext())
         return RemotingCommand.request(
-            RequestCode.REGISTER_BROKER, ext, body, oneway=oneway, version=BROKER_VERSION
+            RequestCode.REGISTER_BROKER, ext, body, oneway=oneway, version=self.version
         )
 
     def _body(self, only: str | None) -> bytes:
-        body = RegisterBrokerBody(self._wrapper(only), [])
+        wrapper = self._wrapper(only)
+        infos = self.topics.mappings.infos(only)
+        if infos:  # static topics: a 5.x body with each one's topicQueueMappingInfo
+            wrapper = TopicConfigAndMappingSerializeWrapper(
+                wrapper.topic_config_table, wrapper.data_version, topic_queue_mapping_info_map=infos
+            )
+        body = RegisterBrokerBody(wrapper, [])
         return body.encode(compress=self.settings.broker.compressed_register)
 
     async def register_all(self, *, check_order: bool = True, only: str | None = None) -> None:
@@ -143,7 +157,7 @@ class Registrar:
         ext = java_hash_dict(header.to_ext())
 
         async def one(addr: str) -> None:
-            req = RemotingCommand.request(RequestCode.UNREGISTER_BROKER, dict(ext), version=BROKER_VERSION)
+            req = RemotingCommand.request(RequestCode.UNREGISTER_BROKER, dict(ext), version=self.version)
             try:
                 resp = await self.client.invoke(addr, req, UNREGISTER_TIMEOUT_S)
                 log.info("unregister broker from name server %s: code %d", addr, resp.code)

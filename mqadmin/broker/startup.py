@@ -22,6 +22,7 @@ from mqadmin.broker.acl_plain import AclConfigError
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.controller import BrokerController
 from mqadmin.broker.store import StoreError
+from mqadmin.broker.version import broker_version
 from mqadmin.servermain import (
     StartupError,
     announce,
@@ -53,6 +54,10 @@ def load_settings(
     s.store.store_path_root_dir = os.path.abspath("store")
     if config_file is not None:
         props = read_config_file(config_file)
+        try:
+            broker_version(props)  # rocketmqVersion: a version this broker can behave as
+        except ValueError as e:
+            raise StartupError(str(e)) from None
         s.apply(props)
         s.file_properties = props
         s.config_path = config_file

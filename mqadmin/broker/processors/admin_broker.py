@@ -30,7 +30,8 @@ __all__ = ["BrokerAdminProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
 
-BROKER_VERSION_DESC = "V4_9_8"
+FIVE_X_POOL_CAPACITY = 100000
+"""5.3.3's ``litePullThreadPoolQueueCapacity`` and ``ackThreadPoolQueueCapacity`` defaults."""
 
 
 class BrokerAdminProcessor:
@@ -90,8 +91,8 @@ class BrokerAdminProcessor:
         info.update(b.schedule.running_stats())
         info["commitLogMinOffset"] = str(max(store.commitlog_min_offset, 0))
         info["commitLogMaxOffset"] = str(store.commitlog_max_offset)
-        info["brokerVersionDesc"] = BROKER_VERSION_DESC
-        info["brokerVersion"] = "409"
+        info["brokerVersionDesc"] = b.version.desc
+        info["brokerVersion"] = str(b.version.ordinal)
         day = b.daily
         info["msgPutTotalYesterdayMorning"] = str(day.put_yesterday_morning)
         info["msgPutTotalTodayMorning"] = str(day.put_today_morning)
@@ -123,6 +124,8 @@ class BrokerAdminProcessor:
             )
         except OSError:
             pass
+        if b.version.five_x:
+            _five_x_runtime(info)
         return info
 
     @guarded
@@ -133,3 +136,23 @@ class BrokerAdminProcessor:
         if item is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"The stats <{name}> <{key}> not exist")
         return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps(item.to_json_obj()).encode())
+
+
+def _five_x_runtime(info: dict[str, str]) -> None:
+    """What a 5.3.3 broker's runtime info says beyond 4.9.8's: its spelling of the transferred TPS,
+    the lite-pull and ack pools (none queued here), no timer wheel running, and an active broker
+    (``isSpecialServiceRunning``: a master outside controller mode)."""
+    transferred = info.pop("getTransferedTps", None)
+    if transferred is not None:
+        info["getTransferredTps"] = transferred
+    info["brokerActive"] = "true"
+    info["litePullThreadPoolQueueSize"] = "0"
+    info["litePullThreadPoolQueueCapacity"] = str(FIVE_X_POOL_CAPACITY)
+    info["litePullThreadPoolQueueHeadWaitTimeMills"] = "0"
+    info["ackThreadPoolQueueSize"] = "0"
+    info["ackThreadPoolQueueCapacity"] = str(FIVE_X_POOL_CAPACITY)
+    info["ackThreadPoolQueueHeadWaitTimeMills"] = "0"
+    for key in ("timerReadBehind", "timerOffsetBehind", "timerCongestNum"):
+        info[key] = "0"
+    info["timerEnqueueTps"] = "0.0"
+    info["timerDequeueTps"] = "0.0"

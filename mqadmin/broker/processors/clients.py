@@ -334,7 +334,9 @@ class ClientProcessor:
             if origin and origin != ch.client_id:
                 continue
             req = RemotingCommand.request(
-                RequestCode.GET_CONSUMER_STATUS_FROM_CLIENT, {"topic": topic, "group": group}, version=409
+                RequestCode.GET_CONSUMER_STATUS_FROM_CLIENT,
+                {"topic": topic, "group": group},
+                version=self.broker.version.ordinal,
             )
             try:
                 resp = await ch.conn.invoke(req, 5.0)
@@ -381,7 +383,7 @@ class ClientProcessor:
                     body = b.store.look_message(decode_offset_msg_id(msg_id)[2])
                 except ProtocolError:
                     body = None
-        req = RemotingCommand.request(cmd.code, ext, body, version=409)
+        req = RemotingCommand.request(cmd.code, ext, body, version=self.broker.version.ordinal)
         try:
             resp = await ch.conn.invoke(req, RELAY_TIMEOUT_S)
         except RemotingTimeoutError as e:

@@ -9,6 +9,7 @@ and ``"version":409`` and list their ext fields in ``HashMap`` order.
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -17,7 +18,7 @@ from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, ext_text
 from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
-from mqadmin.remoting.client import Connection
+from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
 
 __all__ = [
@@ -30,13 +31,15 @@ __all__ = [
     "hash_order",
     "hash_ordered",
     "tags_hash",
+    "with_version",
 ]
 
 log = logging.getLogger("mqadmin.broker")
 _peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
 
 BROKER_VERSION = 409
-"""``MQVersion.CURRENT_VERSION`` of 4.9.8 (``V4_9_8``)."""
+"""``MQVersion.CURRENT_VERSION`` of 4.9.8 (``V4_9_8``): what :func:`answer` writes; a broker behaving
+as another version rewrites it on the way out (:func:`with_version`)."""
 
 NOT_SET_REMARK = "not set any response code"
 """The remark a Java response starts with; a few handlers leave it on their success answers."""
@@ -102,3 +105,26 @@ def guarded(fn: F) -> F:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
 
     return wrapper  # type: ignore[return-value]
+
+
+def with_version(handler: Handler, version: int) -> Handler:
+    """``handler`` whose answers (now or awaited) say ``version``, the version the broker behaves as."""
+    if version == BROKER_VERSION:
+        return handler
+
+    async def later(pending: Any) -> Any:
+        resp = await pending
+        if isinstance(resp, RemotingCommand):
+            resp.version = version
+        return resp
+
+    @functools.wraps(handler)
+    def versioned(conn: Connection, cmd: RemotingCommand) -> Any:
+        resp = handler(conn, cmd)
+        if isinstance(resp, RemotingCommand):
+            resp.version = version
+        elif resp is not None and inspect.isawaitable(resp):
+            return later(resp)
+        return resp
+
+    return versioned

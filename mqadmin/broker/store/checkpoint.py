@@ -1,7 +1,8 @@
 """The store's small bookkeeping files: ``checkpoint``, ``abort`` and ``lock`` (Java names and layout).
 
 ``checkpoint`` is 4096 bytes: ``int64 physicMsgTimestamp @0, logicsMsgTimestamp @8,
-indexMsgTimestamp @16`` as in Java. Beyond Java's fields (5.x uses up to byte 40) this store keeps
+indexMsgTimestamp @16, masterFlushedOffset @24`` as in Java (5.x added the last one). Beyond
+Java's fields (5.x uses up to byte 40) this store keeps
 ``int64 dispatchedOffset @1024`` and its bitwise complement ``@1032``: the commit-log offset up to
 which consume queues and index were complete at the last clean shutdown.
 """
@@ -19,6 +20,8 @@ from mqadmin.broker.store.results import StoreError
 
 CHECKPOINT_SIZE = 4096
 _TIMES = struct.Struct(">qqq")
+_MASTER_FLUSHED = struct.Struct(">q")
+_MASTER_FLUSHED_POS = 24
 _OURS = struct.Struct(">qq")
 _OURS_POS = 1024
 _MASK = 0xFFFFFFFFFFFFFFFF
@@ -30,6 +33,7 @@ class Checkpoint:
     logics_msg_timestamp: int = 0
     index_msg_timestamp: int = 0
     dispatched_offset: int = -1
+    master_flushed_offset: int = 0
 
     @classmethod
     def read(cls, path: Path) -> Checkpoint:
@@ -40,16 +44,18 @@ class Checkpoint:
         if len(data) < _OURS_POS + _OURS.size:
             data = data.ljust(_OURS_POS + _OURS.size, b"\0")
         physic, logics, index = _TIMES.unpack_from(data, 0)
+        (master_flushed,) = _MASTER_FLUSHED.unpack_from(data, _MASTER_FLUSHED_POS)
         offset, check = _OURS.unpack_from(data, _OURS_POS)
         if offset < 0 or (offset ^ _MASK) - (1 << 64) != check:
             offset = -1
-        return cls(physic, logics, index, offset)
+        return cls(physic, logics, index, offset, master_flushed)
 
     def write(self, path: Path) -> None:
         data = bytearray(CHECKPOINT_SIZE)
         _TIMES.pack_into(
             data, 0, self.physic_msg_timestamp, self.logics_msg_timestamp, self.index_msg_timestamp
         )
+        _MASTER_FLUSHED.pack_into(data, _MASTER_FLUSHED_POS, self.master_flushed_offset)
         if self.dispatched_offset >= 0:
             _OURS.pack_into(
                 data, _OURS_POS, self.dispatched_offset, (self.dispatched_offset ^ _MASK) - (1 << 64)

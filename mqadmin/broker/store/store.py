@@ -111,6 +111,8 @@ class MessageStore:
         self._lock = StoreLock(config.root / "lock")
         self._running = False
         self._last_store_ts = 0
+        self.master_flushed_offset = 0
+        """5.x ``masterFlushedOffset`` (checkpoint @24): set on a slave by RESET_MASTER_FLUSH_OFFSET."""
         self._flushed_at = -1  # commit-log offset at the last flush(); -1 forces the next one
         self._memory_limit = _total_memory() * config.access_message_in_memory_max_ratio // 100
         self.put_message_count = 0
@@ -151,6 +153,7 @@ class MessageStore:
         self.last_shutdown_clean = clean
         checkpoint = Checkpoint.read(self._checkpoint_path)
         self._last_store_ts = checkpoint.physic_msg_timestamp
+        self.master_flushed_offset = checkpoint.master_flushed_offset
         self.commitlog.queue.load()
         self.index.load()
         min_phy = self.commitlog.min_offset
@@ -315,9 +318,20 @@ class MessageStore:
             for cq in queues.values():
                 cq.sync()
         self.index.flush()
-        ts = self._last_store_ts
-        Checkpoint(ts, ts, ts, self.commitlog.max_offset).write(self._checkpoint_path)
+        self._write_checkpoint()
         self._flushed_at = self.commitlog.max_offset
+
+    def _write_checkpoint(self) -> None:
+        ts = self._last_store_ts
+        Checkpoint(ts, ts, ts, self.commitlog.max_offset, self.master_flushed_offset).write(
+            self._checkpoint_path
+        )
+
+    def set_master_flushed_offset(self, offset: int) -> None:
+        """``setMasterFlushedOffset`` (a slave's view of its master's flush point), kept in the
+        checkpoint at once."""
+        self.master_flushed_offset = offset
+        self._write_checkpoint()
 
     def _close_files(self) -> None:
         self.commitlog.close()

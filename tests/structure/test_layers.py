@@ -25,6 +25,7 @@ RANK: dict[str, int] = {
     "remoting": 3,
     "route": 4,
     "servermain": 5,  # start-up shared by the two servers
+    "controller": 5,  # the controller a name server embeds (below namesrv, which starts it)
     "namesrv": 6,
     "broker": 6,
     "admin": 7,

@@ -73,6 +73,10 @@ class Output:
         else:
             self.text(render())
 
+    def raw(self, b: bytes) -> None:
+        """Write a document that is its own format (a Prometheus exposition), whatever ``--output``."""
+        self._write(b)
+
     def _write(self, b: bytes) -> None:
         self._stream.write(b)
         self._stream.flush()

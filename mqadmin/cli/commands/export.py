@@ -12,6 +12,8 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from mqadmin.atomicfile import write_atomic
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
@@ -389,6 +391,34 @@ async def _broker_metrics(admin: MQAdmin, addr: str) -> dict[str, Any]:
     }
 
 
+_FORMAT = click.Option(
+    ["--format", "metrics_format"],
+    type=click.Choice(["json", "prometheus"]),
+    default="json",
+    help="json: Java's metrics.json (the default). prometheus: lag per group and queue, TPS and disk in "
+    "the Prometheus text format, on stdout (or as metrics.prom under -f).",
+)
+def _listen_address(ctx: click.Context, param: click.Parameter, text: str | None) -> tuple[str, int] | None:
+    """``[HOST:]PORT`` (``[::1]:9100`` for IPv6) as (host, port); a usage error otherwise."""
+    if text is None:
+        return None
+    host, sep, port_text = text.strip().rpartition(":")
+    host = host.strip("[]") if sep else "127.0.0.1"
+    if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise click.BadParameter(f"not a [HOST:]PORT: {text!r}", ctx, param)
+    return host, int(port_text)
+
+
+_LISTEN = click.Option(
+    ["--listen", "listen"],
+    metavar="[HOST:]PORT",
+    default=None,
+    callback=_listen_address,
+    help="Serve /metrics in the Prometheus format on HOST:PORT (default host 127.0.0.1), sampling the "
+    "cluster on each scrape, until SIGINT or SIGTERM.",
+)
+
+
 @java_command(
     "exportMetrics",
     "Export metrics.",
@@ -400,12 +430,34 @@ async def _broker_metrics(admin: MQAdmin, addr: str) -> dict[str, Any]:
     json_doc='{"path": str, "brokers": [str], "totalTps": {"totalNormalInTps": num, '
     '"totalNormalOutTps": num, "totalTransInTps": num, "totalScheduleInTps": num}, '
     '"totalOneDayNum": {"normalOneDayInNum": int, '
-    '"normalOneDayOutNum": int, "transOneDayInNum": int, "scheduleOneDayInNum": int}}',
+    '"normalOneDayOutNum": int, "transOneDayInNum": int, "scheduleOneDayInNum": int}} '
+    "(with --format prometheus: the exposition text itself, or "
+    '{"path": str} when written under -f)',
+    epilog="--format prometheus and --listen expose rocketmq_broker_up, rocketmq_broker_put_tps, "
+    "rocketmq_broker_get_tps, rocketmq_broker_commitlog_disk_ratio, "
+    "rocketmq_broker_consumequeue_disk_ratio, rocketmq_broker_messages_put_today, "
+    "rocketmq_broker_messages_got_today, rocketmq_broker_commitlog_max_offset (labels cluster, broker, "
+    "addr), rocketmq_consumer_lag and rocketmq_consumer_last_timestamp_seconds (cluster, broker, group, "
+    "topic, queue_id), rocketmq_consumer_group_lag (cluster, group, topic), rocketmq_consumer_tps "
+    "(cluster, broker, group, topic) and rocketmq_scrape_duration_seconds. A master that does not "
+    "answer is rocketmq_broker_up 0 and the command exits 6.",
 )
-async def export_metrics(inv: Invocation, cluster_name: str, file_path: str | None) -> None:
+async def export_metrics(
+    inv: Invocation,
+    cluster_name: str,
+    file_path: str | None,
+    metrics_format: str,
+    listen: tuple[str, int] | None,
+) -> None:
+    cluster = cluster_name.strip()
+    if listen is not None:
+        await _serve_metrics(inv, cluster, listen)
+        return
+    if metrics_format == "prometheus":
+        await _prometheus_once(inv, cluster, file_path)
+        return
     admin = inv.admin
     path = _dir(file_path) + "/metrics.json"
-    cluster = cluster_name.strip()
     info = await admin.examine_broker_cluster_info()
     names = (info.cluster_addr_table or {}).get(cluster)
     if names is None:
@@ -475,6 +527,63 @@ async def export_metrics(inv: Invocation, cluster_name: str, file_path: str | No
     }
     inv.out.emit(data, lambda: f"export {path} success")
 
+
+async def _prometheus_once(inv: Invocation, cluster: str, file_path: str | None) -> None:
+    from mqadmin.cli.prometheus import exposition, sample_cluster
+
+    sample = await sample_cluster(inv.admin, cluster, inv.deadline)
+    for exc in sample.errors:
+        inv.report(exc)
+    inv.any_success = len(sample.errors) < len(sample.brokers)
+    text = exposition(sample)
+    if file_path is None:
+        inv.out.raw(text)
+        return
+    path = _dir(file_path) + "/metrics.prom"
+    try:
+        write_atomic(path, text)
+    except OSError as e:
+        raise CommandError(f"cannot write {path}: {e.strerror or e}") from None
+    inv.out.emit({"path": path}, lambda: f"export {path} success")
+
+
+async def _serve_metrics(inv: Invocation, cluster: str, listen: tuple[str, int]) -> None:
+    import signal
+
+    from mqadmin.cli.prometheus import ClusterSample, sample_cluster, serve
+
+    host, port = listen
+    await sample_cluster(inv.admin, cluster, inv.deadline)  # an unknown cluster fails now, not per scrape
+    settings, deadline = inv.settings, inv.deadline
+
+    def take() -> ClusterSample:  # runs in the HTTP server's thread, on a loop of its own
+        async def sample() -> ClusterSample:
+            from mqadmin.admin.api import MQAdmin
+
+            async with MQAdmin(settings) as admin:
+                return await sample_cluster(admin, cluster, deadline)
+
+        return asyncio.run(sample())
+
+    try:
+        stop = serve(host, port, take)
+    except OSError as e:
+        raise CommandError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    click.echo(f"mqadmin exportMetrics: serving http://{host}:{port}/metrics", err=True)
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, done.set)
+    try:
+        await done.wait()
+    finally:
+        stop()
+    inv.any_success = True
+
+
+for _opt in (_FORMAT, _LISTEN):
+    export_metrics.params.append(_opt)
+    export_metrics.extra_params.append(_opt)
 
 for _cmd in (export_metadata, export_configs, export_metrics):
     COMMANDS[_cmd.name or ""] = _cmd

@@ -21,6 +21,7 @@ from mqadmin.protocol.headers.acl import (
     DeleteAccessConfigRequestHeader,
     GetBrokerAclConfigResponseHeader,
     UpdateGlobalWhiteAddrsConfigRequestHeader,
+    join_list,
 )
 from mqadmin.protocol.headers.base import HeaderError
 
@@ -52,11 +53,6 @@ class ClusterAclVersionInfo:
     all_acl_config_data_version: dict[str, DataVersion]
 
 
-def _join(items: list[str] | None) -> str | None:
-    """``UtilAll.join(list, ",")`` (null for null)."""
-    return None if items is None else ",".join(items)
-
-
 class AclOps(NamesrvOps):
     """UPDATE_AND_CREATE_ACL_CONFIG, DELETE_ACL_CONFIG, UPDATE_GLOBAL_WHITE_ADDRS_CONFIG and
     GET_BROKER_CLUSTER_ACL_INFO to one broker."""
@@ -69,8 +65,8 @@ class AclOps(NamesrvOps):
             admin=cfg.admin,
             default_topic_perm=cfg.default_topic_perm,
             default_group_perm=cfg.default_group_perm,
-            topic_perms=_join(cfg.topic_perms),
-            group_perms=_join(cfg.group_perms),
+            topic_perms=join_list(cfg.topic_perms),
+            group_perms=join_list(cfg.group_perms),
         )
         await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_ACL_CONFIG, hdr)
 

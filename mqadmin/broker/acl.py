@@ -24,7 +24,7 @@ import functools
 import logging
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ from mqadmin.remoting.client import Connection, Handler
 
 __all__ = [
     "ADMIN_CODES",
+    "AccessGuard",
     "AclConfigError",
     "AclDenied",
     "PlainAccessValidator",
@@ -78,9 +79,15 @@ ADMIN_CODES = frozenset(
         RequestCode.DELETE_TOPIC_IN_BROKER,
         RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP,
         RequestCode.DELETE_SUBSCRIPTIONGROUP,
+        RequestCode.UPDATE_AND_CREATE_ACL_CONFIG,
+        RequestCode.DELETE_ACL_CONFIG,
+        RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG,
+        RequestCode.GET_BROKER_CLUSTER_ACL_CONFIG,
     )
 )
-"""``Permission.ADMIN_CODE``: the requests only an ``admin: true`` account may make."""
+"""``Permission.ADMIN_CODE``: the requests only an ``admin: true`` account may make. Java's set is the
+first five; it lets any signed account edit the ACL itself (50, 51, 53) or read every secret key
+(54), so an ordinary account could make itself an admin. Here those four are admin-only too."""
 
 _HOST_ATTR = "acl.host"
 
@@ -257,6 +264,17 @@ class PlainAccessValidator:
         )
         return True
 
+    def install(self, tables: AclTables) -> None:
+        """Put tables built from files just written in force at once (an edit through the broker);
+        the files' new stamps are taken so the next check does not read them again."""
+        self.tables = tables
+        self._stamps = self._file_stamps()
+        log.info(
+            "ACL edited: %d account(s), %d global white address pattern(s) now",
+            len(tables.accounts),
+            len(tables.global_white),
+        )
+
     def _maybe_reload(self) -> None:
         now = time.monotonic()
         if now >= self._next_check:
@@ -332,19 +350,18 @@ class PlainAccessValidator:
 # ---------------------------------------------------------------------------------- the broker's hook
 
 
-def _unguarded(handler: Handler) -> Handler:
-    return handler
-
-
-def access_guard(settings: BrokerSettings) -> Callable[[Handler], Handler]:
+class AccessGuard:
     """What the broker wraps each request handler in: nothing without ``aclEnable``; with it, the
-    ACL check first (the files are read now: :class:`AclConfigError` if they cannot be used)."""
-    if not settings.broker.acl_enable:
-        return _unguarded
-    validator = PlainAccessValidator.for_settings(settings)
+    ACL check first. ``validator`` is the one in force (None without ACL), which the ACL admin
+    requests edit."""
 
-    def guard(handler: Handler) -> Handler:
-        check = validator.check
+    def __init__(self, validator: PlainAccessValidator | None) -> None:
+        self.validator = validator
+
+    def __call__(self, handler: Handler) -> Handler:
+        if self.validator is None:
+            return handler
+        check = self.validator.check
 
         @functools.wraps(handler)
         def checked(conn: Connection, cmd: RemotingCommand) -> Any:
@@ -353,4 +370,10 @@ def access_guard(settings: BrokerSettings) -> Callable[[Handler], Handler]:
 
         return checked
 
-    return guard
+
+def access_guard(settings: BrokerSettings) -> AccessGuard:
+    """The guard for these settings (with ``aclEnable`` the files are read now: :class:`AclConfigError`
+    if they cannot be used)."""
+    if not settings.broker.acl_enable:
+        return AccessGuard(None)
+    return AccessGuard(PlainAccessValidator.for_settings(settings))

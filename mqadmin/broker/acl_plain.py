@@ -19,6 +19,11 @@ The format::
         topicPerms: [topicA=DENY, topicB=PUB|SUB, topicC=SUB]
         groupPerms: [groupA=DENY, groupB=PUB|SUB]
 
+Accounts and white lists are edited through the broker (``updateAclConfig`` and friends): the rules
+an edit must pass are :func:`access_config_refusal` and :func:`white_addrs_refusal`; the edits
+themselves live in :mod:`mqadmin.broker.acl_edit`. Each file's ``dataVersion`` (Java keeps a
+``[{counter, timestamp}]`` list in the file) is read here into :attr:`AclTables.versions`.
+
 What Java refuses when it builds an account (a key or secret of 6 characters or less, a perm entry
 that is not ``name=PERM``, an address pattern its factory rejects) is an :class:`AclConfigError` here,
 and so is a file that is not YAML or not laid out as above: the broker does not start with it.
@@ -38,6 +43,7 @@ import yaml
 
 from mqadmin.broker.acl_addresses import AddressMatcher, AddressPatternError, address_matcher
 from mqadmin.protocol import names
+from mqadmin.protocol.bodies.topic import DataVersion
 
 __all__ = [
     "ANY",
@@ -48,11 +54,16 @@ __all__ = [
     "Account",
     "AclConfigError",
     "AclTables",
+    "PlainAccessConfig",
+    "access_config_refusal",
     "acl_file_paths",
     "default_acl_file",
+    "file_data_version",
     "load_acl_files",
     "parse_perm",
+    "read_acl_yaml",
     "retry_topic",
+    "white_addrs_refusal",
 ]
 
 log = logging.getLogger("mqadmin.broker")
@@ -103,6 +114,90 @@ class AclTables:
     accounts: dict[str, Account] = field(default_factory=dict)
     global_white: tuple[AddressMatcher, ...] = ()
     files: tuple[Path, ...] = ()
+    key_files: dict[str, Path] = field(default_factory=dict)
+    """Which file defines each accessKey (Java's ``accessKeyTable``): an edit goes to that file."""
+    versions: dict[Path, DataVersion] = field(default_factory=dict)
+    """Each file's ``dataVersion`` (counter 0, stamped now, for a file without one)."""
+
+
+@dataclass
+class PlainAccessConfig:
+    """One account as an update request gives it (Java ``PlainAccessConfig``)."""
+
+    access_key: str | None
+    secret_key: str | None = None
+    white_remote_address: str | None = None
+    admin: bool = False
+    default_topic_perm: str | None = None
+    default_group_perm: str | None = None
+    topic_perms: list[str] | None = None
+    group_perms: list[str] | None = None
+
+
+def _perm_entry_refusal(entry: str, is_topic: bool) -> str | None:
+    """``Permission.checkResourcePerms`` for one ``name=PERM`` (Java's texts), then the name's rule."""
+    parts = [p for p in entry.split("=") if p]
+    if len(parts) != 2:
+        return (
+            f"Parse Resource format error for {entry}.\n"
+            "The expected resource format is 'Res=Perm'. For example: topicA=SUB"
+        )
+    if parts[1].strip() not in _PERMS:
+        return (
+            f"Parse resource permission error for {entry}.\n"
+            "The expected permissions are 'SUB' or 'PUB' or 'SUB|PUB' or 'PUB|SUB'."
+        )
+    name = parts[0].strip()
+    return names.check_topic(name) if is_topic else names.check_group(name)
+
+
+def access_config_refusal(cfg: PlainAccessConfig) -> str | None:
+    """Why the broker refuses to store ``cfg``, or None: Java's checks in Java's order (key lengths,
+    then the perm lists, then the white address pattern), each with Java's text. Stricter than Java,
+    which stores them and reads them as DENY or fails later: a default perm that is not one of the
+    five words, a topic or group name Java could not create, and control characters in the keys.
+    """
+    ak, sk = cfg.access_key, cfg.secret_key
+    if ak is None or sk is None or len(ak) <= _MIN_KEY_LENGTH or len(sk) <= _MIN_KEY_LENGTH:
+        return f"The accessKey={ak} and secretKey={sk} cannot be null and length should longer than 6"
+    for what, value in (
+        ("accessKey", ak),
+        ("secretKey", sk),
+        ("whiteRemoteAddress", cfg.white_remote_address),
+    ):
+        why = None if value is None else names.bad_text(value, controls=True)
+        if why is not None:
+            return f"The {what} {why}"
+    for entries, is_topic in ((cfg.topic_perms, True), (cfg.group_perms, False)):
+        for entry in entries or ():
+            why = _perm_entry_refusal(entry, is_topic)
+            if why is not None:
+                return why
+    for what, perm in (
+        ("defaultTopicPerm", cfg.default_topic_perm),
+        ("defaultGroupPerm", cfg.default_group_perm),
+    ):
+        if perm and perm.strip() not in _PERMS:
+            return f"The {what}={perm} is not one of 'DENY', 'PUB', 'SUB', 'PUB|SUB' or 'SUB|PUB'."
+    try:
+        address_matcher(cfg.white_remote_address)
+    except AddressPatternError as e:
+        return f"The whiteRemoteAddress={cfg.white_remote_address} is not an address pattern: {e}"
+    return None
+
+
+def white_addrs_refusal(addrs: list[str]) -> str | None:
+    """Why a global white list cannot be stored (a pattern Java's factory refuses), or None. Java
+    writes any text and then fails to load its own file; we refuse before writing."""
+    for addr in addrs:
+        why = names.bad_text(addr, controls=True)
+        if why is not None:
+            return f"The global white address {addr!r} {why}"
+        try:
+            address_matcher(addr)
+        except AddressPatternError as e:
+            return f"The global white address {addr} is not an address pattern: {e}"
+    return None
 
 
 def default_acl_file(rocketmq_home: str | None, store_root: str) -> Path:
@@ -126,14 +221,19 @@ def acl_file_paths(default_file: Path) -> list[Path]:
     return found
 
 
-def load_acl_files(paths: Iterable[Path]) -> AclTables:
-    """Read every file into fresh tables; the first problem raises :class:`AclConfigError`."""
+def load_acl_files(paths: Iterable[Path], replaced: Mapping[Path, dict[str, Any]] | None = None) -> AclTables:
+    """Read every file into fresh tables; the first problem raises :class:`AclConfigError`.
+
+    ``replaced`` gives the content of some files instead of reading them (an edit is tried this way
+    before it is written).
+    """
     tables = AclTables()
     white: list[AddressMatcher] = []
     files: list[Path] = []
     for path in paths:
         files.append(path)
-        data = _read_yaml(path)
+        data = replaced[path] if replaced is not None and path in replaced else read_acl_yaml(path)
+        tables.versions[path] = file_data_version(data, path)
         if not data:
             log.warning("ACL file %s holds no data", path)
             continue
@@ -150,6 +250,7 @@ def load_acl_files(paths: Iterable[Path]) -> AclTables:
                     log.warning("ACL file %s: accessKey %s defined again: ignored", path, account.access_key)
                     continue
                 tables.accounts[account.access_key] = account
+                tables.key_files[account.access_key] = path
         except (AclConfigError, AddressPatternError) as e:
             raise AclConfigError(f"ACL file {path}: {e}") from None
     tables.global_white = tuple(white)
@@ -157,7 +258,23 @@ def load_acl_files(paths: Iterable[Path]) -> AclTables:
     return tables
 
 
-def _read_yaml(path: Path) -> dict[str, Any] | None:
+def file_data_version(data: Mapping[str, Any] | None, path: Path) -> DataVersion:
+    """The first element of the file's ``dataVersion`` list; a new version when there is none (Java)."""
+    items = data.get("dataVersion") if data else None
+    first = items[0] if isinstance(items, list) and items else None
+    if first is None:
+        return DataVersion()
+    counter, stamp = (
+        (first.get("counter"), first.get("timestamp")) if isinstance(first, dict) else (None, None)
+    )
+    if type(counter) is int and type(stamp) is int:
+        return DataVersion(timestamp=stamp, counter=counter)
+    log.warning("ACL file %s: dataVersion %r is not [{counter: N, timestamp: T}]: starting anew", path, first)
+    return DataVersion()
+
+
+def read_acl_yaml(path: Path) -> dict[str, Any] | None:
+    """One file's content as a mapping (None when empty); :class:`AclConfigError` when it is not."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:

@@ -99,11 +99,20 @@ def clean_remark(remark: str | None) -> str:
     return one_line(_FAQ.sub("", remark))
 
 
+_ACL_EDIT_FAILED = (
+    ResponseCode.UPDATE_AND_CREATE_ACL_CONFIG_FAILED,
+    ResponseCode.DELETE_ACL_CONFIG_FAILED,
+    ResponseCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG_FAILED,
+)
+
+
 def _request_hint(exc: RemoteCommandError, settings: AdminSettings | None) -> str:
     code, req = exc.code, exc.request_code
     if code == ResponseCode.TOPIC_NOT_EXIST and req == RequestCode.GET_ROUTEINFO_BY_TOPIC:
         return "check the topic name ('mqadmin topicList' lists them) or create it with 'mqadmin updateTopic'"
     remark = (exc.remark or "").lower()
+    if code in _ACL_EDIT_FAILED:  # the account or white list being written is wrong, not the caller's keys
+        return ""
     if code == ResponseCode.NO_PERMISSION and "black list" in remark:
         return "that setting cannot be changed while the server runs (it is in configBlackList)"
     if code == ResponseCode.NO_PERMISSION or any(w in remark for w in ("accesskey", "signature", "acl")):

@@ -136,6 +136,17 @@ COMMANDS: tuple[CommandEntry, ...] = (
     ),
     # ACL 2.0 users and policies (5.3.3)
     # ACL 1.0 (4.9.8)
+    CommandEntry("updateAclConfig", "acl_admin", "acl", "Update acl config yaml file in broker"),
+    CommandEntry("deleteAclConfig", "acl_admin", "acl", "Delete Acl Config Account in broker"),
+    CommandEntry(
+        "clusterAclConfigVersion", "acl_admin", "acl", "List all of acl config version information in cluster"
+    ),
+    CommandEntry(
+        "updateGlobalWhiteAddr",
+        "acl_admin",
+        "acl",
+        "Update global white address for acl Config File in broker",
+    ),
     # controller and HA (5.3.3)
     # static topics (5.3.3)
     # broker operations of 5.x: consume mode, brokers in a container, flush/read-ahead, pop records,

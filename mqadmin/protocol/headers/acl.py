@@ -15,7 +15,27 @@ __all__ = [
     "DeleteAccessConfigRequestHeader",
     "GetBrokerAclConfigResponseHeader",
     "UpdateGlobalWhiteAddrsConfigRequestHeader",
+    "join_list",
+    "split_list",
 ]
+
+
+def split_list(text: str | None) -> list[str] | None:
+    """A comma-joined list field as Java reads it (``UtilAll.split`` is ``String.split``: trailing
+    empty parts are dropped, and a text without a comma is one part, even an empty one)."""
+    if text is None:
+        return None
+    if "," not in text:
+        return [text]
+    parts = text.split(",")
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def join_list(items: list[str] | None) -> str | None:
+    """``UtilAll.join(list, ",")``: how a client writes a list field (null for null)."""
+    return None if items is None else ",".join(items)
 
 
 @request_header

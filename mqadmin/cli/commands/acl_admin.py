@@ -1,0 +1,308 @@
+"""ACL 1.0 commands of the Java 4.9.8 tool: updateAclConfig, deleteAclConfig, updateGlobalWhiteAddr and
+clusterAclConfigVersion (gone from 5.3.3, which has ACL 2.0; 4.x and 5.0-5.2 brokers still answer
+them).
+
+Text output is the 4.9.8 tool's, with one exception: after updateAclConfig Java prints the
+account object, which 4.9.8 cannot show (``PlainAccessConfig@1b2c3d``); we print it as the 5.x tool
+does (``PlainAccessConfig{accessKey='...', ...}``, no secret key, no line end, as Java). ``-c`` asks
+every member of the cluster at once; a broker that fails is reported on stderr (exit 6 when others
+answered). Whether an account is valid is the broker's decision: a refusal comes back as one line
+with its response code (209, 210, 211, or 16 when the caller is not an admin).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import jformat
+from mqadmin.cli.nameargs import strict_bool
+from mqadmin.protocol.javacoll import java_hash_order
+
+COMMANDS: dict[str, Any] = {}
+
+_TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
+
+
+def _target_opts(broker_desc: str, cluster_desc: str) -> list[JavaOpt]:
+    """The required ``-b | -c`` option group of every ACL command."""
+    return [
+        JavaOpt("b", "brokerAddr", broker_desc, group="target", group_required=True, dest="broker_addr"),
+        JavaOpt("c", "clusterName", cluster_desc, group="target", group_required=True, dest="cluster_name"),
+    ]
+
+
+async def _targets(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> list[str]:
+    """``-b`` alone, or every master and slave of the ``-c`` cluster (Java's
+    ``fetchMasterAndSlaveAddrByClusterName``)."""
+    if broker_addr is not None:
+        return [broker_addr.strip()]
+    return await inv.admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
+
+
+def _java_str(value: str | None) -> str:
+    """String concatenation of a Java field: ``null`` for null."""
+    return "null" if value is None else value
+
+
+def _java_list(items: list[str] | None) -> str:
+    """``List.toString``: ``[a, b]``, or ``null``."""
+    return "null" if items is None else "[" + ", ".join(items) + "]"
+
+
+def _split_option(text: str) -> list[str]:
+    """``value.trim().split(",")`` of the Java tool."""
+    from mqadmin.protocol.headers.acl import split_list
+
+    return split_list(text.strip()) or []
+
+
+# ------------------------------------------------------------------------------------- updateAclConfig
+
+
+@java_command(
+    "updateAclConfig",
+    "Update acl config yaml file in broker",
+    [
+        *_target_opts("update acl config file to which broker", "update acl config file to which cluster"),
+        JavaOpt("a", "accessKey", "set accessKey in acl config file", required=True, dest="account_key"),
+        JavaOpt("s", "secretKey", "set secretKey in acl config file", required=True, dest="account_secret"),
+        JavaOpt(
+            "w",
+            "whiteRemoteAddress",
+            "set white ip Address for account in acl config file",
+            dest="white_remote_address",
+        ),
+        JavaOpt(
+            "i", "defaultTopicPerm", "set default topicPerm in acl config file", dest="default_topic_perm"
+        ),
+        JavaOpt(
+            "u", "defaultGroupPerm", "set default GroupPerm in acl config file", dest="default_group_perm"
+        ),
+        JavaOpt("t", "topicPerms", "set topicPerms list,eg: topicA=DENY,topicD=SUB", dest="topic_perms"),
+        JavaOpt("g", "groupPerms", "set groupPerms list,eg: groupD=DENY,groupD=SUB", dest="group_perms"),
+        JavaOpt("m", "admin", "set admin flag in acl config file"),
+    ],
+    fanout=True,
+    json_doc='{"accessKey": str, "config": {"accessKey": str, "whiteRemoteAddress": str|null, "admin": bool, '
+    '"defaultTopicPerm": str|null, "defaultGroupPerm": str|null, "topicPerms": [str]|null, '
+    f'"groupPerms": [str]|null}}, "brokers": {_TARGETS_DOC}, "errors": [...]?}} '
+    "(the secret key is never shown)",
+)
+async def update_acl_config(
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    account_key: str,
+    account_secret: str,
+    white_remote_address: str | None,
+    default_topic_perm: str | None,
+    default_group_perm: str | None,
+    topic_perms: str | None,
+    group_perms: str | None,
+    admin: str | None,
+) -> None:
+    from mqadmin.admin.acl import PlainAccessConfig
+
+    cfg = PlainAccessConfig(
+        access_key=account_key.strip(),
+        secret_key=account_secret.strip(),
+        white_remote_address=None if white_remote_address is None else white_remote_address.strip(),
+        admin=False if admin is None else strict_bool(admin, "-m"),
+        default_topic_perm=None if default_topic_perm is None else default_topic_perm.strip(),
+        default_group_perm=None if default_group_perm is None else default_group_perm.strip(),
+        topic_perms=None if topic_perms is None else _split_option(topic_perms),
+        group_perms=None if group_perms is None else _split_option(group_perms),
+    )
+    shown = {
+        "accessKey": cfg.access_key,
+        "whiteRemoteAddress": cfg.white_remote_address,
+        "admin": cfg.admin,
+        "defaultTopicPerm": cfg.default_topic_perm,
+        "defaultGroupPerm": cfg.default_group_perm,
+        "topicPerms": cfg.topic_perms,
+        "groupPerms": cfg.group_perms,
+    }
+    addrs = await _targets(inv, broker_addr, cluster_name)
+    admin_api = inv.admin
+    done, rows = await inv.on_each(addrs, lambda a: admin_api.create_and_update_plain_access_config(a, cfg))
+
+    def text() -> str:
+        lines = [f"create or update plain access config to {a} success.\n" for a in addrs if a in done]
+        if done:
+            lines.append(
+                f"PlainAccessConfig{{accessKey='{cfg.access_key}', "
+                f"whiteRemoteAddress='{_java_str(cfg.white_remote_address)}', "
+                f"admin={str(cfg.admin).lower()}, defaultTopicPerm='{_java_str(cfg.default_topic_perm)}', "
+                f"defaultGroupPerm='{_java_str(cfg.default_group_perm)}', "
+                f"topicPerms={_java_list(cfg.topic_perms)}, "
+                f"groupPerms={_java_list(cfg.group_perms)}}}"
+            )
+        return "".join(lines)
+
+    inv.out.emit(inv.add_errors({"accessKey": cfg.access_key, "config": shown, "brokers": rows}), text)
+
+
+# ------------------------------------------------------------------------------------- deleteAclConfig
+
+
+@java_command(
+    "deleteAclConfig",
+    "Delete Acl Config Account in broker",
+    [
+        *_target_opts(
+            "delete acl config account from which broker", "delete acl config account from which cluster"
+        ),
+        JavaOpt(
+            "a",
+            "accessKey",
+            "set accessKey in acl config file for deleting which account",
+            required=True,
+            dest="account_key",
+        ),
+    ],
+    fanout=True,
+    json_doc=f'{{"accessKey": str, "brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+)
+async def delete_acl_config(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, account_key: str
+) -> None:
+    key = account_key.strip()
+    addrs = await _targets(inv, broker_addr, cluster_name)
+    admin_api = inv.admin
+    done, rows = await inv.on_each(addrs, lambda a: admin_api.delete_plain_access_config(a, key))
+
+    def text() -> str:
+        lines = [f"delete plain access config account from {a} success.\n" for a in addrs if a in done]
+        if done:
+            lines.append(f"account's accesskey is:{key}")
+        return "".join(lines)
+
+    inv.out.emit(inv.add_errors({"accessKey": key, "brokers": rows}), text)
+
+
+# ------------------------------------------------------------------------------------- updateGlobalWhiteAddr
+
+
+@java_command(
+    "updateGlobalWhiteAddr",
+    "Update global white address for acl Config File in broker",
+    [
+        *_target_opts(
+            "update global white address to which broker", "update global white address to which cluster"
+        ),
+        JavaOpt(
+            "g",
+            "globalWhiteRemoteAddresses",
+            "set globalWhiteRemoteAddress list,eg: 10.10.103.*,192.168.0.*",
+            required=True,
+            dest="global_white_remote_addresses",
+        ),
+        JavaOpt(
+            "p",
+            "aclFileFullPath",
+            "update global white address of specified acl file,eg: /xxx/plain_test.yml",
+            dest="acl_file_full_path",
+        ),
+    ],
+    fanout=True,
+    json_doc='{"globalWhiteRemoteAddresses": [str], "aclFileFullPath": str|null, '
+    f'"brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+)
+async def update_global_white_addr(
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    global_white_remote_addresses: str,
+    acl_file_full_path: str | None,
+) -> None:
+    addrs_text = global_white_remote_addresses.strip()
+    path = None if acl_file_full_path is None else acl_file_full_path.strip()
+    targets = await _targets(inv, broker_addr, cluster_name)
+    admin_api = inv.admin
+    done, rows = await inv.on_each(
+        targets, lambda a: admin_api.update_global_white_addr_config(a, addrs_text, path)
+    )
+    data = {"globalWhiteRemoteAddresses": _split_option(addrs_text), "aclFileFullPath": path, "brokers": rows}
+    inv.out.emit(
+        inv.add_errors(data),
+        lambda: "".join(
+            f"update global white remote addresses to {a} success.\n" for a in targets if a in done
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------------- clusterAclConfigVersion
+
+_VERSION_ROW = "%-16s  %-22s  %-22s  %-20s  %-22s  %-22s%n"
+
+
+@java_command(
+    "clusterAclConfigVersion",
+    "List all of acl config version information in cluster",
+    _target_opts(
+        "query acl config version for which broker", "query acl config version for specified cluster"
+    ),
+    fanout=True,
+    json_doc='{"brokers": [{"addr": str, "ok": true, "clusterName": str, "brokerName": str, '
+    '"brokerAddr": str, "files": [{"path": str, "counter": int, "timestamp": int}]} | '
+    '{"addr": str, "ok": false, "error": str}], "errors": [...]?}',
+)
+async def cluster_acl_config_version(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None
+) -> None:
+    from mqadmin.cli.commands.message_text import format_date
+
+    admin_api = inv.admin
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+    else:
+        addrs = await admin_api.fetch_master_addrs((cluster_name or "").strip())
+    infos, rows = await inv.on_each(addrs, admin_api.examine_broker_cluster_acl_version_info)
+    lines: list[str] = []
+    if broker_addr is None:
+        lines.append(
+            jformat(
+                _VERSION_ROW,
+                "#Cluster Name",
+                "#Broker Name",
+                "#Broker Addr",
+                "#AclFilePath",
+                "#AclConfigVersionNum",
+                "#AclLastUpdateTime",
+            )
+        )
+    for row in rows:
+        info = infos.get(row["addr"])
+        if info is None:
+            continue
+        files = info.all_acl_config_data_version
+        paths = java_hash_order(list(files))  # the Java tool reads them into a HashMap
+        row.update(
+            clusterName=info.cluster_name,
+            brokerName=info.broker_name,
+            brokerAddr=info.broker_addr,
+            files=[{"path": p, "counter": files[p].counter, "timestamp": files[p].timestamp} for p in paths],
+        )
+        for p in paths:
+            v = files[p]
+            lines.append(
+                jformat(
+                    _VERSION_ROW,
+                    info.cluster_name,
+                    info.broker_name,
+                    info.broker_addr,
+                    p,
+                    str(v.counter),
+                    format_date(v.timestamp),
+                )
+            )
+    if infos or not addrs:
+        which = "broker's" if broker_addr is not None else "cluster's"
+        lines.append(f"get {which} plain access config version success.\n")
+    inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(lines))
+
+
+for _cmd in (update_acl_config, delete_acl_config, update_global_white_addr, cluster_acl_config_version):
+    COMMANDS[_cmd.name or ""] = _cmd

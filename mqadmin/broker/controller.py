@@ -25,6 +25,7 @@ from mqadmin.broker.groups import GroupManager
 from mqadmin.broker.locks import QueueLocks
 from mqadmin.broker.longpoll import PullHoldService
 from mqadmin.broker.offsets import OffsetManager
+from mqadmin.broker.processors.acl_admin import AclAdminProcessor
 from mqadmin.broker.processors.admin_broker import BrokerAdminProcessor
 from mqadmin.broker.processors.admin_groups import GroupAdminProcessor
 from mqadmin.broker.processors.admin_topics import TopicAdminProcessor
@@ -175,6 +176,7 @@ class BrokerController:
             TopicAdminProcessor(self),
             BrokerAdminProcessor(self),
             GroupAdminProcessor(self),
+            AclAdminProcessor(self, guard.validator),
             self.transactions,
             BrokerOpsProcessor(self),
         ):

@@ -73,6 +73,11 @@ class Output:
         else:
             self.text(render())
 
+    def json_line(self, value: Any) -> None:
+        """One compact JSON document on a line of its own, written at once (streams, ``--json-lines``)."""
+        doc = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+        self._write(doc.encode("utf-8", "surrogateescape"))
+
     def raw(self, b: bytes) -> None:
         """Write a document that is its own format (a Prometheus exposition), whatever ``--output``."""
         self._write(b)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 
@@ -82,6 +83,25 @@ def test_print_msg_json(cluster: Cluster, state: Sent) -> None:
     msgs = {m["msgId"]: m for q in queues for m in q["messages"]}
     assert msgs[state.ids["batch3"]]["body"] == "batch-3"
     assert len(msgs) == state.total
+
+
+def test_print_msg_json_lines_stream_and_keep_every_byte(cluster: Cluster, state: Sent) -> None:
+    """One message a line; a body that is not valid UTF-8 comes as base64 and says so (the GBK one),
+    and is text again when its charset is named."""
+    r = cluster.mqadmin("printMsg", "-n", cluster.ns.addr, "-t", TOPIC, "--json-lines")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert len(lines) == state.total
+    msgs = {m["msgId"]: m for m in map(json.loads, lines)}
+    assert msgs[state.ids["ours"]]["body"] == "ours ü body"
+    assert msgs[state.ids["ours"]]["bodyEncoding"] == "utf-8"
+    gbk = msgs[state.ids["gbk"]]
+    assert gbk["bodyEncoding"] == "base64" and base64.b64decode(gbk["body"]) == state.bodies["gbk"]
+    r = cluster.mqadmin("printMsg", "-n", cluster.ns.addr, "-t", TOPIC, "--json-lines", "-c", "GBK")
+    gbk = {m["msgId"]: m for m in map(json.loads, r.out.splitlines())}[state.ids["gbk"]]
+    assert (gbk["body"], gbk["bodyEncoding"]) == ("中文消息", "gbk")
+    r = cluster.mqadmin("printMsg", "-n", cluster.ns.addr, "-t", TOPIC, "--json-lines", "-d", "false")
+    assert {json.loads(line)["bodyEncoding"] for line in r.out.splitlines()} == {None}
 
 
 def test_print_msg_by_queue_tags_and_messages(cluster: Cluster, state: Sent) -> None:

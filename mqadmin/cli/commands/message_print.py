@@ -12,6 +12,8 @@ import asyncio
 import time
 from typing import Any
 
+import click
+
 from mqadmin.admin.messages import PullResult
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.commands.message_text import (
@@ -86,6 +88,15 @@ async def _range(inv: Invocation, mq: MessageQueue, begin: int | None, end: int 
 # ------------------------------------------------------------------------------------------ printMsg
 
 
+_JSON_LINES = click.Option(
+    ["--json-lines", "json_lines"],
+    is_flag=True,
+    default=False,
+    help="Stream: one JSON message a line as each batch arrives (the shape of --json's messages), "
+    "instead of one document at the end.",
+)
+
+
 @java_command(
     "printMsg",
     "Print Message Detail.",
@@ -98,7 +109,8 @@ async def _range(inv: Invocation, mq: MessageQueue, begin: int | None, end: int 
         JavaOpt("d", "printBody ", "print body", dest="print_body"),
         JavaOpt("l", "lmqParentTopic", "Lmq parent topic, lmq is used to find the route.", dest="lmq_parent"),
     ],
-    json_doc=QUEUE_JSON_DOC + " (body null with -d false)",
+    json_doc=QUEUE_JSON_DOC + " (body null with -d false); with --json-lines one message object a line",
+    own=[_JSON_LINES],
 )
 async def print_msg(
     inv: Invocation,
@@ -109,6 +121,7 @@ async def print_msg(
     end: str | None,
     print_body: str | None,
     lmq_parent: str | None,
+    json_lines: bool,
 ) -> None:
     topic = topic_arg(topic)
     codec = java_charset(charset) if charset is not None else "utf-8"
@@ -125,7 +138,8 @@ async def print_msg(
     docs: list[dict[str, Any]] = []
     for mq in queues:
         lo, hi = await _range(inv, mq, b, e)
-        out.text(f"minOffset={lo}, maxOffset={hi}, {mq}\n")
+        if not json_lines:
+            out.text(f"minOffset={lo}, maxOffset={hi}, {mq}\n")
         doc: dict[str, Any] = {
             "topic": mq.topic,
             "brokerName": mq.broker_name,
@@ -149,7 +163,12 @@ async def print_msg(
             # the next pull travels while this batch is printed (Java waits; the output is the same)
             keep_going = r.status in ("FOUND", "NO_MATCHED_MSG") and offset < hi
             ahead = _pull_ahead(inv, mq, sub, offset) if keep_going else None
-            if r.status == "FOUND":
+            if json_lines:
+                for m in r.messages if r.status == "FOUND" else ():
+                    out.json_line(message_json(m, codec if show_body else None))
+                if r.status not in ("FOUND", "NO_MATCHED_MSG"):
+                    break
+            elif r.status == "FOUND":
                 if out.structured:
                     doc["messages"].extend(message_json(m, codec if show_body else None) for m in r.messages)
                 else:
@@ -165,8 +184,9 @@ async def print_msg(
                 doc["status"] = r.status
                 out.text(f"{mq} print msg finished. status={r.status}, offset={offset}\n")
                 break
-        out.text(DASHES)
-    if out.structured:
+        if not json_lines:
+            out.text(DASHES)
+    if out.structured and not json_lines:
         out.data({"queues": docs})
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "LONG_MAX",
     "MESSAGE_JSON_DOC",
     "body_array",
+    "body_json",
     "check_range",
     "decode_body",
     "detail_block",
@@ -58,7 +59,9 @@ MESSAGE_JSON_DOC = (
     '"queueId": int, "queueOffset": int, "commitLogOffset": int, "storeSize": int, "sysFlag": int, '
     '"flag": int, "bornTimestamp": int, "bornHost": "ip:port", "storeTimestamp": int, '
     '"storeHost": "ip:port", "reconsumeTimes": int, "preparedTransactionOffset": int, "bodyCRC": int, '
-    '"tags": str|null, "keys": str|null, "properties": {str: str}, "bodyLength": int, "body": str|null}'
+    '"tags": str|null, "keys": str|null, "properties": {str: str}, "bodyLength": int, "body": str|null, '
+    '"bodyEncoding": str|null} (body as text when it is valid in the charset, bodyEncoding naming it, '
+    'else base64 with bodyEncoding "base64"; both null when the body is not shown)'
 )
 
 _SIGNED = [str(b - 256 if b > 127 else b) for b in range(256)]
@@ -300,5 +303,18 @@ def message_json(msg: MessageExt, codec: str | None = "utf-8") -> dict[str, Any]
         "keys": msg.keys,
         "properties": ordered_properties(msg.properties),
         "bodyLength": len(msg.body or b""),
-        "body": None if codec is None else decode_body(msg.body, codec),
+        **body_json(msg.body, codec),
     }
+
+
+def body_json(body: bytes | None, codec: str | None) -> dict[str, str | None]:
+    """``body`` and ``bodyEncoding`` of a message in JSON: the text when the bytes are valid in
+    ``codec``, else base64, so no byte is lost to a replacement character."""
+    if codec is None:
+        return {"body": None, "bodyEncoding": None}
+    try:
+        return {"body": (body or b"").decode(codec), "bodyEncoding": codec}
+    except UnicodeDecodeError:
+        import base64
+
+        return {"body": base64.b64encode(body or b"").decode("ascii"), "bodyEncoding": "base64"}

@@ -11,7 +11,7 @@ import pytest
 from mqadmin.cli.registry import COMMANDS
 from mqadmin.localcluster import free_port
 
-FORBIDDEN = ("rich", "pyspark", "tabulate", "mqadmin.broker", "mqadmin.namesrv", "mqadmin.pipeline")
+FORBIDDEN = ("rich", "pyspark", "mqadmin.broker", "mqadmin.namesrv", "mqadmin.pipeline")
 
 ARGS = {  # values that reach the request path; other commands get their required options filled in
     "allocateMQ": ["-t", "T", "-i", "a,b"],

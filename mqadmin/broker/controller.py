@@ -22,6 +22,7 @@ from mqadmin.broker.acl import access_guard
 from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager
 from mqadmin.broker.config import BrokerConfig, BrokerSettings, Configuration, MessageStoreConfig
 from mqadmin.broker.groups import GroupManager
+from mqadmin.broker.ha import ReplicasManager
 from mqadmin.broker.locks import QueueLocks
 from mqadmin.broker.longpoll import PullHoldService
 from mqadmin.broker.offsets import OffsetManager
@@ -31,6 +32,7 @@ from mqadmin.broker.processors.admin_groups import GroupAdminProcessor
 from mqadmin.broker.processors.admin_topics import TopicAdminProcessor
 from mqadmin.broker.processors.broker_ops import BrokerOpsProcessor
 from mqadmin.broker.processors.clients import ClientProcessor
+from mqadmin.broker.processors.ha import HAProcessor
 from mqadmin.broker.processors.offsets import OffsetProcessor
 from mqadmin.broker.processors.pull import PullProcessor
 from mqadmin.broker.processors.query import QueryProcessor
@@ -115,6 +117,7 @@ class BrokerController:
         self.namesrv_client = RemotingClient()
         self.registrar = Registrar(self.settings, self.topics, self.namesrv_client)
         self.topics.on_auto_create = self.registrar.register_oneway
+        self.replicas = ReplicasManager(self)  # controller mode and the HA status
         self.server: RemotingServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pending_registration: asyncio.Task[Any] | None = None
@@ -176,6 +179,7 @@ class BrokerController:
             TopicAdminProcessor(self),
             BrokerAdminProcessor(self),
             GroupAdminProcessor(self),
+            HAProcessor(self),
             AclAdminProcessor(self, guard.validator),
             self.transactions,
             BrokerOpsProcessor(self),
@@ -203,6 +207,7 @@ class BrokerController:
                 raise
         self.server = server
         self._started = True
+        await self.replicas.start()  # controller mode: master before the name servers hear of us
         await self.registrar.register_all()
         period = min(max(self.config.register_name_server_period, 10000), 60000) / 1000
         self._every(period, self.registrar.register_all, first=REGISTER_FIRST_DELAY_S)
@@ -242,6 +247,7 @@ class BrokerController:
         self.offsets.persist()
         self.schedule.persist()
         await self.registrar.unregister_all()
+        await self.replicas.shutdown()
         await self.namesrv_client.close()
         self.store.shutdown()
         log.info("broker %s shut down", self.config.broker_name)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Mapping
 from typing import Any
 
+from mqadmin.controller import ControllerProcessor
 from mqadmin.namesrv.config import Configuration, NamesrvConfig, NettyServerConfig
 from mqadmin.namesrv.kvconfig import KVConfigManager
 from mqadmin.namesrv.processor import NamesrvProcessor
@@ -51,6 +53,10 @@ class NamesrvController:
         self.processor = NamesrvProcessor(
             self.routes, self.kv, self.namesrv_config, self.configuration, notify=self._send_notices
         )
+        self.controller: ControllerProcessor | None = None  # enableControllerInNamesrv
+        if self.namesrv_config.enable_controller_in_namesrv:
+            store = os.path.join(os.path.dirname(self.namesrv_config.kv_config_path), "controller")
+            self.controller = ControllerProcessor.embedded(file_properties, self.server_config, store)
         self.server: RemotingServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._client: RemotingClient | None = None
@@ -75,6 +81,8 @@ class NamesrvController:
             idle_timeout=float(idle) if idle > 0 else None, backlog=self.server_config.server_socket_backlog
         )
         self.processor.install(server)
+        if self.controller is not None:
+            self.controller.attach(server, self.processor.broker_heartbeat)
         server.on_close.append(self._channel_closed)
         port = await server.start(self.server_config.bind_address, self.server_config.listen_port)
         self.server = server
@@ -90,6 +98,8 @@ class NamesrvController:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        if self.controller is not None:
+            await self.controller.stop()
         server, self.server = self.server, None
         if server is not None:
             await server.stop(grace)

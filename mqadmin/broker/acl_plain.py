@@ -159,7 +159,10 @@ def access_config_refusal(cfg: PlainAccessConfig) -> str | None:
     """
     ak, sk = cfg.access_key, cfg.secret_key
     if ak is None or sk is None or len(ak) <= _MIN_KEY_LENGTH or len(sk) <= _MIN_KEY_LENGTH:
-        return f"The accessKey={ak} and secretKey={sk} cannot be null and length should longer than 6"
+        ak_text, sk_text = ("null" if k is None else k for k in (ak, sk))  # String.format of a null
+        return (
+            f"The accessKey={ak_text} and secretKey={sk_text} cannot be null and length should longer than 6"
+        )
     for what, value in (
         ("accessKey", ak),
         ("secretKey", sk),

@@ -1,4 +1,5 @@
-"""Broker requests: runtime stats and who consumes a topic.
+"""Broker requests every family asks: runtime stats, who consumes a topic, a group's consume stats and
+a queue's max offset (one method per request code, shared by the consumer, message and pipeline code).
 
 Commands of other families (topics, groups, offsets, messages) add their broker requests in their
 own modules, as further mixins of :class:`~mqadmin.admin.api.MQAdmin`.
@@ -9,12 +10,32 @@ from __future__ import annotations
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.consumer import QueryTopicConsumeByWhoRequestHeader
+from mqadmin.protocol.headers.consumer import (
+    GetConsumeStatsRequestHeader,
+    GetMaxOffsetRequestHeader,
+    QueryTopicConsumeByWhoRequestHeader,
+)
+from mqadmin.protocol.javanum import JavaNumberError, parse_long
 
-__all__ = ["BrokerOps"]
+__all__ = ["BrokerOps", "max_offset_header", "offset_field"]
+
+
+def max_offset_header(mq: MessageQueue) -> GetMaxOffsetRequestHeader:
+    """GET_MAX_OFFSET's header as Java sends it (``committed`` is always true there)."""
+    return GetMaxOffsetRequestHeader(mq.topic or "", mq.queue_id, committed=True, bname=mq.broker_name)
+
+
+def offset_field(addr: str, raw: str | None, name: str = "offset") -> int:
+    """An offset ext field of a broker's answer (absent: 0); not a Java long: the broker's fault."""
+    try:
+        return parse_long(raw) if raw else 0
+    except JavaNumberError:
+        raise BadResponseError(addr, f"{name} is not a number: {raw!r}") from None
 
 
 class BrokerOps(NamesrvOps):
@@ -58,3 +79,21 @@ class BrokerOps(NamesrvOps):
         if not isinstance(groups, list) or not all(isinstance(g, str) for g in groups):
             raise BadResponseError(addr, "groupList is not a list of names")
         return list(dict.fromkeys(groups))
+
+    async def get_consume_stats(
+        self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
+    ) -> ConsumeStats:
+        """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
+        header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
+        resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
+        if not resp.body:
+            raise BadResponseError(addr, "consume stats has no body")
+        try:
+            return ConsumeStats.decode(resp.body)
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"consume stats: {e}") from None
+
+    async def max_offset_at(self, addr: str, mq: MessageQueue) -> int:
+        """GET_MAX_OFFSET of one queue on the broker at ``addr``: the offset the next message gets."""
+        resp = await self.invoke(addr, RequestCode.GET_MAX_OFFSET, max_offset_header(mq))
+        return offset_field(addr, resp.ext("offset"))

@@ -28,15 +28,13 @@ from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConne
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.static_topic import METADATA_SCOPE_GLOBAL, TopicQueueMappingDetail
-from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper, TopicStatsTable
+from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import (
     GetConsumerConnectionListRequestHeader,
     GetConsumerRunningInfoRequestHeader,
     GetConsumeStatsInBrokerHeader,
-    GetConsumeStatsRequestHeader,
-    GetMaxOffsetRequestHeader,
     GetProducerConnectionListRequestHeader,
     ResetOffsetRequestHeader,
     SearchOffsetRequestHeader,
@@ -44,7 +42,6 @@ from mqadmin.protocol.headers.consumer import (
 )
 from mqadmin.protocol.headers.topic import (
     GetTopicConfigRequestHeader,
-    GetTopicStatsInfoRequestHeader,
     QueryConsumeQueueRequestHeader,
 )
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered, java_string_sort_key
@@ -547,15 +544,6 @@ class ConsumerOps(GroupOps):
 
     # ---------------------------------------------------------------------- consume stats (208)
 
-    async def get_consume_stats(
-        self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
-    ) -> ConsumeStats:
-        """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
-        header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
-        resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
-        stats: ConsumeStats = _decode(addr, resp.body, "consume stats", ConsumeStats.decode)
-        return stats
-
     async def _all_broker_addrs(self) -> list[str]:
         info = await self.examine_broker_cluster_info()
         out: list[str] = []
@@ -588,6 +576,7 @@ class ConsumerOps(GroupOps):
         cluster: str | None = None,
         *,
         any_broker_if_no_route: bool = False,
+        failures: list[BaseException] | None = None,
     ) -> ConsumeStats:
         """A group's progress on every queue it consumes (Java 5.3.3 ``examineConsumeStats``).
 
@@ -595,7 +584,9 @@ class ConsumerOps(GroupOps):
         ``any_broker_if_no_route``, a group none of whose topics has a route is looked up on every
         broker of the cluster info instead. Without ``cluster`` the queues of static topics are turned
         into logical ones, and queues of topics without a route any more are kept as they are (Java
-        fails there). Raises :class:`EmptyConsumeStatsError` when no queue has progress.
+        fails there). Raises :class:`EmptyConsumeStatsError` when no queue has progress. With a
+        ``failures`` list, brokers that fail are added to it and the others' queues returned (the
+        first failure is raised only when every broker failed).
         """
         no_route = False
         try:
@@ -616,7 +607,10 @@ class ConsumerOps(GroupOps):
         result = ConsumeStats()
         for addr in answers.order:
             if addr in answers.errors:
-                raise answers.errors[addr]
+                if failures is None or answers.all_failed:
+                    raise answers.errors[addr]
+                failures.append(answers.errors[addr])
+                continue
             stats = answers.results[addr]
             result.offset_table.update(stats.offset_table)
             result.consume_tps += stats.consume_tps
@@ -788,12 +782,6 @@ class ConsumerOps(GroupOps):
         resp = await self.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
         return _offset_field(addr, resp.ext("offset"))
 
-    async def max_offset_at(self, addr: str, mq: MessageQueue) -> int:
-        """GET_MAX_OFFSET of one queue."""
-        header = GetMaxOffsetRequestHeader(topic=mq.topic or "", queue_id=mq.queue_id, bname=mq.broker_name)
-        resp = await self.invoke(addr, RequestCode.GET_MAX_OFFSET, header)
-        return _offset_field(addr, resp.ext("offset"))
-
     async def update_consume_offset(self, addr: str, group: str, mq: MessageQueue, offset: int) -> None:
         """UPDATE_CONSUMER_OFFSET: commit ``offset`` for the group on one queue."""
         header = UpdateConsumerOffsetRequestHeader(
@@ -804,14 +792,6 @@ class ConsumerOps(GroupOps):
             bname=mq.broker_name,
         )
         await self.invoke(addr, RequestCode.UPDATE_CONSUMER_OFFSET, header)
-
-    async def get_topic_stats_at(self, addr: str, topic: str) -> TopicStatsTable:
-        """GET_TOPIC_STATS_INFO of one broker."""
-        resp = await self.invoke(
-            addr, RequestCode.GET_TOPIC_STATS_INFO, GetTopicStatsInfoRequestHeader(topic=topic)
-        )
-        stats: TopicStatsTable = _decode(addr, resp.body, "topic stats", TopicStatsTable.decode)
-        return stats
 
     # ---------------------------------------------------------------------- resets (222 and the old way)
 
@@ -877,7 +857,7 @@ class ConsumerOps(GroupOps):
             if not mine:
                 qd = queue_datas.get(bd.broker_name)
                 count = qd.read_queue_nums if qd is not None else 0
-                table = (await self.get_topic_stats_at(addr, topic)).offset_table
+                table = (await self.examine_topic_stats_in_broker(addr, topic)).offset_table
                 for qid in range(count):
                     mq = MessageQueue(topic, bd.broker_name, qid)
                     to = table.get(mq)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqadmin.admin.broker import BrokerOps
+from mqadmin.admin.broker import BrokerOps, max_offset_header
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -32,10 +32,8 @@ from mqadmin.protocol.headers.consumer import (
     ConsumeMessageDirectlyResultRequestHeader,
     GetConsumerConnectionListRequestHeader,
     GetConsumerRunningInfoRequestHeader,
-    GetConsumeStatsRequestHeader,
 )
 from mqadmin.protocol.headers.message import (
-    GetMaxOffsetRequestHeader,
     GetMinOffsetRequestHeader,
     PullMessageRequestHeader,
     QueryMessageRequestHeader,
@@ -224,9 +222,9 @@ class MessageOps(BrokerOps):
 
     async def max_offset(self, mq: MessageQueue) -> int:
         """GET_MAX_OFFSET: the offset the next message will get."""
-        assert mq.topic is not None
-        header = GetMaxOffsetRequestHeader(mq.topic, mq.queue_id, committed=True, bname=mq.broker_name)
-        return await self._queue_request(mq, RequestCode.GET_MAX_OFFSET, header)
+        max_offset_header(mq).check()  # a bad topic is refused before the route is even asked for
+        assert mq.topic is not None and mq.broker_name is not None
+        return await self.max_offset_at(await self.broker_addr_of(mq.topic, mq.broker_name), mq)
 
     async def search_offset(self, mq: MessageQueue, timestamp: int, boundary: str = "LOWER") -> int:
         """SEARCH_OFFSET_BY_TIMESTAMP: the offset of ``timestamp`` (ms); ``boundary`` LOWER (the first
@@ -537,7 +535,6 @@ class MessageOps(BrokerOps):
 
     async def _track_consumed(self, msg: MessageExt, group: str) -> bool:
         from mqadmin.protocol.bodies.cluster import ClusterInfo
-        from mqadmin.protocol.bodies.stats import ConsumeStats
 
         route = await self.examine_topic_route_info(RETRY_PREFIX + group)
         info: ClusterInfo = await self.examine_broker_cluster_info()
@@ -546,12 +543,7 @@ class MessageOps(BrokerOps):
             addr = bd.select_broker_addr()
             if not addr:
                 continue
-            header = GetConsumeStatsRequestHeader(group)
-            resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, header)
-            try:
-                stats = ConsumeStats.decode(resp.body or b"{}")
-            except ProtocolError as e:
-                raise BadResponseError(addr, f"consume stats: {e}") from None
+            stats = await self.get_consume_stats(addr, group)
             for mq, ow in (stats.offset_table or {}).items():
                 if mq.topic != msg.topic or mq.queue_id != msg.queue_id:
                     continue

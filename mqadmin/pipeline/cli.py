@@ -15,13 +15,23 @@ import click
 
 from mqadmin.pipeline.clitools import (
     EXIT_INTERRUPTED,
+    EXIT_USAGE,
     INSTALL_HINT,
     SettingsResolver,
+    debug,
     fail,
     require_spark,
     spark_error,
 )
 from mqadmin.pipeline.export.command import export_command
+from mqadmin.pipeline.preflight import (
+    NoDataError,
+    UsageError,
+    check_engine,
+    check_format,
+    check_input,
+    check_out,
+)
 from mqadmin.pipeline.snapshot_command import snapshot_cmd, snapshot_command
 
 __all__ = [
@@ -58,6 +68,11 @@ def _common_analyze_options(f: Callable[..., Any]) -> Callable[..., Any]:
             help="Spark master (default local[*]; spark://..., yarn, k8s://...; spark-submit sets its own).",
         ),
         click.option(
+            "--remote",
+            metavar="URL",
+            help="Run on a Spark Connect server (sc://host:port) instead of a local JVM.",
+        ),
+        click.option(
             "--all",
             "include_system",
             is_flag=True,
@@ -70,7 +85,14 @@ def _common_analyze_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def _force_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--force", is_flag=True, default=False, help="Replace --out when it exists (refused otherwise)."
+    )(f)
+
+
 def _format_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = _force_option(f)
     f = click.option("--out", metavar="PATH", help="Write there instead of stdout (parquet: a directory).")(f)
     return click.option(
         "--format",
@@ -88,10 +110,13 @@ def _run(
     since: str | None,
     until: str | None,
     master: str | None,
+    remote: str | None,
     fmt: str,
     out: str | None,
+    force: bool,
     **options: Any,
 ) -> None:
+    prefix = f"mqadmin analyze {job}"
     require_spark(f"analyze {job}")
     from mqadmin.pipeline.timespec import TimeSpecError, parse_time
 
@@ -100,22 +125,37 @@ def _run(
         window_until = parse_time(until) if until else None
     except TimeSpecError as e:
         raise click.BadParameter(str(e)) from None
+    # everything that can be judged without Spark is judged before the JVM starts
+    try:
+        check_engine(master, remote)
+        if job != "report":
+            check_format(fmt, out)
+        check_out(out, force)
+        check_input(input_path, job, window_since, window_until)
+    except UsageError as e:
+        fail(prefix, str(e), EXIT_USAGE)
+    except NoDataError as e:
+        fail(prefix, str(e))
 
     from mqadmin.pipeline.jobs.io import TimeWindow
     from mqadmin.pipeline.jobs.output import OutputError
-    from mqadmin.pipeline.jobs.runner import JobOptions, NoDataError, run_job
+    from mqadmin.pipeline.jobs.runner import JobOptions, run_job
+    from mqadmin.pipeline.progress import progress
 
-    prefix = f"mqadmin analyze {job}"
     try:
-        where = run_job(
-            job,
-            input_path,
-            window=TimeWindow(window_since, window_until),
-            master=master,
-            fmt=fmt,
-            out=out,
-            options=JobOptions(**options),
-        )
+        with progress(prefix, enabled=not debug()) as state:
+            where = run_job(
+                job,
+                input_path,
+                window=TimeWindow(window_since, window_until),
+                master=master,
+                fmt=fmt,
+                out=out,
+                options=JobOptions(**options),
+                remote=remote,
+                quiet=not debug(),
+                progress=state,
+            )
     except (NoDataError, OutputError) as e:
         fail(prefix, str(e))
     except KeyboardInterrupt:
@@ -147,9 +187,11 @@ def lag_cmd(
     since: str | None,
     until: str | None,
     master: str | None,
+    remote: str | None,
     include_system: bool,
     fmt: str,
     out: str | None,
+    force: bool,
     stuck_after: float | None,
 ) -> None:
     """Lag per group and topic: now, trend, rates, time to drain, stuck consumers."""
@@ -159,8 +201,10 @@ def lag_cmd(
         since,
         until,
         master,
+        remote,
         fmt,
         out,
+        force,
         include_system=include_system,
         stuck_after=stuck_after,
     )
@@ -181,13 +225,27 @@ def throughput_cmd(
     since: str | None,
     until: str | None,
     master: str | None,
+    remote: str | None,
     include_system: bool,
     fmt: str,
     out: str | None,
+    force: bool,
     by: str,
 ) -> None:
     """Produce rate per topic or broker, from max-offset steps."""
-    _run("throughput", input_path, since, until, master, fmt, out, include_system=include_system, by=by)
+    _run(
+        "throughput",
+        input_path,
+        since,
+        until,
+        master,
+        remote,
+        fmt,
+        out,
+        force,
+        include_system=include_system,
+        by=by,
+    )
 
 
 @analyze_group.command("skew")
@@ -199,14 +257,26 @@ def skew_cmd(
     since: str | None,
     until: str | None,
     master: str | None,
+    remote: str | None,
     include_system: bool,
     fmt: str,
     out: str | None,
+    force: bool,
     per_queue: bool,
 ) -> None:
     """Per-queue produce rates within each topic: max/mean, hot queue, queues never written."""
     _run(
-        "skew", input_path, since, until, master, fmt, out, include_system=include_system, per_queue=per_queue
+        "skew",
+        input_path,
+        since,
+        until,
+        master,
+        remote,
+        fmt,
+        out,
+        force,
+        include_system=include_system,
+        per_queue=per_queue,
     )
 
 
@@ -218,17 +288,20 @@ def idle_cmd(
     since: str | None,
     until: str | None,
     master: str | None,
+    remote: str | None,
     include_system: bool,
     fmt: str,
     out: str | None,
+    force: bool,
 ) -> None:
     """Topics with no message written and groups with nothing consumed over the window."""
-    _run("idle", input_path, since, until, master, fmt, out, include_system=include_system)
+    _run("idle", input_path, since, until, master, remote, fmt, out, force, include_system=include_system)
 
 
 @analyze_group.command("report")
 @_common_analyze_options
 @click.option("--out", metavar="PATH", help="Write the HTML page there instead of stdout.")
+@_force_option
 @click.option(
     "--top",
     type=click.IntRange(1, 20),
@@ -242,8 +315,10 @@ def report_cmd(
     since: str | None,
     until: str | None,
     master: str | None,
+    remote: str | None,
     include_system: bool,
     out: str | None,
+    force: bool,
     top: int,
     stuck_after: float | None,
 ) -> None:
@@ -254,8 +329,10 @@ def report_cmd(
         since,
         until,
         master,
+        remote,
         "table",
         out,
+        force,
         include_system=include_system,
         top=top,
         stuck_after=stuck_after,

@@ -1,6 +1,7 @@
 """What the pipeline's commands share: exit codes, one-line failures, install hints, settings.
 
-Exit codes follow mqadmin's: 0 done, 1 failure (including "nothing to analyze"), 2 usage, 4 name
+Exit codes follow mqadmin's: 0 done, 1 failure (including "nothing to analyze"), 2 usage (also a
+wrong ``--input``, an existing ``--out`` without ``--force``), 4 name
 servers unreachable, 5 timed out, 6 a snapshot run missed some brokers or calls, 130 interrupted.
 """
 
@@ -22,8 +23,10 @@ __all__ = [
     "EXIT_PARTIAL",
     "EXIT_TIMEOUT",
     "EXIT_UNREACHABLE",
+    "EXIT_USAGE",
     "INSTALL_HINT",
     "SettingsResolver",
+    "debug",
     "default_settings",
     "fail",
     "first_line",
@@ -34,6 +37,7 @@ __all__ = [
 INSTALL_HINT = "pip install 'mqadmin[spark]'"
 
 EXIT_ERROR = 1
+EXIT_USAGE = 2
 EXIT_UNREACHABLE = 4
 EXIT_TIMEOUT = 5
 EXIT_PARTIAL = 6
@@ -75,6 +79,8 @@ def spark_error(exc: Exception) -> str:
     text = str(exc)
     if "JAVA_GATEWAY_EXITED" in text or "Java gateway process exited" in text:
         return "Spark could not start: Java 17 or later must be installed (JAVA_HOME or java on PATH)"
+    if "StatusCode.UNAVAILABLE" in text or "failed to connect to all addresses" in text:
+        return f"the Spark Connect server did not answer: {first_line(exc)}"
     return first_line(exc)
 
 

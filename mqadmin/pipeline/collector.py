@@ -1,8 +1,8 @@
 """Take one snapshot of every cluster behind the name servers: offsets, consumer progress, broker stats.
 
-The collector talks to an abstract :class:`SnapshotSource` (the remoting one is
-:class:`mqadmin.pipeline.source.RemotingSource`), so it can be driven by anything that answers the
-six questions. One run:
+The collector asks the admin API (:class:`mqadmin.admin.api.MQAdmin`: one method per request code,
+the declared headers) through the six methods of :class:`SnapshotSource`, so it can also be driven by
+anything else that answers them. One run:
 
 1. asks the name server for the clusters and the topic names (without them there is nothing to do:
    a failure there is fatal);
@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
+from mqadmin.admin.errors import NameServersUnavailableError
 from mqadmin.pipeline.layout import BROKER_STATS, GROUP_OFFSETS, MISSING, QUEUE_OFFSETS
-from mqadmin.protocol.bodies import ClusterInfo, ConsumeStats, TopicStatsTable
+from mqadmin.protocol.bodies import ClusterInfo, ConsumeStats, SubscriptionGroupWrapper, TopicStatsTable
+from mqadmin.protocol.codes import ResponseCode
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError, RemotingTimeoutError
 
 __all__ = ["BrokerTarget", "CollectorError", "Snapshot", "SnapshotSource", "brokers_of", "collect_snapshot"]
@@ -40,29 +42,33 @@ DEFAULT_CONCURRENCY = 32
 
 
 class SnapshotSource(Protocol):
-    """What the collector needs to know about a cluster; every method may raise on failure."""
+    """The admin API's methods the collector calls (:class:`mqadmin.admin.api.MQAdmin` is one);
+    every method may raise on failure."""
 
-    async def cluster_info(self) -> ClusterInfo:
+    async def examine_broker_cluster_info(self) -> ClusterInfo:
         """Clusters, broker groups and their addresses (name server, GET_BROKER_CLUSTER_INFO)."""
         ...
 
-    async def list_topics(self) -> list[str]:
+    async def fetch_all_topic_list(self) -> list[str]:
         """Every topic name (name server, GET_ALL_TOPIC_LIST_FROM_NAMESERVER)."""
         ...
 
-    async def topic_stats(self, broker_addr: str, topic: str) -> TopicStatsTable | None:
-        """The topic's queue offsets on one broker, or ``None`` when the broker does not have it."""
+    async def examine_topic_stats_in_broker(self, addr: str, topic: str) -> TopicStatsTable:
+        """The topic's queue offsets on one broker (GET_TOPIC_STATS_INFO); TOPIC_NOT_EXIST when the
+        broker does not have it."""
         ...
 
-    async def list_groups(self, broker_addr: str) -> list[str]:
+    async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
         """Every subscription group the broker knows (GET_ALL_SUBSCRIPTIONGROUP_CONFIG)."""
         ...
 
-    async def consume_stats(self, broker_addr: str, group: str) -> ConsumeStats:
+    async def get_consume_stats(
+        self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
+    ) -> ConsumeStats:
         """A group's offsets on every queue of the broker it consumes (GET_CONSUME_STATS)."""
         ...
 
-    async def runtime_info(self, broker_addr: str) -> dict[str, str]:
+    async def fetch_broker_runtime_stats(self, broker_addr: str) -> dict[str, str]:
         """The broker's runtime table (GET_BROKER_RUNTIME_INFO)."""
         ...
 
@@ -195,7 +201,9 @@ class _Run:
             self.miss(target, "broker", None, "no address registered")
             return
         try:
-            ok, table = await self.call(target, "runtime_info", None, lambda: self.source.runtime_info(addr))
+            ok, table = await self.call(
+                target, "runtime_info", None, lambda: self.source.fetch_broker_runtime_stats(addr)
+            )
         except asyncio.CancelledError:
             raise
         except Exception as e:
@@ -213,9 +221,7 @@ class _Run:
         )
 
     async def topic(self, target: BrokerTarget, addr: str, topic: str) -> None:
-        ok, stats = await self._tolerant(
-            target, "topic_stats", topic, lambda: self.source.topic_stats(addr, topic)
-        )
+        ok, stats = await self._tolerant(target, "topic_stats", topic, lambda: self._topic_stats(addr, topic))
         if not ok or stats is None:
             return
         t = self.clock()
@@ -231,15 +237,27 @@ class _Run:
                 }
             )
 
+    async def _topic_stats(self, addr: str, topic: str) -> TopicStatsTable | None:
+        """The topic's stats on one broker, or None when the broker does not have it."""
+        try:
+            return await self.source.examine_topic_stats_in_broker(addr, topic)
+        except RemoteCommandError as e:
+            if e.code == ResponseCode.TOPIC_NOT_EXIST:
+                return None
+            raise
+
+    async def _group_names(self, addr: str) -> list[str]:
+        return list((await self.source.get_all_subscription_group(addr)).subscription_group_table or {})
+
     async def groups(self, target: BrokerTarget, addr: str) -> None:
-        ok, groups = await self._tolerant(target, "list_groups", None, lambda: self.source.list_groups(addr))
+        ok, groups = await self._tolerant(target, "list_groups", None, lambda: self._group_names(addr))
         if not ok or not groups:
             return
         await asyncio.gather(*(self.group(target, addr, g) for g in groups))
 
     async def group(self, target: BrokerTarget, addr: str, group: str) -> None:
         ok, stats = await self._tolerant(
-            target, "consume_stats", group, lambda: self.source.consume_stats(addr, group)
+            target, "consume_stats", group, lambda: self.source.get_consume_stats(addr, group)
         )
         if not ok or stats is None:
             return
@@ -297,12 +315,14 @@ async def collect_snapshot(
     run = _Run(source, snap, concurrency, clock)
     try:
         async with asyncio.timeout(deadline):
-            info = await source.cluster_info()
+            info = await source.examine_broker_cluster_info()
     except TimeoutError:
         raise CollectorError(
             f"no cluster list from the name servers within {deadline:g} s", timed_out=True
         ) from None
     except Exception as e:
+        if isinstance(e, NameServersUnavailableError) and e.failures:
+            e = e.failures[-1][1]  # the last name server's error says what went wrong
         timed_out = isinstance(e, RemotingTimeoutError)
         raise CollectorError(
             f"no cluster list from the name servers: {_reason(e)}", timed_out=timed_out
@@ -314,7 +334,7 @@ async def collect_snapshot(
     left = deadline - (loop.time() - started)
     try:
         async with asyncio.timeout(max(left, 0.001)):
-            topics = sorted(set(await source.list_topics()))
+            topics = sorted(set(await source.fetch_all_topic_list()))
     except TimeoutError:
         run.miss(None, "topic_list", None, "deadline exceeded")
     except Exception as e:

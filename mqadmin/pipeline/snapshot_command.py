@@ -1,7 +1,7 @@
 """``mqadmin snapshot``: record every cluster's offsets, consumer progress and broker stats, per run.
 
 Each run is collected by :mod:`mqadmin.pipeline.collector` through a
-:class:`~mqadmin.pipeline.source.RemotingSource` and written by :mod:`mqadmin.pipeline.writer`; one
+:class:`~mqadmin.admin.api.MQAdmin` and written by :mod:`mqadmin.pipeline.writer`; one
 summary line per run goes to stdout, each missing broker or call to stderr. Needs pyarrow, not Spark.
 """
 
@@ -61,21 +61,21 @@ def _warn_missing(snap: Snapshot) -> None:
 async def _snapshots(
     settings: AdminSettings, out: str, interval: float, count: int, deadline: float, concurrency: int
 ) -> int:
+    from mqadmin.admin.api import MQAdmin
     from mqadmin.pipeline.collector import CollectorError, collect_snapshot
-    from mqadmin.pipeline.source import RemotingSource
     from mqadmin.pipeline.writer import write_run
 
     loop = asyncio.get_running_loop()
     worst = 0
     started = loop.time()
     i = 0
-    async with RemotingSource(settings) as source:
+    async with MQAdmin(settings) as admin:
         while count <= 0 or i < count:
             if i:
                 await asyncio.sleep(max(0.0, started + i * interval - loop.time()))
             i += 1
             try:
-                snap = await collect_snapshot(source, deadline=deadline, concurrency=concurrency)
+                snap = await collect_snapshot(admin, deadline=deadline, concurrency=concurrency)
             except CollectorError as e:
                 click.echo(f"mqadmin snapshot: {e}", err=True)
                 worst = max(worst, EXIT_TIMEOUT if e.timed_out else EXIT_UNREACHABLE)

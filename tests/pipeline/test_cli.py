@@ -89,13 +89,13 @@ def test_report_page(history: Path, tmp_path: Path) -> None:
 
 def test_parquet_needs_out(history: Path) -> None:
     r = analyze("lag", "--input", str(history), "--format", "parquet")
-    assert r.exit_code == 1 and "needs --out" in r.stderr
+    assert r.exit_code == 2 and "needs --out" in r.stderr
 
 
 def test_no_data_in_window(history: Path, tmp_path: Path) -> None:
-    r = analyze("lag", "--input", str(tmp_path / "nothing"))
-    assert r.exit_code == 1 and "no snapshot data" in r.stderr
     r = analyze("throughput", "--input", str(history), "--since", "2030-01-01")
+    assert r.exit_code == 1 and "no snapshot data" in r.stderr
+    r = analyze("lag", "--input", str(history), "--until", "2020-01-01")
     assert r.exit_code == 1 and "no snapshot data" in r.stderr
 
 

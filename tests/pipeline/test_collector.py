@@ -1,7 +1,7 @@
 """The collector: fan-out, deadline, missing brokers, and the remoting source on the wire.
 
-The in-memory source drives the collector's rules; the wire tests run the real
-:class:`RemotingSource` against our name server and a stub broker (see :mod:`tests.pipeline.wire`),
+The in-memory source drives the collector's rules; the wire tests run the collector on the admin API
+(:class:`MQAdmin`) against our name server and a stub broker (see :mod:`tests.pipeline.wire`),
 then the ``snapshot`` command end to end into Parquet files.
 """
 
@@ -17,14 +17,17 @@ import pyarrow.dataset as ds
 import pytest
 from click.testing import CliRunner
 
+from mqadmin.admin.api import MQAdmin
+from mqadmin.admin.settings import AdminSettings
 from mqadmin.pipeline.collector import CollectorError, brokers_of, collect_snapshot
-from mqadmin.pipeline.source import RemotingSource
 from mqadmin.protocol.bodies import (
     BrokerData,
     ClusterInfo,
     ConsumeStats,
     MessageQueue,
     OffsetWrapper,
+    SubscriptionGroupConfig,
+    SubscriptionGroupWrapper,
     TopicOffset,
     TopicStatsTable,
 )
@@ -66,20 +69,20 @@ class MemSource:
             raise RemoteCommandError(addr, 1, "boom", 0)
         return b
 
-    async def cluster_info(self) -> ClusterInfo:
+    async def examine_broker_cluster_info(self) -> ClusterInfo:
         bat = {
             b.name: BrokerData(cluster="C", broker_name=b.name, broker_addrs={0: addr})
             for addr, b in self.brokers.items()
         }
         return ClusterInfo(bat, {"C": sorted(bat)})
 
-    async def list_topics(self) -> list[str]:
+    async def fetch_all_topic_list(self) -> list[str]:
         return list(self.topics)
 
-    async def topic_stats(self, broker_addr: str, topic: str) -> TopicStatsTable | None:
+    async def examine_topic_stats_in_broker(self, broker_addr: str, topic: str) -> TopicStatsTable:
         b = await self._gate(broker_addr, f"topic:{topic}")
         if topic not in b.topics:
-            return None
+            raise RemoteCommandError(broker_addr, 17, f"topic[{topic}] not exist", 202)
         return TopicStatsTable(
             {
                 MessageQueue(topic, b.name, q): TopicOffset(0, o, 1714600000000)
@@ -87,11 +90,14 @@ class MemSource:
             }
         )
 
-    async def list_groups(self, broker_addr: str) -> list[str]:
+    async def get_all_subscription_group(self, broker_addr: str) -> SubscriptionGroupWrapper:
         b = await self._gate(broker_addr, "groups")
-        return sorted(b.groups)
+        table = {g: SubscriptionGroupConfig(group_name=g) for g in sorted(b.groups)}
+        return SubscriptionGroupWrapper(subscription_group_table=table)
 
-    async def consume_stats(self, broker_addr: str, group: str) -> ConsumeStats:
+    async def get_consume_stats(
+        self, broker_addr: str, group: str, topic: str | None = None, timeout: float | None = None
+    ) -> ConsumeStats:
         b = await self._gate(broker_addr, f"group:{group}")
         table = {
             MessageQueue(t, b.name, q): OffsetWrapper(b.topics[t][q], c, 0)
@@ -100,7 +106,7 @@ class MemSource:
         }
         return ConsumeStats(table)
 
-    async def runtime_info(self, broker_addr: str) -> dict[str, str]:
+    async def fetch_broker_runtime_stats(self, broker_addr: str) -> dict[str, str]:
         await self._gate(broker_addr, "runtime")
         return {"k": "v", "brokerVersionDesc": "V4_9_8"}
 
@@ -175,13 +181,13 @@ def test_concurrency_is_bounded() -> None:
     peak = 0
 
     class Counting(MemSource):
-        async def topic_stats(self, broker_addr: str, topic: str) -> TopicStatsTable | None:
+        async def examine_topic_stats_in_broker(self, broker_addr: str, topic: str) -> TopicStatsTable:
             nonlocal in_flight, peak
             in_flight += 1
             peak = max(peak, in_flight)
             await asyncio.sleep(0.01)
             in_flight -= 1
-            return await super().topic_stats(broker_addr, topic)
+            return await super().examine_topic_stats_in_broker(broker_addr, topic)
 
     a = MemBroker("a", {f"T{i}": [1] for i in range(40)})
     snap = run(collect_snapshot(Counting(a), concurrency=4))
@@ -190,7 +196,7 @@ def test_concurrency_is_bounded() -> None:
 
 def test_no_cluster_list_is_fatal() -> None:
     class NoNamesrv(MemSource):
-        async def cluster_info(self) -> ClusterInfo:
+        async def examine_broker_cluster_info(self) -> ClusterInfo:
             raise RemotingConnectError("ns:9876", "Connection refused")
 
     with pytest.raises(CollectorError, match="Connection refused"):
@@ -218,10 +224,11 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[wire.WireClust
         yield c
 
 
-def test_remoting_source_against_our_namesrv(cluster: wire.WireCluster) -> None:
+def test_admin_api_against_our_namesrv(cluster: wire.WireCluster) -> None:
     async def go() -> Any:
-        async with RemotingSource.for_namesrv(["127.0.0.1:1", cluster.namesrv], timeout=2.0) as source:
-            return await collect_snapshot(source, deadline=10)
+        settings = AdminSettings(namesrv_addrs=("127.0.0.1:1", cluster.namesrv), timeout=2.0)
+        async with MQAdmin(settings) as admin:
+            return await collect_snapshot(admin, deadline=10)
 
     snap = run(go())
     assert snap.brokers == 2 and snap.missing_brokers == [wire.DOWN]

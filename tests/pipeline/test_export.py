@@ -120,6 +120,71 @@ def test_export_messages_command(spark: SparkSession, topic: Exported, tmp_path:
     assert {(m, b.decode()) for m, b in zip(*table.to_pydict().values(), strict=True)} == topic.sent
 
 
+def _export(topic: Exported, out: Path, *extra: str) -> Any:
+    from mqadmin.pipeline.cli import export_command
+
+    args = ["messages", "-t", TOPIC, "-n", topic.namesrv, "--out", str(out), "--partition-size", "2000"]
+    result = CliRunner().invoke(export_command(), [*args, *extra])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_in_process_export_equals_the_spark_one_row_for_row(
+    spark: SparkSession, topic: Exported, tmp_path: Path
+) -> None:
+    """A small export skips Spark; its files must hold what Spark's writer writes, row for row."""
+    import json
+
+    key = ("queue_id", "queue_offset")
+    for fmt in ("parquet", "json"):
+        mine, theirs = tmp_path / f"mine-{fmt}", tmp_path / f"spark-{fmt}"
+        _export(topic, mine, "--format", fmt)
+        _export(topic, theirs, "--format", fmt, "--master", "local[2]")  # the tests' session: Spark
+        assert (mine / "_SUCCESS").exists() and len(list(mine.glob("part-00000-*"))) == 1
+        assert list(theirs.glob("part-*"))
+        if fmt == "parquet":
+            a = sorted(spark.read.parquet(str(mine)).collect(), key=lambda r: (r[key[0]], r[key[1]]))
+            b = sorted(spark.read.parquet(str(theirs)).collect(), key=lambda r: (r[key[0]], r[key[1]]))
+        else:
+            def lines(d: Path) -> list[dict[str, Any]]:
+                rows = [json.loads(x) for f in sorted(d.glob("part-*")) for x in f.read_text().splitlines()]
+                return sorted(rows, key=lambda r: (r[key[0]], r[key[1]]))
+
+            a, b = lines(mine), lines(theirs)
+        assert len(a) == COUNT and a == b
+
+
+def test_export_refuses_an_existing_out_and_replaces_it_with_force(topic: Exported, tmp_path: Path) -> None:
+    from mqadmin.pipeline.cli import export_command
+
+    out = tmp_path / "again"
+    _export(topic, out)
+    args = ["messages", "-t", TOPIC, "-n", topic.namesrv, "--out", str(out)]
+    refused = CliRunner().invoke(export_command(), args)
+    assert refused.exit_code == 2 and "add --force" in refused.stderr
+    _export(topic, out, "--force", "--format", "json")
+    assert [p.suffix for p in out.glob("part-*")] == [".json"]
+
+
+def test_small_export_end_to_end_is_quick(topic: Exported, tmp_path: Path) -> None:
+    """The installed command, as a user runs it: no JVM for a small topic, seconds not tens."""
+    import subprocess
+    import sys
+    import time
+
+    mqadmin = str(Path(sys.executable).with_name("mqadmin"))
+    started = time.perf_counter()
+    p = subprocess.run(
+        [mqadmin, "export", "messages", "-t", TOPIC, "-n", topic.namesrv, "--out", str(tmp_path / "q")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    took = time.perf_counter() - started
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert f"exported {COUNT} messages" in p.stdout and took < 10.0, (took, p.stdout)
+
+
 def test_offsets_options(spark: SparkSession, topic: Exported, tmp_path: Path) -> None:
     rows = read(
         spark, topic.namesrv, tmp_path / "offsets", startingOffsets=100, endingOffsets='{"broker-a:0": 110}'

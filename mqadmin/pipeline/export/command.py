@@ -1,18 +1,37 @@
-"""``mqadmin export messages``: a topic's messages to Parquet or JSON via the ``rocketmq`` data source."""
+"""``mqadmin export messages``: a topic's messages to Parquet or JSON via the ``rocketmq`` data source.
+
+The ranges are planned first, through the admin API and without Spark, so a wrong topic or an
+unreachable name server is said at once. A small plan with no ``--master``/``--remote`` is pulled and
+written in this process (:mod:`.inprocess`: no JVM, well under a second for a few thousand
+messages); anything else runs on Spark, the data source's tasks pulling their ranges in parallel.
+"""
 
 from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from mqadmin.pipeline.clitools import (
     EXIT_INTERRUPTED,
+    EXIT_USAGE,
     SettingsResolver,
+    debug,
     default_settings,
     fail,
     first_line,
     require_spark,
     spark_error,
 )
+
+if TYPE_CHECKING:
+    from mqadmin.pipeline.export.plan import ExportOptions
+    from mqadmin.pipeline.export.ranges import QueueRange
+    from mqadmin.pipeline.progress import Progress
 
 __all__ = ["export_command"]
 
@@ -32,6 +51,7 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
     @click.option(
         "--out", required=True, metavar="PATH", help="Output directory (local, hdfs://, s3a://, ...)."
     )
+    @click.option("--force", is_flag=True, default=False, help="Replace --out when it exists.")
     @click.option(
         "--format", "fmt", type=click.Choice(["parquet", "json"]), default="parquet", show_default=True
     )
@@ -39,7 +59,10 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
     @click.option(
         "--timeout", type=click.FloatRange(min=0.001), metavar="SECONDS", help="Seconds per request."
     )
-    @click.option("--master", metavar="URL", help="Spark master (default local[*]).")
+    @click.option(
+        "--master", metavar="URL", help="Spark master (default: in this process when small, else local[*])."
+    )
+    @click.option("--remote", metavar="URL", help="Run on a Spark Connect server (sc://host:port).")
     @click.option(
         "--partition-size",
         type=click.IntRange(min=1),
@@ -52,17 +75,21 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         begin: str | None,
         end: str | None,
         out: str,
+        force: bool,
         fmt: str,
         namesrv: str | None,
         timeout: float | None,
         master: str | None,
+        remote: str | None,
         partition_size: int,
     ) -> None:
         """A topic's messages (all, or a store-time range) as Parquet, read in parallel from the brokers."""
         prefix = "mqadmin export messages"
-        require_spark("export messages")
+        from mqadmin.pipeline.preflight import UsageError, check_engine, check_out, is_local, local_path
         from mqadmin.pipeline.timespec import TimeSpecError, parse_time
+        from mqadmin.protocol.names import check_topic
 
+        started = time.perf_counter()
         try:
             times = {
                 k: str(int(parse_time(v).timestamp() * 1000))
@@ -71,10 +98,21 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
             }
         except TimeSpecError as e:
             raise click.BadParameter(str(e)) from None
+        refused = check_topic(topic)
+        if refused is not None:
+            fail(prefix, f"-t {topic}: {refused}", EXIT_USAGE)
+        try:
+            check_engine(master, remote)
+            check_out(out, force)
+        except UsageError as e:
+            fail(prefix, str(e), EXIT_USAGE)
         try:
             settings = resolver(namesrv, timeout)
         except Exception as e:
             fail(prefix, first_line(e), exc=e)
+
+        from mqadmin.pipeline.export.plan import ExportOptions, plan
+
         options = {
             "namesrv": ";".join(settings.namesrv_addrs),
             "topic": topic,
@@ -85,25 +123,74 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         if settings.credentials is not None:
             options["accessKey"] = settings.credentials.access_key
             options["secretKey"] = settings.credentials.secret_key
-        import time
+        parsed = replace(ExportOptions.parse(options), settings=settings)  # keeps TLS and the context
+        from mqadmin.pipeline.progress import progress
 
-        from mqadmin.pipeline.export.datasource import register
-        from mqadmin.pipeline.jobs.session import get_spark
+        with progress(prefix, enabled=not debug()) as state:
+            state.phase = "planning"
+            try:
+                ranges = plan(parsed)
+            except KeyboardInterrupt:
+                fail(prefix, "interrupted", EXIT_INTERRUPTED)
+            except Exception as e:
+                fail(prefix, f"{topic}: {first_line(e)}", exc=e)
+            total = sum(r.size for r in ranges)
+            from mqadmin.pipeline.export.inprocess import IN_PROCESS_LIMIT
 
-        started = time.perf_counter()
-        try:
-            spark = get_spark(master, app_name="mqadmin-export")
-            register(spark)
-            df = spark.read.format("rocketmq").options(**options).load()
-            df.write.mode("overwrite").format(fmt).save(out)
-            count = spark.read.format(fmt).load(out).count()
-        except KeyboardInterrupt:
-            fail(prefix, "interrupted", EXIT_INTERRUPTED)
-        except Exception as e:
-            fail(prefix, spark_error(e), exc=e)
+            small = total <= IN_PROCESS_LIMIT and is_local(out)
+            under_submit = "PYSPARK_GATEWAY_PORT" in os.environ
+            if small and master is None and remote is None and not under_submit:
+                state.phase = f"pulling {total} offsets"
+                count = _in_process(prefix, parsed, ranges, local_path(out), fmt)
+            else:
+                count = _spark(prefix, options, out, fmt, master, remote, state)
         seconds = time.perf_counter() - started
         click.echo(
             f"exported {count} messages of {topic} to {out} in {seconds:.1f} s ({count / seconds:.0f} msg/s)"
         )
 
     return export_group
+
+
+def _in_process(prefix: str, options: ExportOptions, ranges: list[QueueRange], out: Path, fmt: str) -> int:
+    import asyncio
+
+    from mqadmin.pipeline.export.inprocess import pull_all, write_in_process
+
+    try:
+        table = asyncio.run(pull_all(options.settings, ranges, options.group))
+        write_in_process(table, out, fmt)
+    except KeyboardInterrupt:
+        fail(prefix, "interrupted", EXIT_INTERRUPTED)
+    except Exception as e:
+        fail(prefix, first_line(e), exc=e)
+    return int(table.num_rows)
+
+
+def _spark(
+    prefix: str,
+    options: dict[str, str],
+    out: str,
+    fmt: str,
+    master: str | None,
+    remote: str | None,
+    state: Progress,
+) -> int:
+    require_spark("export messages")
+    from mqadmin.pipeline.export.datasource import register
+    from mqadmin.pipeline.jobs.session import get_spark
+    from mqadmin.pipeline.progress import spark_tasks
+
+    try:
+        state.phase = "starting Spark"
+        spark = get_spark(master, app_name="mqadmin-export", remote=remote, quiet=not debug())
+        state.detail = spark_tasks(spark)
+        state.phase = "exporting"
+        register(spark)
+        df = spark.read.format("rocketmq").options(**options).load()
+        df.write.mode("overwrite").format(fmt).save(out)
+        return int(spark.read.format(fmt).load(out).count())
+    except KeyboardInterrupt:
+        fail(prefix, "interrupted", EXIT_INTERRUPTED)
+    except Exception as e:
+        fail(prefix, spark_error(e), exc=e)

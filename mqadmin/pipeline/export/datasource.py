@@ -20,81 +20,21 @@ installed (``PYSPARK_PYTHON``).
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-from mqadmin.admin.settings import AdminSettings, Credentials, parse_namesrv_list
-from mqadmin.pipeline.export.pull import DEFAULT_GROUP, MESSAGE_DDL, read_range
-from mqadmin.pipeline.export.ranges import (
-    DEFAULT_PARTITION_SIZE,
-    OffsetSpec,
-    QueueRange,
-    parse_offset_spec,
-    plan_ranges,
-)
-from mqadmin.pipeline.source import RemotingSource
-from mqadmin.pipeline.timespec import parse_time
+from mqadmin.pipeline.export.plan import ExportOptions, plan
+from mqadmin.pipeline.export.pull import MESSAGE_DDL, read_range
+from mqadmin.pipeline.export.ranges import QueueRange
 
 if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
 
-__all__ = ["ExportOptions", "RocketMQDataSource", "register"]
-
-DEFAULT_TIMEOUT = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class ExportOptions:
-    """The data source's options, parsed once on the driver (and shipped to the tasks)."""
-
-    settings: AdminSettings
-    topic: str
-    group: str = DEFAULT_GROUP
-    begin_ms: int | None = None
-    end_ms: int | None = None
-    starting: OffsetSpec | None = None
-    ending: OffsetSpec | None = None
-    partition_size: int = DEFAULT_PARTITION_SIZE
-
-    @classmethod
-    def parse(cls, options: Mapping[str, str]) -> ExportOptions:
-        opts = {k.lower(): v for k, v in options.items()}
-        addrs = parse_namesrv_list(opts.get("namesrv"))
-        topic = (opts.get("topic") or "").strip()
-        if not addrs:
-            raise ValueError("the rocketmq data source needs option namesrv (host:port;host:port)")
-        if not topic:
-            raise ValueError("the rocketmq data source needs option topic")
-        creds = None
-        if opts.get("accesskey") and opts.get("secretkey"):
-            creds = Credentials(opts["accesskey"], opts["secretkey"])
-        settings = AdminSettings(
-            namesrv_addrs=tuple(addrs),
-            timeout=float(opts.get("timeout") or DEFAULT_TIMEOUT),
-            credentials=creds,
-        )
-
-        def ms(name: str) -> int | None:
-            value = opts.get(name)
-            return None if not value else int(parse_time(value).timestamp() * 1000)
-
-        return cls(
-            settings=settings,
-            topic=topic,
-            group=opts.get("group") or DEFAULT_GROUP,
-            begin_ms=ms("begin"),
-            end_ms=ms("end"),
-            starting=parse_offset_spec(opts.get("startingoffsets")),
-            ending=parse_offset_spec(opts.get("endingoffsets")),
-            partition_size=int(opts.get("partitionsize") or DEFAULT_PARTITION_SIZE),
-        )
-
+__all__ = ["ExportOptions", "RocketMQDataSource", "plan", "register"]  # ExportOptions, plan: from .plan
 
 class RangePartition(InputPartition):
     """One queue range: what a Spark task reads."""
@@ -108,22 +48,7 @@ class RocketMQReader(DataSourceReader):
         self.options = options
 
     def partitions(self) -> list[InputPartition]:
-        o = self.options
-
-        async def plan() -> list[QueueRange]:
-            async with RemotingSource(o.settings) as source:
-                return await plan_ranges(
-                    source,
-                    o.topic,
-                    begin_ms=o.begin_ms,
-                    end_ms=o.end_ms,
-                    starting=o.starting,
-                    ending=o.ending,
-                    max_per_partition=o.partition_size,
-                )
-
-        ranges = asyncio.run(plan())
-        return [RangePartition(r) for r in ranges] or [InputPartition(None)]
+        return [RangePartition(r) for r in plan(self.options)] or [InputPartition(None)]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         r = partition.value

@@ -1,7 +1,8 @@
 """Reading one queue range from its broker, as message rows and Arrow record batches.
 
-Pulls go straight to the broker that holds the queue (PULL_MESSAGE with the subscription in the
-header: nothing is committed, no consumer is registered, nothing is held open). Rows outside the
+Pulls go to the broker that holds the queue through the admin API's PULL_MESSAGE, as the Java tools'
+pull consumer sends it (subscription in the header: nothing is committed, no consumer is registered,
+nothing is held open). Rows outside the
 range's store-time window are dropped, which makes a time range exact.
 """
 
@@ -13,16 +14,23 @@ from datetime import UTC, datetime
 
 import pyarrow as pa
 
+from mqadmin.admin.api import MQAdmin
+from mqadmin.admin.messages import TOOLS_CONSUMER, MessageOps
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.pipeline.export.ranges import QueueRange
-from mqadmin.pipeline.source import PULL_BATCH, RemotingSource
-from mqadmin.protocol.codes import ResponseCode
-from mqadmin.protocol.message import MessageExt, decode_messages
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.message import MessageConst, MessageExt
 
 __all__ = ["DEFAULT_GROUP", "MESSAGE_DDL", "MESSAGE_SCHEMA", "pull_range", "read_range", "to_batch"]
 
-DEFAULT_GROUP = "TOOLS_CONSUMER"
+DEFAULT_GROUP = TOOLS_CONSUMER
 """A group every broker has; pulling with it commits nothing."""
+
+PULL_BATCH = 32
+"""Messages per PULL_MESSAGE (the Java tools' batch)."""
+
+_PULL_ONLY = frozenset({MessageConst.PROPERTY_MIN_OFFSET, MessageConst.PROPERTY_MAX_OFFSET})
+"""Properties a pull adds to each message (the queue's bounds at that moment): not the message's own."""
 
 _TS = pa.timestamp("us", tz="UTC")
 MESSAGE_SCHEMA = pa.schema(
@@ -60,20 +68,21 @@ def _in_window(m: MessageExt, r: QueueRange) -> bool:
 
 
 async def pull_range(
-    source: RemotingSource, r: QueueRange, group: str = DEFAULT_GROUP
+    admin: MessageOps, r: QueueRange, group: str = DEFAULT_GROUP
 ) -> AsyncGenerator[list[MessageExt], None]:
     """The range's messages, one list per pull (lists may be empty when a window filters them)."""
+    mq = MessageQueue(r.topic, r.broker, r.queue_id)
     offset = r.start
     while offset < r.end:
-        res = await source.pull(r.addr, group, r.topic, r.queue_id, offset, min(PULL_BATCH, r.end - offset))
-        if res.code == ResponseCode.SUCCESS:
-            msgs = [m for m in decode_messages(res.body) if r.start <= m.queue_offset < r.end]
+        res = await admin.pull_message(mq, "*", offset, min(PULL_BATCH, r.end - offset), group)
+        if res.status == "FOUND":
+            msgs = [m for m in res.messages if r.start <= m.queue_offset < r.end]
             yield [m for m in msgs if _in_window(m, r)]
-        elif res.code not in (ResponseCode.PULL_RETRY_IMMEDIATELY, ResponseCode.PULL_OFFSET_MOVED):
+        elif res.status not in ("NO_MATCHED_MSG", "OFFSET_ILLEGAL"):
             return  # nothing more in the queue
-        if res.next_offset <= offset:
+        if res.next_begin_offset <= offset:
             return
-        offset = res.next_offset
+        offset = res.next_begin_offset
 
 
 def _ms(ms: int) -> datetime:
@@ -97,7 +106,7 @@ def to_batch(messages: list[MessageExt], broker: str) -> pa.RecordBatch:
             "store_timestamp": [_ms(m.store_timestamp) for m in messages],
             "store_host": [m.store_address for m in messages],
             "reconsume_times": [m.reconsume_times for m in messages],
-            "properties": [list(m.properties.items()) for m in messages],
+            "properties": [[kv for kv in m.properties.items() if kv[0] not in _PULL_ONLY] for m in messages],
             "body": [bytes(m.body) for m in messages],
         },
         schema=MESSAGE_SCHEMA,
@@ -109,8 +118,8 @@ def read_range(
 ) -> Iterator[pa.RecordBatch]:
     """Synchronous reading of one range (a Spark task), in record batches of about ``batch_rows``."""
     loop = asyncio.new_event_loop()
-    source = RemotingSource(settings)
-    pulls = pull_range(source, r, group)
+    admin = MQAdmin(settings)
+    pulls = pull_range(admin, r, group)
     pending: list[MessageExt] = []
     try:
         while True:
@@ -126,5 +135,5 @@ def read_range(
             yield to_batch(pending, r.broker)
     finally:
         loop.run_until_complete(pulls.aclose())
-        loop.run_until_complete(source.close())
+        loop.run_until_complete(admin.close())
         loop.close()

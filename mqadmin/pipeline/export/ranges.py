@@ -1,7 +1,8 @@
 """Which queue offsets to read: one range per message queue of the topic, split when large.
 
-The route gives the brokers and their read queues; each queue's range starts at its min offset and
-ends at its max offset (exclusive), narrowed by the options:
+The route gives the brokers and their read queues (all asked through the admin API: GET_ROUTEINFO_BY_TOPIC,
+GET_MIN_OFFSET, GET_MAX_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP with its LOWER boundary); each queue's range
+starts at its min offset and ends at its max offset (exclusive), narrowed by the options:
 
 - ``begin``/``end`` (store time, ms): SEARCH_OFFSET_BY_TIMESTAMP answers the offset whose store time
   is *nearest* the given time, so the range is widened by one at the end and the rows are filtered by
@@ -20,7 +21,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mqadmin.pipeline.source import RemotingSource
+from mqadmin.admin.messages import MessageOps
+from mqadmin.protocol.bodies.message_queue import MessageQueue
 
 __all__ = ["DEFAULT_PARTITION_SIZE", "OffsetSpec", "QueueRange", "parse_offset_spec", "plan_ranges", "split"]
 
@@ -90,7 +92,7 @@ def split(r: QueueRange, size: int) -> list[QueueRange]:
 
 
 async def _queue_range(
-    source: RemotingSource,
+    admin: MessageOps,
     topic: str,
     broker: str,
     addr: str,
@@ -100,22 +102,21 @@ async def _queue_range(
     starting: OffsetSpec | None,
     ending: OffsetSpec | None,
 ) -> QueueRange:
-    lo, hi = await asyncio.gather(
-        source.min_offset(addr, topic, queue_id), source.max_offset(addr, topic, queue_id)
-    )
+    mq = MessageQueue(topic, broker, queue_id)
+    lo, hi = await asyncio.gather(admin.min_offset(mq), admin.max_offset(mq))
     key = f"{broker}:{queue_id}"
     start = _resolve(starting, key, lo, hi, lo)
     end = _resolve(ending, key, lo, hi, hi)
     if begin_ms is not None and start < end:
-        start = max(start, min(await source.search_offset(addr, topic, queue_id, begin_ms), hi))
+        start = max(start, min(await admin.search_offset(mq, begin_ms), hi))
     if end_ms is not None and start < end:
         # the nearest entry may be the one just before end_ms: keep it, the reader filters by time
-        end = min(end, await source.search_offset(addr, topic, queue_id, end_ms) + 1)
+        end = min(end, await admin.search_offset(mq, end_ms) + 1)
     return QueueRange(topic, broker, addr, queue_id, start, max(start, end), begin_ms, end_ms)
 
 
 async def plan_ranges(
-    source: RemotingSource,
+    admin: MessageOps,
     topic: str,
     *,
     begin_ms: int | None = None,
@@ -125,7 +126,7 @@ async def plan_ranges(
     max_per_partition: int = DEFAULT_PARTITION_SIZE,
 ) -> list[QueueRange]:
     """The non-empty ranges to read, ordered by broker, queue and offset."""
-    route = await source.topic_route(topic)
+    route = await admin.topic_route_cached(topic)
     masters: dict[str, str] = {}
     for bd in route.broker_datas or []:
         addrs = bd.broker_addrs or {}
@@ -138,7 +139,7 @@ async def plan_ranges(
             continue
         for q in range(qd.read_queue_nums):
             jobs.append(
-                _queue_range(source, topic, qd.broker_name, addr, q, begin_ms, end_ms, starting, ending)
+                _queue_range(admin, topic, qd.broker_name, addr, q, begin_ms, end_ms, starting, ending)
             )
     ranges = await asyncio.gather(*jobs)
     return [part for r in ranges for part in split(r, max_per_partition)]

@@ -24,6 +24,7 @@ from mqadmin.pipeline.layout import (
     date_range_prune,
     table_path,
 )
+from mqadmin.pipeline.preflight import is_local, local_path
 from mqadmin.pipeline.schema import SCHEMAS
 
 if TYPE_CHECKING:
@@ -91,12 +92,17 @@ def read_table(spark: SparkSession, root: str, table: str, window: TimeWindow = 
     from pyspark.sql import functions as F
 
     schema = spark_schema(table)
-    try:
-        df = spark.read.schema(schema).parquet(table_path(root, table))
-    except AnalysisException as e:
-        if not _is_missing_path(e):
-            raise
+    path = table_path(root, table)
+    if is_local(path) and not local_path(path).is_dir():
+        # known absent: say so now (a Connect server would only find out when the plan runs)
         df = spark.createDataFrame([], schema)
+    else:
+        try:
+            df = spark.read.schema(schema).parquet(path)
+        except AnalysisException as e:
+            if not _is_missing_path(e):
+                raise
+            df = spark.createDataFrame([], schema)
     if window.since is not None:
         since = as_utc(window.since)
         first_day = date_range_prune(since)

@@ -6,23 +6,23 @@ computations themselves are the pure functions of the job modules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TextIO
 
 from mqadmin.pipeline.jobs.io import Snapshots, TimeWindow, read_snapshots
 from mqadmin.pipeline.jobs.output import emit
 from mqadmin.pipeline.jobs.session import get_spark
+from mqadmin.pipeline.preflight import NoDataError
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
 
+    from mqadmin.pipeline.progress import Progress
+
 __all__ = ["JOBS", "JobOptions", "NoDataError", "compute", "run_job"]
 
 JOBS = ("lag", "throughput", "skew", "idle", "report")
-
-
-class NoDataError(Exception):
-    """The input holds no snapshot rows in the window: nothing to analyze."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,18 +78,41 @@ def run_job(
     out: str | None = None,
     options: JobOptions | None = None,
     stdout: TextIO | None = None,
+    remote: str | None = None,
+    quiet: bool = True,
+    progress: Progress | None = None,
 ) -> str | None:
-    """Run ``job`` on the snapshots under ``input_path``; returns where the result went (None: stdout)."""
+    """Run ``job`` on the snapshots under ``input_path``; returns where the result went (None: stdout).
+
+    ``remote`` (``sc://host:port``) runs it on a Spark Connect server instead of a local JVM;
+    ``quiet`` keeps the JVM's own lines off stderr; ``progress`` is told the phase.
+    """
     if job not in JOBS:
         raise ValueError(f"unknown job {job!r}; one of {', '.join(JOBS)}")
-    spark = get_spark(master)
+    step = _phases(progress)
+    step("starting Spark")
+    spark = get_spark(master, remote=remote, quiet=quiet)
+    if progress is not None:
+        from mqadmin.pipeline.progress import spark_tasks
+
+        progress.detail = spark_tasks(spark)
+    step("reading snapshots")
     snaps = read_snapshots(spark, input_path, window or TimeWindow())
     if not _has_data(job, snaps):
         raise NoDataError(f"no snapshot data under {input_path} in the window")
     options = options or JobOptions()
+    step(f"computing {job}")
     if job == "report":
         return _report(snaps, out, options, stdout)
     return emit(compute(job, snaps, options), fmt, out, stdout)
+
+
+def _phases(progress: Progress | None) -> Callable[[str], None]:
+    def step(phase: str) -> None:
+        if progress is not None:
+            progress.phase = phase
+
+    return step
 
 
 def _report(snaps: Snapshots, out: str | None, options: JobOptions, stdout: TextIO | None) -> str | None:

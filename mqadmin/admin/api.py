@@ -8,6 +8,7 @@ methods available to every command.
 from __future__ import annotations
 
 from mqadmin.admin.acl import AclOps
+from mqadmin.admin.auth import AuthOps
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.brokers import BrokerAdminOps
 from mqadmin.admin.consumers import ConsumerOps
@@ -21,6 +22,7 @@ __all__ = ["MQAdmin"]
 
 class MQAdmin(
     AclOps,
+    AuthOps,
     ConsumerOps,
     GroupOps,
     MessageOps,

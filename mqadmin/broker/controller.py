@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any
 
 from mqadmin.broker.acl import access_guard
+from mqadmin.broker.auth import AuthStore, start_auth
 from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager
 from mqadmin.broker.config import BrokerConfig, BrokerSettings, Configuration, MessageStoreConfig
 from mqadmin.broker.groups import GroupManager
@@ -30,6 +31,7 @@ from mqadmin.broker.processors.acl_admin import AclAdminProcessor
 from mqadmin.broker.processors.admin_broker import BrokerAdminProcessor
 from mqadmin.broker.processors.admin_groups import GroupAdminProcessor
 from mqadmin.broker.processors.admin_topics import TopicAdminProcessor
+from mqadmin.broker.processors.auth import AuthProcessor
 from mqadmin.broker.processors.broker_ops import BrokerOpsProcessor
 from mqadmin.broker.processors.clients import ClientProcessor
 from mqadmin.broker.processors.ha import HAProcessor
@@ -99,6 +101,7 @@ class BrokerController:
         self.topics = TopicManager(self.config, config_dir)
         self.groups = GroupManager(config_dir, self.config.auto_create_subscription_group)
         self.offsets = OffsetManager(config_dir)
+        self.auth_store = AuthStore(config_dir)  # ACL 2.0 users and policies
         self.consumers = ConsumerManager(
             self.notify_consumer_ids_changed, lambda: self.config.notify_consumer_ids_changed_enable
         )
@@ -159,6 +162,7 @@ class BrokerController:
         """Load configs, recover the store, listen, register; returns the port listened on."""
         s = self.settings
         guard = access_guard(s)  # aclEnable: the ACL check before every handler (AclConfigError: bad files)
+        auth = start_auth(self)  # ACL 2.0 (5.x): users and ACLs loaded; authentication, authorization
         s.store.config_dir.mkdir(parents=True, exist_ok=True)
         self.topics.load()
         self.groups.load()
@@ -179,14 +183,15 @@ class BrokerController:
             TopicAdminProcessor(self),
             BrokerAdminProcessor(self),
             GroupAdminProcessor(self),
+            AuthProcessor(self),
             HAProcessor(self),
             AclAdminProcessor(self, guard.validator),
             self.transactions,
             BrokerOpsProcessor(self),
         ):
             for code, handler in processor.handlers().items():
-                server.register_handler(code, with_version(guard(handler), self.version.ordinal))
-        server.register_default_handler(with_version(guard(self._unsupported), self.version.ordinal))
+                server.register_handler(code, with_version(auth(guard(handler)), self.version.ordinal))
+        server.register_default_handler(with_version(auth(guard(self._unsupported)), self.version.ordinal))
         server.on_close.append(self._channel_closed)
         if s.server.listen_port != 0:  # the store is ready before the first client can connect
             self.store.start()

@@ -135,6 +135,18 @@ COMMANDS: tuple[CommandEntry, ...] = (
         False,
     ),
     # ACL 2.0 users and policies (5.3.3)
+    CommandEntry("createUser", "auth_admin", "acl", "Create user to cluster."),
+    CommandEntry("updateUser", "auth_admin", "acl", "Update user to cluster."),
+    CommandEntry("deleteUser", "auth_admin", "acl", "Delete user from cluster."),
+    CommandEntry("getUser", "auth_admin", "acl", "Get user from cluster."),
+    CommandEntry("listUser", "auth_admin", "acl", "List user from cluster."),
+    CommandEntry("copyUser", "auth_admin", "acl", "Copy user to cluster."),
+    CommandEntry("createAcl", "auth_admin", "acl", "Create acl to cluster."),
+    CommandEntry("updateAcl", "auth_admin", "acl", "Update acl to cluster."),
+    CommandEntry("deleteAcl", "auth_admin", "acl", "Delete acl from cluster."),
+    CommandEntry("getAcl", "auth_admin", "acl", "Get acl from cluster."),
+    CommandEntry("listAcl", "auth_admin", "acl", "List acl from cluster."),
+    CommandEntry("copyAcl", "auth_admin", "acl", "Copy acl to cluster."),
     # ACL 1.0 (4.9.8)
     CommandEntry("updateAclConfig", "acl_admin", "acl", "Update acl config yaml file in broker"),
     CommandEntry("deleteAclConfig", "acl_admin", "acl", "Delete Acl Config Account in broker"),

@@ -1,0 +1,70 @@
+"""ACL 2.0 (5.3) on the development broker: users, ACL policies, and their enforcement.
+
+- :mod:`~mqadmin.broker.auth.model`: users and ACLs in Java's stored JSON shapes;
+- :mod:`~mqadmin.broker.auth.store`: their durable files and Java's metadata-manager rules;
+- :mod:`~mqadmin.broker.auth.contexts`: which resources and actions a request needs;
+- :mod:`~mqadmin.broker.auth.guard`: authentication and authorization before every handler.
+
+The admin requests (3001-3010) are answered by :mod:`mqadmin.broker.processors.auth`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from mqadmin.broker.acl_plain import AclConfigError
+from mqadmin.broker.auth.guard import AuthGuard
+from mqadmin.broker.auth.model import SUPER, User
+from mqadmin.broker.auth.store import AuthStore
+from mqadmin.broker.config import AuthConfig
+from mqadmin.protocol import fastjson
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.remoting.client import Handler
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+
+__all__ = ["AuthConfigError", "AuthGuard", "AuthStore", "init_users", "start_auth"]
+
+
+class AuthConfigError(AclConfigError):
+    """``initAuthenticationUser`` or ``innerClientAuthenticationCredentials`` cannot be used."""
+
+
+def _super_user(text: str, name_key: str, secret_key: str, what: str) -> User:
+    try:
+        obj = fastjson.loads(text)
+    except ProtocolError as e:
+        raise AuthConfigError(f"{what} is not JSON: {e}") from None
+    name = obj.get(name_key) if isinstance(obj, dict) else None
+    secret = obj.get(secret_key) if isinstance(obj, dict) else None
+    if not isinstance(name, str) or not name.strip() or not isinstance(secret, str) or not secret.strip():
+        raise AuthConfigError(f'{what} must be {{"{name_key}":"...","{secret_key}":"..."}}')
+    return User(name, secret, SUPER)
+
+
+def init_users(config: AuthConfig, store: AuthStore) -> None:
+    """``AuthenticationMetadataManagerImpl.initUser``: the configured super users, created if missing."""
+    wanted = []
+    if config.init_authentication_user and config.init_authentication_user.strip():
+        wanted.append(
+            _super_user(config.init_authentication_user, "username", "password", "initAuthenticationUser")
+        )
+    creds = config.inner_client_authentication_credentials
+    if creds and creds.strip():
+        wanted.append(_super_user(creds, "accessKey", "secretKey", "innerClientAuthenticationCredentials"))
+    for user in wanted:
+        if user.username not in store.users:
+            store.create_user(user)
+
+
+def start_auth(broker: BrokerController) -> Callable[[Handler], Handler]:
+    """Load the broker's users and ACLs and return what wraps each handler: the ACL 2.0 checks
+    (a 5.x broker with ``authenticationEnabled``/``authorizationEnabled`` in its ``-c`` file).
+    :class:`AuthConfigError` if a configured super user cannot be made."""
+    store = broker.auth_store
+    store.load()
+    config = AuthConfig.of(broker.settings.file_properties) if broker.version.five_x else AuthConfig()
+    init_users(config, store)
+    return AuthGuard(config, store, broker.config.broker_cluster_name).wrap

@@ -15,6 +15,7 @@ from mqadmin.admin.consumers import ConsumerOps
 from mqadmin.admin.groups import GroupOps
 from mqadmin.admin.messages import MessageOps
 from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.admin.static_topics import StaticTopicOps
 from mqadmin.admin.topics import TopicAdminOps
 
 __all__ = ["MQAdmin"]
@@ -23,6 +24,7 @@ __all__ = ["MQAdmin"]
 class MQAdmin(
     AclOps,
     AuthOps,
+    StaticTopicOps,
     ConsumerOps,
     GroupOps,
     MessageOps,

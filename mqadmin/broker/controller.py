@@ -39,6 +39,7 @@ from mqadmin.broker.processors.offsets import OffsetProcessor
 from mqadmin.broker.processors.pull import PullProcessor
 from mqadmin.broker.processors.query import QueryProcessor
 from mqadmin.broker.processors.send import SendProcessor
+from mqadmin.broker.processors.static_topic import StaticTopicProcessor
 from mqadmin.broker.processors.wire import answer, tags_hash, with_version
 from mqadmin.broker.registration import Registrar
 from mqadmin.broker.schedule import ScheduleService
@@ -181,6 +182,7 @@ class BrokerController:
             QueryProcessor(self),
             ClientProcessor(self),
             TopicAdminProcessor(self),
+            StaticTopicProcessor(self),
             BrokerAdminProcessor(self),
             GroupAdminProcessor(self),
             AuthProcessor(self),

@@ -20,7 +20,13 @@ from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.version import broker_version
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
-from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic import (
+    PERM_READ,
+    PERM_WRITE,
+    TopicConfig,
+    TopicConfigAndMappingSerializeWrapper,
+    TopicConfigSerializeWrapper,
+)
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -82,7 +88,13 @@ class Registrar:
         )
 
     def _body(self, only: str | None) -> bytes:
-        body = RegisterBrokerBody(self._wrapper(only), [])
+        wrapper = self._wrapper(only)
+        infos = self.topics.mappings.infos(only)
+        if infos:  # static topics: a 5.x body with each one's topicQueueMappingInfo
+            wrapper = TopicConfigAndMappingSerializeWrapper(
+                wrapper.topic_config_table, wrapper.data_version, topic_queue_mapping_info_map=infos
+            )
+        body = RegisterBrokerBody(wrapper, [])
         return body.encode(compress=self.settings.broker.compressed_register)
 
     async def register_all(self, *, check_order: bool = True, only: str | None = None) -> None:

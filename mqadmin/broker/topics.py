@@ -16,6 +16,7 @@ from typing import Any
 
 from mqadmin.broker.config import BrokerConfig
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.broker.static_topics import TopicQueueMappings
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import (
     PERM_INHERIT,
@@ -109,6 +110,8 @@ class TopicManager:
         self.data_version = DataVersion()
         self.system_topics: set[str] = set(_STATIC_SYSTEM_TOPICS)
         self.on_auto_create: Callable[[], None] = lambda: None
+        self.mappings = TopicQueueMappings(config, config_dir)
+        """Static topics' queue mappings (``topicQueueMapping.json``), kept beside their configs."""
         self._builtin()
 
     def _builtin(self) -> None:
@@ -144,6 +147,7 @@ class TopicManager:
                 self.data_version = DataVersion(wrapper.data_version.timestamp, wrapper.data_version.counter)
 
         load_config_file(self.path, decode)
+        self.mappings.load()
 
     def encode(self, pretty: bool = False) -> str:
         wrapper = self.wrapper()
@@ -201,6 +205,7 @@ class TopicManager:
             log.warning("delete topic config failed, topic: %s not exists", topic)
             return False
         log.info("delete topic config OK, topic: %s", topic)
+        self.mappings.delete(topic)
         self._changed()
         return True
 

@@ -161,6 +161,13 @@ COMMANDS: tuple[CommandEntry, ...] = (
     ),
     # controller and HA (5.3.3)
     # static topics (5.3.3)
+    CommandEntry(
+        "updateStaticTopic",
+        "static_topic_admin",
+        "topic",
+        "Update or create static topic, which has fixed number of queues.",
+    ),
+    CommandEntry("remappingStaticTopic", "static_topic_admin", "topic", "Remapping static topic."),
     # broker operations of 5.x: consume mode, brokers in a container, flush/read-ahead, pop records,
     # RocksDB, cold data, compaction log (5.3.3)
     # name server

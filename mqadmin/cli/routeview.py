@@ -42,8 +42,10 @@ def _queue_bean(qd: QueueData) -> Bean:
 
 
 def _as_bean(value: Any) -> Any:
+    """A bean of JSON values; a map keyed by numbers (``currIdMap``) stays a map."""
     if isinstance(value, dict):
-        return Bean({k: _as_bean(v) for k, v in value.items()})
+        inner = {k: _as_bean(v) for k, v in value.items()}
+        return inner if any(not isinstance(k, str) for k in value) or not value else Bean(inner)
     if isinstance(value, list):
         return [_as_bean(v) for v in value]
     return value

@@ -14,6 +14,7 @@ from mqadmin.broker.processors.wire import NOT_SET_REMARK, RequestError, answer,
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping
 from mqadmin.protocol.bodies.stats import TopicOffset, TopicStatsTable
 from mqadmin.protocol.bodies.topic import TopicConfig, TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -149,11 +150,16 @@ class TopicAdminProcessor:
     @guarded
     def topic_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """GET_TOPIC_CONFIG as a 5.x broker answers it (a 4.9.8 broker has no such code)."""
-        topic = GetTopicConfigRequestHeader.decode(cmd.ext_fields).topic
+        hdr = GetTopicConfigRequestHeader.decode(cmd.ext_fields)
+        topic = hdr.topic
         tc = self.broker.topics.get(topic)
         if tc is None:
             return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"No topic in this broker. topic: {topic}")
         out = dataclasses.replace(tc, attributes={})
+        mapping = self.broker.topics.mappings.get(topic) if hdr.lo else None
+        if mapping is not None:  # a static topic asked with lo=true: TopicConfigAndQueueMapping
+            body = TopicConfigAndQueueMapping(out, mapping).encode()
+            return answer(cmd, ResponseCode.SUCCESS, None, None, body)
         return answer(cmd, ResponseCode.SUCCESS, None, None, out.encode())
 
     @guarded

@@ -17,14 +17,16 @@ from typing import TYPE_CHECKING, cast
 
 from mqadmin.broker.longpoll import HeldPull
 from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded
+from mqadmin.broker.static_topics import forward_pull
 from mqadmin.broker.topics import OFFSET_MOVED_EVENT
 from mqadmin.protocol.bodies.topic import PERM_READ
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
 from mqadmin.protocol.headers.message import PullMessageRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict, java_string_hash
 from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.staticmapping import PullOffsets
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -126,6 +128,15 @@ class PullProcessor:
             return answer(cmd, 17, f"topic[{topic}] not exist, apply first please! {FAQ_SUFFIX}", empty)
         if not tc.perm & PERM_READ:
             return answer(cmd, 16, f"the topic[{topic}] pulling message is forbidden", empty)
+        static = b.topics.mappings.context(topic, queue_id, select_one=False, lo=h.lo)
+        if static is not None:  # a static topic: the generation holding the logical offset
+            why = static.pull_refusal()
+            if why is not None:
+                return answer(cmd, ResponseCode.NOT_LEADER_FOR_QUEUE, why)
+            item, offset, max_nums = static.pull_target(offset, max_nums)
+            queue_id = item.queue_id
+            if item.bname != cfg.broker_name:
+                return forward_pull(b, cmd, h, static, item, offset, max_nums)
         if queue_id < 0 or queue_id >= tc.read_queue_nums:
             remark = f"queueId[{queue_id}] is illegal, topic:[{topic}] topicConfig.readQueueNums:"
             return answer(cmd, 1, f"{remark}[{tc.read_queue_nums}] consumer:[/{conn.remote_addr}]", empty)
@@ -172,6 +183,16 @@ class PullProcessor:
             "minOffset": result.min_offset,
             "maxOffset": result.max_offset,
         }
+        if static is not None:  # logical offsets in the answer (Java rewriteResponseForStaticTopic)
+            got = PullOffsets(code, result.next_begin_offset, result.min_offset, result.max_offset)
+            told = static.pull_answer(offset, got)
+            code = told.code
+            ext.update(
+                nextBeginOffset=told.next_begin_offset,
+                minOffset=told.min_offset,
+                maxOffset=told.max_offset,
+                offsetDelta=told.offset_delta,
+            )
         resp: RemotingCommand | asyncio.Future[RemotingCommand | None] | None
         if code == 0:
             body = b"".join(result.messages)

@@ -10,6 +10,7 @@ queue id and the queue offset.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from typing import TYPE_CHECKING
@@ -43,6 +44,7 @@ from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.static_topics import QueueContext
     from mqadmin.broker.store.results import PutResult
 
 __all__ = ["SendProcessor"]
@@ -120,6 +122,12 @@ class SendProcessor:
         h = decode_send_header(cmd)
         b = self.broker
         cfg = b.config
+        static = b.topics.mappings.context(h.topic, h.queue_id, select_one=True)
+        if static is not None:  # a static topic: the logical queue's physical queue on this broker
+            why = static.send_refusal(h.queue_id)
+            if why is not None or static.leader is None:
+                return answer(cmd, ResponseCode.NOT_LEADER_FOR_QUEUE, why)
+            h = dataclasses.replace(h, queue_id=static.leader.queue_id)
         ext: dict[str, object] = {"MSG_REGION": cfg.region_id, "TRACE_ON": cfg.trace_on}
 
         if b.now_ms() < cfg.start_accept_send_request_time_stamp:
@@ -134,7 +142,7 @@ class SendProcessor:
         queue_id = h.queue_id if h.queue_id >= 0 else random.randrange(max(tc.write_queue_nums, 1))
         answered_queue = queue_id  # what the answer says, even when the message goes to the DLQ
         if h.batch or cmd.code == RequestCode.SEND_BATCH_MESSAGE:
-            return self._send_batch(conn, cmd, h, tc, queue_id, ext)
+            return self._send_batch(conn, cmd, h, tc, queue_id, ext, static)
 
         topic = h.topic
         if topic.startswith(RETRY_PREFIX):
@@ -170,7 +178,7 @@ class SendProcessor:
             result = b.transactions.prepare(msg)
         else:
             result = b.put_message(msg)
-        return self._put_answer(cmd, result, answered_queue, msg.topic, ext)
+        return self._put_answer(cmd, result, answered_queue, msg.topic, ext, static)
 
     def _check(self, conn: Connection, h: SendHeader) -> tuple[int, str] | None:
         """``msgCheck``: permission, topic name, auto-creation, queue id."""
@@ -251,7 +259,13 @@ class SendProcessor:
         )
 
     def _put_answer(
-        self, cmd: RemotingCommand, result: PutResult, queue_id: int, topic: str, ext: dict[str, object]
+        self,
+        cmd: RemotingCommand,
+        result: PutResult,
+        queue_id: int,
+        topic: str,
+        ext: dict[str, object],
+        static: QueueContext | None = None,
     ) -> RemotingCommand:
         status = result.status.name
         code = _PUT_OK_CODES.get(status)
@@ -270,6 +284,8 @@ class SendProcessor:
             return answer(cmd, code, remark, ext)
         self.broker.stats.inc_topic_put(topic, result.msg_num, result.wrote_bytes)
         ext.update(msgId=result.msg_id, queueId=queue_id, queueOffset=result.queue_offset)
+        if static is not None:  # the logical queue id and offset (Java rewriteResponseForStaticTopic)
+            ext["queueId"], ext["queueOffset"] = static.send_answer(result.queue_offset)
         return answer(cmd, code, None, ext)
 
     def _send_batch(
@@ -280,6 +296,7 @@ class SendProcessor:
         tc: TopicConfig,
         queue_id: int,
         ext: dict[str, object],
+        static: QueueContext | None = None,
     ) -> RemotingCommand:
         """``asyncSendBatchMessage``: every entry gets the batch's properties (with CLUSTER) appended."""
         b = self.broker
@@ -318,7 +335,7 @@ class SendProcessor:
             msg.properties = string_to_properties(text)
             msgs.append(msg)
         result = b.put_messages(msgs)
-        return self._put_answer(cmd, result, queue_id, h.topic, ext)
+        return self._put_answer(cmd, result, queue_id, h.topic, ext, static)
 
     # ------------------------------------------------------------------------------ send back
 

@@ -1,0 +1,87 @@
+"""UPDATE_AND_CREATE_STATIC_TOPIC (513) of a 5.x broker: a static topic's config and this broker's
+mapping of its logical queues, in one request.
+
+Java keeps the topic config first and fails on the mapping after it (a half-written topic); here
+the header, the name, the body and the mapping (against what the broker already holds) are all
+checked before either is kept, and a refusal changes nothing. The refusals are Java's codes:
+INVALID_PARAMETER for the name, SYSTEM_ERROR with the mapping's reason otherwise.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from mqadmin.broker.processors.wire import NOT_SET_REMARK, answer, guarded
+from mqadmin.protocol import names
+from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
+from mqadmin.protocol.bodies.topic import TopicConfig
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.static_topic import CreateStaticTopicRequestHeader
+from mqadmin.protocol.staticmapping import MappingError, check_broker_detail
+from mqadmin.remoting.client import Connection, Handler
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+
+__all__ = ["StaticTopicProcessor"]
+
+log = logging.getLogger("mqadmin.broker")
+
+
+class StaticTopicProcessor:
+    """Code 513 (a 5.x broker's; a 4.9.8 one does not know it)."""
+
+    def __init__(self, broker: BrokerController) -> None:
+        self.broker = broker
+
+    def handlers(self) -> dict[int, Handler]:
+        if not self.broker.version.five_x:
+            return {}
+        return {RequestCode.UPDATE_AND_CREATE_STATIC_TOPIC: self.update_and_create_static_topic}
+
+    @guarded
+    def update_and_create_static_topic(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
+        hdr = CreateStaticTopicRequestHeader.decode(cmd.ext_fields)
+        topic = hdr.topic
+        b = self.broker
+        log.info(
+            "Broker receive request to update or create static topic=%s, caller address=%s",
+            topic,
+            conn.remote_addr,
+        )
+        bad = names.check_topic(topic)
+        if bad is None and b.topics.is_system_topic(topic):
+            bad = f"The topic[{topic}] is conflict with system topic."
+        bad = bad or hdr.refusal()
+        if bad is not None:
+            return answer(cmd, ResponseCode.INVALID_PARAMETER, bad)
+        try:
+            detail = TopicQueueMappingDetail.decode(cmd.body or b"")
+            check_broker_detail(detail, topic, b.config.broker_name, hdr.write_queue_nums)
+            kept = b.topics.mappings.merged(detail, bool(hdr.force))
+        except (ProtocolError, MappingError) as e:
+            log.warning("Update static topic %s from %s refused: %s", topic, conn.remote_addr, e)
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, str(e))
+        tc = TopicConfig(
+            topic_name=topic,
+            read_queue_nums=hdr.read_queue_nums,
+            write_queue_nums=hdr.write_queue_nums,
+            perm=hdr.perm,
+            topic_filter_type=hdr.topic_filter_type,
+            topic_sys_flag=hdr.topic_sys_flag or 0,
+        )
+        b.topics.mappings.put(kept)  # the mapping file, then topics.json
+        b.topics.update(tc)
+        b.register_topic_change(topic)
+
+        async def after_registration() -> RemotingCommand:
+            await b.registered()  # Java registers the topic before answering
+            return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK)
+
+        return after_registration()

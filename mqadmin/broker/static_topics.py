@@ -1,0 +1,266 @@
+"""The broker's static-topic mappings (Java ``TopicQueueMappingManager``), persisted as
+``config/topicQueueMapping.json`` in Java's shape (``{"dataVersion":..,"topicQueueMappingInfoMap":
+{topic: TopicQueueMappingDetail}}``, fastjson pretty text, ``.bak`` kept, as every config file).
+
+A mapping arrives with UPDATE_AND_CREATE_STATIC_TOPIC (513) together with the topic's config: both
+are checked first (:func:`~mqadmin.protocol.staticmapping.merge_broker_detail`, the header's
+numbers), then kept; the mapping file is written before ``topics.json``, so a refused request writes
+neither. Sends and pulls name a *logical* queue of a static topic; :meth:`TopicQueueMappings.context`
+finds its generation here, and the processors rewrite queue ids and offsets with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mqadmin.broker.config import BrokerConfig
+from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.broker.processors.wire import answer
+from mqadmin.protocol.bodies.cluster import ClusterInfo
+from mqadmin.protocol.bodies.static_topic import (
+    LogicQueueMappingItem,
+    TopicQueueMappingDetail,
+    TopicQueueMappingInfo,
+    TopicQueueMappingSerializeWrapper,
+)
+from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.javanum import parse_long
+from mqadmin.protocol.staticmapping import (
+    PullOffsets,
+    find_item,
+    mapping_info,
+    merge_broker_detail,
+    physical_offset,
+    rewrite_pull_answer,
+    static_offset_loosely,
+)
+
+if TYPE_CHECKING:
+    from mqadmin.broker.controller import BrokerController
+    from mqadmin.protocol.headers.message import PullMessageRequestHeader
+
+__all__ = ["QueueContext", "TopicQueueMappings", "forward_pull"]
+
+log = logging.getLogger("mqadmin.broker")
+
+
+@dataclass(slots=True)
+class QueueContext:
+    """A request's logical queue on this broker (Java ``TopicQueueMappingContext``)."""
+
+    topic: str
+    global_id: int
+    detail: TopicQueueMappingDetail
+    items: list[LogicQueueMappingItem] | None
+    current: LogicQueueMappingItem | None = None
+
+    @property
+    def leader(self) -> LogicQueueMappingItem | None:
+        return self.items[-1] if self.items else None
+
+    @property
+    def is_leader(self) -> bool:
+        leader = self.leader
+        return leader is not None and leader.bname == self.detail.bname
+
+    # ------------------------------------------------------------------ send
+
+    def send_refusal(self, requested: int) -> str | None:
+        """``rewriteRequestForStaticTopic``: why this broker cannot take the send (NOT_LEADER_FOR_QUEUE)."""
+        if self.is_leader:
+            return None
+        return (
+            f"{self.topic}-{requested} does not exit in request process of current broker {self.detail.bname}"
+        )
+
+    def send_answer(self, physical_offset: int) -> tuple[int, int]:
+        """``rewriteResponseForStaticTopic`` of a send: the logical queue id and offset to answer."""
+        leader = self.leader
+        assert leader is not None
+        return self.global_id, static_offset_loosely(leader, physical_offset)
+
+    # ------------------------------------------------------------------ pull
+
+    def pull_refusal(self) -> str | None:
+        if self.is_leader:
+            return None
+        return (
+            f"{self.topic}-{self.global_id} cannot find mapping item in request process of current "
+            f"broker {self.detail.bname}"
+        )
+
+    def pull_target(self, logical_offset: int, max_nums: int) -> tuple[LogicQueueMappingItem, int, int]:
+        """The generation holding ``logical_offset``, the physical offset there, and the batch size
+        (no more than what is left of a closed generation)."""
+        item = find_item(self.items, logical_offset, True)
+        assert item is not None  # the leader's own item has a decided logic offset
+        self.current = item
+        if item.end_offset > item.start_offset:
+            max_nums = min(item.end_offset - item.start_offset, max_nums)
+        return item, physical_offset(item, logical_offset), max_nums
+
+    def pull_answer(self, request_offset: int, got: PullOffsets) -> PullOffsets:
+        assert self.items is not None and self.current is not None
+        return rewrite_pull_answer(self.items, self.detail, self.global_id, self.current, request_offset, got)
+
+
+class TopicQueueMappings:
+    """Mappings by topic; every change bumps the version and persists at once."""
+
+    def __init__(self, config: BrokerConfig, config_dir: Path) -> None:
+        self.config = config
+        self.path = config_dir / "topicQueueMapping.json"
+        self.table: dict[str, TopicQueueMappingDetail] = {}
+        self.data_version = DataVersion()
+
+    # ------------------------------------------------------------------ persistence
+
+    def load(self) -> None:
+        def decode(obj: Any) -> None:
+            wrapper = TopicQueueMappingSerializeWrapper.from_json_obj(obj)
+            self.table.update(wrapper.topic_queue_mapping_info_map)
+            if wrapper.data_version is not None:
+                self.data_version = wrapper.data_version
+
+        load_config_file(self.path, decode)
+
+    def encode(self, pretty: bool = False) -> str:
+        wrapper = TopicQueueMappingSerializeWrapper(dict(self.table), self.data_version)
+        return pretty_json(wrapper.to_json_obj()) if pretty else wrapper.encode().decode()
+
+    def persist(self) -> None:
+        persist_config_file(self.path, lambda: self.encode(pretty=True))
+
+    # ------------------------------------------------------------------ queries and changes
+
+    def get(self, topic: str) -> TopicQueueMappingDetail | None:
+        return self.table.get(topic)
+
+    def merged(self, detail: TopicQueueMappingDetail, force: bool) -> TopicQueueMappingDetail:
+        """What would be kept if ``detail`` arrived now (raises ``MappingError``; changes nothing)."""
+        assert detail.topic is not None
+        return merge_broker_detail(self.table.get(detail.topic), detail, force)
+
+    def put(self, detail: TopicQueueMappingDetail) -> None:
+        """Keep a detail :meth:`merged` made, bump the version, persist."""
+        assert detail.topic is not None
+        old = self.table.get(detail.topic)
+        self.table[detail.topic] = detail
+        self.data_version.next_version()
+        self.persist()
+        log.info(
+            "Update topic queue mapping of %s (epoch %s -> %d)", detail.topic, old and old.epoch, detail.epoch
+        )
+
+    def delete(self, topic: str) -> None:
+        if self.table.pop(topic, None) is not None:
+            log.info("delete topic queue mapping OK, static topic: %s", topic)
+            self.data_version.next_version()
+            self.persist()
+
+    def infos(self, only: str | None = None) -> dict[str, TopicQueueMappingInfo]:
+        """What a registration carries (``cloneAsMappingInfo`` of each, or of ``only``)."""
+        topics = self.table if only is None else [t for t in (only,) if t in self.table]
+        return {t: mapping_info(self.table[t]) for t in topics}
+
+    def context(
+        self, topic: str, queue_id: int, *, select_one: bool, lo: bool | None = None
+    ) -> QueueContext | None:
+        """``buildTopicQueueMappingContext``: None for a topic that is not static here (or ``lo=false``,
+        a request another broker forwarded with physical ids)."""
+        if lo is False or not self.table:
+            return None
+        detail = self.table.get(topic)
+        if detail is None:
+            return None
+        hosted = detail.hosted_queues or {}
+        gid = queue_id
+        if gid < 0 and select_one and hosted:
+            gid = min(hosted)
+        items = hosted.get(gid) if gid >= 0 else None
+        return QueueContext(topic, gid, detail, items or None)
+
+
+# ------------------------------------------------------------------------------ a pull of an older generation
+
+FORWARD_TIMEOUT_S = 3.0
+"""``BrokerConfig.forwardTimeout``."""
+FLAG_COMMIT_OFFSET = 0x1
+FLAG_SUSPEND = 0x2
+
+
+async def _master_addr(broker: BrokerController, bname: str) -> str | None:
+    """The address of broker ``bname``'s master, from the first name server that answers."""
+    for ns in broker.config.namesrv_list:
+        req = RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO, {})
+        try:
+            resp = await broker.namesrv_client.invoke(ns, req, FORWARD_TIMEOUT_S)
+            if resp.code != ResponseCode.SUCCESS:
+                continue
+            info = ClusterInfo.decode(resp.body or b"{}")
+        except Exception as e:
+            log.warning("cluster info from %s for a static-topic pull failed: %s", ns, e)
+            continue
+        bd = (info.broker_addr_table or {}).get(bname)
+        if bd is not None:
+            return bd.select_broker_addr()
+    return None
+
+
+def forward_pull(
+    broker: BrokerController,
+    cmd: RemotingCommand,
+    header: PullMessageRequestHeader,
+    static: QueueContext,
+    item: LogicQueueMappingItem,
+    physical: int,
+    max_nums: int,
+) -> asyncio.Future[RemotingCommand | None]:
+    """The pull of a generation another broker holds: asked there with physical ids (``lo=false``,
+    no suspend, no commit), its answer told in logical offsets (Java forwards it the same way)."""
+
+    async def run() -> RemotingCommand | None:
+        remark_of = f"{static.topic}-{static.global_id}"
+        addr = await _master_addr(broker, item.bname or "")
+        if addr is None:
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{remark_of}: no address for broker {item.bname}")
+        fwd = dataclasses.replace(
+            header,
+            queue_id=item.queue_id,
+            queue_offset=physical,
+            max_msg_nums=max_nums,
+            sys_flag=header.sys_flag & ~(FLAG_SUSPEND | FLAG_COMMIT_OFFSET),
+            lo=False,
+            bname=item.bname,
+        )
+        req = RemotingCommand.request(RequestCode.PULL_MESSAGE, fwd.to_ext(), version=cmd.version)
+        try:
+            resp = await broker.namesrv_client.invoke(addr, req, FORWARD_TIMEOUT_S)
+            got = PullOffsets(
+                resp.code,
+                parse_long(resp.ext("nextBeginOffset") or "0"),
+                parse_long(resp.ext("minOffset") or "0"),
+                parse_long(resp.ext("maxOffset") or "0"),
+            )
+        except Exception as e:
+            log.warning("static-topic pull of %s forwarded to %s failed: %s", remark_of, addr, e)
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
+        told = static.pull_answer(physical, got)
+        ext = {
+            "suggestWhichBrokerId": 0,
+            "nextBeginOffset": told.next_begin_offset,
+            "minOffset": told.min_offset,
+            "maxOffset": told.max_offset,
+            "offsetDelta": told.offset_delta,
+        }
+        body = resp.body if told.code == ResponseCode.SUCCESS else None
+        return answer(cmd, told.code, resp.remark, ext, body)
+
+    return asyncio.ensure_future(run())

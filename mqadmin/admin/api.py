@@ -12,6 +12,7 @@ from mqadmin.admin.auth import AuthOps
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.brokers import BrokerAdminOps
 from mqadmin.admin.consumers import ConsumerOps
+from mqadmin.admin.controller import ControllerOps
 from mqadmin.admin.groups import GroupOps
 from mqadmin.admin.messages import MessageOps
 from mqadmin.admin.namesrv import NamesrvOps
@@ -28,6 +29,7 @@ class MQAdmin(
     ConsumerOps,
     GroupOps,
     MessageOps,
+    ControllerOps,
     TopicAdminOps,
     BrokerAdminOps,
     BrokerOps,

@@ -160,6 +160,20 @@ COMMANDS: tuple[CommandEntry, ...] = (
         "Update global white address for acl Config File in broker",
     ),
     # controller and HA (5.3.3)
+    CommandEntry("haStatus", "controller_admin", "controller", "Fetch ha runtime status data."),
+    CommandEntry(
+        "getSyncStateSet", "controller_admin", "controller", "Fetch syncStateSet for target brokers."
+    ),
+    CommandEntry("getBrokerEpoch", "controller_admin", "controller", "Fetch broker epoch entries."),
+    CommandEntry(
+        "getControllerMetaData", "controller_admin", "controller", "Get controller cluster's metadata."
+    ),
+    CommandEntry("getControllerConfig", "controller_admin", "controller", "Get controller config."),
+    CommandEntry("updateControllerConfig", "controller_admin", "controller", "Update controller config."),
+    CommandEntry("electMaster", "controller_admin", "controller", "Re-elect the specified broker as master."),
+    CommandEntry(
+        "cleanBrokerMetadata", "controller_admin", "controller", "Clean metadata of broker on controller."
+    ),
     # static topics (5.3.3)
     CommandEntry(
         "updateStaticTopic",

@@ -1,0 +1,471 @@
+"""Controller and HA commands of 5.3.3: haStatus, getBrokerEpoch, getSyncStateSet,
+getControllerMetaData, getControllerConfig, updateControllerConfig, electMaster, cleanBrokerMetadata.
+
+Text output is the Java tool's. Where Java prints its help for want of ``-b``/``-c`` ours is a usage
+error (exit 2); where Java prints nothing because the broker, broker name or cluster is unknown,
+ours prints nothing on stdout either, says so on stderr and exits 7. Java's ``electMaster`` reads the
+answer's body as the wrong type and so never lists the set's members; its text is kept, the
+members are in ``--json``. ``-i N`` repeats a command every N seconds (3 when blank) until stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
+from mqadmin.cli.errors import CommandError, PartialFailure
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import jformat, jstr
+from mqadmin.protocol.javacoll import java_hash_order, properties_order
+
+COMMANDS: dict[str, Any] = {}
+
+INTERVAL = JavaOpt("i", "interval", "the interval(second) of get info")
+CLUSTER = JavaOpt("c", "clusterName", "which cluster", dest="cluster_name")
+CONTROLLER_LIST = JavaOpt(
+    "a",
+    "controllerAddress",
+    "Controller address list, eg: 192.168.0.1:9878;192.168.0.2:9878",
+    required=True,
+    dest="controller_address",
+)
+
+
+def _controllers(text: str) -> list[str]:
+    """The ``-a`` list as Java splits it (``trim().split(";")``), blanks dropped."""
+    return [a for a in text.strip().split(";") if a]
+
+
+async def _repeat(inv: Invocation, interval: str | None, one: Callable[[bool], Awaitable[None]]) -> None:
+    """Java's ``-i``: run ``one`` once, or every ``interval`` seconds (3 when blank) until stopped."""
+    if interval is None:
+        await one(False)
+        return
+    period = 3 if not interval.strip() else parse_int(interval, "-i")
+    if period < 0:
+        raise CommandError(f"-i takes a whole number of seconds, not {interval!r}", ExitCode.USAGE)
+    while True:
+        await one(True)
+        inv.failures.clear()
+        await asyncio.sleep(period)
+
+
+def _not_found(what: str) -> CommandError:
+    return CommandError(what, ExitCode.NOT_FOUND)
+
+
+# ------------------------------------------------------------------------------------- haStatus
+
+
+def _ha_text(addr: str, info: Any) -> str:
+    from mqadmin.cli.commands.message_text import human_time
+
+    if info.master:
+        out = [
+            f"\n#MasterAddr\t{addr}\n#MasterCommitLogMaxOffset\t{info.master_commit_log_max_offset}\n"
+            f"#SlaveNum\t{len(info.ha_connection_info)}\n#InSyncSlaveNum\t{info.in_sync_slave_nums}\n",
+            jformat(
+                "%-32s  %-16s %16s %16s %16s %16s\n",
+                "#SlaveAddr",
+                "#SlaveAckOffset",
+                "#Diff",
+                "#TransferSpeed(KB/s)",
+                "#Status",
+                "#TransferFromWhere",
+            ),
+        ]
+        for c in info.ha_connection_info:
+            out.append(
+                jformat(
+                    "%-32s  %-16d %16d %16.2f %16s %16d\n",
+                    c.addr,
+                    c.slave_ack_offset,
+                    c.diff,
+                    c.transferred_byte_in_second / 1024.0,
+                    "OK" if c.in_sync else "Fall Behind",
+                    c.transfer_from_where,
+                )
+            )
+        return "".join(out)
+    cl = info.ha_client_runtime_info
+    return (
+        f"\n#MasterAddr\t{jstr(cl.master_addr)}\n#CommitLogMaxOffset\t{cl.max_offset}\n"
+        + jformat("#TransferSpeed(KB/s)\t%.2f\n", cl.transferred_byte_in_second / 1024.0)
+        + f"#LastReadTime\t{human_time(cl.last_read_timestamp)}\n"
+        + f"#LastWriteTime\t{human_time(cl.last_write_timestamp)}\n"
+        + f"#MasterFlushOffset\t{cl.master_flush_offset}\n"
+    )
+
+
+@java_command(
+    "haStatus",
+    "Fetch ha runtime status data.",
+    [CLUSTER, JavaOpt("b", "brokerAddr", "which broker to fetch", dest="broker_addr"), INTERVAL],
+    fanout=True,
+    json_doc='{"brokers": [{"addr": str, "ok": true, "ha": HARuntimeInfo} | {"addr": str, "ok": false, '
+    '"error": str}], "errors": [...]?} (HARuntimeInfo: the broker\'s body, fastjson names: master, '
+    "masterCommitLogMaxOffset, inSyncSlaveNums, haConnectionInfo, haClientRuntimeInfo); "
+    "with -i one compact document per round",
+)
+async def ha_status(
+    inv: Invocation, cluster_name: str | None, broker_addr: str | None, interval: str | None
+) -> None:
+    need_target(broker_addr, cluster_name)
+    admin = inv.admin
+
+    async def one(compact: bool) -> None:
+        if broker_addr is not None:
+            addrs = [broker_addr.strip()]
+        else:
+            addrs = await admin.fetch_master_addrs((cluster_name or "").strip())
+        infos, rows = await inv.on_each(addrs, admin.get_broker_ha_status)
+        for row in rows:
+            if row["addr"] in infos:
+                row["ha"] = infos[row["addr"]].to_json_obj()
+        text = "".join(_ha_text(a, infos[a]) for a in addrs if a in infos)
+        inv.out.emit(inv.add_errors({"brokers": rows}), lambda: text, compact=compact)
+
+    await _repeat(inv, interval, one)
+
+
+# ------------------------------------------------------------------------------------- getBrokerEpoch
+
+
+def _epoch_text(addr: str, cache: Any) -> str:
+    out = [f"\n#clusterName\t{jstr(cache.cluster_name)}\n#brokerName\t{jstr(cache.broker_name)}"]
+    out.append(f"\n#brokerAddr\t{addr}\n#brokerId\t{cache.broker_id}")
+    for e in _closed_epochs(cache):
+        out.append(f"\n#Epoch: {e.java_text()}")
+    out.append("\n")
+    return "".join(out)
+
+
+def _closed_epochs(cache: Any) -> list[Any]:
+    """The epochs as the Java tool shows them: the last one ends at the broker's max offset."""
+    from mqadmin.protocol.bodies.controller import EpochEntry
+
+    entries = [EpochEntry(e.epoch, e.start_offset, e.end_offset) for e in cache.epoch_list]
+    if entries:
+        entries[-1].end_offset = cache.max_offset
+    return entries
+
+
+@java_command(
+    "getBrokerEpoch",
+    "Fetch broker epoch entries.",
+    [CLUSTER, JavaOpt("b", "brokerName", "which broker to fetch", dest="broker_name"), INTERVAL],
+    fanout=True,
+    json_doc='{"brokers": [{"addr": str, "ok": true, "clusterName": str, "brokerName": str, "brokerId": int, '
+    '"maxOffset": int, "epochs": [{"epoch": int, "startOffset": int, "endOffset": int}]} | '
+    '{"addr": str, "ok": false, "error": str}], "errors": [...]?} (the last epoch ends at maxOffset)',
+)
+async def get_broker_epoch(
+    inv: Invocation, cluster_name: str | None, broker_name: str | None, interval: str | None
+) -> None:
+    need_target(broker_name, cluster_name)
+    admin = inv.admin
+
+    async def one(compact: bool) -> None:
+        if broker_name is not None:
+            name = broker_name.strip()
+            addrs = await admin.fetch_broker_member_addrs(name)
+            if not addrs:
+                raise _not_found(f"no broker named {name!r} is registered with the name server")
+        else:
+            addrs = await admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
+        caches, rows = await inv.on_each(addrs, admin.get_broker_epoch_cache)
+        for row in rows:
+            c = caches.get(row["addr"])
+            if c is not None:
+                row.update(
+                    clusterName=c.cluster_name,
+                    brokerName=c.broker_name,
+                    brokerId=c.broker_id,
+                    maxOffset=c.max_offset,
+                    epochs=[
+                        {"epoch": e.epoch, "startOffset": e.start_offset, "endOffset": e.end_offset}
+                        for e in _closed_epochs(c)
+                    ],
+                )
+        text = "".join(_epoch_text(a, caches[a]) for a in addrs if a in caches)
+        inv.out.emit(inv.add_errors({"brokers": rows}), lambda: text, compact=compact)
+
+    await _repeat(inv, interval, one)
+
+
+# ------------------------------------------------------------------------------------- getSyncStateSet
+
+
+def _sync_text(table: dict[str, Any]) -> str:
+    out: list[str] = []
+    for name in java_hash_order(list(table)):
+        r = table[name]
+        out.append(
+            f"\n#brokerName\t{name}\n#MasterBrokerId\t{jstr(r.master_broker_id)}\n"
+            f"#MasterAddr\t{jstr(r.master_address)}\n#MasterEpoch\t{r.master_epoch}\n"
+            f"#SyncStateSetEpoch\t{r.sync_state_set_epoch}\n#SyncStateSetNums\t{len(r.in_sync_replicas)}\n"
+        )
+        out.extend(f"\nInSyncReplica:\t{m.java_text()}\n" for m in r.in_sync_replicas)
+        out.extend(f"\nNotInSyncReplica:\t{m.java_text()}\n" for m in r.not_in_sync_replicas)
+    return "".join(out)
+
+
+@java_command(
+    "getSyncStateSet",
+    "Fetch syncStateSet for target brokers.",
+    [
+        JavaOpt(
+            "a", "controllerAddress", "the address of controller", required=True, dest="controller_address"
+        ),
+        CLUSTER,
+        JavaOpt("b", "brokerName", "which broker to fetch", dest="broker_name"),
+        INTERVAL,
+    ],
+    json_doc='{"replicasInfoTable": {"<broker name>": {"masterBrokerId": int?, "masterAddress": str?, '
+    '"masterEpoch": int, "syncStateSetEpoch": int, "inSyncReplicas": [ReplicaIdentity], '
+    '"notInSyncReplicas": [ReplicaIdentity]}}} (ReplicaIdentity: {"brokerName", "brokerId", '
+    '"brokerAddress", "alive"}); with -i one compact document per round',
+)
+async def get_sync_state_set(
+    inv: Invocation,
+    controller_address: str,
+    cluster_name: str | None,
+    broker_name: str | None,
+    interval: str | None,
+) -> None:
+    need_target(broker_name, cluster_name)
+    controllers = _controllers(controller_address)
+    if not controllers:
+        raise CommandError("-a names no controller", ExitCode.USAGE)
+    admin = inv.admin
+
+    async def one(compact: bool) -> None:
+        if broker_name is not None:
+            wanted = [broker_name.strip()]
+        else:
+            wanted = await admin.fetch_broker_names((cluster_name or "").strip())
+        info = await admin.get_in_sync_state_data(controllers[0], wanted)
+        table = info.replicas_info_table
+        inv.out.emit(info.to_json_obj(), lambda: _sync_text(table), compact=compact)
+        if not table:
+            raise _not_found(f"the controller at {controllers[0]} knows no broker set of {', '.join(wanted)}")
+
+    await _repeat(inv, interval, one)
+
+
+# ------------------------------------------------------------------------------------- metadata
+
+
+@java_command(
+    "getControllerMetaData",
+    "Get controller cluster's metadata.",
+    [
+        JavaOpt(
+            "a", "controllerAddress", "the address of controller", required=True, dest="controller_address"
+        )
+    ],
+    json_doc='{"group": str?, "controllerLeaderId": str?, "controllerLeaderAddress": str?, '
+    '"isLeader": bool, "peers": [str]}',
+)
+async def get_controller_metadata(inv: Invocation, controller_address: str) -> None:
+    meta = await inv.admin.get_controller_metadata(controller_address.strip())
+    peers = [p for p in (meta.peers or "").split(";") if p] if meta.peers else []
+    data = {
+        "group": meta.group,
+        "controllerLeaderId": meta.controller_leader_id,
+        "controllerLeaderAddress": meta.controller_leader_address,
+        "isLeader": meta.is_leader,
+        "peers": peers,
+    }
+    text = (
+        f"\n#ControllerGroup\t{jstr(meta.group)}\n#ControllerLeaderId\t{jstr(meta.controller_leader_id)}"
+        f"\n#ControllerLeaderAddress\t{jstr(meta.controller_leader_address)}"
+        + "".join(f"\n#Peer:\t{p}" for p in peers)
+        + "\n"
+    )
+    inv.out.emit(data, lambda: text)
+
+
+# ------------------------------------------------------------------------------------- config
+
+
+def _raise_if_failed(inv: Invocation, errors: dict[str, BaseException], order: list[str]) -> None:
+    failed = [errors[a] for a in order if a in errors]
+    if failed:
+        inv.any_success = len(failed) < len(order)
+        raise PartialFailure(failed)
+
+
+@java_command(
+    "getControllerConfig",
+    "Get controller config.",
+    [CONTROLLER_LIST],
+    fanout=True,
+    json_doc='{"<controller>": {"<key>": "<value>"}} (keys sorted)',
+)
+async def get_controller_config(inv: Invocation, controller_address: str) -> None:
+    controllers = _controllers(controller_address)
+    if not controllers:
+        raise CommandError("-a names no controller", ExitCode.USAGE)
+    result = await inv.admin.get_controller_config(controllers)
+    addrs = java_hash_order([a for a in result.order if a in result.results], 4)  # a HashMap<>(4)
+    if inv.out.structured:
+        inv.out.data({a: dict(sorted(result.results[a].items())) for a in addrs})
+    else:
+        parts = []
+        for addr in addrs:
+            props = result.results[addr]
+            parts.append(f"============{addr}============\n")
+            parts.extend(jformat("%-50s=  %s\n", k, props[k]) for k in properties_order(list(props)))
+        inv.out.text("".join(parts))
+    _raise_if_failed(inv, result.errors, result.order)
+
+
+@java_command(
+    "updateControllerConfig",
+    "Update controller config.",
+    [
+        CONTROLLER_LIST,
+        JavaOpt("k", "key", "config key", required=True),
+        JavaOpt("v", "value", "config value", required=True),
+    ],
+    fanout=True,
+    json_doc='{"key": str, "value": str, "controllers": [str]}',
+)
+async def update_controller_config(inv: Invocation, controller_address: str, key: str, value: str) -> None:
+    k, v = key.strip(), value.strip()
+    controllers = _controllers(controller_address)
+    if not controllers:
+        raise CommandError("-a names no controller", ExitCode.USAGE)
+    result = await inv.admin.update_controller_config({k: v}, controllers)
+    _raise_if_failed(inv, result.errors, result.order)
+    text = f"update controller config success![{', '.join(controllers)}]\n{k} : {v}\n"
+    inv.out.emit({"key": k, "value": v, "controllers": result.order}, lambda: text)
+
+
+# ------------------------------------------------------------------------------------- electMaster
+
+_BROKER_NAME_OPT = JavaOpt(
+    "bn",
+    "brokerName",
+    "The broker name of the replicas that require to be manipulated",
+    required=True,
+    dest="broker_name",
+)
+
+
+@java_command(
+    "electMaster",
+    "Re-elect the specified broker as master.",
+    [
+        JavaOpt(
+            "a", "controllerAddress", "The address of controller", required=True, dest="controller_address"
+        ),
+        JavaOpt(
+            "b",
+            "brokerId",
+            "The id of the broker which requires to become master",
+            required=True,
+            dest="broker_id",
+        ),
+        _BROKER_NAME_OPT,
+        JavaOpt("c", "clusterName", "the clusterName of broker", required=True, dest="cluster_name"),
+    ],
+    json_doc='{"clusterName": str, "brokerName": str, "masterBrokerId": int?, "masterAddress": str?, '
+    '"masterEpoch": int?, "syncStateSetEpoch": int?, "brokers": {"<broker id>": str}}',
+)
+async def elect_master(
+    inv: Invocation, controller_address: str, broker_id: str, broker_name: str, cluster_name: str
+) -> None:
+    cluster, name = cluster_name.strip(), broker_name.strip()
+    bid = parse_long(broker_id, "-b")
+    got, group = await inv.admin.elect_master(controller_address.strip(), cluster, name, bid)
+    members = group.broker_addrs if group is not None else {}
+    data = {
+        "clusterName": cluster,
+        "brokerName": name,
+        "masterBrokerId": got.master_broker_id,
+        "masterAddress": got.master_address,
+        "masterEpoch": got.master_epoch,
+        "syncStateSetEpoch": got.sync_state_set_epoch,
+        "brokers": {str(k): members[k] for k in sorted(members)},
+    }
+    text = (
+        f"\n#ClusterName\t{cluster}\n#BrokerName\t{name}\n#BrokerMasterAddr\t{jstr(got.master_address)}"
+        f"\n#MasterEpoch\t{jstr(got.master_epoch)}\n#SyncStateSetEpoch\t{jstr(got.sync_state_set_epoch)}\n"
+    )
+    inv.out.emit(data, lambda: text)
+
+
+# ------------------------------------------------------------------------------------- cleanBrokerMetadata
+
+
+@java_command(
+    "cleanBrokerMetadata",
+    "Clean metadata of broker on controller.",
+    [
+        JavaOpt(
+            "a", "controllerAddress", "The address of controller", required=True, dest="controller_address"
+        ),
+        JavaOpt(
+            "b",
+            "brokerControllerIdsToClean",
+            "The brokerController id list which requires to clean metadata. eg: 1;2;3, means that clean "
+            "broker-1, broker-2 and broker-3",
+            dest="broker_ids",
+        ),
+        _BROKER_NAME_OPT,
+        JavaOpt("c", "clusterName", "The clusterName of broker", dest="cluster_name"),
+        JavaOpt(
+            "l",
+            "cleanLivingBroker",
+            "Whether clean up living brokers,default value is false",
+            has_arg=False,
+            dest="clean_living",
+        ),
+    ],
+    json_doc='{"brokerName": str, "clusterName": str?, "brokerControllerIdsToClean": str?, '
+    '"cleanLivingBroker": bool}',
+)
+async def clean_broker_metadata(
+    inv: Invocation,
+    controller_address: str,
+    broker_ids: str | None,
+    broker_name: str,
+    cluster_name: str | None,
+    clean_living: bool,
+) -> None:
+    name = broker_name.strip()
+    cluster = cluster_name.strip() if cluster_name is not None else None
+    ids = broker_ids.strip() if broker_ids is not None else None
+    if ids is not None:
+        for part in ids.split(";"):
+            parse_long(part, "-b (brokerControllerIdsToClean, e.g. 1;2;3)")
+    if not clean_living and not cluster:
+        raise CommandError(
+            "cleanLivingBroker option is false, clusterName option can not be empty.", ExitCode.USAGE
+        )
+    await inv.admin.clean_controller_broker_data(controller_address.strip(), cluster, name, ids, clean_living)
+    data = {
+        "brokerName": name,
+        "clusterName": cluster,
+        "brokerControllerIdsToClean": ids,
+        "cleanLivingBroker": clean_living,
+    }
+    inv.out.emit(data, lambda: f"clear broker {name} metadata from controller success! \n")
+
+
+for _cmd in (
+    ha_status,
+    get_broker_epoch,
+    get_sync_state_set,
+    get_controller_metadata,
+    get_controller_config,
+    update_controller_config,
+    elect_master,
+    clean_broker_metadata,
+):
+    COMMANDS[_cmd.name or ""] = _cmd

@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-__all__ = ["FORMATS", "Output"]
+__all__ = ["FORMATS", "Output", "TableLayout"]
 
 FORMATS = ("text", "json", "yaml", "table")
+
+
+@dataclass(frozen=True, slots=True)
+class TableLayout:
+    """How ``--output table`` draws a command's lists, where the general rules would not read well.
+
+    ``columns`` names, per list member of the document (``"brokers"``), the record keys to show as
+    columns (``a.b`` for a nested one), one row per record; a key in ``always`` (an error) is added
+    as a column when any record has it.
+    """
+
+    columns: Mapping[str, tuple[str, ...]]
+    always: tuple[str, ...] = ("error",)
 
 
 class Output:
@@ -37,7 +51,7 @@ class Output:
         if self.format == "text" and s:
             self._write(s.encode("utf-8", "surrogateescape"))
 
-    def data(self, value: Any, *, compact: bool = False) -> None:
+    def data(self, value: Any, *, compact: bool = False, table: TableLayout | None = None) -> None:
         """Write one JSON or YAML document, or draw it as tables (only in structured modes)."""
         if self.format == "table":
             import io
@@ -46,11 +60,11 @@ class Output:
 
             if self._stream is sys.stdout.buffer:  # rich sees the terminal: colour only there
                 sys.stdout.flush()
-                render(value, sys.stdout)
+                render(value, sys.stdout, table)
                 sys.stdout.flush()
                 return
             buf = io.StringIO()
-            render(value, buf)
+            render(value, buf, table)
             self._write(buf.getvalue().encode("utf-8", "surrogateescape"))
             return
         if self.format == "json":
@@ -66,10 +80,17 @@ class Output:
             return
         self._write(doc.encode("utf-8", "surrogateescape"))
 
-    def emit(self, value: Any, render: Callable[[], str], *, compact: bool = False) -> None:
+    def emit(
+        self,
+        value: Any,
+        render: Callable[[], str],
+        *,
+        compact: bool = False,
+        table: TableLayout | None = None,
+    ) -> None:
         """The result as data (structured modes) or as the Java text ``render()`` builds."""
         if self.structured:
-            self.data(value, compact=compact)
+            self.data(value, compact=compact, table=table)
         else:
             self.text(render())
 

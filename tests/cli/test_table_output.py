@@ -21,9 +21,13 @@ def test_route_as_tables_holds_the_json_data(mqadmin, ns: NameServer) -> None:  
     assert (r.code, r.err) == (0, "")
     assert "\x1b[" not in r.out  # piped: plain text, no colour codes
     lines = [line.rstrip() for line in r.out.splitlines()]
-    assert "brokerDatas" in lines and "queueDatas" in lines
+    assert (
+        "brokerDatas (brokerName=broker-a, cluster=DefaultCluster, enableActingMaster=false) brokerAddrs"
+        in lines
+    )
+    assert "queueDatas" in lines
     qd = data["queueDatas"][0]
-    row = next(line for line in lines if line.startswith("│ broker-a") and "│ 6" in line)
+    row = next(line for line in lines if line.startswith("│ broker-a") and line.count("│") == 6)
     cells = [c.strip() for c in row.strip("│").split("│")]
     assert cells == [
         str(qd[k]) for k in ("brokerName", "perm", "readQueueNums", "topicSysFlag", "writeQueueNums")

@@ -19,6 +19,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, to_float32
+from mqadmin.cli.output import TableLayout
 from mqadmin.cli.routeview import broker_addrs_in_java_order
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
@@ -211,6 +212,16 @@ def more_row(t: Target, table: dict[str, str] | None) -> tuple[str, dict[str, An
     return text, data
 
 
+_WHO = ("cluster", "brokerName", "brokerId", "addr")
+_LAYOUT = TableLayout(
+    {"brokers": (*_WHO, "version", "inTps", "outTps", "hours", "commitLogDiskRatio", "activated", "ok")}
+)
+_MORE_LAYOUT = TableLayout(
+    {"brokers": (*_WHO, "inTotalYest", "outTotalYest", "inTotalToday", "outTotalToday", "ok")}
+)
+"""``--output table``: one row per broker, the columns an operator scans (the rest is in ``--json``)."""
+
+
 async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bool) -> None:
     admin = inv.admin
     info = await admin.examine_broker_cluster_info()
@@ -237,7 +248,7 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
         rows.append(data)
     if inv.out.structured:
         doc: dict[str, Any] = {"timestamp": now_ms, "brokers": rows}
-        inv.out.data(inv.add_errors(doc), compact=compact)
+        inv.out.data(inv.add_errors(doc), compact=compact, table=_MORE_LAYOUT if more else _LAYOUT)
     else:
         inv.out.text("".join(lines))
 

@@ -118,11 +118,14 @@ def run_until_stopped(
     log_file: str | None,
     log: logging.Logger,
     stderr_level: int = logging.WARNING,
+    loop_factory: Callable[[], asyncio.AbstractEventLoop] | None = None,
 ) -> int:
-    """Logging set up, then ``serve()`` on an event loop; the process's exit code."""
+    """Logging set up, then ``serve()`` on an event loop (``loop_factory``'s, else asyncio's);
+    the process's exit code."""
     handler = setup_logging(log_file, stderr_level)
     try:
-        asyncio.run(serve())
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(serve())
     except StartupError as e:
         log.error("%s", e)
         return 1

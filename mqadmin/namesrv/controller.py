@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 from collections.abc import Mapping
@@ -19,6 +20,8 @@ from mqadmin.controller import ControllerProcessor
 from mqadmin.namesrv.config import Configuration, NamesrvConfig, NettyServerConfig
 from mqadmin.namesrv.kvconfig import KVConfigManager
 from mqadmin.namesrv.processor import NamesrvProcessor
+from mqadmin.namesrv.routeanswer import RouteAnswers, RouteConnection
+from mqadmin.namesrv.workers import WorkerPool
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javacoll import java_hash_order
@@ -44,6 +47,9 @@ class NamesrvController:
         *,
         file_properties: Mapping[str, str] | None = None,
         route_cache_bytes: int = 16 << 20,
+        workers: int = 1,
+        worker_loop: str = "asyncio",
+        log_file: str | None = None,
     ) -> None:
         self.namesrv_config = namesrv_config or NamesrvConfig()
         self.server_config = server_config or NettyServerConfig()
@@ -58,6 +64,12 @@ class NamesrvController:
             store = os.path.join(os.path.dirname(self.namesrv_config.kv_config_path), "controller")
             self.controller = ControllerProcessor.embedded(file_properties, self.server_config, store)
         self.server: RemotingServer | None = None
+        self.workers = max(1, workers)
+        self._worker_loop = worker_loop
+        self._log_file = log_file
+        self._route_cache_bytes = route_cache_bytes
+        self.internal: RemotingServer | None = None
+        self.pool: WorkerPool | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._client: RemotingClient | None = None
 
@@ -78,18 +90,51 @@ class NamesrvController:
         self.kv.load()
         idle = self.server_config.server_channel_max_idle_time_seconds
         server = RemotingServer(
-            idle_timeout=float(idle) if idle > 0 else None, backlog=self.server_config.server_socket_backlog
+            idle_timeout=float(idle) if idle > 0 else None,
+            backlog=self.server_config.server_socket_backlog,
+            reuse_port=self.workers > 1,
         )
         self.processor.install(server)
         if self.controller is not None:
             self.controller.attach(server, self.processor.broker_heartbeat)
+        server.connection_factory = functools.partial(
+            RouteConnection, answers=RouteAnswers(self.processor.fast_route_body)
+        )
         server.on_close.append(self._channel_closed)
         port = await server.start(self.server_config.bind_address, self.server_config.listen_port)
         self.server = server
         self.server_config.listen_port = port
+        if self.workers > 1:
+            try:
+                await self._start_workers(server, port, idle)
+            except BaseException:
+                await self.shutdown(grace=1.0)
+                raise
         self._spawn(self._scan_loop())
         self._spawn(self._print_loop())
         return port
+
+    async def _start_workers(self, server: RemotingServer, port: int, idle: int) -> None:
+        """``workers - 1`` more processes on the same port; they pass on all but route queries
+        to ``internal``, a loopback listener with this server's handlers."""
+        internal = RemotingServer(idle_timeout=None, backlog=self.server_config.server_socket_backlog)
+        internal.handlers = server.handlers  # one table: handlers added later serve both
+        internal.on_close.append(self._channel_closed)
+        self.internal = internal
+        internal_port = await internal.start("127.0.0.1", 0)
+        settings = {
+            "host": self.server_config.bind_address,
+            "port": port,
+            "primary": f"127.0.0.1:{internal_port}",
+            "idle": idle,
+            "backlog": self.server_config.server_socket_backlog,
+            "loop": self._worker_loop,
+            "log_file": self._log_file,
+            "cache_bytes": self._route_cache_bytes,
+        }
+        self.pool = WorkerPool(self.workers - 1, settings, self.processor.fill_answer)
+        self.routes.route_cache.on_drop = self.pool.invalidate
+        await self.pool.start()
 
     async def shutdown(self, grace: float = 5.0) -> None:
         """Stop housekeeping, answer what is in flight, close every connection."""
@@ -98,6 +143,13 @@ class NamesrvController:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            self.routes.route_cache.on_drop = None
+            await pool.stop(grace)
+        internal, self.internal = self.internal, None
+        if internal is not None:
+            await internal.stop(grace)
         if self.controller is not None:
             await self.controller.stop()
         server, self.server = self.server, None

@@ -30,6 +30,8 @@ from typing import Any
 from mqadmin.namesrv.config import Configuration, NamesrvConfig
 from mqadmin.namesrv.kvconfig import NAMESPACE_ORDER_TOPIC_CONFIG, KVConfigManager
 from mqadmin.namesrv.remarks import EXCEPTION_WHERE, java_exception_remark
+from mqadmin.namesrv.replica import BODY, FORWARD, NOT_FOUND, FillAnswer
+from mqadmin.namesrv.routeanswer import FAQ_TOPIC_URL, V4_9_4, ZONE_MODE, ZONE_NAME, not_found_remark
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
@@ -75,12 +77,6 @@ QUERY_NOT_FOUND = ResponseCode.QUERY_NOT_FOUND
 
 V3_0_11 = 37
 """From this version on a registration body is a ``RegisterBrokerBody``; before, a bare wrapper."""
-V4_9_4 = 401
-"""Clients from this version on get route bodies in standard JSON."""
-
-FAQ_TOPIC_URL = "https://rocketmq.apache.org/docs/bestPractice/06FAQ"
-ZONE_MODE = "__ZONE_MODE"
-ZONE_NAME = "__ZONE_NAME"
 
 LARGE_REGISTRATION = 64 * 1024
 """Registration bodies from this size on are applied in slices, between other requests."""
@@ -111,10 +107,6 @@ def _json_exception_remark(e: Exception) -> str:
 def _zero_version() -> DataVersion:
     """The data version of a registration without one."""
     return DataVersion(timestamp=0, counter=0, state_version=0)
-
-
-def _suggest_todo(url: str) -> str:
-    return f"\nSee {url} for further details."
 
 
 class _Failure(Exception):
@@ -177,6 +169,23 @@ class NamesrvProcessor:
     def install(self, server: RemotingServer) -> None:
         for code, handler in self.handlers().items():
             server.register_handler(int(code), handler)
+
+    def fast_route_body(self, topic: str, standard: bool) -> bytes | None:
+        """A route body the fast path may send as it is, or None when the handler must decide
+        (an unknown topic, an order config to splice in, a server still waiting for service)."""
+        config = self.config
+        if config.order_message_enable or config.need_wait_for_service:
+            return None
+        return self.routes.route_body(topic, standard)
+
+    def fill_answer(self, topic: str, standard: bool) -> FillAnswer:
+        """What a worker process asking for a route gets: the body, no route, or ask with the request."""
+        body = self.fast_route_body(topic, standard)
+        if body is not None:
+            return BODY, body
+        if self.config.order_message_enable or self.config.need_wait_for_service:
+            return FORWARD, None
+        return NOT_FOUND, None
 
     # ------------------------------------------------------------------------------ serialized writes
 
@@ -257,8 +266,7 @@ class NamesrvProcessor:
             order_conf = self.kv.get(NAMESPACE_ORDER_TOPIC_CONFIG, topic)
         body = self.routes.route_body(topic, standard, order_conf)
         if body is None:
-            remark = f"No topic route info in name server for the topic: {_jstr(topic)}"
-            return req.response(TOPIC_NOT_EXIST, remark + _suggest_todo(FAQ_TOPIC_URL))
+            return req.response(TOPIC_NOT_EXIST, not_found_remark(topic))
         if ext is not None and ZONE_MODE in ext:
             body = self._zone_filtered(topic, ext, order_conf) or body
         return req.response(SUCCESS, body=body)

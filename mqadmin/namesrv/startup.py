@@ -20,6 +20,8 @@ from mqadmin.javaconfig import JavaBean
 from mqadmin.namesrv.config import STORE_DIR_NAME, NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.kvconfig import KVConfigError
+from mqadmin.namesrv.loops import loop_factory, resolve_loop
+from mqadmin.namesrv.workers import cpu_cores
 from mqadmin.protocol.names import bad_text
 from mqadmin.servermain import (
     StartupError,
@@ -47,6 +49,9 @@ class Settings:
     client: NettyClientConfig = field(default_factory=NettyClientConfig)
     file_properties: dict[str, str] | None = None
     config_file: str | None = None
+    workers: int = 1
+    loop: str = "asyncio"
+    log_file: str | None = None
 
 
 def load_settings(
@@ -83,7 +88,12 @@ def print_config_items(settings: Settings, out: TextIO) -> None:
 async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
     """Run until SIGTERM or SIGINT."""
     controller = NamesrvController(
-        settings.namesrv, settings.server, file_properties=settings.file_properties
+        settings.namesrv,
+        settings.server,
+        file_properties=settings.file_properties,
+        workers=settings.workers,
+        worker_loop=settings.loop,
+        log_file=settings.log_file,
     )
     for bean in (settings.namesrv, settings.server):
         for line in bean.property_lines():
@@ -95,6 +105,7 @@ async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
     except OSError as e:
         where = f"{settings.server.bind_address}:{settings.server.listen_port}"
         raise StartupError(f"cannot listen on {where}: {e.strerror or e}") from None
+    log.info("serving with %d process(es) on the %s event loop", settings.workers, settings.loop)
     tip = (
         "The Name Server boot success. serializeType=JSON, "
         f"address {settings.server.bind_address}:{settings.server.listen_port}"
@@ -115,16 +126,29 @@ def run(
     listen_port: int | None = None,
     bind_address: str | None = None,
     log_file: str | None = DEFAULT_LOG_FILE,
+    workers: int | None = None,
+    loop: str = "auto",
 ) -> int:
-    """The whole process; returns the exit code."""
+    """The whole process; returns the exit code.
+
+    ``workers`` processes answer route queries (None: one per core); ``loop`` is ``auto``
+    (uvloop when installed), ``asyncio`` or ``uvloop``.
+    """
     try:
         settings = load_settings(config_file, listen_port=listen_port, bind_address=bind_address)
+        try:
+            settings.loop = resolve_loop(loop)
+        except ValueError as e:
+            raise StartupError(str(e)) from None
     except StartupError as e:
         sys.stderr.write(f"mqadmin namesrv: {e}\n")
         return 1
+    settings.workers = cpu_cores() if workers is None else max(1, workers)
+    settings.log_file = log_file
     if config_file is not None:
         sys.stdout.write(f"load config properties file OK, {config_file}\n")
     if print_config:
         print_config_items(settings, sys.stdout)
         return 0
-    return run_until_stopped(lambda: serve(settings), log_file, log)
+    factory = loop_factory(settings.loop)
+    return run_until_stopped(lambda: serve(settings), log_file, log, loop_factory=factory)

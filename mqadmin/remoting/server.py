@@ -70,6 +70,8 @@ class RemotingServer:
     ``on_close`` to drop the routes of a broker whose channel went away (Java's onChannelDestroy).
     ``max_connections`` None derives the cap from ``RLIMIT_NOFILE`` at :meth:`start`, 0 sets none;
     ``partial_frame_budget`` caps the bytes of unfinished frames held for all peers together.
+    ``reuse_port`` sets SO_REUSEPORT, so several processes can accept on one port (the kernel
+    spreads the connections over them).
     """
 
     def __init__(
@@ -80,8 +82,11 @@ class RemotingServer:
         backlog: int = 1024,
         max_connections: int | None = None,
         partial_frame_budget: int = DEFAULT_PARTIAL_FRAME_BUDGET,
+        reuse_port: bool = False,
     ) -> None:
         self.handlers = HandlerTable()
+        #: What a new connection is made with (a :class:`Connection` subclass, or a partial of one).
+        self.connection_factory: Callable[..., Connection] = Connection
         self.on_connect: list[Callable[[Connection], object]] = []
         self.on_close: list[CloseCallback] = []
         self.host: str | None = None
@@ -89,6 +94,7 @@ class RemotingServer:
         self._ssl = ssl
         self._idle_timeout = idle_timeout
         self._backlog = backlog
+        self._reuse_port = reuse_port
         self._max_connections = max_connections
         self._limit: int | None = None  # the cap in force, set at start
         self.frame_budget = PartialFrameBudget(partial_frame_budget)
@@ -166,6 +172,8 @@ class RemotingServer:
         sock = socket.socket(family, kind, proto)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if self._reuse_port:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
                 sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
             sock.bind(sockaddr)
@@ -296,7 +304,7 @@ class RemotingServer:
     # ------------------------------------------------------------------------------ connections
 
     def _new_connection(self) -> Connection:
-        conn = Connection(
+        conn = self.connection_factory(
             self.handlers,
             idle_timeout=self._idle_timeout,
             pause_reading_on_backpressure=True,

@@ -772,6 +772,11 @@ class RouteInfoManager:
 
     # ------------------------------------------------------------------------------ routes
 
+    @property
+    def route_cache(self) -> RouteBodyCache:
+        """The encoded routes; its ``on_drop`` hears of every route that may have changed."""
+        return self._routes
+
     def invalidate_routes(self) -> None:
         """Forget every encoded answer (after a config change that alters routes)."""
         self._brokers_changed()

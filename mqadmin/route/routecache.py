@@ -10,6 +10,8 @@ same body: identical bodies are stored once, which keeps ten thousand cached rou
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 __all__ = ["ENTRY_OVERHEAD", "QUEUE_DATAS_MARK", "RouteBodyCache"]
 
 QUEUE_DATAS_MARK = b',"queueDatas":'
@@ -22,10 +24,13 @@ ENTRY_OVERHEAD = 120
 class RouteBodyCache:
     """``(topic, standard) -> body`` with a byte budget; not thread-safe (one event loop owns it)."""
 
-    __slots__ = ("_bodies", "_bytes", "_shared", "max_bytes")
+    __slots__ = ("_bodies", "_bytes", "_shared", "max_bytes", "on_drop")
 
     def __init__(self, max_bytes: int = 16 << 20) -> None:
         self.max_bytes = max_bytes
+        #: Told of every topic whose route may have changed (None: every topic), cached or not:
+        #: how copies of the routes kept elsewhere (worker processes) learn what to forget.
+        self.on_drop: Callable[[str | None], None] | None = None
         self._bodies: dict[tuple[str, bool], bytes] = {}
         self._shared: dict[bytes, list[object]] = {}  # body -> [the stored copy, number of entries]
         self._bytes = 0
@@ -66,11 +71,15 @@ class RouteBodyCache:
 
     def drop(self, topic: str) -> None:
         """Forget both forms of one topic's route."""
+        if self.on_drop is not None:
+            self.on_drop(topic)
         for key in ((topic, True), (topic, False)):
             if key in self._bodies:
                 self._forget(key)
 
     def clear(self) -> None:
+        if self.on_drop is not None:
+            self.on_drop(None)
         self._bodies.clear()
         self._shared.clear()
         self._bytes = 0

@@ -1,10 +1,16 @@
-"""Helpers for the name server tests: an in-process server on a free port and a raw wire client."""
+"""Helpers for the name server tests: an in-process server on a free port and a raw wire client.
+
+``MQADMIN_TEST_NAMESRV_WORKERS`` (default 1) is the number of processes every name server these
+tests start runs with: ``MQADMIN_TEST_NAMESRV_WORKERS=2 pytest tests/namesrv`` runs them all
+against the multi-process server (worker processes answering beside the in-process primary).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import os
 import struct
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
@@ -18,6 +24,9 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import encode
 
 _LEN = struct.Struct(">i")
+
+WORKERS = int(os.environ.get("MQADMIN_TEST_NAMESRV_WORKERS", "1"))
+"""Processes per name server started by these tests."""
 
 
 def run(coro: Coroutine[Any, Any, Any], limit: float = 20.0) -> Any:
@@ -40,6 +49,7 @@ async def namesrv(tmp_path: Path, **settings: Any) -> AsyncIterator[NamesrvContr
     )
     server = NettyServerConfig(bind_address="127.0.0.1", listen_port=0)
     file_properties = settings.pop("file_properties", None)
+    workers = settings.pop("workers", WORKERS)
     for k, v in settings.items():
         if hasattr(ns, k):
             setattr(ns, k, v)
@@ -47,7 +57,7 @@ async def namesrv(tmp_path: Path, **settings: Any) -> AsyncIterator[NamesrvContr
             setattr(server, k, v)
         else:
             raise TypeError(f"unknown setting {k}")
-    ctl = NamesrvController(ns, server, file_properties=file_properties)
+    ctl = NamesrvController(ns, server, file_properties=file_properties, workers=workers)
     await ctl.start()
     try:
         yield ctl

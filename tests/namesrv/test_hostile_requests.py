@@ -27,7 +27,16 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import SerializeType
 from mqadmin.protocol.frame import encode
 from tests.cli_harness import run_mqadmin
-from tests.namesrv.support import Wire, register, register_body, register_request, request, run, topic_config
+from tests.namesrv.support import (
+    WORKERS,
+    Wire,
+    register,
+    register_body,
+    register_request,
+    request,
+    run,
+    topic_config,
+)
 
 CLUSTER, BROKER, ADDR = "C", "broker-a", "10.9.0.1:10911"
 TOPICS = [topic_config("T1"), topic_config("T2")]
@@ -53,7 +62,17 @@ class NameServer:
         env["HOME"] = str(self.home)
         with open(self.workdir / "stderr.txt", "a") as err:
             self.proc = subprocess.Popen(
-                [*mqadmin_argv(), "namesrv", "start", "-c", str(self.config), "--log-file", "namesrv.log"],
+                [
+                    *mqadmin_argv(),
+                    "namesrv",
+                    "start",
+                    "-c",
+                    str(self.config),
+                    "--log-file",
+                    "namesrv.log",
+                    "--workers",
+                    str(WORKERS),
+                ],
                 cwd=self.workdir,
                 env=env,
                 stdout=subprocess.PIPE,

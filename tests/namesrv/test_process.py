@@ -10,13 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.namesrv.support import Wire, request, run
+from tests.namesrv.support import WORKERS, Wire, request, run
 
 BOOT = re.compile(r"The Name Server boot success\. serializeType=JSON, address (\S+):(\d+)")
 
 
 def _command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "mqadmin.cli.main", "namesrv", "start", *args]
+    return [sys.executable, "-m", "mqadmin.cli.main", "namesrv", "start", "--workers", str(WORKERS), *args]
 
 
 def _config(tmp_path: Path, **extra: str) -> Path:

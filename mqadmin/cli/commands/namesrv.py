@@ -27,6 +27,21 @@ def group() -> None:
 )
 @click.option("--bind-address", metavar="ADDR", help="Address to listen on (overrides bindAddress).")
 @log_file_option("namesrv.log", "./namesrv/logs")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 256),
+    metavar="N",
+    help="Processes answering route queries on the one port (default: one per core); "
+    "the first also takes registrations and every other request.",
+)
+@click.option(
+    "--loop",
+    "loop_name",
+    type=click.Choice(["auto", "asyncio", "uvloop"]),
+    default="auto",
+    show_default=True,
+    help="Event loop: uvloop when installed (auto), or asyncio's own.",
+)
 def start(
     config_file: str | None,
     print_config: bool,
@@ -34,6 +49,8 @@ def start(
     listen_port: int | None,
     bind_address: str | None,
     log_file: str | None,
+    workers: int | None,
+    loop_name: str,
 ) -> None:
     """Start the name server; stops cleanly on SIGTERM or Ctrl-C.
 
@@ -50,6 +67,8 @@ def start(
         listen_port=listen_port,
         bind_address=bind_address,
         log_file=DEFAULT_LOG_FILE if log_file is None else log_file,
+        workers=workers,
+        loop=loop_name,
     )
     sys.exit(code)
 

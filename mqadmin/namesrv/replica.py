@@ -1,0 +1,252 @@
+"""The channel between the name server's primary process and one worker: routes out, in order.
+
+A worker answers route queries from a copy of encoded route bodies. It fills the copy on demand
+(FILL: one topic, one form) and the primary tells it, in the same ordered stream, of every topic
+whose route may have changed since (INVALIDATE, or CLEAR for all). Because answers and
+invalidations travel one stream and are applied in the order they were written, a worker's copy
+only moves forward in time: what it holds is never older than what it answered before. SYNC is a
+barrier: its reply arrives after every invalidation the primary had made when it read the SYNC.
+
+The stream is a socket pair made by the primary before it starts the worker, so nothing listens
+for it. Messages: ``uint32 length | kind byte | payload`` (length counts kind and payload).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "BODY",
+    "FORWARD",
+    "NOT_FOUND",
+    "FillAnswer",
+    "ReplicaFeed",
+    "ReplicaProtocol",
+    "RouteReplica",
+]
+
+log = logging.getLogger("mqadmin.namesrv")
+
+BODY, NOT_FOUND, FORWARD = 0, 1, 2
+"""Fill outcomes: here is the body; the topic has no route; ask the primary with the request itself."""
+
+FillAnswer = tuple[int, bytes | None]
+
+_HEAD = struct.Struct(">IB")
+_FILL_HEAD = struct.Struct(">BBI")  # standard, status, topic length
+_ID = struct.Struct(">Q")
+_MAX_MESSAGE = 64 << 20
+
+# kinds: worker -> primary
+_K_FILL = ord("F")
+_K_SYNC = ord("S")
+_K_READY = ord("R")
+# kinds: primary -> worker
+_K_ANSWER = ord("A")
+_K_INVALIDATE = ord("I")
+_K_CLEAR = ord("C")
+_K_SYNCED = ord("Y")
+
+_INVALIDATE_ALL_FROM = 4096
+"""More pending invalidations than this are sent as one CLEAR."""
+
+
+def _message(kind: int, payload: bytes = b"") -> bytes:
+    return _HEAD.pack(1 + len(payload), kind) + payload
+
+
+def _topic_bytes(topic: str) -> bytes:
+    return topic.encode("utf-8", "surrogatepass")
+
+
+class ReplicaProtocol(asyncio.Protocol):
+    """Message framing over the socket pair; subclasses handle ``message(kind, payload)``."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self._buf = bytearray()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        buf = self._buf
+        buf += data
+        pos = 0
+        while len(buf) - pos >= 5:
+            length, kind = _HEAD.unpack_from(buf, pos)
+            if length < 1 or length > _MAX_MESSAGE:
+                log.error("replica channel: bad message length %d, closing it", length)
+                self.close()
+                return
+            end = pos + 4 + length
+            if end > len(buf):
+                break
+            payload = bytes(buf[pos + 5 : end])
+            pos = end
+            try:
+                self.message(kind, payload)
+            except Exception:
+                log.exception("replica channel: message %r failed", chr(kind))
+        if pos:
+            del buf[:pos]
+
+    def message(self, kind: int, payload: bytes) -> None:
+        raise NotImplementedError
+
+    def send(self, kind: int, payload: bytes = b"") -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(_message(kind, payload))
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+class ReplicaFeed(ReplicaProtocol):
+    """The primary's end for one worker: answers fills, sends invalidations in order.
+
+    ``answer(topic, standard)`` gives a fill's outcome from the primary's tables. Invalidations
+    gather until the end of the loop turn (or until anything else is written to the worker, which
+    they always precede), so a registration touching ten thousand topics is one message.
+    """
+
+    def __init__(self, answer: Callable[[str, bool], FillAnswer]) -> None:
+        super().__init__()
+        self._answer = answer
+        self._pending: set[str] = set()
+        self._clear = False
+        self._scheduled = False
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def invalidate(self, topic: str | None) -> None:
+        """A route changed (None: possibly every route): the worker must forget it soon."""
+        if self._clear:
+            return
+        if topic is None or len(self._pending) >= _INVALIDATE_ALL_FROM:
+            self._clear = True
+            self._pending.clear()
+        else:
+            self._pending.add(topic)
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send what is pending: one CLEAR, or one INVALIDATE naming the topics."""
+        self._scheduled = False
+        if self._clear:
+            self._clear = False
+            self.send(_K_CLEAR)
+        elif self._pending:
+            topics, self._pending = self._pending, set()
+            self.send(_K_INVALIDATE, "\n".join(topics).encode("utf-8", "surrogatepass"))
+
+    def message(self, kind: int, payload: bytes) -> None:
+        if kind == _K_FILL:
+            standard = payload[0] == 1
+            topic = payload[1:].decode("utf-8", "surrogatepass")
+            status, body = self._answer(topic, standard)
+            self.flush()
+            raw = _topic_bytes(topic)
+            head = _FILL_HEAD.pack(payload[0], status, len(raw))
+            self.send(_K_ANSWER, head + raw + (body or b""))
+        elif kind == _K_SYNC:
+            self.flush()
+            self.send(_K_SYNCED, payload)
+        elif kind == _K_READY:
+            if not self.ready.done():
+                self.ready.set_result(None)
+        else:
+            log.warning("replica channel: unknown message %r from a worker", chr(kind))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ready.done():
+            self.ready.set_exception(ConnectionError("worker gone before it was ready"))
+        super().connection_lost(exc)
+
+
+class RouteReplica(ReplicaProtocol):
+    """The worker's end: a cache of route bodies kept in step with the primary.
+
+    ``cache`` is anything with ``get``, ``put``, ``drop`` and ``clear`` by ``(topic, standard)``
+    (a :class:`~mqadmin.route.routecache.RouteBodyCache`).
+    """
+
+    def __init__(self, cache: Any) -> None:
+        super().__init__()
+        self.cache = cache
+        self._fills: dict[tuple[str, bool], asyncio.Future[FillAnswer]] = {}
+        self._syncs: dict[int, asyncio.Future[None]] = {}
+        self._next_sync = 0
+
+    def body(self, topic: str, standard: bool) -> bytes | None:
+        """The fast path's lookup: the cached body, or None."""
+        return self.cache.get(topic, standard)  # type: ignore[no-any-return]
+
+    def ready(self) -> None:
+        self.send(_K_READY)
+
+    async def fill(self, topic: str, standard: bool) -> FillAnswer:
+        """Ask the primary for one route (queries for the same one share the question)."""
+        key = (topic, standard)
+        fut = self._fills.get(key)
+        if fut is None:
+            if self.closed.done():
+                raise ConnectionError("the name server's primary process is gone")
+            fut = self._fills[key] = asyncio.get_running_loop().create_future()
+            self.send(_K_FILL, (b"\x01" if standard else b"\x00") + _topic_bytes(topic))
+        return await asyncio.shield(fut)
+
+    async def sync(self) -> None:
+        """Return once every invalidation the primary has made by now is applied here."""
+        if self.closed.done():
+            return
+        self._next_sync += 1
+        n = self._next_sync
+        fut = self._syncs[n] = asyncio.get_running_loop().create_future()
+        self.send(_K_SYNC, _ID.pack(n))
+        await asyncio.shield(fut)
+
+    def message(self, kind: int, payload: bytes) -> None:
+        if kind == _K_ANSWER:
+            std, status, n = _FILL_HEAD.unpack_from(payload, 0)
+            topic = payload[6 : 6 + n].decode("utf-8", "surrogatepass")
+            body = payload[6 + n :] if status == BODY else None
+            standard = std == 1
+            if body is not None:
+                self.cache.put(topic, standard, body)
+                body = self.cache.get(topic, standard) or body  # the shared copy
+            fut = self._fills.pop((topic, standard), None)
+            if fut is not None and not fut.done():
+                fut.set_result((status, body))
+        elif kind == _K_INVALIDATE:
+            for topic in payload.decode("utf-8", "surrogatepass").split("\n"):
+                self.cache.drop(topic)
+        elif kind == _K_CLEAR:
+            self.cache.clear()
+        elif kind == _K_SYNCED:
+            sync = self._syncs.pop(_ID.unpack(payload)[0], None)
+            if sync is not None and not sync.done():
+                sync.set_result(None)
+        else:
+            log.warning("replica channel: unknown message %r from the primary", chr(kind))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        gone = ConnectionError("the name server's primary process is gone")
+        waiting: list[asyncio.Future[Any]] = [*self._fills.values(), *self._syncs.values()]
+        for fut in waiting:
+            if not fut.done():
+                fut.set_exception(gone)
+        self._fills.clear()
+        self._syncs.clear()
+        super().connection_lost(exc)

@@ -1,0 +1,200 @@
+"""A name server worker process: route queries on one more core, everything else to the primary.
+
+The primary process (the one that holds the route tables, the KV store and the config) starts
+workers with ``--workers N``. Each listens on the same port (SO_REUSEPORT: the kernel spreads the
+connections) and answers GET_ROUTEINFO_BY_TOPIC from a :class:`RouteReplica`, a copy of encoded
+route bodies kept in step with the primary over a socket pair. Every other request (registrations,
+unregistrations, KV, config, listings, controller codes, zone-mode and order-config route queries)
+is passed on unchanged to the primary over a connection of its own per client connection, so the
+primary sees one channel per broker as if the broker had dialled it: when the client goes, that
+channel closes (the broker's routes go at once), and when the primary closes the channel (an
+expired broker) the client's connection is closed too. A passed-on answer is held until the
+worker's copy has caught up with the primary (a SYNC), so a client that registered, then asks for
+a route on the same connection, sees its registration.
+
+A worker exits when its primary goes (the socket pair closes); the primary restarts a worker that
+dies. Run as ``python -m mqadmin.namesrv.worker '<json settings>'`` by the primary only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import os
+import socket
+import sys
+from collections.abc import Coroutine
+from typing import Any
+
+from mqadmin.namesrv.loops import loop_factory
+from mqadmin.namesrv.replica import BODY, NOT_FOUND, RouteReplica
+from mqadmin.namesrv.routeanswer import (
+    ROUTE_CODE,
+    V4_9_4,
+    ZONE_MODE,
+    RouteAnswers,
+    RouteConnection,
+    not_found_remark,
+)
+from mqadmin.protocol.codes import ResponseCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.javanum import parse_bool
+from mqadmin.remoting.client import Connection, HandlerTable, parse_addr
+from mqadmin.remoting.server import RemotingServer
+from mqadmin.route.routecache import RouteBodyCache
+from mqadmin.servermain import setup_logging, stop_signals
+
+__all__ = ["WorkerSettings", "main", "serve"]
+
+log = logging.getLogger("mqadmin.namesrv")
+
+FORWARD_TIMEOUT = 60.0
+"""Seconds a passed-on request may take at the primary (a large registration is sliced there)."""
+_UPSTREAM = "namesrv.upstream"
+_TURN = "namesrv.turn"
+
+
+WorkerSettings = dict[str, Any]
+"""``host``, ``port``, ``fd`` (the socket pair), ``primary`` (``host:port`` of its internal
+listener), ``idle`` (seconds, 0 for none), ``backlog``, ``loop``, ``log_file``, ``cache_bytes``."""
+
+
+class Worker:
+    """The request handlers of a worker: cached routes, and passing on."""
+
+    def __init__(self, replica: RouteReplica, primary: str) -> None:
+        self.replica = replica
+        self.primary = primary
+
+    def install(self, server: RemotingServer) -> None:
+        server.register_handler(ROUTE_CODE, self.route)
+        server.register_default_handler(self.forward)
+        answers = RouteAnswers(self.replica.body)
+        server.connection_factory = functools.partial(RouteConnection, answers=answers)
+
+    async def route(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
+        """A route query the fast path left: fill the copy from the primary, or pass it on."""
+        return await _in_turn(conn, self._route(conn, req))
+
+    async def forward(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
+        """Pass a request on to the primary over this client's own channel, and its answer back."""
+        return await _in_turn(conn, self._forward(conn, req))
+
+    async def _route(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
+        ext = req.ext_fields
+        topic = ext.get("topic") if ext is not None else None
+        if topic is None or ZONE_MODE in (ext or {}):
+            return await self._forward(conn, req)
+        standard = req.version >= V4_9_4 or parse_bool((ext or {}).get("acceptStandardJsonOnly"))
+        status, body = await self.replica.fill(topic, standard)
+        if status == BODY:
+            return req.response(ResponseCode.SUCCESS, body=body)
+        if status == NOT_FOUND:
+            return req.response(ResponseCode.TOPIC_NOT_EXIST, not_found_remark(topic))
+        return await self._forward(conn, req)
+
+    async def _forward(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
+        upstream = await self._upstream(conn)
+        if req.is_oneway:
+            upstream.send(req)
+            return None
+        opaque = req.opaque
+        resp = await upstream.invoke(req, FORWARD_TIMEOUT)
+        req.opaque = opaque
+        await self.replica.sync()
+        return resp
+
+    async def _upstream(self, conn: Connection) -> Connection:
+        """The client's channel to the primary, opened with its first passed-on request (requests
+        that arrive meanwhile wait for the same opening, in order)."""
+        opening: asyncio.Future[Connection] | None = conn.attrs.get(_UPSTREAM)
+        if opening is None:
+            opening = asyncio.ensure_future(self._open_upstream(conn))
+            conn.attrs[_UPSTREAM] = opening
+        return await asyncio.shield(opening)
+
+    async def _open_upstream(self, conn: Connection) -> Connection:
+        host, port = parse_addr(self.primary)
+        loop = asyncio.get_running_loop()
+        _, up = await loop.create_connection(
+            lambda: Connection(HandlerTable(), addr=f"{self.primary} (for {conn.addr})"), host, port
+        )
+        if conn.closed:
+            up.close("client gone")
+        else:
+            conn.on_close.append(lambda _c: up.close("client gone"))
+            up.on_close.append(lambda _u: conn.close("channel closed by the name server"))
+        return up
+
+
+async def _in_turn(
+    conn: Connection, work: Coroutine[Any, Any, RemotingCommand | None]
+) -> RemotingCommand | None:
+    """Run ``work`` once the connection's earlier requests are answered: a client's requests are
+    answered in the order sent, as the primary answers them (a route query sent after a
+    registration sees it)."""
+    before: asyncio.Future[None] | None = conn.attrs.get(_TURN)
+    mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    conn.attrs[_TURN] = mine
+    try:
+        if before is not None and not before.done():
+            try:
+                await asyncio.shield(before)
+            except BaseException:
+                work.close()
+                raise
+        return await work
+    finally:
+        mine.set_result(None)
+        if conn.attrs.get(_TURN) is mine:
+            del conn.attrs[_TURN]
+
+
+async def serve(settings: WorkerSettings) -> None:
+    """Listen beside the primary until it goes or a signal says stop."""
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(fileno=int(settings["fd"]))
+    sock.setblocking(False)
+    cache = RouteBodyCache(int(settings.get("cache_bytes", 16 << 20)))
+    _, replica = await loop.connect_accepted_socket(lambda: RouteReplica(cache), sock)
+    idle = float(settings.get("idle", 0))
+    server = RemotingServer(
+        idle_timeout=idle if idle > 0 else None, backlog=int(settings.get("backlog", 1024)), reuse_port=True
+    )
+    Worker(replica, settings["primary"]).install(server)
+    await server.start(settings["host"], int(settings["port"]))
+    replica.ready()
+    log.info("name server worker %d serving on %s", os.getpid(), server.address)
+    try:
+        with stop_signals() as stop:
+            stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
+            primary_gone: asyncio.Future[Any] = replica.closed
+            await asyncio.wait({stopping, primary_gone}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+    finally:
+        await server.stop(1.0)
+        replica.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        sys.stderr.write("this is started by the name server (mqadmin namesrv start --workers N)\n")
+        return 2
+    settings: WorkerSettings = json.loads(args[0])
+    handler = setup_logging(settings.get("log_file"))
+    try:
+        with asyncio.Runner(loop_factory=loop_factory(settings.get("loop", "asyncio"))) as runner:
+            runner.run(serve(settings))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if handler is not None:
+            handler.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -41,6 +41,7 @@ from mqadmin.protocol.headers.auth import (
     ListUsersRequestHeader,
     UpdateAclRequestHeader,
     UpdateUserRequestHeader,
+    auth_text_refusal,
 )
 from mqadmin.remoting.client import Connection, Handler
 
@@ -56,13 +57,23 @@ _NPE = "java.lang.NullPointerException"
 _AUTHZ_EXCEPTION = "org.apache.rocketmq.auth.authorization.exception.AuthorizationException"
 
 
+def _texts(*pairs: tuple[str, str | None]) -> None:
+    """Body texts held to the header rules (length, no control character): INVALID_PARAMETER."""
+    for what, text in pairs:
+        why = auth_text_refusal(what, text)
+        if why is not None:
+            raise AuthRefused(why, ResponseCode.INVALID_PARAMETER)
+
+
 def _user_body(cmd: RemotingCommand) -> UserInfo:
     if not cmd.body:
         raise AuthRefused(_NPE, ResponseCode.SYSTEM_ERROR)
     try:
-        return UserInfo.decode(cmd.body)
+        info = UserInfo.decode(cmd.body)
     except ProtocolError as e:
         raise AuthRefused(f"the body is not a UserInfo: {e}", ResponseCode.SYSTEM_ERROR) from None
+    _texts(("password", info.password), ("user type", info.user_type), ("user status", info.user_status))
+    return info
 
 
 def _acl_body(cmd: RemotingCommand) -> AclInfo:
@@ -72,6 +83,13 @@ def _acl_body(cmd: RemotingCommand) -> AclInfo:
         raise AuthRefused(f"the body is not an AclInfo: {e}", ResponseCode.SYSTEM_ERROR) from None
     if info is None or not info.policies:
         raise AuthRefused(f"{_AUTHZ_EXCEPTION}: The body of acl is null", ResponseCode.SYSTEM_ERROR)
+    _texts(("subject", info.subject))
+    for p in info.policies:
+        _texts(("policy type", p.policy_type))
+        for entry in p.entries or ():
+            _texts(("resource", entry.resource), ("decision", entry.decision))
+            _texts(*(("action", a) for a in entry.actions or ()))
+            _texts(*(("source ip", ip) for ip in entry.source_ips or ()))
     return info
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from mqadmin.admin.acl import AclOps
 from mqadmin.admin.auth import AuthOps
 from mqadmin.admin.broker import BrokerOps
+from mqadmin.admin.broker_ops import BrokerOpsAdmin
 from mqadmin.admin.brokers import BrokerAdminOps
 from mqadmin.admin.consumers import ConsumerOps
 from mqadmin.admin.controller import ControllerOps
@@ -30,6 +31,7 @@ class MQAdmin(
     GroupOps,
     MessageOps,
     ControllerOps,
+    BrokerOpsAdmin,
     TopicAdminOps,
     BrokerAdminOps,
     BrokerOps,

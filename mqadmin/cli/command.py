@@ -352,7 +352,10 @@ class JavaCommand(click.Command):
         json_doc: str = "",
         epilog_text: str = "",
     ) -> None:
-        self.java_opts: tuple[JavaOpt, ...] = (HELP, NAMESRV, *opts)
+        # a command declaring its own -n (``-n,--nameserverAddr``) replaces the common one, as a
+        # commons-cli option of the same key does; it must keep ``dest="namesrv"``
+        common_n = () if any(o.short == NAMESRV.short for o in opts) else (NAMESRV,)
+        self.java_opts: tuple[JavaOpt, ...] = (HELP, *common_n, *opts)
         self.desc = desc
         self.func = func
         self.json_doc = json_doc

@@ -184,6 +184,45 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("remappingStaticTopic", "static_topic_admin", "topic", "Remapping static topic."),
     # broker operations of 5.x: consume mode, brokers in a container, flush/read-ahead, pop records,
     # RocksDB, cold data, compaction log (5.3.3)
+    CommandEntry("setConsumeMode", "broker_ops_admin", "consumer", "Set consume message mode. pull/pop etc."),
+    CommandEntry("addBroker", "broker_ops_admin", "broker", "Add a broker to specified container."),
+    CommandEntry("removeBroker", "broker_ops_admin", "broker", "Remove a broker from specified container."),
+    CommandEntry(
+        "resetMasterFlushOffset",
+        "broker_ops_admin",
+        "broker",
+        "Reset master flush offset in slave.",
+    ),
+    CommandEntry(
+        "setCommitLogReadAheadMode",
+        "broker_ops_admin",
+        "broker",
+        "Set read ahead mode for all commitlog files.",
+    ),
+    CommandEntry("exportPopRecord", "broker_ops_admin", "export", "Export pop consumer record"),
+    CommandEntry(
+        "rocksDBConfigToJson",
+        "broker_ops_rocksdb",
+        "export",
+        "Convert RocksDB kv config (topics/subscriptionGroups/consumerOffsets) to json. [rpc mode] Use "
+        "[-n, -c, -b, -t] to send Request to broker ( version >= 5.3.2 ) or [local mode] use "
+        "[-p, -t, -j, -e] to load RocksDB. If -e is provided, tools will export json file instead of "
+        "std print",
+    ),
+    CommandEntry(
+        "exportMetadataInRocksDB",
+        "broker_ops_rocksdb",
+        "export",
+        "export RocksDB kv config (topics/subscriptionGroups). "
+        "Recommend to use [mqadmin rocksDBConfigToJson]",
+    ),
+    CommandEntry(
+        "checkRocksdbCqWriteProgress",
+        "broker_ops_rocksdb",
+        "broker",
+        "check if rocksdb cq is same as file cq",
+    ),
+    CommandEntry("dumpCompactionLog", "broker_ops_compaction", "message", "Parse compaction log to message."),
     # name server
     CommandEntry("updateKvConfig", "namesrv_admin", "namesrv", "Create or update KV config."),
     CommandEntry("deleteKvConfig", "namesrv_admin", "namesrv", "Delete KV config."),

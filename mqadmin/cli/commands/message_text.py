@@ -95,17 +95,20 @@ def socket_string(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def message_string(msg: MessageExt) -> str:
-    """``MessageExt.toString()``."""
+def message_string(msg: MessageExt, *, with_body: bool = True) -> str:
+    """``MessageExt.toString()``; ``with_body=False`` for a record decoded without its body (Java
+    prints ``body=null``)."""
     return (
-        f"MessageExt [brokerName={msg.broker_name}, queueId={msg.queue_id}, storeSize={msg.store_size}, "
+        f"MessageExt [brokerName={_null(msg.broker_name)}, queueId={msg.queue_id}, "
+        f"storeSize={msg.store_size}, "
         f"queueOffset={msg.queue_offset}, sysFlag={msg.sys_flag}, bornTimestamp={msg.born_timestamp}, "
         f"bornHost=/{socket_string(msg.born_host, msg.born_port)}, storeTimestamp={msg.store_timestamp}, "
         f"storeHost=/{socket_string(msg.store_host, msg.store_port)}, msgId={msg.msg_id}, "
         f"commitLogOffset={msg.commit_log_offset}, bodyCRC={msg.body_crc}, "
         f"reconsumeTimes={msg.reconsume_times}, preparedTransactionOffset={msg.prepared_transaction_offset}, "
         f"toString()=Message{{topic='{msg.topic}', flag={msg.flag}, "
-        f"properties={properties_string(msg.properties)}, body={body_array(msg.body)}, "
+        f"properties={properties_string(msg.properties)}, "
+        f"body={body_array(msg.body if with_body else None)}, "
         f"transactionId='{_null(msg.transaction_id)}'}}]"
     )
 

@@ -114,4 +114,3 @@ class RemoveBrokerRequestHeader(RequestHeader):
     broker_name: BrokerName
     broker_cluster_name: ClusterName
     broker_id: Long
-

@@ -1,0 +1,290 @@
+"""Broker operations of 5.x: setConsumeMode, addBroker, removeBroker, resetMasterFlushOffset,
+setCommitLogReadAheadMode and exportPopRecord.
+
+Text output is the Java 5.3.3 tool's, quirks included: setConsumeMode's last line has no newline,
+setCommitLogReadAheadMode's banner starts with a space, and exportPopRecord exports unless ``-d`` is
+``false`` (Java reads ``-d false`` as the dry run, so ``-d true`` exports, as recorded). Where Java
+prints its help, prints nothing or a stack trace for a missing or bad option, this is a usage error
+(one line, exit 2) before anything is sent. A command over a cluster's brokers asks each one, prints
+what worked in the Java order, reports each failure on stderr and exits 6 when others answered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.protocol import names
+
+COMMANDS: dict[str, Any] = {}
+
+TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
+MODES = ("PULL", "POP")
+"""``MessageRequestMode`` constants (``valueOf`` is case-sensitive)."""
+
+
+def _usage(message: str) -> CommandError:
+    return CommandError(message, ExitCode.USAGE)
+
+
+def _name(kind: str, value: str) -> str:
+    """A topic or group name checked as the broker would check it (usage error if it cannot be one)."""
+    why = names.check_topic(value) if kind == "topic" else names.check_group(value)
+    if why is not None:
+        raise _usage(why)
+    return value
+
+
+# ------------------------------------------------------------------------------------- setConsumeMode
+
+
+@java_command(
+    "setConsumeMode",
+    "Set consume message mode. pull/pop etc.",
+    [
+        JavaOpt("b", "brokerAddr", "create subscription group to which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "create subscription group to which cluster", dest="cluster_name"),
+        JavaOpt("t", "topicName", "topic name", required=True, dest="topic"),
+        JavaOpt("g", "groupName", "consumer group name", required=True, dest="group"),
+        JavaOpt("m", "mode", "consume mode. PULL/POP", required=True),
+        JavaOpt("q", "popShareQueueNum", "num of queue which share in pop mode", dest="pop_share"),
+    ],
+    fanout=True,
+    json_doc='{"topic": str, "group": str, "mode": "PULL"|"POP", "popShareQueueNum": int, '
+    f'"brokers": {TARGETS_DOC}, "errors": [...]?}} (-c: every master of the cluster)',
+)
+async def set_consume_mode(
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    topic: str,
+    group: str,
+    mode: str,
+    pop_share: str | None,
+) -> None:
+    t, g, m = _name("topic", topic.strip()), _name("group", group.strip()), mode.strip()
+    if m not in MODES:
+        raise _usage(f"-m takes PULL or POP, not {mode!r}")
+    share = parse_int(pop_share, "-q") if pop_share is not None else 0
+    need_target(broker_addr, cluster_name)
+    admin = inv.admin
+    if broker_addr is not None:  # one broker: its failure is the command's (Java prints nothing)
+        addr = broker_addr.strip()
+        await admin.set_message_request_mode(addr, t, g, m, share)
+        addrs, done, rows = [addr], {addr: None}, [{"addr": addr, "ok": True}]
+    else:
+        addrs = await admin.fetch_master_addrs((cluster_name or "").strip())
+        done, rows = await inv.on_each(addrs, lambda a: admin.set_message_request_mode(a, t, g, m, share))
+    lines = [f"set consume mode to {a} success.\n" for a in addrs if a in done]
+    lines.append(f"topic[{t}] group[{g}] consume mode[{m}] popShareQueueNum[{share}]")
+    data = {"topic": t, "group": g, "mode": m, "popShareQueueNum": share, "brokers": rows}
+    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
+
+
+# ------------------------------------------------------------------------------------- container
+
+
+@java_command(
+    "addBroker",
+    "Add a broker to specified container.",
+    [
+        JavaOpt("c", "brokerContainerAddr", "Broker container address", required=True, dest="container"),
+        JavaOpt("b", "brokerConfigPath", "Broker config path", required=True, dest="config_path"),
+    ],
+    json_doc='{"container": str, "brokerConfigPath": str} (the path is read by the container)',
+)
+async def add_broker(inv: Invocation, container: str, config_path: str) -> None:
+    addr, path = container.strip(), config_path.strip()
+    why = names.bad_text(path)
+    if why is not None or not path:
+        raise _usage(f"-b {why or 'is empty'}")
+    await inv.admin.add_broker_to_container(addr, path)
+    inv.out.emit({"container": addr, "brokerConfigPath": path}, lambda: f"add broker to {addr} success\n")
+
+
+@java_command(
+    "removeBroker",
+    "Remove a broker from specified container.",
+    [
+        JavaOpt("c", "brokerContainerAddr", "Broker container address", required=True, dest="container"),
+        JavaOpt(
+            "b",
+            "brokerIdentity",
+            "Information to identify a broker: clusterName:brokerName:brokerId(dLedgerId for dLedger)",
+            required=True,
+            dest="identity",
+        ),
+    ],
+    json_doc='{"container": str, "clusterName": str, "brokerName": str, "brokerId": int}',
+)
+async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
+    addr = container.strip()
+    parts = identity.strip().split(":")
+    if len(parts) < 3:
+        raise _usage(f"-b takes clusterName:brokerName:brokerId, not {identity!r}")
+    cluster, broker = parts[0].strip(), parts[1].strip()
+    broker_id = parse_long(parts[2], "the brokerId of -b")
+    if broker_id < 0:
+        raise _usage("brokerId can't be negative")
+    for kind, value in (("cluster", cluster), ("broker", broker)):
+        why = names.check_name(kind, value)
+        if why is not None:
+            raise _usage(why)
+    await inv.admin.remove_broker_from_container(addr, cluster, broker, broker_id)
+    data = {"container": addr, "clusterName": cluster, "brokerName": broker, "brokerId": broker_id}
+    inv.out.emit(data, lambda: f"remove broker from {addr} success\n")
+
+
+# ------------------------------------------------------------------------------------- flush offset
+
+
+@java_command(
+    "resetMasterFlushOffset",
+    "Reset master flush offset in slave.",
+    [
+        JavaOpt("b", "brokerAddr", "which broker to reset", dest="broker_addr"),
+        JavaOpt("o", "offset", "the offset to reset at"),
+    ],
+    json_doc='{"brokerAddr": str, "offset": int} (a master ignores the request and succeeds)',
+)
+async def reset_master_flush_offset(inv: Invocation, broker_addr: str | None, offset: str | None) -> None:
+    if broker_addr is None:
+        raise _usage("give the slave broker with -b ADDR")
+    if offset is None:
+        raise _usage("give the offset with -o OFFSET")
+    addr, value = broker_addr.strip(), parse_long(offset, "-o")
+    await inv.admin.reset_master_flush_offset(addr, value)
+    inv.out.emit(
+        {"brokerAddr": addr, "offset": value}, lambda: f"reset master flush offset to {value} success\n"
+    )
+
+
+# ------------------------------------------------------------------------------------- read ahead
+
+
+@java_command(
+    "setCommitLogReadAheadMode",
+    "Set read ahead mode for all commitlog files.",
+    [
+        JavaOpt("b", "brokerAddr", "set which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "set which cluster", dest="cluster_name"),
+        JavaOpt(
+            "m",
+            "commitLogReadAheadMode",
+            "set the CommitLog read ahead mode; 0 is default, 1 random read",
+            required=True,
+            dest="mode",
+        ),
+    ],
+    fanout=True,
+    json_doc='{"mode": "0"|"1", "brokers": [{"addr": str, "role": "master"|"slave", "master": str?, '
+    '"ok": bool, "result": str|null?, "error": str?}], "errors": [...]?} (result: the broker\'s remark)',
+)
+async def set_commitlog_read_ahead_mode(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, mode: str
+) -> None:
+    from mqadmin.admin.brokers import NO_MASTER
+
+    m = mode.strip()
+    if m not in ("0", "1"):
+        raise _usage("set the read mode error; 0 is default, 1 random read")
+    need_target(broker_addr, cluster_name)
+    admin = inv.admin
+    banners: list[tuple[str, str, str, str | None]] = []  # (banner, addr, role, master)
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        banners.append((f" ============{addr}============\n", addr, "master", None))
+    else:
+        groups = await admin.fetch_master_slave_map((cluster_name or "").strip())
+        for master, slaves in groups.items():
+            banners.append((f" ============Master: {master}============\n", master, "master", None))
+            banners.extend(
+                (f" ============My Master: {master}=====Slave: {s}============\n", s, "slave", master)
+                for s in slaves
+            )
+    targets = [a for _, a, _, _ in banners if a != NO_MASTER]
+    results, rows = await inv.on_each(targets, lambda a: admin.set_commitlog_read_ahead_mode(a, m))
+    row_of = {r["addr"]: r for r in rows}
+    lines: list[str] = []
+    out_rows: list[dict[str, Any]] = []
+    for banner, target, role, of_master in banners:
+        lines.append(banner)
+        if target == NO_MASTER:
+            continue
+        row: dict[str, Any] = {"addr": target, "role": role}
+        if of_master is not None:
+            row["master"] = of_master
+        row.update(row_of[target])
+        if target in results:
+            result = results[target]
+            row["result"] = result
+            lines.append(f"commitLog set readAhead mode rstStr{'null' if result is None else result}\n")
+        out_rows.append(row)
+    inv.out.emit(inv.add_errors({"mode": m, "brokers": out_rows}), lambda: "".join(lines))
+
+
+# ------------------------------------------------------------------------------------- pop records
+
+
+@java_command(
+    "exportPopRecord",
+    "Export pop consumer record",
+    [
+        JavaOpt("c", "clusterName", "choose one cluster to export", dest="cluster_name"),
+        JavaOpt("b", "brokerAddr", "choose one broker to export", dest="broker_addr"),
+        JavaOpt("d", "dryRun", "no actual changes will be made", dest="dry_run"),
+    ],
+    fanout=True,
+    json_doc='{"dryRun": bool, "brokers": [{"brokerName": str, "addr": str, "ok": bool, "error": str?}], '
+    '"errors": [...]?} (dryRun is true only for -d false, as in Java)',
+)
+async def export_pop_record(
+    inv: Invocation, cluster_name: str | None, broker_addr: str | None, dry_run: str | None
+) -> None:
+    from mqadmin.protocol.javacoll import java_hash_order
+
+    dry = dry_run is not None and dry_run.lower() == "false"
+    need_target(broker_addr, cluster_name)
+    admin = inv.admin
+    targets: list[tuple[str, str]] = []  # (brokerName, addr)
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        props = await admin.get_broker_config(addr)
+        targets.append((props.get("brokerName", "null"), addr))
+    else:
+        info = await admin.examine_broker_cluster_info()
+        cluster = (cluster_name or "").strip()
+        for name in java_hash_order((info.cluster_addr_table or {}).get(cluster) or []):
+            bd = (info.broker_addr_table or {}).get(name)
+            if bd is None or not bd.broker_addrs:
+                continue
+            ids = java_hash_order(list(bd.broker_addrs))
+            targets.extend((name, bd.broker_addrs[i]) for i in ids)
+
+    async def export(addr: str) -> None:
+        if not dry:
+            await admin.export_pop_records(addr)
+
+    done, rows = await inv.on_each([a for _, a in targets], export)
+    row_of = {r["addr"]: r for r in rows}
+    lines = [
+        f"Export broker records, brokerName={name}, brokerAddr={addr}, dryRun={'true' if dry else 'false'}\n"
+        for name, addr in targets
+        if addr in done
+    ]
+    out_rows = [{"brokerName": name, **row_of[addr]} for name, addr in targets]
+    inv.out.emit(inv.add_errors({"dryRun": dry, "brokers": out_rows}), lambda: "".join(lines))
+
+
+for _cmd in (
+    set_consume_mode,
+    add_broker,
+    remove_broker,
+    reset_master_flush_offset,
+    set_commitlog_read_ahead_mode,
+    export_pop_record,
+):
+    COMMANDS[_cmd.name or ""] = _cmd

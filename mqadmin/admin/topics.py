@@ -9,6 +9,7 @@ GET_ALL_TOPIC_CONFIG (21), and the topic is picked from its table, so the same c
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from mqadmin.admin.brokers import BrokerAdminOps, perm_is_valid
@@ -291,38 +292,64 @@ class TopicAdminOps(BrokerAdminOps):
         except ProtocolError as e:
             raise BadResponseError(addr, f"topic stats of {topic}: {e}") from None
 
-    async def examine_topic_stats(self, topic: str, route: TopicRouteData | None = None) -> TopicStatsTable:
+    async def examine_topic_stats(
+        self,
+        topic: str,
+        route: TopicRouteData | None = None,
+        *,
+        failures: list[BaseException] | None = None,
+    ) -> TopicStatsTable:
         """The stats of every queue of the topic (``examineTopicStats``): 105, 202 per broker, 351 per broker.
 
-        An empty result is an error, as in Java ("Not found the topic stats info").
+        An empty result is an error, as in Java ("Not found the topic stats info"). With a
+        ``failures`` list, brokers that fail are added to it and the others' queues returned.
         """
         from mqadmin.admin.errors import AdminError
-        from mqadmin.protocol.bodies.stats import TopicStatsTable
 
         if route is None:
             route = await self.examine_topic_route_info(topic)
-        addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
-        tables, _ = await asyncio.gather(
-            asyncio.gather(*(self.examine_topic_stats_in_broker(a, topic) for a in addrs)),
-            self.examine_topic_config_from_route(topic, route),  # 5.x's static-topic check (module doc)
-        )
-        merged = TopicStatsTable({}, 0.0)
-        for t in tables:
-            merged.offset_table.update(t.offset_table)
-        if not merged.offset_table:
+
+        async def one(addr: str) -> TopicStatsTable:
+            stats, _ = await asyncio.gather(
+                self.examine_topic_stats_in_broker(addr, topic),
+                self.examine_topic_config(addr, topic),  # 5.x's static-topic check (module doc)
+            )
+            return stats
+
+        merged = await self._merged_stats(route, one, failures)
+        if not merged.offset_table and not failures:
             raise AdminError(f"no queue stats found for topic {topic}")
         return merged
 
-    async def examine_topic_stats_by_cluster(self, topic: str, cluster: str) -> TopicStatsTable:
+    async def examine_topic_stats_by_cluster(
+        self, topic: str, cluster: str, *, failures: list[BaseException] | None = None
+    ) -> TopicStatsTable:
         """``topicStatus -c``: 202 to each broker of the route of ``cluster`` (a cluster or LMQ parent)."""
+        route = await self.examine_topic_route_info(cluster)
+        return await self._merged_stats(
+            route, lambda a: self.examine_topic_stats_in_broker(a, topic), failures
+        )
+
+    async def _merged_stats(
+        self,
+        route: TopicRouteData,
+        call: Callable[[str], Awaitable[TopicStatsTable]],
+        failures: list[BaseException] | None,
+    ) -> TopicStatsTable:
+        """``call`` on each master of ``route``, all at once, merged; the first failure raised unless
+        ``failures`` collects them (then raised only when every broker failed)."""
         from mqadmin.protocol.bodies.stats import TopicStatsTable
 
-        route = await self.examine_topic_route_info(cluster)
         addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
-        tables = await asyncio.gather(*(self.examine_topic_stats_in_broker(a, topic) for a in addrs))
+        answers = await self.fan_out(addrs, call, code=RequestCode.GET_TOPIC_STATS_INFO)
         merged = TopicStatsTable({}, 0.0)
-        for t in tables:
-            merged.offset_table.update(t.offset_table)
+        for addr in answers.order:
+            if addr in answers.errors:
+                if failures is None or answers.all_failed:
+                    raise answers.errors[addr]
+                failures.append(answers.errors[addr])
+                continue
+            merged.offset_table.update(answers.results[addr].offset_table)
         return merged
 
     # ------------------------------------------------------------------------ order confs (name server KV)

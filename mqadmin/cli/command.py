@@ -51,6 +51,7 @@ class Invocation:
         self._settings: AdminSettings | None = None
         self._admin: MQAdmin | None = None
         self.failures: list[BaseException] = []
+        self._reported: set[str] = set()
         self.any_success = False
 
     @property
@@ -92,8 +93,16 @@ class Invocation:
         """Print one failure (of several) on stderr and remember it for the exit code."""
         self.failures.append(exc)
         rep = describe(exc, self._settings)
+        self._reported.add(_failure_key(rep))
         self.print_error(exc, rep)
         return rep
+
+    def report_once(self, exc: BaseException) -> None:
+        """:meth:`report`, unless the same failure was reported already: a server that cannot be reached
+        or does not answer fails every request sent to it, and one line says so."""
+        if _failure_key(describe(exc, self._settings)) in self._reported:
+            return
+        self.report(exc)
 
     def error_list(self) -> list[dict[str, Any]]:
         """The failures so far as JSON objects (for the ``errors`` member of structured output)."""
@@ -152,6 +161,13 @@ class Invocation:
                 "(no -n, NAMESRV_ADDR or context was given)",
                 err=True,
             )
+
+
+def _failure_key(rep: ErrorReport) -> str:
+    """What makes two failures the same one for :meth:`Invocation.report_once`."""
+    if rep.kind in ("timeout", "unreachable") and rep.details.get("addr"):
+        return f"{rep.kind} {rep.details['addr']}"
+    return rep.message
 
 
 def need_target(broker: str | None, cluster: str | None) -> None:
@@ -351,6 +367,7 @@ class JavaCommand(click.Command):
         fanout: bool = False,
         json_doc: str = "",
         epilog_text: str = "",
+        own: Sequence[click.Option] = (),
     ) -> None:
         # a command declaring its own -n (``-n,--nameserverAddr``) replaces the common one, as a
         # commons-cli option of the same key does; it must keep ``dest="namesrv"``
@@ -361,12 +378,14 @@ class JavaCommand(click.Command):
         self.json_doc = json_doc
         self.fanout = fanout
         params: list[click.Parameter] = [_click_option(o) for o in self.java_opts if o is not HELP]
+        self.own_params: list[click.Parameter] = list(own)
+        """This command's options that the Java tool does not have (``--dry-run``, ``--max-lag``)."""
         self.extra_params: list[click.Parameter] = list(common_options())
         if fanout:
             self.extra_params.append(deadline_option())
         super().__init__(
             name,
-            params=params + self.extra_params,
+            params=params + self.own_params + self.extra_params,
             help=desc,
             short_help=desc,
             epilog=epilog_text or None,
@@ -386,6 +405,9 @@ class JavaCommand(click.Command):
         text = self.java_help() + "\n" + self.desc + "\n"
         if self.epilog:
             text += "\n" + self.epilog.strip() + "\n"
+        if self.own_params:
+            own = render_extra_options(self.own_params)
+            text += "\nOptions of this command (not in the Java tool):\n" + own
         text += "\nOptions of mqadmin (any command):\n" + render_extra_options(self.extra_params)
         return text.rstrip("\n")
 
@@ -419,10 +441,16 @@ def java_command(
     fanout: bool = False,
     json_doc: str = "",
     epilog: str = "",
+    own: Sequence[click.Option] = (),
 ) -> Callable[[CommandFunc], JavaCommand]:
-    """Decorator: ``@java_command("topicRoute", "Examine topic route info.", [...])`` on an async function."""
+    """Decorator: ``@java_command("topicRoute", "Examine topic route info.", [...])`` on an async function.
+
+    ``own`` are click options of ours the Java command does not have; they get their own help section.
+    """
 
     def wrap_func(func: CommandFunc) -> JavaCommand:
-        return JavaCommand(name, desc, opts, func, fanout=fanout, json_doc=json_doc, epilog_text=epilog)
+        return JavaCommand(
+            name, desc, opts, func, fanout=fanout, json_doc=json_doc, epilog_text=epilog, own=own
+        )
 
     return wrap_func

@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from mqadmin.admin.consumers import (
     ConsumerRunningInfo,
     EmptyConsumeStatsError,
@@ -37,6 +39,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
+from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
@@ -666,19 +669,51 @@ async def _client_of_queue(inv: Invocation, group: str) -> dict[MessageQueue, st
     return out
 
 
-async def _group_progress(
-    inv: Invocation, group: str, topic: str | None, cluster: str | None, show_ip: bool
-) -> None:
+async def _check_group_known(inv: Invocation, group: str, stats: ConsumeStats) -> None:
+    """A group without any committed offset that no broker has a subscription group for, and with no
+    consumer online, is a misspelt name, not a group with lag: the brokers answer consume stats for any
+    name (offset 0, the whole topic as lag). Raises a NOT_FOUND error for it."""
+    if any(w.consumer_offset > 0 for w in stats.offset_table.values()):
+        return
+    hits, errors = await inv.admin.find_subscription_group_config(group)
+    if hits or errors:  # known, or some broker could not say: do not call it unknown
+        return
     try:
-        stats = await inv.admin.examine_consume_stats(group, topic, cluster, any_broker_if_no_route=True)
+        conn = await inv.admin.examine_consumer_connection_info(group)
+        if conn.connection_set:
+            return
+    except (AdminError, RemotingError):
+        pass
+    raise CommandError(
+        f"no broker knows the consumer group {group} (no subscription group, no committed offset, no "
+        "consumer online); 'mqadmin consumerProgress' without -g lists the groups",
+        ExitCode.NOT_FOUND,
+    )
+
+
+async def _group_progress(
+    inv: Invocation, group: str, topic: str | None, cluster: str | None, show_ip: bool, limits: Thresholds
+) -> ExitCode | None:
+    failures: list[BaseException] = []
+    try:
+        stats = await inv.admin.examine_consume_stats(
+            group, topic, cluster, any_broker_if_no_route=True, failures=failures
+        )
+        empty: EmptyConsumeStatsError | None = None
     except EmptyConsumeStatsError as e:
         if e.broadcasting:
             raise
+        stats, empty = ConsumeStats(), e
+    if not failures:
+        await _check_group_known(inv, group, stats)
+    if empty is not None:
         inv.warn(
             f"group {group} has no committed offset on any queue"
-            + (" (it has no %RETRY% topic: no consumer of it ever retried)" if e.no_route else "")
+            + (" (it has no %RETRY% topic: no consumer of it ever retried)" if empty.no_route else "")
         )
-        stats = ConsumeStats()
+    for exc in failures:
+        inv.report(exc)
+    inv.any_success = True
     clients = await _client_of_queue(inv, group) if show_ip else {}
     lines = [
         jformat(
@@ -729,14 +764,25 @@ async def _group_progress(
     lines.append(jformat("Consume TPS: %.2f%n", stats.consume_tps))
     lines.append(jformat("Consume Diff Total: %d%n", diff_total))
     lines.append(jformat("Consume Inflight Total: %d%n", inflight_total))
-    doc = {
+    doc: dict[str, Any] = {
         "group": group,
         "queues": rows,
         "consumeTps": stats.consume_tps,
         "diffTotal": diff_total,
         "inflightTotal": inflight_total,
     }
-    inv.out.emit(doc, lambda: "".join(lines))
+    alerts = group_alerts(group, stats, limits)
+    if limits.active:
+        doc["alerts"] = alerts
+    inv.out.emit(inv.add_errors(doc), lambda: "".join(lines))
+    return alert_exit(inv, alerts)
+
+
+def alert_exit(inv: Invocation, alerts: list[str]) -> ExitCode | None:
+    """Each alert on stderr; THRESHOLD when any, unless a server failed (that failure's code wins)."""
+    for a in alerts:
+        click.echo(f"mqadmin {inv.name}: ALERT: {a}", err=True)
+    return ExitCode.THRESHOLD if alerts and not inv.failures else None
 
 
 def _quiet(exc: BaseException) -> bool:
@@ -752,7 +798,7 @@ async def _one_group_summary(
     stats: ConsumeStats | None = None
     conn: ConsumerConnection | None = None
     try:
-        stats = await admin.examine_consume_stats(group)
+        stats = await admin.examine_consume_stats(group, failures=problems)
     except Exception as e:
         if not _quiet(e):
             problems.append(e)
@@ -791,7 +837,7 @@ def group_summary_row(
     return text, data
 
 
-async def _all_groups_progress(inv: Invocation) -> None:
+async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode | None:
     admin = inv.admin
     inv.out.text(
         jformat(_GROUPS_HEADER, "#Group", "#Count", "#Version", "#Type", "#Model", "#TPS", "#Diff Total")
@@ -799,24 +845,32 @@ async def _all_groups_progress(inv: Invocation) -> None:
     topics = java_hash_order(await admin.fetch_all_topic_list())
     inv.any_success = True
     groups = [parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)]
-    result = await admin.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=inv.deadline)
-    lines, rows = [], []
+    # a group's summary is a route, consume stats (three request timeouts, as Java) and a connection
+    # lookup: the default deadline leaves room for all of them, so a frozen broker is reported as the
+    # request that timed out, not as groups cut off
+    deadline = inv.common.deadline if inv.common.deadline is not None else inv.settings.timeout * 6
+    result = await admin.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=deadline)
+    lines, rows, alerts = [], [], []
     for group in groups:
         if group in result.errors:
-            inv.report(result.errors[group])
+            inv.report_once(result.errors[group])
             stats, conn = None, None
         else:
             stats, conn, problems = result.results[group]
-            for p in problems:
-                inv.report(p)
+            for p in problems:  # a frozen broker fails every group: said once
+                inv.report_once(p)
         text, data = group_summary_row(group, stats, conn)
         lines.append(text)
         rows.append(data)
+        alerts += group_alerts(group, stats, limits)
     if inv.out.structured:
         doc: dict[str, Any] = {"groups": rows}
+        if limits.active:
+            doc["alerts"] = alerts
         inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
+    return alert_exit(inv, alerts)
 
 
 @java_command(
@@ -834,9 +888,15 @@ async def _all_groups_progress(inv: Invocation) -> None:
     '"inflight": int, '
     '"lastTimestamp": ms}], "consumeTps": num, "diffTotal": int, "inflightTotal": int}; '
     'without -g: {"groups": [{"group": str, "count": int, "version": str|null, "type": "PUSH"|"PULL"|null, '
-    '"model": str|null, "tps": int, "diffTotal": int}], "errors": [...]?}',
+    '"model": str|null, "tps": int, "diffTotal": int}], "errors": [...]?}; '
+    'with --max-lag or --stuck-after both have "alerts": [str]',
     epilog="A group given with -g that has no %RETRY% topic or no committed offset is shown with the "
-    "queues found on the brokers (maybe none), not failed as the Java tool does.",
+    "queues found on the brokers (maybe none), not failed as the Java tool does; a group no broker "
+    "knows at all (no subscription group, no committed offset, no consumer online) is an error, exit 7. "
+    "When some brokers do not answer, the queues of the others are shown, each failure is on stderr "
+    "and the exit code is 6. --max-lag and --stuck-after turn the command into a check for cron or "
+    "Nagios: exit 8 when a threshold is crossed (a server failure's code wins over it).",
+    own=alert_options(),
 )
 async def consumer_progress(
     inv: Invocation,
@@ -844,15 +904,17 @@ async def consumer_progress(
     topic_name: str | None,
     show_client_ip: str | None,
     cluster: str | None,
-) -> None:
+    max_lag: int | None,
+    stuck_after: float | None,
+) -> ExitCode | None:
     show_ip = show_client_ip is not None and show_client_ip.lower() == "true"
+    limits = Thresholds.of(max_lag, stuck_after)
     if group_name is None:
-        await _all_groups_progress(inv)
-        return
+        return await _all_groups_progress(inv, limits)
     group = group_arg(group_name)
     topic = topic_arg(topic_name) if topic_name is not None else None
     cluster_value = cluster.strip() if cluster is not None and topic is not None else None
-    await _group_progress(inv, group, topic, cluster_value, show_ip)
+    return await _group_progress(inv, group, topic, cluster_value, show_ip, limits)
 
 
 # ------------------------------------------------------------------------ consumerStatus, consumer

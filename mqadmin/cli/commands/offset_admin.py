@@ -199,6 +199,7 @@ _DRY_RUN = click.Option(
     "--dry-run computes the new offsets as the queue-by-queue reset does (the group's committed "
     "offsets, then the offset of the timestamp per queue) and prints them in that table; nothing is "
     "committed and no consumer is told.",
+    own=[_DRY_RUN],
 )
 async def reset_offset_by_time(
     inv: Invocation,
@@ -270,10 +271,6 @@ async def reset_offset_by_time(
         f"timestamp(long)[{ts}]\n"
     )
     _emit_offsets(inv, head, {**base, "mode": "broker"}, _java_hash_map_after_put_alls(tables))
-
-
-reset_offset_by_time.params.append(_DRY_RUN)
-reset_offset_by_time.extra_params.append(_DRY_RUN)
 
 
 # -------------------------------------------------------------------------- skipAccumulatedMessage

@@ -7,6 +7,7 @@ route.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
@@ -24,6 +25,7 @@ from mqadmin.cli.routeview import broker_addrs_in_java_order, route_bean, to_sta
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
+from mqadmin.remoting.errors import RemotingConnectError, RemotingTimeoutError
 
 COMMANDS: dict[str, Any] = {}
 
@@ -115,8 +117,13 @@ async def topic_cluster_list(inv: Invocation, topic: str) -> None:
 
 async def _topic_rows(
     inv: Invocation, topic: str, cluster_table: dict[str, list[str]]
-) -> tuple[str | None, list[str]]:
-    """(cluster, consumer groups) of one topic, as ``TopicListSubCommand`` finds them."""
+) -> tuple[str | None, list[str], BaseException | None]:
+    """(cluster, consumer groups, failure) of one topic, as ``TopicListSubCommand`` finds them.
+
+    Java asks the route's first broker for the groups and fails the topic when it does not answer;
+    here the next broker of the route is asked instead, and only when none answers is the topic's
+    failure returned (its cluster, which comes from the route, is kept).
+    """
     admin = inv.admin
     route = await admin.examine_topic_route_info(topic)
     if not route.broker_datas:
@@ -127,8 +134,15 @@ async def _topic_rows(
         if broker_name in cluster_table[name]:
             cluster = name
             break
-    groups = await admin.query_topic_consume_by_who(topic, route)
-    return cluster, java_hash_order(groups)
+    failure: BaseException | None = None
+    for bd in route.broker_datas:
+        try:
+            groups = await admin.query_topic_consume_by_who(topic, replace(route, broker_datas=[bd]))
+        except (RemotingConnectError, RemotingTimeoutError) as e:
+            failure = failure or e
+            continue
+        return cluster, java_hash_order(groups), None
+    return cluster, [], failure
 
 
 @java_command(
@@ -160,9 +174,11 @@ async def topic_list(inv: Invocation, cluster_model: bool) -> None:
     lines: list[str] = []
     for topic in topics:
         if topic in result.results:
-            cluster, groups = result.results[topic]
+            cluster, groups, failure = result.results[topic]
+            if failure is not None:  # a frozen broker fails every topic it holds: said once
+                inv.report_once(failure)
         else:
-            inv.report(result.errors[topic])
+            inv.report_once(result.errors[topic])
             cluster, groups = "", []
         rows.append({"cluster": cluster, "topic": topic, "groups": groups})
         for group in groups or [""]:

@@ -380,17 +380,22 @@ def human_time2(ms: int) -> str:
     "Examine topic Status info.",
     [TOPIC, JavaOpt("c", "cluster", "cluster name or lmq parent topic, lmq is used to find the route.")],
     json_doc='{"topic": str, "queues": [{"brokerName": str, "queueId": int, "minOffset": int, '
-    '"maxOffset": int, "lastUpdateTimestamp": ms}], "topicPutTps": num}',
+    '"maxOffset": int, "lastUpdateTimestamp": ms}], "topicPutTps": num, "errors": [...]?}',
     epilog="Brokers that do not know GET_TOPIC_CONFIG (4.x) are asked GET_ALL_TOPIC_CONFIG instead, "
-    "so this works against 4.x and 5.x brokers alike.",
+    "so this works against 4.x and 5.x brokers alike. When some brokers do not answer, the queues of "
+    "the others are shown, each failure is on stderr and the exit code is 6.",
 )
 async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None:
     t = topic.strip()
     admin = inv.admin
+    failures: list[BaseException] = []  # brokers that did not answer: the others' queues are shown
     if cluster is not None:
-        stats = await admin.examine_topic_stats_by_cluster(t, cluster.strip())
+        stats = await admin.examine_topic_stats_by_cluster(t, cluster.strip(), failures=failures)
     else:
-        stats = await admin.examine_topic_stats(t)
+        stats = await admin.examine_topic_stats(t, failures=failures)
+    for exc in failures:
+        inv.report(exc)
+    inv.any_success = True
     queues = sorted(stats.offset_table, key=MessageQueue.java_sort_key)
     tps = stats.topic_put_tps or 0.0
     lines = [
@@ -427,7 +432,7 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
             }
         )
     lines.append(f"\nTopic Put TPS: {java_double(tps)}\n")
-    inv.out.emit({"topic": t, "queues": rows, "topicPutTps": tps}, lambda: "".join(lines))
+    inv.out.emit(inv.add_errors({"topic": t, "queues": rows, "topicPutTps": tps}), lambda: "".join(lines))
 
 
 # ------------------------------------------------------------------------------------- updateOrderConf

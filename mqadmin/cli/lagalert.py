@@ -1,0 +1,89 @@
+"""Alert thresholds of ``consumerProgress`` for cron jobs and Nagios-style checks.
+
+``--max-lag N`` trips when a group has more than N messages not consumed (all its queues together);
+``--stuck-after S`` trips when a queue has messages waiting and the last message the group consumed
+there was stored more than S seconds ago (or it never consumed one there). Either one makes the
+command exit with :attr:`ExitCode.THRESHOLD` after printing its usual output, each alert as one
+stderr line; a group under both thresholds changes nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import click
+
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.protocol.bodies.stats import ConsumeStats
+
+__all__ = ["Thresholds", "alert_options", "group_alerts"]
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    max_lag: int | None = None
+    stuck_after: float | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.max_lag is not None or self.stuck_after is not None
+
+    @classmethod
+    def of(cls, max_lag: int | None, stuck_after: float | None) -> Thresholds:
+        if max_lag is not None and max_lag < 0:
+            raise CommandError(f"--max-lag takes a count of 0 or more, not {max_lag}", ExitCode.USAGE)
+        if stuck_after is not None and not stuck_after > 0:
+            why = f"--stuck-after takes a positive number of seconds, not {stuck_after:g}"
+            raise CommandError(why, ExitCode.USAGE)
+        return cls(max_lag, stuck_after)
+
+
+def alert_options() -> list[click.Option]:
+    """The two options, for the commands that check thresholds."""
+    return [
+        click.Option(
+            ["--max-lag", "max_lag"],
+            type=int,
+            metavar="N",
+            help="Exit 8 (after the usual output) when a group has more than N messages not consumed; "
+            "each such group is named on stderr.",
+        ),
+        click.Option(
+            ["--stuck-after", "stuck_after"],
+            type=float,
+            metavar="SECONDS",
+            help="Exit 8 when a queue has messages waiting and the last one the group consumed there was "
+            "stored more than SECONDS ago (or none was ever consumed there).",
+        ),
+    ]
+
+
+def group_alerts(
+    group: str, stats: ConsumeStats | None, limits: Thresholds, now_ms: int | None = None
+) -> list[str]:
+    """What trips for ``group`` (one line each), nothing when it is within the thresholds."""
+    if stats is None or not limits.active:
+        return []
+    out: list[str] = []
+    lag = sum(max(0, w.broker_offset - w.consumer_offset) for w in stats.offset_table.values())
+    if limits.max_lag is not None and lag > limits.max_lag:
+        out.append(f"group {group} has {lag} messages not consumed, more than --max-lag {limits.max_lag}")
+    if limits.stuck_after is not None:
+        now = int(time.time() * 1000) if now_ms is None else now_ms
+        limit_ms = limits.stuck_after * 1000
+        stuck = [
+            mq
+            for mq, w in stats.offset_table.items()
+            if w.broker_offset > w.consumer_offset
+            and (w.last_timestamp <= 0 or now - w.last_timestamp > limit_ms)
+        ]
+        if stuck:
+            names = ", ".join(f"{mq.topic}@{mq.broker_name}#{mq.queue_id}" for mq in stuck[:3])
+            more = f" and {len(stuck) - 3} more" if len(stuck) > 3 else ""
+            out.append(
+                f"group {group} is stuck on {len(stuck)} queue(s) ({names}{more}): messages waiting, nothing "
+                f"consumed there for more than --stuck-after {limits.stuck_after:g} s"
+            )
+    return out

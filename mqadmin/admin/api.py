@@ -12,6 +12,7 @@ from mqadmin.admin.auth import AuthOps
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.broker_ops import BrokerOpsAdmin
 from mqadmin.admin.brokers import BrokerAdminOps
+from mqadmin.admin.cold_data import ColdDataOps
 from mqadmin.admin.consumers import ConsumerOps
 from mqadmin.admin.controller import ControllerOps
 from mqadmin.admin.groups import GroupOps
@@ -25,6 +26,7 @@ __all__ = ["MQAdmin"]
 
 class MQAdmin(
     AclOps,
+    ColdDataOps,
     AuthOps,
     StaticTopicOps,
     ConsumerOps,

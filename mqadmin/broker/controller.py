@@ -34,6 +34,7 @@ from mqadmin.broker.processors.admin_topics import TopicAdminProcessor
 from mqadmin.broker.processors.auth import AuthProcessor
 from mqadmin.broker.processors.broker_ops import BrokerOpsProcessor
 from mqadmin.broker.processors.clients import ClientProcessor
+from mqadmin.broker.processors.cold_data import ColdDataProcessor
 from mqadmin.broker.processors.ha import HAProcessor
 from mqadmin.broker.processors.offsets import OffsetProcessor
 from mqadmin.broker.processors.pull import PullProcessor
@@ -190,6 +191,7 @@ class BrokerController:
             AclAdminProcessor(self, guard.validator),
             self.transactions,
             BrokerOpsProcessor(self),
+            ColdDataProcessor(self),
         ):
             for code, handler in processor.handlers().items():
                 server.register_handler(code, with_version(auth(guard(handler)), self.version.ordinal))

@@ -184,6 +184,19 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("remappingStaticTopic", "static_topic_admin", "topic", "Remapping static topic."),
     # broker operations of 5.x: consume mode, brokers in a container, flush/read-ahead, pop records,
     # RocksDB, cold data, compaction log (5.3.3)
+    CommandEntry("getColdDataFlowCtrInfo", "cold_data_admin", "broker", "Get cold data flow ctr info."),
+    CommandEntry(
+        "updateColdDataFlowCtrGroupConfig",
+        "cold_data_admin",
+        "broker",
+        "Add or update cold data flow ctr group config.",
+    ),
+    CommandEntry(
+        "removeColdDataFlowCtrGroupConfig",
+        "cold_data_admin",
+        "broker",
+        "Remove consumer from cold ctr config.",
+    ),
     CommandEntry("setConsumeMode", "broker_ops_admin", "consumer", "Set consume message mode. pull/pop etc."),
     CommandEntry("addBroker", "broker_ops_admin", "broker", "Add a broker to specified container."),
     CommandEntry("removeBroker", "broker_ops_admin", "broker", "Remove a broker from specified container."),

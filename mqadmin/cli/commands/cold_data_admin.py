@@ -1,0 +1,210 @@
+"""Cold data flow control commands of the Java 5.3.3 tool: getColdDataFlowCtrInfo,
+updateColdDataFlowCtrGroupConfig and removeColdDataFlowCtrGroupConfig.
+
+Text output is the 5.3.3 tool's: the broker's report as fastjson prints a ``JSONObject`` (a
+``HashMap`` at every level, TAB-indented), with each group's ``lastColdReadTimeMills`` and
+``createTimeMills`` turned into ``...Format`` dates. ``-c`` asks the cluster's brokers at once (every
+member for the report, the masters for the updates, as Java); a broker that fails is reported on
+stderr (exit 6 when others answered). Java prints nothing when neither ``-b`` nor ``-c`` is given;
+that is a usage error here (exit 2), and so is a group name Java's rules refuse or a threshold that is
+not a whole number of bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command, need_target, parse_long
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.nameargs import group_arg
+from mqadmin.protocol.javacoll import java_hash_order
+
+COMMANDS: dict[str, Any] = {}
+
+_TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
+
+
+def _hash_map(value: Any) -> Any:
+    """A parsed JSON value as ``JSON.parseObject`` holds it: every object a ``HashMap``."""
+    if isinstance(value, dict):
+        return {k: _hash_map(value[k]) for k in java_hash_order(list(value))}
+    if isinstance(value, list):
+        return [_hash_map(v) for v in value]
+    return value
+
+
+def render_info(text: str) -> tuple[Any, str]:
+    """(the report as JSON data, the text Java prints after the banner) of one broker's answer."""
+    from mqadmin.cli.commands.message_text import format_date
+    from mqadmin.cli.javatext import fastjson_pretty
+    from mqadmin.protocol import fastjson
+    from mqadmin.protocol.errors import ProtocolError
+
+    try:
+        report = fastjson.loads(text)
+    except ProtocolError as e:
+        raise CommandError(f"the broker's cold data report is not JSON: {e}") from None
+    if not isinstance(report, dict):
+        raise CommandError("the broker's cold data report is not a JSON object")
+    shown = dict(report)
+    runtime = report.get("runtimeTable")
+    if isinstance(runtime, dict):
+        table: dict[str, Any] = {}
+        for group, entry in runtime.items():
+            if isinstance(entry, dict):
+                entry = dict(entry)
+                for ms_key, text_key in (
+                    ("lastColdReadTimeMills", "lastColdReadTimeFormat"),
+                    ("createTimeMills", "createTimeFormat"),
+                ):
+                    ms = entry.pop(ms_key, None)
+                    if isinstance(ms, int):
+                        entry[text_key] = format_date(ms)
+            table[group] = entry
+        shown["runtimeTable"] = table
+    return report, fastjson_pretty(_hash_map(shown)) + "\n"
+
+
+# ------------------------------------------------------------------------------------- getColdDataFlowCtrInfo
+
+
+@java_command(
+    "getColdDataFlowCtrInfo",
+    "Get cold data flow ctr info.",
+    [
+        JavaOpt("b", "brokerAddr", "get from which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "get from which cluster", dest="cluster_name"),
+    ],
+    fanout=True,
+    json_doc='{"brokers": [{"addr": str, "role": "master"|"slave", "master": str?, "ok": bool, '
+    '"info": {"runtimeTable": {group: {"coldAcc": int, "createTimeMills": int, '
+    '"lastColdReadTimeMills": int}}, '
+    '"configTable": {group: int}, "cgColdReadThreshold": int, "globalColdReadThreshold": int, '
+    '"globalAcc": int}|null?, "error": str?}], "errors": [...]?}',
+)
+async def get_cold_data_flow_ctr_info(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None
+) -> None:
+    from mqadmin.admin.brokers import NO_MASTER
+
+    need_target(broker_addr, cluster_name)
+    admin = inv.admin
+    targets: list[tuple[str, str, str | None, str]] = []  # (addr, role, master, banner)
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        targets.append((addr, "master", None, f" ============{addr}============\n"))
+    else:
+        groups = await admin.fetch_master_slave_map((cluster_name or "").strip())
+        for master, slaves in groups.items():
+            if master != NO_MASTER:
+                targets.append((master, "master", None, f" ============Master: {master}============\n"))
+            targets.extend(
+                (s, "slave", master, f" ============My Master: {master}=====Slave: {s}============\n")
+                for s in slaves
+            )
+    texts, rows = await inv.on_each([t[0] for t in targets], admin.get_cold_data_flow_ctr_info)
+    row_of = {r["addr"]: r for r in rows}
+    lines: list[str] = []
+    out_rows: list[dict[str, Any]] = []
+    for addr, role, of_master, banner in targets:
+        row: dict[str, Any] = {"addr": addr, "role": role}
+        if of_master is not None:
+            row["master"] = of_master
+        row.update(row_of[addr])
+        out_rows.append(row)
+        if addr not in texts:
+            continue
+        text: str | None = texts[addr]
+        lines.append(banner)
+        if text is None:
+            lines.append(f"Broker[{addr}] has no cold ctr table !\n")
+            row["info"] = None
+            continue
+        row["info"], shown = render_info(text)
+        lines.append(shown)
+    inv.out.emit(inv.add_errors({"brokers": out_rows}), lambda: "".join(lines))
+
+
+# ------------------------------------------------------------------------------------- group thresholds
+
+
+async def _masters(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> list[str]:
+    need_target(broker_addr, cluster_name)
+    if broker_addr is not None:
+        return [broker_addr.strip()]
+    return await inv.admin.fetch_master_addrs((cluster_name or "").strip())
+
+
+def _threshold(text: str) -> str:
+    value = text.strip()
+    if parse_long(value, "-v") < 0:
+        raise CommandError("-v takes a number of bytes, 0 or more", ExitCode.USAGE)
+    return value
+
+
+@java_command(
+    "updateColdDataFlowCtrGroupConfig",
+    "Add or update cold data flow ctr group config.",
+    [
+        JavaOpt("b", "brokerAddr", "update which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "update which cluster", dest="cluster_name"),
+        JavaOpt("g", "consumerGroup", "specific consumerGroup", required=True, dest="consumer_group"),
+        JavaOpt("v", "threshold", "cold read threshold value", required=True),
+    ],
+    fanout=True,
+    json_doc=f'{{"consumerGroup": str, "threshold": int, "brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+)
+async def update_cold_data_flow_ctr_group_config(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, consumer_group: str, threshold: str
+) -> None:
+    group = group_arg(consumer_group)
+    value = _threshold(threshold)
+    addrs = await _masters(inv, broker_addr, cluster_name)
+    admin = inv.admin
+    done, rows = await inv.on_each(
+        addrs, lambda a: admin.update_cold_data_flow_ctr_group_config(a, {group: value})
+    )
+    inv.out.emit(
+        inv.add_errors({"consumerGroup": group, "threshold": int(value), "brokers": rows}),
+        lambda: "".join(f"updateColdDataFlowCtrGroupConfig success, {a}\n" for a in addrs if a in done),
+    )
+
+
+@java_command(
+    "removeColdDataFlowCtrGroupConfig",
+    "Remove consumer from cold ctr config.",
+    [
+        JavaOpt("b", "brokerAddr", "update which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "update which cluster", dest="cluster_name"),
+        JavaOpt(
+            "g",
+            "consumerGroup",
+            "the consumer group will remove from the config",
+            required=True,
+            dest="consumer_group",
+        ),
+    ],
+    fanout=True,
+    json_doc=f'{{"consumerGroup": str, "brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+)
+async def remove_cold_data_flow_ctr_group_config(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, consumer_group: str
+) -> None:
+    group = group_arg(consumer_group)
+    addrs = await _masters(inv, broker_addr, cluster_name)
+    admin = inv.admin
+    done, rows = await inv.on_each(addrs, lambda a: admin.remove_cold_data_flow_ctr_group_config(a, group))
+    inv.out.emit(
+        inv.add_errors({"consumerGroup": group, "brokers": rows}),
+        lambda: "".join(f"remove broker cold read threshold success, {a}\n" for a in addrs if a in done),
+    )
+
+
+for _cmd in (
+    get_cold_data_flow_ctr_info,
+    update_cold_data_flow_ctr_group_config,
+    remove_cold_data_flow_ctr_group_config,
+):
+    COMMANDS[_cmd.name or ""] = _cmd

@@ -8,12 +8,13 @@ line ends whatever the locale, as the Java tool writes on Linux.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-__all__ = ["FORMATS", "Output", "TableLayout"]
+__all__ = ["FORMATS", "Output", "TableLayout", "finite"]
 
 FORMATS = ("text", "json", "yaml", "table")
 
@@ -29,6 +30,18 @@ class TableLayout:
 
     columns: Mapping[str, tuple[str, ...]]
     always: tuple[str, ...] = ("error",)
+
+
+def finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float (a rate over no time) as null: JSON has no such
+    numbers, and ``json.dumps`` would write ``NaN``, which no JSON parser reads."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
 
 
 class Output:
@@ -68,14 +81,15 @@ class Output:
             self._write(buf.getvalue().encode("utf-8", "surrogateescape"))
             return
         if self.format == "json":
+            value = finite(value)
             if compact:
-                doc = json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+                doc = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
             else:
-                doc = json.dumps(value, ensure_ascii=False, indent=2) + "\n"
+                doc = json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
         elif self.format == "yaml":
             from mqadmin.cli.yamlout import dump_yaml
 
-            doc = dump_yaml(value)
+            doc = dump_yaml(finite(value))
         else:
             return
         self._write(doc.encode("utf-8", "surrogateescape"))
@@ -96,7 +110,7 @@ class Output:
 
     def json_line(self, value: Any) -> None:
         """One compact JSON document on a line of its own, written at once (streams, ``--json-lines``)."""
-        doc = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+        doc = json.dumps(finite(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
         self._write(doc.encode("utf-8", "surrogateescape"))
 
     def raw(self, b: bytes) -> None:

@@ -97,5 +97,5 @@ def test_tools_yml(tmp_path: Path) -> None:
 
 def test_yaml_output() -> None:
     assert dump_yaml({"a": [1, "x: y"], "b": {}, "c": None, "d": "true"}) == (
-        '---\na:\n- 1\n- "x: y"\nb: {}\nc: null\nd: "true"\n'
+        "---\na:\n- 1\n- 'x: y'\nb: {}\nc: null\nd: 'true'\n"
     )

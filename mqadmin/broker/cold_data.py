@@ -12,7 +12,9 @@ thresholds set by an operator, and the groups found reading cold data.
   used, not on a timer.
 - :meth:`ColdDataCgCtrService.report` is ``getColdDataFlowCtrInfo``: the two tables, the
   ``cgColdReadThreshold`` and ``globalColdReadThreshold`` settings and the global accumulator, as
-  fastjson writes Java's ``JSONObject`` (a ``HashMap``; the tables are ``ConcurrentHashMap``\\s).
+  the broker's fastjson2 ``JSONObject`` writes them (in the order they were put; the tables are
+  ``ConcurrentHashMap``\\s). The 5.3.3 tool reads it back with fastjson 1, whose ``HashMap`` order
+  is what it prints.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
 from mqadmin.protocol import fastjson, names
-from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
+from mqadmin.protocol.javacoll import concurrent_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_long
 
 __all__ = ["COLD_DATA_SETTINGS", "ColdDataCgCtrService"]
@@ -211,4 +213,4 @@ class ColdDataCgCtrService:
             "globalColdReadThreshold": self.global_cold_read_threshold,
             "globalAcc": self.global_acc,
         }
-        return fastjson.dumps({k: values[k] for k in java_hash_order(list(values))}).encode()
+        return fastjson.dumps(values).encode()

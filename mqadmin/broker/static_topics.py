@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,13 +41,15 @@ from mqadmin.protocol.staticmapping import (
     physical_offset,
     rewrite_pull_answer,
     static_offset_loosely,
+    static_offset_strictly,
 )
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
+    from mqadmin.protocol.headers.consumer import GetMaxOffsetRequestHeader, GetMinOffsetRequestHeader
     from mqadmin.protocol.headers.message import PullMessageRequestHeader
 
-__all__ = ["QueueContext", "TopicQueueMappings", "forward_pull"]
+__all__ = ["QueueContext", "TopicQueueMappings", "forward_pull", "offset_answer"]
 
 log = logging.getLogger("mqadmin.broker")
 
@@ -264,3 +267,56 @@ def forward_pull(
         return answer(cmd, told.code, resp.remark, ext, body)
 
     return asyncio.ensure_future(run())
+
+
+# ------------------------------------------------------------------------ GET_MAX_OFFSET, GET_MIN_OFFSET
+
+
+def offset_answer(
+    broker: BrokerController,
+    cmd: RemotingCommand,
+    header: GetMaxOffsetRequestHeader | GetMinOffsetRequestHeader,
+    static: QueueContext,
+    *,
+    want_max: bool,
+) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
+    """GET_MAX_OFFSET/GET_MIN_OFFSET of a logical queue (Java ``rewriteRequestForStaticTopic`` of
+    both): the newest (oldest) generation's physical offset, here or on its broker, told logically."""
+    if not static.is_leader:
+        return answer(
+            cmd,
+            ResponseCode.NOT_LEADER_FOR_QUEUE,
+            f"{static.topic}-{static.global_id} does not exit in request process of current broker "
+            f"{static.detail.bname}",
+        )
+    item = find_item(static.items, (1 << 63) - 1 if want_max else 0, True)
+    assert item is not None
+
+    def told(physical: int) -> RemotingCommand:
+        logical = (
+            static_offset_strictly(item, physical) if want_max else static_offset_loosely(item, physical)
+        )
+        return answer(cmd, ResponseCode.SUCCESS, None, {"offset": logical})
+
+    if item.bname == broker.config.broker_name:
+        store = broker.store
+        topic = static.topic
+        return told(
+            store.max_offset(topic, item.queue_id) if want_max else store.min_offset(topic, item.queue_id)
+        )
+
+    async def remote() -> RemotingCommand:
+        addr = await _master_addr(broker, item.bname or "")
+        if addr is None:
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"no address for broker {item.bname}")
+        fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname)
+        req = RemotingCommand.request(cmd.code, fwd.to_ext(), version=cmd.version)
+        try:
+            resp = await broker.namesrv_client.invoke(addr, req, FORWARD_TIMEOUT_S)
+            if resp.code != ResponseCode.SUCCESS:
+                return answer(cmd, resp.code, resp.remark)
+            return told(parse_long(resp.ext("offset")))
+        except Exception as e:
+            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
+
+    return remote()

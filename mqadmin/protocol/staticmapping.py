@@ -734,7 +734,7 @@ def merge_broker_detail(
         bname=new.bname,
         epoch=new.epoch,
         dirty=new.dirty,
-        curr_id_map=None,
+        curr_id_map=None if new.curr_id_map is None else dict(new.curr_id_map),
         hosted_queues=hosted,
     )
     if old is None:

@@ -11,9 +11,11 @@ or topic Java would refuse is answered with an error before anything is kept.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.processors.wire import answer, guarded
+from mqadmin.broker.static_topics import offset_answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
@@ -104,14 +106,24 @@ class OffsetProcessor:
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
-    def get_max_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+    def get_max_offset(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = GetMaxOffsetRequestHeader.decode(cmd.ext_fields)
+        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        if static is not None:  # a logical queue of a static topic
+            return offset_answer(self.broker, cmd, h, static, want_max=True)
         offset = self.broker.store.max_offset(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
-    def get_min_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+    def get_min_offset(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = GetMinOffsetRequestHeader.decode(cmd.ext_fields)
+        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        if static is not None:  # a logical queue of a static topic
+            return offset_answer(self.broker, cmd, h, static, want_max=False)
         offset = self.broker.store.min_offset(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 

@@ -195,6 +195,8 @@ class GetMaxOffsetRequestHeader(RequestHeader):
     queue_id: int
     committed: bool | None = None
     bname: str | None = None
+    lo: bool | None = None
+    """``TopicRequestHeader.lo``: false on a request a broker forwards with physical ids (static topics)."""
 
 
 @request_header
@@ -204,6 +206,7 @@ class GetMinOffsetRequestHeader(RequestHeader):
     topic: ConsumedTopic
     queue_id: int
     bname: str | None = None
+    lo: bool | None = None
 
 
 @request_header

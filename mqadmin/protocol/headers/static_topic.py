@@ -26,7 +26,13 @@ def _static_queue_nums_refusal(field: str, n: int) -> str | None:
 
 @request_header
 class CreateStaticTopicRequestHeader(CreateTopicRequestHeader):
-    """``CreateTopicRequestHeader`` as code 513 carries it (queue counts 0..1024)."""
+    """``CreateTopicRequestHeader`` as code 513 carries it (queue counts 0..1024).
+
+    The topic is checked by the receiver, not while decoding: Java answers a bad name of 513 with
+    INVALID_PARAMETER (17 fails earlier, with SYSTEM_ERROR).
+    """
+
+    topic: str
 
     def refusal(self) -> str | None:
         why = _static_queue_nums_refusal("readQueueNums", self.read_queue_nums) or _static_queue_nums_refusal(
@@ -41,7 +47,7 @@ class CreateStaticTopicRequestHeader(CreateTopicRequestHeader):
 
     def check(self) -> Self:
         RequestHeader.check(self)
-        why = self.refusal()
+        why = names.check_topic(self.topic) or self.refusal()
         if why is not None:
             raise HeaderError(why, ResponseCode.INVALID_PARAMETER)
         return self

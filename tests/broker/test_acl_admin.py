@@ -406,3 +406,17 @@ def test_the_account_file_format_is_plain_yaml_java_reads(broker: BrokerProcess)
     assert text.startswith("globalWhiteRemoteAddresses:\n") and "\ndataVersion:\n- counter: " in text
     assert PLAIN_ACL.splitlines()[0] in text
     ok(call(broker.addr, signed(delete_cmd("FormatAK01"), ADMIN)))
+
+
+def test_a_broker_behaving_as_5_3_3_does_not_know_the_codes(broker_factory: type) -> None:
+    b = broker_factory.start("five", rocketmqVersion="5.3.3")
+    for code in range(
+        RequestCode.UPDATE_AND_CREATE_ACL_CONFIG, RequestCode.GET_BROKER_CLUSTER_ACL_CONFIG + 1
+    ):
+        resp = call(
+            b.addr, RemotingCommand.request(code, {"accessKey": "LongEnough1", "globalWhiteAddrs": "*"})
+        )
+        assert (resp.code, resp.remark) == (
+            ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
+            f" request type {code} not supported",
+        )

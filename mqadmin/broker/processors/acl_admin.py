@@ -73,13 +73,15 @@ def _plain_access_config(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 class AclAdminProcessor:
-    """Codes 50 to 54."""
+    """Codes 50 to 54 (none when the broker behaves as 5.3.3, which answers them as unknown)."""
 
     def __init__(self, broker: BrokerController, validator: PlainAccessValidator | None) -> None:
         self.broker = broker
         self.editor = PlainAclEditor(validator) if validator is not None else None
 
     def handlers(self) -> dict[int, Handler]:
+        if self.broker.version.five_x:  # 5.3.3 has ACL 2.0 and no longer knows these codes
+            return {}
         return {
             RequestCode.UPDATE_AND_CREATE_ACL_CONFIG: self.update_account,
             RequestCode.DELETE_ACL_CONFIG: self.delete_account,

@@ -77,6 +77,11 @@ class LazyGroup(click.Group):
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and lookup(name) is None and not ctx.resilient_parsing:
+            from mqadmin.cli.suggest import no_such_command
+
+            raise click.UsageError(no_such_command(name), ctx)
         _, cmd, rest = super().resolve_command(ctx, args)
         return (cmd.name if cmd is not None else None), cmd, rest
 
@@ -116,13 +121,27 @@ def _json_requested(args: list[str]) -> bool:
     return False
 
 
+def usage_error_line(e: click.UsageError, args: list[str]) -> str:
+    """A usage error as one line: ``mqadmin CMD: what is wrong; see 'mqadmin CMD -h'``."""
+    ctx = e.ctx
+    if ctx is not None and ctx.command is not cli:
+        path = ctx.command_path
+    else:  # the option parser's errors come without the command's context
+        entry = next((lookup(a) for a in args if not a.startswith("-") and lookup(a) is not None), None)
+        path = f"mqadmin {entry.name}" if entry is not None else "mqadmin"
+    message = " ".join(e.format_message().split())
+    if path == "mqadmin" or message.endswith("?"):
+        return f"{path}: {message}"
+    return f"{path}: {message.rstrip('.')}; see '{path} -h'"
+
+
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         rv = cli.main(args, prog_name="mqadmin", standalone_mode=False)
     except click.UsageError as e:
-        e.show()
+        click.echo(usage_error_line(e, args), err=True)
         if _json_requested(args):
             import json
 

@@ -21,7 +21,9 @@ def help_command(ctx: click.Context, command: str | None) -> None:
     assert parent is not None and isinstance(parent.command, click.Group)
     cmd = parent.command.get_command(parent, command)
     if cmd is None:
-        raise click.UsageError(f"No such command '{command}'.", ctx)
+        from mqadmin.cli.suggest import no_such_command
+
+        raise click.UsageError(no_such_command(command), ctx)
     sub = cmd.make_context(cmd.name, [], parent=parent, resilient_parsing=True)
     click.echo(cmd.get_help(sub))
 

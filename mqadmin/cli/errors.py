@@ -113,6 +113,9 @@ def _request_hint(exc: RemoteCommandError, settings: AdminSettings | None) -> st
     remark = (exc.remark or "").lower()
     if code in _ACL_EDIT_FAILED:  # the account or white list being written is wrong, not the caller's keys
         return ""
+    auth_admin = req is not None and RequestCode.AUTH_CREATE_USER <= req <= RequestCode.AUTH_LIST_ACL
+    if auth_admin and remark.startswith("the "):  # ACL 2.0: "The user is not exist", not the caller's keys
+        return ""
     if code == ResponseCode.NO_PERMISSION and "black list" in remark:
         return "that setting cannot be changed while the server runs (it is in configBlackList)"
     if code == ResponseCode.NO_PERMISSION or any(w in remark for w in ("accesskey", "signature", "acl")):

@@ -125,27 +125,26 @@ def test_user_failures(cl: Cluster) -> None:
     assert r.code == 3 and r.out == ""
     assert len(r.err.splitlines()) == 1
     assert f"CODE: 16 (NO_PERMISSION) from server {a}: The user is not exist" in r.err
+    assert "credentials" not in r.err  # the user asked for is missing, not the caller's keys
     ok(cl.run("createUser", "-b", a, "-u", "erin", "-p", "erinPw"))
     r = cl.run("createUser", "-b", a, "-u", "erin", "-p", "again")
     assert r.code == 3 and "The user is existed" in r.err
 
     before = auth_files(cl.a)
-    for args in (  # values the broker would refuse or silently change: one line, before any request
+    for args in (
+        # values the broker would refuse or silently change, refused before any request
         ["createUser", "-b", a, "-u", "frank", "-p", "pw", "-t", "Root"],  # Java would make a Normal user
         ["createUser", "-b", a, "-u", " ", "-p", "pw"],
         ["createUser", "-b", a, "-u", "frank", "-p", "  "],
         ["updateUser", "-b", a, "-u", "erin", "-s", "paused"],
-    ):
-        r = cl.run(*args)
-        assert r.code == 2 and r.out == "" and len(r.err.splitlines()) == 1, (args, r.code, r.err)
-    for args in (  # command lines commons-cli refuses too: the usage, then the error
+        # command lines commons-cli refuses too
         ["updateUser", "-b", a, "-u", "erin", "-p", "x", "-t", "Super"],  # one change at a time, as Java
         ["createUser", "-u", "frank", "-p", "pw"],  # neither -b nor -c
         ["createUser", "-b", a, "-c", CLUSTER, "-u", "frank", "-p", "pw"],
         ["createUser", "-b", a, "-u", "frank"],
     ):
         r = cl.run(*args)
-        assert r.code == 2 and r.out == "" and r.err.splitlines()[-1].startswith("Error: "), (args, r.err)
+        assert r.code == 2 and r.out == "" and len(r.err.splitlines()) == 1, (args, r.code, r.err)
     assert auth_files(cl.a) == before
 
 

@@ -479,3 +479,15 @@ def test_users_and_policies_survive_a_restart(tmp_path: Path, namesrv: NameServe
     finally:
         if b.alive:
             b.stop()
+
+
+def test_an_unusable_init_user_refuses_to_start(tmp_path: Path, namesrv: NameServerProcess) -> None:
+    with pytest.raises(RuntimeError) as e:
+        BrokerProcess(
+            tmp_path / "bad",
+            namesrv.addr,
+            rocketmqVersion="5.3.3",
+            authenticationEnabled="true",
+            initAuthenticationUser='{"username":"root"}',
+        )
+    assert 'initAuthenticationUser must be {"username":"...","password":"..."}' in str(e.value)

@@ -213,6 +213,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
         "Set read ahead mode for all commitlog files.",
     ),
     CommandEntry("exportPopRecord", "broker_ops_admin", "export", "Export pop consumer record"),
+    CommandEntry("startMonitoring", "broker_ops_monitor", "consumer", "Start Monitoring."),
     CommandEntry(
         "rocksDBConfigToJson",
         "broker_ops_rocksdb",

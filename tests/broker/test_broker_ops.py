@@ -227,8 +227,9 @@ def test_read_ahead_without_ext_fields(broker5: BrokerProcess) -> None:
 
 
 def test_rocksdb_probes_on_a_file_store(broker5: BrokerProcess) -> None:
-    r = req(broker5.addr, 354, {"topic": "", "checkStoreTime": "0"})
-    assert (r.code, json.loads(r.body or b"")) == (0, {"checkStatus": 2})
+    for topic in ("", "T5"):
+        r = req(broker5.addr, 354, {"topic": topic, "checkStoreTime": "0"})
+        assert (r.code, json.loads(r.body or b"")) == (0, {"checkStatus": 2})
     r = req(broker5.addr, 355, {"configType": "topics;subscriptionGroups;consumerOffsets;"})
     assert (r.code, r.remark) == (0, "export done.")
     assert not list((broker5.workdir / "store").rglob("*.json.tmp"))

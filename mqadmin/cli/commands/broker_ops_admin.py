@@ -255,9 +255,14 @@ async def export_pop_record(
         props = await admin.get_broker_config(addr)
         targets.append((props.get("brokerName", "null"), addr))
     else:
+        from mqadmin.admin.brokers import ClusterNotFoundError, check_cluster_name
+
+        cluster = check_cluster_name((cluster_name or "").strip())
         info = await admin.examine_broker_cluster_info()
-        cluster = (cluster_name or "").strip()
-        for name in java_hash_order((info.cluster_addr_table or {}).get(cluster) or []):
+        members = (info.cluster_addr_table or {}).get(cluster)
+        if members is None:  # Java prints nothing at all
+            raise ClusterNotFoundError(cluster)
+        for name in java_hash_order(members):
             bd = (info.broker_addr_table or {}).get(name)
             if bd is None or not bd.broker_addrs:
                 continue

@@ -92,11 +92,16 @@ class ExportRocksDBConfigToJsonRequestHeader(RequestHeader):
     config_type: Annotated[str, Check(_config_type_refusal)]
 
 
+def _topic_or_every(s: str) -> str | None:
+    """A topic name, or empty for every topic."""
+    return None if s == "" else names.check_topic(s)
+
+
 @request_header
 class CheckRocksdbCqWriteProgressRequestHeader(RequestHeader):
     """CHECK_ROCKSDB_CQ_WRITE_PROGRESS (354). The tool sends an empty topic to mean every topic."""
 
-    topic: Annotated[str, Check(lambda s: None if s == "" else names.check_topic(s))]
+    topic: Annotated[str, Check(_topic_or_every)]
     check_store_time: Long = 0
 
 

@@ -288,7 +288,9 @@ class MessageOps(BrokerOps):
         if tags is not None:
             messages = [m for m in messages if m.tags is not None and m.tags in tags]
         lo, hi = str(result.min_offset), str(result.max_offset)
+        delta = _offset(addr, resp, "offsetDelta")  # 0 when absent
         for m in messages:
+            m.queue_offset += delta  # a static topic's generation: physical offsets made logical
             if (m.properties.get(MessageConst.PROPERTY_TRANSACTION_PREPARED) or "").lower() == "true":
                 m.transaction_id = m.unique_key
             m.properties[MessageConst.PROPERTY_MIN_OFFSET] = lo

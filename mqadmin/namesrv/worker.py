@@ -25,7 +25,7 @@ import logging
 import os
 import socket
 import sys
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 from mqadmin.namesrv.loops import loop_factory
@@ -41,7 +41,7 @@ from mqadmin.namesrv.routeanswer import (
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javanum import parse_bool
-from mqadmin.remoting.client import Connection, HandlerTable, parse_addr
+from mqadmin.remoting.client import Connection, HandlerResult, HandlerTable, parse_addr
 from mqadmin.remoting.server import RemotingServer
 from mqadmin.route.routecache import RouteBodyCache
 from mqadmin.servermain import setup_logging, stop_signals
@@ -74,9 +74,18 @@ class Worker:
         answers = RouteAnswers(self.replica.body)
         server.connection_factory = functools.partial(RouteConnection, answers=answers)
 
-    async def route(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
-        """A route query the fast path left: fill the copy from the primary, or pass it on."""
-        return await _in_turn(conn, self._route(conn, req))
+    def route(self, conn: Connection, req: RemotingCommand) -> HandlerResult | Awaitable[HandlerResult]:
+        """A route query the fast path left: answered at once when its route is at hand and
+        nothing before it waits, else in turn: the copy filled from the primary, or passed on."""
+        ext = req.ext_fields
+        if ext is not None and _TURN not in conn.attrs and ZONE_MODE not in ext:
+            topic = ext.get("topic")
+            if topic is not None:
+                standard = req.version >= V4_9_4 or parse_bool(ext.get("acceptStandardJsonOnly"))
+                body = self.replica.body(topic, standard)
+                if body is not None:
+                    return req.response(ResponseCode.SUCCESS, body=body)
+        return _in_turn(conn, self._route(conn, req))
 
     async def forward(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
         """Pass a request on to the primary over this client's own channel, and its answer back."""

@@ -345,7 +345,7 @@ def test_refused_deletes_white_lists_and_callers_change_nothing(
             "the custom field <accessKey> is null",
         ),
     ]
-    for code in (
+    for req_code in (
         RequestCode.UPDATE_AND_CREATE_ACL_CONFIG,
         RequestCode.DELETE_ACL_CONFIG,
         RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG,
@@ -357,19 +357,19 @@ def test_refused_deletes_white_lists_and_callers_change_nothing(
             ),
             RequestCode.DELETE_ACL_CONFIG: delete_cmd("AdminAK01"),
             RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG: white_cmd("*"),
-            RequestCode.GET_BROKER_CLUSTER_ACL_CONFIG: RemotingCommand.request(code),
-        }[code]
+            RequestCode.GET_BROKER_CLUSTER_ACL_CONFIG: RemotingCommand.request(req_code),
+        }[req_code]
         cases.append(
             (
                 signed(cmd, USER),
                 ResponseCode.NO_PERMISSION,
-                f"Need admin permission for request code={code}, but accessKey=UserAK001 is not",
+                f"Need admin permission for request code={int(req_code)}, but accessKey=UserAK001 is not",
             )
         )
     cases.append((white_cmd("*"), ResponseCode.NO_PERMISSION, "No accessKey is configured"))
-    for cmd, code, remark in cases:
+    for cmd, want, remark in cases:
         resp = call(broker.addr, cmd)
-        assert (resp.code, resp.remark) == (code, remark)
+        assert (resp.code, resp.remark) == (want, remark)
         assert acl_file(broker).read_bytes() == before
     assert outside.read_text() == "globalWhiteRemoteAddresses: []\n"
     assert not (acl_file(broker).parent / "x.yml").exists()

@@ -55,6 +55,9 @@ log = logging.getLogger("mqadmin.broker")
 
 _NPE = "java.lang.NullPointerException"
 _AUTHZ_EXCEPTION = "org.apache.rocketmq.auth.authorization.exception.AuthorizationException"
+_PROCESSOR = "org.apache.rocketmq.broker.processor.AdminBrokerProcessor"
+_NO_BODY_AT = ("updateAcl(AdminBrokerProcessor.java:3185)", "createAcl(AdminBrokerProcessor.java:3158)")
+"""Where 5.3.3 throws it: its answer (``exceptionSimpleDesc``) names the first stack frame."""
 
 
 def _texts(*pairs: tuple[str, str | None]) -> None:
@@ -82,7 +85,9 @@ def _acl_body(cmd: RemotingCommand) -> AclInfo:
     except ProtocolError as e:
         raise AuthRefused(f"the body is not an AclInfo: {e}", ResponseCode.SYSTEM_ERROR) from None
     if info is None or not info.policies:
-        raise AuthRefused(f"{_AUTHZ_EXCEPTION}: The body of acl is null", ResponseCode.SYSTEM_ERROR)
+        where = _NO_BODY_AT[cmd.code == RequestCode.AUTH_CREATE_ACL]
+        remark = f"{_AUTHZ_EXCEPTION}: The body of acl is null, {_PROCESSOR}.{where}"
+        raise AuthRefused(remark, ResponseCode.SYSTEM_ERROR)
     _texts(("subject", info.subject))
     for p in info.policies:
         _texts(("policy type", p.policy_type))

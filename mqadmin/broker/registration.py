@@ -51,8 +51,11 @@ class Registrar:
 
     def __init__(self, settings: BrokerSettings, topics: TopicManager, client: RemotingClient) -> None:
         self.settings = settings
-        self.version = broker_version(settings.file_properties).ordinal
+        behaviour = broker_version(settings.file_properties)
+        self.version = behaviour.ordinal
         """The version the frames say (``rocketmqVersion``, :mod:`mqadmin.broker.version`)."""
+        self.acting_master: bool | None = False if behaviour.five_x else None
+        """5.x's ``enableActingMaster`` (off by default); a 4.9.8 broker has no such field."""
         self.topics = topics
         self.client = client
         self._oneway_tasks: set[asyncio.Task[None]] = set()
@@ -79,6 +82,7 @@ class Registrar:
             cluster_name=b.broker_cluster_name,
             ha_server_addr=self.settings.ha_server_addr,
             broker_id=b.broker_id,
+            enable_acting_master=self.acting_master,
             compressed=b.compressed_register,
             body_crc32=body_crc32(body),
         )

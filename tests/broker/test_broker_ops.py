@@ -18,6 +18,7 @@ import pytest
 
 from mqadmin.protocol.command import RemotingCommand
 from tests.broker.peers import MQADMIN, BrokerProcess, NameServerProcess, call, create_topic
+from tests.cli.peers import _ThreadServer
 
 MODE_FILE = "messageRequestMode.json"
 
@@ -80,6 +81,30 @@ def test_versions_said(broker5: BrokerProcess, broker4: BrokerProcess) -> None:
     assert "getTransferedTps" in t4 and "getTransferedTps" not in t5
     # an unknown code is answered with the broker's version too
     assert req(broker5.addr, 60000).version == 479
+
+
+class AcceptingNameServer(_ThreadServer):
+    """Takes every registration (and records it, as every peer of its kind does)."""
+
+    def answer(self, cmd: RemotingCommand) -> RemotingCommand | None:
+        return cmd.response(0, None)
+
+
+@pytest.mark.parametrize(
+    ("props", "version", "acting"), [({"rocketmqVersion": "5.3.3"}, 479, "false"), ({}, 409, None)]
+)
+def test_registration_says_the_version(
+    tmp_path: Path, props: dict[str, str], version: int, acting: str | None
+) -> None:
+    ns = AcceptingNameServer()
+    try:
+        BrokerProcess(tmp_path / "b", ns.addr, **props).stop()  # registers at boot, unregisters at the end
+    finally:
+        ns.stop()
+    regs = [c for c in ns.requests if c.code == 103]
+    unregs = [c for c in ns.requests if c.code == 104]
+    assert regs and unregs and {c.version for c in regs + unregs} == {version}
+    assert {(c.ext_fields or {}).get("enableActingMaster") for c in regs} == {acting}
 
 
 def test_4x_broker_does_not_know_5x_codes(broker4: BrokerProcess) -> None:

@@ -53,7 +53,7 @@ from mqadmin.protocol.headers.controller import (
     RegisterBrokerToControllerRequestHeader,
     RegisterBrokerToControllerResponseHeader,
 )
-from mqadmin.protocol.headers.namesrv import BrokerHeartbeatRequestHeader
+from mqadmin.protocol.headers.namesrv import BrokerHeartbeatRequestHeader, broker_addr_refusal
 from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
 from mqadmin.remoting.logthrottle import ThrottledLog
@@ -84,10 +84,12 @@ class ControllerProcessor:
     ) -> None:
         config.place_files(store_dir)
         self.config = config
+        self.server_config = server_config
         self.configuration = ControllerConfiguration(config, server_config, file_properties)
         self.store = ReplicasStore(config.controller_store_path)
         self.heartbeats = HeartbeatTable()
         self._scan: asyncio.Task[None] | None = None
+        self._stopped = False
 
     # ------------------------------------------------------------------------------ life cycle
 
@@ -140,6 +142,8 @@ class ControllerProcessor:
         return cls(config, server_config, directory, props)
 
     async def stop(self) -> None:
+        """Stop watching: connections the stopping server closes are not replicas leaving."""
+        self._stopped = True
         if self._scan is not None:
             self._scan.cancel()
             try:
@@ -157,6 +161,8 @@ class ControllerProcessor:
                 log.exception("controller: scan of inactive brokers failed")
 
     def channel_closed(self, conn: Connection) -> None:
+        if self._stopped:
+            return
         self._inactive(self.heartbeats.channel_closed(conn))
 
     def _inactive(self, gone: list[ReplicaKey]) -> None:
@@ -476,13 +482,32 @@ class ControllerProcessor:
     # ------------------------------------------------------------------------------ administration
 
     def get_metadata(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        """One node, always the leader, at the address the asker dialled."""
-        addr = conn.local_addr
+        """One node, always the leader: at its address in ``controllerDLegerPeers`` when that names
+        it, else at the name server's port on the address the asker dialled."""
+        peers = self._peers()
         me = self.config.self_id
-        resp = GetMetaDataResponseHeader(
-            self.config.controller_d_leger_group, me, addr, True, f"{me}:{addr};"
-        )
+        addr = peers.get(me) or self._own_address(conn)
+        listed = "".join(f"{i}:{a};" for i, a in (peers or {me: addr}).items())
+        resp = GetMetaDataResponseHeader(self.config.controller_d_leger_group, me, addr, True, listed)
         return _answer(req, Decision(), resp)
+
+    def _peers(self) -> dict[str, str]:
+        """``controllerDLegerPeers`` (``n0-host:port;n1-host:port``); entries not host:port left out."""
+        out: dict[str, str] = {}
+        for part in (self.config.controller_d_leger_peers or "").split(";"):
+            peer_id, sep, addr = part.strip().partition("-")
+            if sep and peer_id and broker_addr_refusal(addr) is None:
+                out[peer_id] = addr
+        return out
+
+    def _own_address(self, conn: Connection) -> str:
+        """The name server's port on its bind address, or (bound to all) on the address dialled.
+        A request passed on by a worker process arrives on an internal channel: its local host is
+        the loopback, the port is still the name server's."""
+        port = getattr(self.server_config, "listen_port", 0)
+        bind = str(getattr(self.server_config, "bind_address", "") or "")
+        host = conn.local_addr.rpartition(":")[0] if bind in ("", "0.0.0.0", "::") else bind
+        return f"{host or '127.0.0.1'}:{port}"
 
     def clean_broker_data(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         h = CleanControllerBrokerDataRequestHeader.decode(req.ext_fields)

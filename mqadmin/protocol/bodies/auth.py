@@ -14,6 +14,7 @@ A resource is written ``Type:name`` (``Topic:Orders``), ``Type:prefix*`` (a pref
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Self
@@ -185,8 +186,10 @@ def is_valid_ip_or_cidr(text: str) -> bool:
     return is_valid_ip(text) or _cidr(text) is not None
 
 
+@functools.lru_cache(maxsize=4096)
 def ip_in_range(ip: str, cidr: str) -> bool:
-    """``IPAddressUtils.isIPInRange``: equal text without a ``/``, else inside the block."""
+    """``IPAddressUtils.isIPInRange``: equal text without a ``/``, else inside the block (cached: a
+    broker checks the same few peers against the same few blocks on every request)."""
     if "/" not in cidr:
         return ip == cidr
     block = _cidr(cidr)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from mqadmin.protocol.command import RemotingCommand
 from tests.admin_topic_broker.servers import Cluster, run
 from tests.cli.peers import NameServer, RecordedBroker, register_broker, registration_frame
 from tests.cli_harness import Result, recorded_text
@@ -364,3 +365,71 @@ def test_start_monitoring_rounds(c5: Cluster) -> None:
     r = c5.mqadmin("startMonitoring", "--first-delay", "0", "--rounds", "1", "--json")
     assert json.loads(r.out)["round"] == 1
     one_line_failure(c5.mqadmin("startMonitoring", "--rounds", "-1"), 2)
+
+
+class OnlineConsumer:
+    """A consumer of ``group`` that stays online (heartbeat on an open connection) from another thread."""
+
+    def __init__(self, broker: str, group: str, topic: str) -> None:
+        import asyncio
+        import threading
+
+        from mqadmin.remoting.client import RemotingClient
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.client = RemotingClient()
+        self.client.register_handler(40, lambda conn, cmd: None)
+        hb = {
+            "clientID": "monitor-test@1",
+            "producerDataSet": [],
+            "consumerDataSet": [
+                {
+                    "groupName": group,
+                    "consumeType": "CONSUME_PASSIVELY",
+                    "messageModel": "CLUSTERING",
+                    "consumeFromWhere": "CONSUME_FROM_LAST_OFFSET",
+                    "unitMode": False,
+                    "subscriptionDataSet": [{"topic": topic, "subString": "*", "subVersion": 1}],
+                }
+            ],
+        }
+        cmd = RemotingCommand.request(34, {}, json.dumps(hb).encode())
+        resp = asyncio.run_coroutine_threadsafe(self.client.invoke(broker, cmd, 10), self.loop).result(15)
+        assert resp.code == 0, resp.remark
+
+    def commit(self, broker: str, group: str, topic: str, queue_id: int, offset: int) -> None:
+        import asyncio
+
+        ext = {"consumerGroup": group, "topic": topic, "queueId": str(queue_id), "commitOffset": str(offset)}
+        call = self.client.invoke(broker, RemotingCommand.request(15, ext), 10)
+        assert asyncio.run_coroutine_threadsafe(call, self.loop).result(15).code == 0
+
+    def stop(self) -> None:
+        import asyncio
+
+        asyncio.run_coroutine_threadsafe(self.client.close(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+def test_start_monitoring_reports_a_lagging_group(c5: Cluster) -> None:
+    assert c5.mqadmin("updateTopic", "-b", c5.broker_addr, "-t", "MonTopic", "-r", "2", "-w", "2").code == 0
+    for body in ("a", "b", "c"):
+        assert c5.mqadmin("sendMessage", "-t", "MonTopic", "-p", body, "-b", "broker-b", "-i", "0").code == 0
+    consumer = OnlineConsumer(c5.broker_addr, "MonGroup", "MonTopic")
+    try:
+        consumer.commit(c5.broker_addr, "MonGroup", "MonTopic", 0, 1)
+        c5.mqadmin("updateTopic", "-b", c5.broker_addr, "-t", "MonTopic", "-r", "2", "-w", "2")  # registers
+        r = c5.mqadmin("startMonitoring", "--first-delay", "0", "--rounds", "1")
+    finally:
+        consumer.stop()
+    assert (r.code, r.err) == (0, "")
+    line = next(ln for ln in r.out.splitlines() if "consumerGroup=MonGroup" in ln)
+    m = re.fullmatch(
+        r"\[MONITOR\] reportUndoneMsgs: UndoneMsgs \[consumerGroup=MonGroup, topic=MonTopic, "
+        r"undoneMsgsTotal=2, undoneMsgsSingleMQ=2, undoneMsgsDelayTimeMills=(\d+)\]",
+        line,
+    )
+    assert m is not None, line

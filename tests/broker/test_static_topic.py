@@ -222,6 +222,22 @@ def test_remapping_moves_queues_with_offsets_that_keep_growing(cluster: Cluster)
     assert got == [("new0", 10000)]  # the logical offset (the message is at 0 on broker-b)
 
 
+def test_json_output_describes_the_plan(cluster: Cluster) -> None:
+    made = cluster.mq_json("updateStaticTopic", "-c", "DefaultCluster", "-t", "StaticJson", "-qn", "3")
+    assert made["topic"] == "StaticJson" and Path(made["newMappingFile"]).exists()
+    assert made["brokerToMapIn"] == [] and made["brokerToMapOut"] == []
+    rows = {b["brokerName"]: b for b in made["brokers"]}
+    assert set(rows) == {"broker-a", "broker-b"} and rows["broker-a"]["addr"] == cluster.a.addr
+    assert sorted(int(g) for b in rows.values() for g in b["leaderOf"]) == [0, 1, 2]
+    moved = cluster.mq_json("remappingStaticTopic", "-b", "broker-a", "-t", "StaticJson")
+    assert moved["brokerToMapIn"] == ["broker-a"] and moved["brokerToMapOut"] == ["broker-b"]
+    assert moved["epoch"] > made["epoch"]
+    assert {b["brokerName"]: sorted(b["leaderOf"]) for b in moved["brokers"]} == {
+        "broker-a": ["0", "1", "2"],
+        "broker-b": [],
+    }
+
+
 # ------------------------------------------------------------------------------------- refused
 
 
@@ -300,6 +316,8 @@ def test_unknown_brokers_and_too_many_queues_are_one_line(cluster: Cluster) -> N
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "1 to 1024" in r.err, r
     r = cluster.mq("updateStaticTopic", "-t", "StaticBad", "-qn", "2")  # neither -b nor -c
     assert r.code == 2 and r.out == "", r
+    r = cluster.mq("remappingStaticTopic", "-b", "broker-x", "-t", "StaticMove")
+    assert r.code == 1 and r.out == "" and r.err.strip().endswith("Can't find addr for broker broker-x"), r
     r = cluster.mq("remappingStaticTopic", "-b", "broker-b", "-t", "NoSuchStatic")
     assert r.code != 0 and "No topic route to do the remapping" in r.err, r
     assert _snapshot(cluster) == before

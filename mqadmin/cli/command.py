@@ -229,9 +229,14 @@ def run_command(
     _configure_logging(common.debug)
     inv = Invocation(name, common, namesrv)
 
+    interval = params.pop(WATCH_PARAM, None)
+
     async def main() -> ExitCode | int | None:
         try:
-            return await func(inv, **params)
+            if interval is None:
+                return await func(inv, **params)
+            await _watch(inv, func, params, interval)
+            return None  # not reached: a watch ends with SIGINT
         finally:
             await inv.close()
 
@@ -261,6 +266,39 @@ def run_command(
     if inv.failures:
         return exit_code_of(inv.failures, inv.any_success)
     return ExitCode.OK
+
+
+WATCH_PARAM = "watch_interval"
+
+
+def watch_option() -> click.Option:
+    """``-i SECONDS`` of the commands that can watch (Java's clusterList has it; we give it to more)."""
+    return click.Option(
+        ["-i", "--interval", WATCH_PARAM],
+        type=click.FloatRange(min=0.1),
+        default=None,
+        metavar="SECONDS",
+        help="Watch: run again every SECONDS until interrupted (Ctrl-C); with --json one compact "
+        "document a line per round. A failed round is reported on stderr and the next one runs.",
+    )
+
+
+async def _watch(inv: Invocation, func: CommandFunc, params: dict[str, Any], interval: float) -> None:
+    """Rounds of ``func`` every ``interval`` seconds (from the start of one to the start of the next)."""
+    inv.out.compact = True
+    loop = asyncio.get_running_loop()
+    while True:
+        started = loop.time()
+        inv.failures.clear()
+        inv.any_success = False
+        try:
+            await func(inv, **params)
+        except PartialFailure as e:
+            for exc in e.failures:
+                inv.report(exc)
+        except Exception as exc:
+            inv.print_error(exc, describe(exc, inv.settings_if_resolved))
+        await asyncio.sleep(max(0.0, interval - (loop.time() - started)))
 
 
 def _silence_stdout() -> None:
@@ -368,6 +406,7 @@ class JavaCommand(click.Command):
         json_doc: str = "",
         epilog_text: str = "",
         own: Sequence[click.Option] = (),
+        watch: bool = False,
     ) -> None:
         # a command declaring its own -n (``-n,--nameserverAddr``) replaces the common one, as a
         # commons-cli option of the same key does; it must keep ``dest="namesrv"``
@@ -380,6 +419,8 @@ class JavaCommand(click.Command):
         params: list[click.Parameter] = [_click_option(o) for o in self.java_opts if o is not HELP]
         self.own_params: list[click.Parameter] = list(own)
         """This command's options that the Java tool does not have (``--dry-run``, ``--max-lag``)."""
+        if watch:
+            self.own_params.append(watch_option())
         self.extra_params: list[click.Parameter] = list(common_options())
         if fanout:
             self.extra_params.append(deadline_option())
@@ -442,15 +483,25 @@ def java_command(
     json_doc: str = "",
     epilog: str = "",
     own: Sequence[click.Option] = (),
+    watch: bool = False,
 ) -> Callable[[CommandFunc], JavaCommand]:
     """Decorator: ``@java_command("topicRoute", "Examine topic route info.", [...])`` on an async function.
 
     ``own`` are click options of ours the Java command does not have; they get their own help section.
+    ``watch`` adds ``-i SECONDS``: the command runs again every SECONDS until interrupted.
     """
 
     def wrap_func(func: CommandFunc) -> JavaCommand:
         return JavaCommand(
-            name, desc, opts, func, fanout=fanout, json_doc=json_doc, epilog_text=epilog, own=own
+            name,
+            desc,
+            opts,
+            func,
+            fanout=fanout,
+            json_doc=json_doc,
+            epilog_text=epilog,
+            own=own,
+            watch=watch,
         )
 
     return wrap_func

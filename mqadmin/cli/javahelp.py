@@ -118,7 +118,8 @@ def render_extra_options(params: Sequence[click.Parameter], extra: Sequence[tupl
     for p in params:
         if not isinstance(p, click.Option) or p.hidden:
             continue
-        names = [n for n in p.opts if n.startswith("--")] + [n for n in p.secondary_opts]
+        shorts = [n for n in p.opts if not n.startswith("--")]
+        names = shorts + [n for n in p.opts if n.startswith("--")] + list(p.secondary_opts)
         prefix = "    " + ",".join(names)
         if not p.is_flag and p.metavar:
             prefix += f" {p.metavar}"

@@ -53,6 +53,8 @@ class Output:
         self.format = fmt
         self._stream = stream if stream is not None else sys.stdout.buffer
         self.lines = 0
+        self.compact = False
+        """Every JSON document on one line (watch mode: one document a line per round)."""
 
     @property
     def structured(self) -> bool:
@@ -82,7 +84,7 @@ class Output:
             return
         if self.format == "json":
             value = finite(value)
-            if compact:
+            if compact or self.compact:
                 doc = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
             else:
                 doc = json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) + "\n"

@@ -39,6 +39,7 @@ TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
     fanout=True,
     json_doc='{"brokers": [{"addr": str, "ok": true, "stats": {str: str}} | '
     '{"addr": str, "ok": false, "error": str}], "errors": [...]?} (stats: the runtime table, keys sorted)',
+    watch=True,
 )
 async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> None:
     admin = inv.admin

@@ -897,6 +897,7 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     "and the exit code is 6. --max-lag and --stuck-after turn the command into a check for cron or "
     "Nagios: exit 8 when a threshold is crossed (a server failure's code wins over it).",
     own=alert_options(),
+    watch=True,
 )
 async def consumer_progress(
     inv: Invocation,

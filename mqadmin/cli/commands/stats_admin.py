@@ -252,6 +252,7 @@ async def _topic_rows(
     json_doc='{"rows": [{"topic": str, "group": str|null, "accumulation": int, "inTps": num, '
     '"outTps": num|null, '
     '"inMsg24Hour": int, "outMsg24Hour": int|null}], "errors": [...]?} (group null: no consumer)',
+    watch=True,
 )
 async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> None:
     admin = inv.admin

@@ -384,6 +384,7 @@ def human_time2(ms: int) -> str:
     epilog="Brokers that do not know GET_TOPIC_CONFIG (4.x) are asked GET_ALL_TOPIC_CONFIG instead, "
     "so this works against 4.x and 5.x brokers alike. When some brokers do not answer, the queues of "
     "the others are shown, each failure is on stderr and the exit code is 6.",
+    watch=True,
 )
 async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None:
     t = topic.strip()

@@ -6,7 +6,9 @@ thresholds set by an operator, and the groups found reading cold data.
   also kept in ``config/coldDataFlowCtrConfig.json`` (written whole, the old content as ``.bak``),
   so a restart keeps what the operator set.
 - The runtime table holds a group's cold bytes read in the current interval with the time of its
-  first and last cold read (``AccAndTimeStamp``); :meth:`ColdDataCgCtrService.cold_acc` adds to it.
+  first and last cold read (``AccAndTimeStamp``); every pull adds what it read from beyond the
+  store's in-memory window (:meth:`ColdDataCgCtrService.on_pull`, with
+  ``coldDataFlowControlEnable=true``). The table is reported only: pulls are not slowed down.
   Every 5 s (180 s with ``coldDataFlowControlEnable=false``) the accumulators restart from zero and
   groups without a cold read for 60 s leave the table; here that happens when the service is next
   used, not on a timer.
@@ -49,6 +51,24 @@ RESIDE_TIMEOUT_MS = 60 * 1000
 """``cgColdAccResideTimeoutMills``: a group without a cold read for this long leaves the runtime table."""
 
 FILE_NAME = "coldDataFlowCtrConfig.json"
+
+SYS_PULL_GROUPS = frozenset(
+    {
+        "DEFAULT_CONSUMER",
+        "TOOLS_CONSUMER",
+        "SCHEDULE_CONSUMER",
+        "FILTERSRV_CONSUMER",
+        "__MONITOR_CONSUMER",
+        "SELF_TEST_C_GROUP",
+        "CID_ONS-HTTP-PROXY",
+        "CID_ONSAPI_PERMISSION",
+        "CID_ONSAPI_OWNER",
+        "CID_ONSAPI_PULL",
+        "CID_RMQ_SYS_TRANS",
+    }
+)
+"""``MixAll.isSysConsumerGroupPullMessage``'s names (and every ``CID_RMQ_SYS_`` group): their cold reads
+are not counted."""
 
 
 @dataclass(slots=True)
@@ -155,6 +175,15 @@ class ColdDataCgCtrService:
         return True
 
     # ------------------------------------------------------------------------------ the runtime table
+
+    def on_pull(self, group: str, cold_bytes: int) -> None:
+        """What a pull read from cold data, counted as Java counts it: only with
+        ``coldDataFlowControlEnable`` and not for the system groups."""
+        if cold_bytes <= 0 or not self._flag("coldDataFlowControlEnable"):
+            return
+        if group in SYS_PULL_GROUPS or group.startswith("CID_RMQ_SYS_"):
+            return
+        self.cold_acc(group, cold_bytes)
 
     def cold_acc(self, group: str, cold_bytes: int, now_ms: int | None = None) -> None:
         """``coldAcc``: a pull of ``group`` read ``cold_bytes`` of cold data."""

@@ -21,6 +21,7 @@ from typing import Any
 from mqadmin.broker.acl import access_guard
 from mqadmin.broker.auth import AuthStore, start_auth
 from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager
+from mqadmin.broker.cold_data import ColdDataCgCtrService
 from mqadmin.broker.config import BrokerConfig, BrokerSettings, Configuration, MessageStoreConfig
 from mqadmin.broker.groups import GroupManager
 from mqadmin.broker.ha import ReplicasManager
@@ -103,6 +104,7 @@ class BrokerController:
         self.topics = TopicManager(self.config, config_dir)
         self.groups = GroupManager(config_dir, self.config.auto_create_subscription_group)
         self.offsets = OffsetManager(config_dir)
+        self.cold_data = ColdDataCgCtrService(config_dir, self.configuration.all_configs)  # 5.x cold reads
         self.auth_store = AuthStore(config_dir)  # ACL 2.0 users and policies
         self.consumers = ConsumerManager(
             self.notify_consumer_ids_changed, lambda: self.config.notify_consumer_ids_changed_enable

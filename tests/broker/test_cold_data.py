@@ -187,3 +187,25 @@ def test_the_runtime_table(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "coldDataFlowCtrConfig.json").read_text()) == {
         "configTable": {"Admin1": 10}
     }
+
+
+def test_cold_reads_of_pulls_are_counted(broker_factory: type) -> None:
+    """With ``coldDataFlowControlEnable`` and an in-memory window of 0 % of RAM every record is cold:
+    a pull adds the bytes it read to its group's account and to the global one; a system group's
+    pulls are not counted, as in Java."""
+    from tests.broker.test_acl import create_topic_cmd, pull_cmd, send_cmd
+
+    b = broker_factory.start(
+        "reads", rocketmqVersion="5.3.3", coldDataFlowControlEnable="true", accessMessageInMemoryMaxRatio="0"
+    )
+    assert call(b.addr, create_topic_cmd("ColdTopic")).code == ResponseCode.SUCCESS
+    for i in range(3):
+        assert call(b.addr, send_cmd("ColdTopic", f"cold body {i}".encode())).code == ResponseCode.SUCCESS
+    pulled = call(b.addr, pull_cmd("ColdTopic", "ColdReader"))
+    assert pulled.code == ResponseCode.SUCCESS, pulled.remark
+    assert call(b.addr, pull_cmd("ColdTopic", "TOOLS_CONSUMER")).code == ResponseCode.SUCCESS
+    report = info(b.addr)
+    runtime = report["runtimeTable"]
+    assert isinstance(runtime, dict) and list(runtime) == ["ColdReader"]
+    assert runtime["ColdReader"]["coldAcc"] == len(pulled.body or b"") == report["globalAcc"]
+    assert runtime["ColdReader"]["createTimeMills"] <= runtime["ColdReader"]["lastColdReadTimeMills"]

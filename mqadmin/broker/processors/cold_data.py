@@ -53,7 +53,7 @@ class ColdDataProcessor:
     def __init__(self, broker: BrokerController) -> None:
         self.broker = broker
         cfg = broker.configuration
-        self.service = ColdDataCgCtrService(broker.store_config.config_dir, cfg.all_configs)
+        self.service: ColdDataCgCtrService = broker.cold_data
         if broker.version.five_x:
             for key, default in COLD_DATA_SETTINGS.items():
                 if key not in cfg.all_configs:

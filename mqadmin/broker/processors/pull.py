@@ -168,6 +168,8 @@ class PullProcessor:
             b.store_config.max_transfer_bytes_on_message_in_memory,
             cast("set[int] | None", sub.tag_codes),  # only membership is tested: a frozenset serves
         )
+        if result.cold_data_sum and b.version.five_x:
+            b.cold_data.on_pull(group, result.cold_data_sum)
         status = result.status.name
         count = len(result.messages)
         elapsed = int((time.monotonic() - started) * 1000)

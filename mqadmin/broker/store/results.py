@@ -67,6 +67,9 @@ class GetResult:
     min_offset: int = 0
     max_offset: int = 0
     suggest_pull_from_slave: bool = False
+    cold_data_sum: int = 0
+    """Bytes of the records read from beyond the in-memory window (Java's ``coldDataSum``, which counts
+    records not in the page cache): what cold data flow control adds to the group's account."""
 
     @property
     def body_size(self) -> int:

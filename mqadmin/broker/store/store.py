@@ -641,6 +641,7 @@ class MessageStore:
         status = GetStatus.NO_MATCHED_MESSAGE
         messages: list[bytes] = []
         total = 0
+        cold = 0
         scanned = 0
         next_phy_file_start = -1
         max_phy_pulling = 0
@@ -673,6 +674,8 @@ class MessageStore:
                 continue
             messages.append(record)
             total += size
+            if max_phy - phy > memory_limit:
+                cold += size
             status = GetStatus.FOUND
             next_phy_file_start = -1
         return GetResult(
@@ -682,6 +685,7 @@ class MessageStore:
             min_offset,
             max_offset,
             max_phy - max_phy_pulling > memory_limit,
+            cold,
         )
 
     # --- offsets and times -------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -121,6 +122,32 @@ def ensure_alice(b: BrokerProcess) -> None:
                 user_body("alice", ALICE.secret_key),
             )
         )
+
+
+def create_topic(b: BrokerProcess, ns: NameServerProcess, topic: str) -> None:
+    """As root, and wait until the name server has its route (clients look it up first)."""
+    fields = {
+        "topic": topic,
+        "defaultTopic": "TBW102",
+        "readQueueNums": "1",
+        "writeQueueNums": "1",
+        "perm": "6",
+        "topicFilterType": "SINGLE_TAG",
+        "topicSysFlag": "0",
+        "order": "false",
+    }
+    ok(as_user(b, ROOT, RequestCode.UPDATE_AND_CREATE_TOPIC, fields))
+    deadline = time.monotonic() + 20
+    while (
+        call(ns.addr, req(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": topic})).code != ResponseCode.SUCCESS
+    ):
+        assert time.monotonic() < deadline, f"no route of {topic}"
+        time.sleep(0.1)
+
+
+def drop_alice_acl(b: BrokerProcess) -> None:
+    resp = as_user(b, ROOT, RequestCode.AUTH_DELETE_ACL, {"subject": "User:alice"})
+    assert resp.code == ResponseCode.SUCCESS or resp.remark == "The acl is not exist.", resp.remark
 
 
 def put_acl(
@@ -256,21 +283,14 @@ def test_cpp_client_is_refused_then_allowed_and_deny_beats_allow(
 ) -> None:
     ensure_alice(broker)
     topic = "AuthV2Topic"
-    create = {
-        "topic": topic,
-        "defaultTopic": "TBW102",
-        "readQueueNums": "1",
-        "writeQueueNums": "1",
-        "perm": "6",
-        "topicFilterType": "SINGLE_TAG",
-        "topicSysFlag": "0",
-        "order": "false",
-    }
-    ok(as_user(broker, ROOT, RequestCode.UPDATE_AND_CREATE_TOPIC, create))
-    ok(as_user(broker, ROOT, RequestCode.AUTH_DELETE_ACL, {"subject": "User:alice"}))
+    create_topic(broker, namesrv, topic)
+    drop_alice_acl(broker)
 
     events = cpp_send(namesrv.addr, topic, 1, ALICE)  # no policy at all
     assert [e["event"] for e in events] == ["error", "done"], events
+    assert f"User:alice has no permission to access Topic:{topic} from 127.0.0.1, no matched policies." in (
+        broker.log()
+    )
     assert max_offset(broker, topic) == 0
 
     put_acl(broker, "Topic:AuthV2*", ["Pub"], "Allow")
@@ -289,7 +309,7 @@ def test_cpp_client_is_refused_then_allowed_and_deny_beats_allow(
 
 def test_source_addresses_and_action_all(broker: BrokerProcess) -> None:
     ensure_alice(broker)
-    ok(as_user(broker, ROOT, RequestCode.AUTH_DELETE_ACL, {"subject": "User:alice"}))
+    drop_alice_acl(broker)
     query = {"topic": "AddrTopic", "queueId": "0"}
     put_acl(broker, "Topic:AddrTopic", ["All"], "Allow", ["10.0.0.0/8"])
     refused(
@@ -499,3 +519,48 @@ def test_an_unusable_init_user_refuses_to_start(tmp_path: Path, namesrv: NameSer
             initAuthenticationUser='{"username":"root"}',
         )
     assert 'initAuthenticationUser must be {"username":"...","password":"..."}' in str(e.value)
+
+
+CPP_CONSUME = str(Path(__file__).with_name("acl_cpp_consume.py"))
+
+
+def cpp_consume(
+    ns_addr: str, topic: str, group: str, expect: int, timeout: float, who: Credentials
+) -> list[str]:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            CPP_CONSUME,
+            ns_addr,
+            topic,
+            group,
+            str(expect),
+            str(timeout),
+            who.access_key,
+            who.secret_key,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout + 60,
+    )
+    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert proc.returncode == 0 and events and events[-1]["event"] == "done", proc.stderr[-2000:]
+    return sorted(str(e["body"]) for e in events if e["event"] == "recv")
+
+
+def test_cpp_consumer_needs_the_group_and_the_topic(
+    broker: BrokerProcess, namesrv: NameServerProcess
+) -> None:
+    ensure_alice(broker)
+    topic, group = "AuthV2Consume", "AuthV2CG"
+    create_topic(broker, namesrv, topic)
+    sent = cpp_send(namesrv.addr, topic, 2, ROOT)  # a super user needs no policy
+    assert [e.get("status") for e in sent if e["event"] == "sent"] == ["OK", "OK"], sent
+    drop_alice_acl(broker)
+    put_acl(broker, f"Topic:{topic}", ["Sub"], "Allow")
+
+    assert cpp_consume(namesrv.addr, topic, group, 2, 6, ALICE) == []  # the group is not allowed
+    assert f"User:alice has no permission to access Group:{group} from 127.0.0.1" in broker.log()
+
+    put_acl(broker, f"Group:{group}", ["Sub"], "Allow")
+    assert cpp_consume(namesrv.addr, topic, group, 2, 30, ALICE) == ["acl body 0", "acl body 1"]

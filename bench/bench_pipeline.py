@@ -1,4 +1,4 @@
-"""The lag job on 10 million snapshot rows: Spark ``local[2]`` against plain pandas in one process.
+"""The lag job on 10M (and 100M) snapshot rows: Spark ``local[2]``, a standalone cluster, and pandas.
 
 Generates ``group_offsets`` rows with numpy (50 groups x 10 topics x 8 queues x 2500 one-minute
 runs by default), writes them in the snapshot layout (``date=`` partitions, a few large files), then
@@ -13,12 +13,20 @@ times:
 and prints the times, rows per second and the pandas/Spark ratio (above 1: Spark is faster), then
 checks that both give the same lag and rates for every (group, topic).
 
-With ``--export N`` it also starts our name server and broker (``mqadmin namesrv start``,
+With ``--sizes 10M,100M --workers 2`` the lag job also runs on a Spark standalone cluster started
+here from the installed pyspark (a master and two workers of one core each, loopback), once per size,
+and prints rows per second at each size and the cost per row relative to the first size (1.0: the
+cost grows linearly). pandas runs only at sizes up to ``--pandas-max`` (10M by default).
+
+With ``--export N[,N...]`` it also starts our name server and broker (``mqadmin namesrv start``,
 ``mqadmin broker start``) on loopback, stores N messages of 256 bytes over 8 queues (batched sends),
-and prints the messages per second of the ``rocketmq`` data source exporting them to Parquet.
+and prints, for each N, the end-to-end time of ``mqadmin export messages`` as a user runs it (a new
+process; in-process when small) and the messages per second of the ``rocketmq`` data source on Spark.
 
     PYTHONPATH=. python bench/bench_pipeline.py [--rows 10000000] [--master local[2]] [--keep DIR]
-                                                [--export 200000]
+                                                [--sizes 10M,100M --workers 2] [--export 100,100000]
+
+Numbers on a shared machine are noisy: run it alone, and twice.
 """
 
 from __future__ import annotations
@@ -216,12 +224,16 @@ def spark_session(master: str):
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
-    from mqadmin.pipeline.jobs.session import common_conf, local_conf
+    from mqadmin.pipeline.jobs.session import cluster_conf, common_conf, local_conf
 
     builder = (
         SparkSession.builder.master(master).appName("bench-pipeline").config("spark.driver.memory", "6g")
     )
-    for k, v in {**common_conf(), **local_conf()}.items():
+    if master.startswith("local"):
+        conf = local_conf()
+    else:
+        conf = {**cluster_conf(master), "spark.executor.memory": "3g"}
+    for k, v in {**common_conf(), **conf}.items():
         builder = builder.config(k, v)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
@@ -280,8 +292,8 @@ async def _fill(namesrv: str, broker_addr: str, count: int) -> None:
         await producer.close()
 
 
-def bench_export(count: int, master: str, work: Path) -> None:
-    """Messages per second of the data source exporting ``count`` stored messages to Parquet."""
+def bench_export(counts: list[int], master: str, work: Path) -> None:
+    """For each count: ``mqadmin export messages`` end to end, and the data source on Spark."""
     ns_dir, broker_dir = work / "ns", work / "broker"
     ns_dir.mkdir(parents=True)
     broker_dir.mkdir(parents=True)
@@ -313,23 +325,38 @@ def bench_export(count: int, master: str, work: Path) -> None:
         broker_dir,
     )
     try:
-        t0 = time.perf_counter()
-        asyncio.run(_fill(namesrv, f"127.0.0.1:{port}", count))
-        print(f"export: {count:,} messages stored in {time.perf_counter() - t0:.1f} s")
-        spark = spark_session(master)
-        from mqadmin.pipeline.export.datasource import register
-
-        register(spark)
-        out = work / "export"
-        for label in ("cold", "warm"):
+        stored = 0
+        spark = None
+        for count in sorted(counts):
             t0 = time.perf_counter()
-            df = spark.read.format("rocketmq").option("namesrv", namesrv).option("topic", EXPORT_TOPIC).load()
-            df.write.mode("overwrite").parquet(str(out))
+            asyncio.run(_fill(namesrv, f"127.0.0.1:{port}", count - stored))
+            stored = count
+            print(f"export: {count:,} messages stored in {time.perf_counter() - t0:.1f} s")
+            out = work / f"cli-{count}"
+            mqadmin = str(Path(sys.executable).parent / "mqadmin")
+            t0 = time.perf_counter()
+            p = subprocess.run(
+                [mqadmin, "export", "messages", "-t", EXPORT_TOPIC, "-n", namesrv, "--out", str(out)],
+                capture_output=True, text=True, timeout=1800,
+            )  # fmt: skip
             seconds = time.perf_counter() - t0
-            got = spark.read.parquet(str(out)).count()
-            print(f"export, spark {master} ({label}): {got:,} messages in {seconds:.2f} s "
-                  f"= {got / seconds:,.0f} msg/s")  # fmt: skip
-        spark.stop()
+            print(f"export, mqadmin export messages end to end, {count:,} messages: {seconds:.2f} s "
+                  f"(exit {p.returncode}; {p.stdout.strip()})")  # fmt: skip
+            if spark is None:
+                spark = spark_session(master)
+                from mqadmin.pipeline.export.datasource import register
+
+                register(spark)
+            for label in ("cold", "warm"):
+                t0 = time.perf_counter()
+                df = spark.read.format("rocketmq").option("namesrv", namesrv).option("topic", EXPORT_TOPIC)
+                df.load().write.mode("overwrite").parquet(str(work / "export"))
+                seconds = time.perf_counter() - t0
+                got = spark.read.parquet(str(work / "export")).count()
+                print(f"export, data source on spark {master} ({label}): {got:,} messages in {seconds:.2f} s "
+                      f"= {got / seconds:,.0f} msg/s")  # fmt: skip
+        if spark is not None:
+            spark.stop()
     finally:
         for proc in (broker, ns):
             proc.terminate()
@@ -342,66 +369,102 @@ def bench_export(count: int, master: str, work: Path) -> None:
 # ------------------------------------------------------------------------------------------ main
 
 
+def _count(text: str) -> int:
+    t = text.strip().upper()
+    mult = {"K": 1_000, "M": 1_000_000, "G": 1_000_000_000}.get(t[-1:], 1)
+    return int(float(t.rstrip("KMG")) * mult)
+
+
+def _data(root: Path, rows: int, reuse: bool) -> int:
+    t0 = time.perf_counter()
+    if reuse and (root / GROUP_OFFSETS).exists():
+        n = ds.dataset(root / GROUP_OFFSETS, format="parquet", partitioning="hive").count_rows()
+        print(f"data: reusing {n:,} rows under {root}")
+        return n
+    n, runs = generate(root, rows)
+    size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
+    print(f"data: {n:,} group_offsets rows ({runs} runs), {size / 2**20:.0f} MiB Parquet, "
+          f"generated in {time.perf_counter() - t0:.1f} s")  # fmt: skip
+    return n
+
+
+def _spark_times(master: str, root: Path, n: int) -> tuple[float, float, list]:
+    t0 = time.perf_counter()
+    spark = spark_session(master)
+    spark.range(1).collect()
+    print(f"spark: session on {master} started in {time.perf_counter() - t0:.1f} s")
+    t0 = time.perf_counter()
+    rows = spark_lag(spark, root)
+    cold = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    rows = spark_lag(spark, root)
+    warm = time.perf_counter() - t0
+    spark.stop()
+    print(f"lag job, spark {master}, {n:,} rows: {cold:.2f} s cold, {warm:.2f} s warm "
+          f"({n / warm / 1e6:.2f} M rows/s)")  # fmt: skip
+    return cold, warm, rows
+
+
+def _compare(spark_rows: list, pdf: pd.DataFrame) -> None:
+    by_key = {(r["group"], r["topic"]): r for r in spark_rows}
+    mismatches = 0
+    for row in pdf.itertuples(index=False):
+        s = by_key.get((row.group, row.topic))
+        ok = s is not None and s["lag"] == row.lag and bool(s["stuck"]) == bool(row.stuck)
+        for col in ("produce_rate", "consume_rate"):
+            ok = ok and s is not None and abs(s[col] - getattr(row, col)) <= 1e-3 * max(1.0, abs(s[col]))
+        mismatches += not ok
+    print(f"results: {len(by_key)} group/topic rows, pandas and spark agree on "
+          f"{len(pdf) - mismatches}/{len(pdf)}")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--rows", type=_count, default=10_000_000)
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it (reused when present)")
-    ap.add_argument("--export", type=int, default=0, metavar="N", help="also time exporting N messages")
+    ap.add_argument("--export", default="", metavar="N[,N]", help="also time exporting N messages")
     ap.add_argument("--skip-lag", action="store_true", help="only the export measurement")
+    ap.add_argument("--sizes", default="", metavar="10M,100M", help="sizes for the standalone cluster")
+    ap.add_argument("--workers", type=int, default=2, help="standalone workers (with --sizes)")
+    ap.add_argument("--pandas-max", type=_count, default=10_000_000, help="largest size pandas runs at")
     args = ap.parse_args()
     if args.export:
         with tempfile.TemporaryDirectory(prefix="bench-export-") as work:
-            bench_export(args.export, args.master, Path(work))
+            bench_export([_count(c) for c in args.export.split(",")], args.master, Path(work))
     if args.skip_lag:
         return
 
-    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-pipeline-"))
+    base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-pipeline-"))
     try:
-        t0 = time.perf_counter()
-        if args.keep and (root / GROUP_OFFSETS).exists():
-            n = ds.dataset(root / GROUP_OFFSETS, format="parquet", partitioning="hive").count_rows()
-            print(f"data: reusing {n:,} rows under {root}")
-        else:
-            n, runs = generate(root, args.rows)
-            size = sum(p.stat().st_size for p in root.rglob("*.parquet"))
-            print(f"data: {n:,} group_offsets rows ({runs} runs), {size / 2**20:.0f} MiB Parquet, "
-                  f"generated in {time.perf_counter() - t0:.1f} s")  # fmt: skip
+        root = base / f"rows-{args.rows}"
+        n = _data(root, args.rows, bool(args.keep))
+        cold, warm, spark_rows = _spark_times(args.master, root, n)
+        if n <= args.pandas_max:
+            t0 = time.perf_counter()
+            pdf = pandas_lag(root)
+            pandas_s = time.perf_counter() - t0
+            print(f"lag job, pandas (1 process), {n:,} rows: {pandas_s:.2f} s "
+                  f"({n / pandas_s / 1e6:.2f} M rows/s)")  # fmt: skip
+            print(f"ratio pandas/spark {args.master}: {pandas_s / warm:.2f} warm, {pandas_s / cold:.2f} cold")
+            _compare(spark_rows, pdf)
+        if args.sizes:
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+            from tests.pipeline.spark_cluster import standalone
 
-        t0 = time.perf_counter()
-        spark = spark_session(args.master)
-        spark.range(1).collect()
-        print(f"spark: session on {args.master} started in {time.perf_counter() - t0:.1f} s")
-        t0 = time.perf_counter()
-        spark_rows = spark_lag(spark, root)
-        cold = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        spark_rows = spark_lag(spark, root)
-        warm = time.perf_counter() - t0
-        spark.stop()
-
-        t0 = time.perf_counter()
-        pdf = pandas_lag(root)
-        pandas_s = time.perf_counter() - t0
-
-        print(f"lag job, spark {args.master}: {cold:.2f} s cold, {warm:.2f} s warm "
-              f"({n / warm / 1e6:.2f} M rows/s)")  # fmt: skip
-        print(f"lag job, pandas (1 process): {pandas_s:.2f} s ({n / pandas_s / 1e6:.2f} M rows/s)")
-        print(f"ratio pandas/spark: {pandas_s / warm:.2f} warm, {pandas_s / cold:.2f} cold")
-
-        by_key = {(r["group"], r["topic"]): r for r in spark_rows}
-        mismatches = 0
-        for row in pdf.itertuples(index=False):
-            s = by_key.get((row.group, row.topic))
-            ok = s is not None and s["lag"] == row.lag and bool(s["stuck"]) == bool(row.stuck)
-            for col in ("produce_rate", "consume_rate"):
-                ok = ok and s is not None and abs(s[col] - getattr(row, col)) <= 1e-3 * max(1.0, abs(s[col]))
-            mismatches += not ok
-        print(f"results: {len(by_key)} group/topic rows, pandas and spark agree on "
-              f"{len(pdf) - mismatches}/{len(pdf)}")  # fmt: skip
+            with standalone(base / "spark", workers=args.workers, memory="4g") as cluster:
+                first: float | None = None
+                for size in [_count(x) for x in args.sizes.split(",")]:
+                    root = base / f"rows-{size}"
+                    n = _data(root, size, bool(args.keep))
+                    _, warm, _ = _spark_times(cluster.url, root, n)
+                    per_row = warm / n
+                    first = first or per_row
+                    print(f"cluster ({args.workers} workers), {n:,} rows: {n / warm / 1e6:.2f} M rows/s, "
+                          f"cost per row x{per_row / first:.2f} of the first size")  # fmt: skip
     finally:
         if not args.keep:
-            shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

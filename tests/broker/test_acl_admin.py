@@ -304,6 +304,8 @@ def test_a_refused_account_changes_nothing(
     ok(call(broker.addr, signed(send_cmd("TopicPub"), USER)))  # the accounts in force are untouched
     if "secretKey" in fields:  # the refusal is logged, the secret is not
         assert f"secretKey={fields['secretKey']} " not in broker.log()
+        if "secretKey=" in remark:
+            assert f"accessKey={fields['accessKey']} and secretKey=*** cannot be null" in broker.log()
 
 
 def test_refused_deletes_white_lists_and_callers_change_nothing(

@@ -91,7 +91,7 @@ class AclAdminProcessor:
         }
 
     def _refused(self, conn: Connection, cmd: RemotingCommand, e: AclEditError, secret: str | None) -> Any:
-        remark = e.remark if not secret else e.remark.replace(secret, "***")
+        remark = e.remark if secret is None else e.remark.replace(f"secretKey={secret} ", "secretKey=*** ")
         _peer_log.log(
             logging.INFO,
             "acl edit refused",

@@ -564,3 +564,18 @@ def test_cpp_consumer_needs_the_group_and_the_topic(
 
     put_acl(broker, f"Group:{group}", ["Sub"], "Allow")
     assert cpp_consume(namesrv.addr, topic, group, 2, 30, ALICE) == ["acl body 0", "acl body 1"]
+
+
+def test_a_broker_behaving_as_4_9_8_has_no_acl_2(tmp_path: Path, namesrv: NameServerProcess) -> None:
+    b = BrokerProcess(
+        tmp_path / "old", namesrv.addr, authenticationEnabled="true", authorizationEnabled="true"
+    )
+    try:
+        ok(as_user(b, None, RequestCode.GET_BROKER_CONFIG))  # 5.x settings: not read by a 4.9.8 broker
+        resp = as_user(b, None, RequestCode.AUTH_LIST_USER)
+        assert (resp.code, resp.remark) == (
+            ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
+            " request type 3005 not supported",
+        )
+    finally:
+        b.stop()

@@ -129,6 +129,9 @@ def test_user_failures(cl: Cluster) -> None:
     ok(cl.run("createUser", "-b", a, "-u", "erin", "-p", "erinPw"))
     r = cl.run("createUser", "-b", a, "-u", "erin", "-p", "again")
     assert r.code == 3 and "The user is existed" in r.err
+    r = cl.run("createUser", "-c", CLUSTER, "-u", "erin", "-p", "erinPw")  # on broker-b only
+    assert r.code == 6 and r.out == f"create user to {cl.b.addr} success.\n", (r.code, r.out, r.err)
+    assert len(r.err.splitlines()) == 1 and a in r.err and "The user is existed" in r.err
 
     before = auth_files(cl.a)
     for args in (

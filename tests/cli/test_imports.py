@@ -15,6 +15,7 @@ FORBIDDEN = ("rich", "pyspark", "mqadmin.broker", "mqadmin.namesrv", "mqadmin.pi
 
 ARGS = {  # values that reach the request path; other commands get their required options filled in
     "allocateMQ": ["-t", "T", "-i", "a,b"],
+    "startMonitoring": ["--first-delay", "0", "--rounds", "1"],  # it runs until stopped otherwise
 }
 
 

@@ -27,7 +27,7 @@ from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection, SubscriptionData
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.static_topic import METADATA_SCOPE_GLOBAL, TopicQueueMappingDetail
+from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
@@ -45,6 +45,7 @@ from mqadmin.protocol.headers.topic import (
     QueryConsumeQueueRequestHeader,
 )
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered, java_string_sort_key
+from mqadmin.protocol.staticmapping import mock_broker_name, static_offset_strictly
 from mqadmin.remoting.errors import RemoteCommandError
 
 __all__ = [
@@ -521,10 +522,7 @@ def convert_static_consume_stats(
             if consumer_offset == -1 and phy.consumer_offset >= 0:
                 consumer_offset, last = phy.consumer_offset, phy.last_timestamp
             if broker_offset == -1 and item.logic_offset >= 0:
-                if phy.broker_offset < item.start_offset:
-                    broker_offset = item.logic_offset
-                else:
-                    broker_offset = item.logic_offset + phy.broker_offset - item.start_offset
+                broker_offset = static_offset_strictly(item, phy.broker_offset)
             if consumer_offset >= 0 and broker_offset >= 0:
                 break
         if broker_offset >= 0 and consumer_offset >= 0:

@@ -52,7 +52,9 @@ __all__ = [
     "check_user",
 ]
 
-RESOURCE_FORMS = "Topic:NAME, Group:NAME or Cluster:NAME (NAME may end with * for a prefix, or be *), or *"
+RESOURCE_FORMS = (
+    "Topic:NAME, Group:NAME, Cluster:NAME or Namespace:NAME (NAME may end with * for a prefix, or be *), or *"
+)
 
 
 def _refuse(message: str) -> HeaderError:
@@ -95,7 +97,7 @@ def check_resource(resource: str) -> str:
     """One resource text (:data:`RESOURCE_FORMS`)."""
     _text("resource", resource)
     r = parse_resource(resource)
-    if r is None or r.type in ("Unknown", "Namespace") or (r.pattern != "ANY" and not r.name):
+    if r is None or r.type == "Unknown" or (r.pattern != "ANY" and not r.name):
         raise _refuse(f"bad resource {resource!r}: give {RESOURCE_FORMS}")
     return resource
 

@@ -66,7 +66,6 @@ __all__ = [
 
 LMQ_PREFIX = "%LMQ%"
 WHEEL_TIMER_TOPIC = "rmq_sys_wheel_timer"
-MOCK_BROKER_PREFIX = "__syslo__"
 STATS_TIMEOUT_FACTOR = 3
 """GET_CONSUME_STATS waits three request timeouts, as Java's ``timeoutMillis * 3``."""
 
@@ -496,11 +495,6 @@ def _route_name(topic: str, cluster: str | None) -> str:
     return cluster if cluster and _uses_cluster_route(topic, cluster) else topic
 
 
-def _mock_broker_name(scope: str | None) -> str:
-    scope = scope or METADATA_SCOPE_GLOBAL
-    return MOCK_BROKER_PREFIX + (scope[2:] if scope == METADATA_SCOPE_GLOBAL else scope)
-
-
 def convert_static_consume_stats(
     details: Iterable[TopicQueueMappingDetail], physical: ConsumeStats
 ) -> dict[MessageQueue, OffsetWrapper]:
@@ -526,7 +520,7 @@ def convert_static_consume_stats(
             if consumer_offset >= 0 and broker_offset >= 0:
                 break
         if broker_offset >= 0 and consumer_offset >= 0:
-            mq = MessageQueue(detail.topic, _mock_broker_name(detail.scope), gid)
+            mq = MessageQueue(detail.topic, mock_broker_name(detail.scope), gid)
             out[mq] = OffsetWrapper(broker_offset, consumer_offset, last)
     return out
 

@@ -233,7 +233,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry(
         "checkRocksdbCqWriteProgress",
         "broker_ops_rocksdb",
-        "broker",
+        "offset",
         "check if rocksdb cq is same as file cq",
     ),
     CommandEntry("dumpCompactionLog", "broker_ops_compaction", "message", "Parse compaction log to message."),

@@ -185,7 +185,7 @@ def test_pop_record_export(broker5: BrokerProcess) -> None:
     max_before = json.loads(req(broker5.addr, 28).body or b"")["table"]["commitLogMaxOffset"]
     r = req(broker5.addr, 200056)
     assert (r.code, r.remark) == (0, "not set any response code")  # x03_exportPopRecord's answer
-    # no KV pop store (popConsumerKVServiceEnable is off, as by default): nothing to move
+    # no KV pop store (popConsumerKVServiceInit is off, as by default): nothing to move
     assert json.loads(req(broker5.addr, 28).body or b"")["table"]["commitLogMaxOffset"] == max_before
 
 

@@ -4,7 +4,7 @@
   ``QueryAssignmentProcessor`` does (retry topics refused, topic and group must exist, the group
   auto-created when the broker allows it); GET_ALL_MESSAGE_REQUEST_MODE (402) reads the table back.
 - POP_ROLLBACK (200056, ``exportPopRecord``): a 5.3.3 broker moves the pop records of its KV pop
-  store into checkpoint messages; without ``popConsumerKVServiceEnable`` (its default, and this
+  store into checkpoint messages; without ``popConsumerKVServiceInit`` (its default, and this
   broker keeps no pop records) it has nothing to move and answers success with the remark Java
   leaves on it.
 - RESET_MASTER_FLUSH_OFFSET (908): a slave records its master's flush point in the checkpoint; a

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from mqadmin.cli.common import CommonValues, common_options, common_values, deadline_option
+from mqadmin.cli.completion import live_completer
 from mqadmin.cli.errors import CommandError, ErrorReport, PartialFailure, describe, exit_code_of
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
@@ -321,7 +322,13 @@ def _click_option(opt: JavaOpt) -> click.Option:
         names.append(f"-{opt.long.strip()}")  # commons-cli also takes the long name after one dash
     names.append(opt.param)
     if opt.has_arg:
-        return click.Option(names, required=opt.required, metavar="<arg>", help=opt.desc)
+        return click.Option(
+            names,
+            required=opt.required,
+            metavar="<arg>",
+            help=opt.desc,
+            shell_complete=live_completer(opt.long),  # topic, group and cluster names on TAB
+        )
     return click.Option(names, is_flag=True, default=False, help=opt.desc)
 
 
@@ -460,6 +467,14 @@ class JavaCommand(click.Command):
         if not ctx.resilient_parsing:  # completion and "mqadmin help CMD" parse without checks
             _check_groups(self.java_opts, ctx.params)
         return rest
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
+        """Option names as the Java help shows them: ``-t`` and ``--topic``, not ``-topic`` too."""
+        return [
+            item
+            for item in super().shell_complete(ctx, incomplete)
+            if not (item.value.startswith("-") and not item.value.startswith("--") and len(item.value) > 2)
+        ]
 
     # running ------------------------------------------------------------------------------------
 

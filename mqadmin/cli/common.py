@@ -30,12 +30,23 @@ class CommonValues:
     deadline: float | None = None
 
 
+def _context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The contexts defined (TAB after ``--context``)."""
+    from mqadmin.cli.contexts import ContextError, ContextStore
+
+    try:
+        return [n for n in sorted(ContextStore.load().contexts) if n.startswith(incomplete)]
+    except ContextError:
+        return []
+
+
 def common_options() -> list[click.Option]:
     """Fresh click options for one command (or the group)."""
     return [
         click.Option(
             ["--context", "context"],
             metavar="NAME",
+            shell_complete=_context_names,
             help="Use this context (named connection profile) for the call; default MQADMIN_CONTEXT, "
             "else the current one ('mqadmin context use').",
         ),
@@ -67,7 +78,8 @@ def common_options() -> list[click.Option]:
         click.Option(
             ["--secret-key", "secret_key"],
             metavar="KEY",
-            help="ACL secret key (default: MQADMIN_SECRET_KEY, the context, else tools.yml).",
+            help="ACL secret key (default: MQADMIN_SECRET_KEY, the context, else tools.yml); '-' reads it "
+            "from a prompt or the first line of stdin, keeping it out of argv.",
         ),
         click.Option(
             ["--tls/--no-tls", "tls"],

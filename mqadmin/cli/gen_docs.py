@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from mqadmin.cli.docmodel import common_specs, load_specs
-from mqadmin.cli.gen_completions import bash_script, fish_script, zsh_script
+from mqadmin.cli.gen_completions import FILES, script
 from mqadmin.cli.gen_man import man_page
 
 __all__ = ["ROOT", "generated_files", "main"]
@@ -23,12 +23,9 @@ def generated_files() -> dict[str, str]:
     """Relative path → content of every generated file."""
     specs = load_specs()
     common = common_specs()
-    return {
-        "completions/mqadmin.bash": bash_script(specs, common),
-        "completions/_mqadmin": zsh_script(specs, common),
-        "completions/mqadmin.fish": fish_script(specs, common),
-        "man/mqadmin.1": man_page(specs, common),
-    }
+    files = {path: script(shell) for shell, path in FILES.items()}
+    files["man/mqadmin.1"] = man_page(specs, common)
+    return files
 
 
 def stale_files(root: Path = ROOT) -> list[str]:

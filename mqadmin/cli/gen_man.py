@@ -7,9 +7,13 @@ from the code without the check in the tests noticing.
 
 from __future__ import annotations
 
+import click
+
 from mqadmin import __version__
+from mqadmin.cli.command import JavaCommand
 from mqadmin.cli.docmodel import CmdSpec, OptSpec
 from mqadmin.cli.exitcodes import DESCRIPTIONS
+from mqadmin.cli.javahelp import usage_line
 from mqadmin.cli.registry import FAMILIES, FAMILY_TITLES
 
 __all__ = ["man_page"]
@@ -44,12 +48,24 @@ def _options(opts: list[OptSpec], skip: set[str] | None = None) -> list[str]:
     return out
 
 
+def synopsis(cmd: JavaCommand) -> str:
+    """The whole usage line of a Java command (the help wraps it at 110 columns; the page must not cut
+    it), followed by this command's own options."""
+    text = " ".join(usage_line(cmd.name or "", cmd.java_opts).split()).removeprefix("usage: ")
+    for p in cmd.own_params:
+        if isinstance(p, click.Option):
+            name = next((n for n in p.opts if n.startswith("--")), p.opts[0])
+            text += f" [{name}]" if p.is_flag else f" [{name} {p.metavar or '<arg>'}]"
+    return text
+
+
 PROSE = {
     "namesrv": r"""
 Every command that talks to a cluster takes \fB\-n\fR \fIhost:port;host:port\fR (commas work too).
 Without it the name servers come from the context named with \fB\-\-context\fR, else
 \fBNAMESRV_ADDR\fR, else the context named by \fBMQADMIN_CONTEXT\fR or made current with
-\fBmqadmin context use\fR, else 127.0.0.1:9876.
+\fBmqadmin context use\fR, else 127.0.0.1:9876 (a note on stderr says when that default was used).
+A malformed address (no port, a port out of range) is a usage error (exit 2) and nothing is sent.
 A request any name server can answer goes to the first one; when it cannot be reached or does not
 answer in time the next one is tried, and the one that answered is used for the rest of the
 command. Commands that change name server state (\fBupdateKvConfig\fR, \fBdeleteKvConfig\fR,
@@ -75,6 +91,11 @@ sorted header values and the body). The keys come from \fB\-\-access\-key\fR and
 \fB\-\-secret\-key\fR, else \fBMQADMIN_ACCESS_KEY\fR and \fBMQADMIN_SECRET_KEY\fR, else the context,
 else \fI$ROCKETMQ_HOME/conf/tools.yml\fR (\fBaccessKey\fR and \fBsecretKey\fR, as the Java tool reads it).
 Without any, requests are not signed.
+\fB\-\-secret\-key \-\fR (also with \fBcontext add\fR) reads the secret key from a prompt that does
+not echo, or from the first line of standard input when it is not a terminal, so it stays out of
+the shell history and the process list.
+A context's keys, timeout and TLS apply only to that context's name servers and their brokers: an
+address given with \fB\-n\fR or \fBNAMESRV_ADDR\fR gets no context keys unless \fB\-\-context\fR is named.
 """,
     "tls": r"""
 \fB\-\-tls\fR (or a context made with \fB\-\-tls\fR, or \fBMQADMIN_TLS=1\fR) makes every connection
@@ -161,8 +182,7 @@ def man_page(specs: list[CmdSpec], common: list[OptSpec]) -> str:
             out += [".TP", f"\\fB{esc(s.name)}\\fR", esc(s.summary)]
             out.append(".RS")
             if s.java is not None:
-                usage = s.java.java_help().split("\n", 1)[0]
-                out += [".PP", ".nf", esc(usage.replace("usage: ", "")), ".fi"]
+                out += [".PP", esc(synopsis(s.java))]
                 out += _options(
                     s.options,
                     skip={

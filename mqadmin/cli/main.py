@@ -7,6 +7,7 @@ usage line; everything else is the command's own exit code (see :mod:`mqadmin.cl
 
 from __future__ import annotations
 
+import os
 import sys
 from types import ModuleType
 from typing import Any, NoReturn
@@ -72,6 +73,10 @@ class LazyGroup(click.Group):
         cmd = getattr(module, "COMMANDS", {}).get(entry.name)
         if not isinstance(cmd, click.Command):
             raise RuntimeError(f"command module {entry.module} does not define {entry.name}")
+        if not entry.java:
+            from mqadmin.cli.ownhelp import use_own_style
+
+            use_own_style(cmd)
         return cmd
 
     def resolve_command(
@@ -86,10 +91,18 @@ class LazyGroup(click.Group):
         return (cmd.name if cmd is not None else None), cmd, rest
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not args:
+        if not args and not ctx.resilient_parsing:
             click.echo(top_help(), nl=False)
             ctx.exit(0)
         return super().parse_args(ctx, args)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
+        """Command names with their summaries from the registry (importing no command), else options."""
+        from mqadmin.cli.completion import command_items
+
+        if incomplete.startswith("-"):
+            return super().shell_complete(ctx, incomplete)
+        return command_items(incomplete)
 
     def get_help(self, ctx: click.Context) -> str:
         return top_help().rstrip("\n")
@@ -138,6 +151,10 @@ def usage_error_line(e: click.UsageError, args: list[str]) -> str:
 def main(argv: list[str] | None = None) -> NoReturn:
     """Console-script entry point."""
     args = sys.argv[1:] if argv is None else list(argv)
+    if "_MQADMIN_COMPLETE" in os.environ:  # a TAB in a shell that loaded our completion script
+        from mqadmin.cli.completion import register_shells
+
+        register_shells()
     try:
         rv = cli.main(args, prog_name="mqadmin", standalone_mode=False)
     except click.UsageError as e:
@@ -158,8 +175,6 @@ def main(argv: list[str] | None = None) -> NoReturn:
     except KeyboardInterrupt:
         sys.exit(ExitCode.INTERRUPTED)
     except BrokenPipeError:  # ``mqadmin --help | head``
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(ExitCode.OK)
     sys.exit(rv if isinstance(rv, int) else 0)

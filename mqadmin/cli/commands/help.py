@@ -7,8 +7,14 @@ import click
 COMMANDS: dict[str, click.Command] = {}
 
 
+def _command_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    from mqadmin.cli.registry import COMMANDS as ENTRIES
+
+    return [c.name for c in ENTRIES if c.name.startswith(incomplete)]
+
+
 @click.command("help", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("command", required=False, metavar="[COMMAND]")
+@click.argument("command", required=False, metavar="[COMMAND]", shell_complete=_command_names)
 @click.pass_context
 def help_command(ctx: click.Context, command: str | None) -> None:
     """Print the help of a command, as 'mqadmin CMD -h'; without one, list every command."""

@@ -8,7 +8,12 @@ thresholds set by an operator, and the groups found reading cold data.
 - The runtime table holds a group's cold bytes read in the current interval with the time of its
   first and last cold read (``AccAndTimeStamp``); every pull adds what it read from beyond the
   store's in-memory window (:meth:`ColdDataCgCtrService.on_pull`, with
-  ``coldDataFlowControlEnable=true``). The table is reported only: pulls are not slowed down.
+  ``coldDataFlowControlEnable=true``).
+- A group over its threshold (:meth:`ColdDataCgCtrService.needs_flow_control`) that pulls a record
+  in the cold area (further behind the commit log's end than ``accessMessageInMemoryHotRatio``
+  percent of memory) is slowed down as Java does: a push consumer's pull is answered SYSTEM_BUSY,
+  a pull consumer gets one message at a time. (Java also parks a pull consumer's request for a
+  while; here it is answered at once.)
   Every 5 s (180 s with ``coldDataFlowControlEnable=false``) the accumulators restart from zero and
   groups without a cold read for 60 s leave the table; here that happens when the service is next
   used, not on a timer.
@@ -44,6 +49,7 @@ COLD_DATA_SETTINGS = {
     "globalColdReadThreshold": str(100 * 1024 * 1024),
     "coldDataFlowControlEnable": "false",
     "coldDataScanEnable": "false",
+    "accessMessageInMemoryHotRatio": "26",
 }
 """The 5.3.3 ``BrokerConfig``/``MessageStoreConfig`` settings of cold data control, with Java's defaults."""
 
@@ -176,12 +182,30 @@ class ColdDataCgCtrService:
 
     # ------------------------------------------------------------------------------ the runtime table
 
+    def _is_sys_pull_group(self, group: str) -> bool:
+        return group in SYS_PULL_GROUPS or group.startswith("CID_RMQ_SYS_")
+
+    def needs_flow_control(self, group: str) -> bool:
+        """``isCgNeedColdDataFlowCtr``: the group read more cold data in this interval than its
+        threshold (the operator's, else ``cgColdReadThreshold``), or all groups together more than
+        ``globalColdReadThreshold``."""
+        if not self._flag("coldDataFlowControlEnable") or self._is_sys_pull_group(group):
+            return False
+        acc = self.runtime_table.get(group)
+        if acc is None:
+            return False
+        return acc.cold_acc >= self.threshold_of(group) or self.global_acc >= self.global_cold_read_threshold
+
+    @property
+    def hot_ratio(self) -> int:
+        """``accessMessageInMemoryHotRatio``: the percent of memory behind the commit log's end that is
+        not cold."""
+        return self._long("accessMessageInMemoryHotRatio")
+
     def on_pull(self, group: str, cold_bytes: int) -> None:
         """What a pull read from cold data, counted as Java counts it: only with
         ``coldDataFlowControlEnable`` and not for the system groups."""
-        if cold_bytes <= 0 or not self._flag("coldDataFlowControlEnable"):
-            return
-        if group in SYS_PULL_GROUPS or group.startswith("CID_RMQ_SYS_"):
+        if cold_bytes <= 0 or not self._flag("coldDataFlowControlEnable") or self._is_sys_pull_group(group):
             return
         self.cold_acc(group, cold_bytes)
 

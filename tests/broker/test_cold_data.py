@@ -209,3 +209,70 @@ def test_cold_reads_of_pulls_are_counted(broker_factory: type) -> None:
     assert isinstance(runtime, dict) and list(runtime) == ["ColdReader"]
     assert runtime["ColdReader"]["coldAcc"] == len(pulled.body or b"") == report["globalAcc"]
     assert runtime["ColdReader"]["createTimeMills"] <= runtime["ColdReader"]["lastColdReadTimeMills"]
+
+
+def test_a_group_over_its_threshold_is_flow_controlled(broker_factory: type) -> None:
+    """The operator's threshold at work: with every record cold (both memory ratios 0), a push
+    consumer whose group read more than its 10 bytes is answered SYSTEM_BUSY with Java's remark, a
+    pull consumer gets one message at a time; without the group's entry the default threshold
+    (3 MiB) holds and the same pulls are served in full."""
+    import asyncio
+
+    from mqadmin.remoting.client import RemotingClient
+    from tests.broker.test_acl import create_topic_cmd, pull_cmd, send_cmd
+
+    b = broker_factory.start(
+        "ctrl",
+        rocketmqVersion="5.3.3",
+        coldDataFlowControlEnable="true",
+        accessMessageInMemoryMaxRatio="0",
+        accessMessageInMemoryHotRatio="0",
+    )
+    assert call(b.addr, create_topic_cmd("CtrlTopic")).code == ResponseCode.SUCCESS
+    for i in range(4):
+        assert call(b.addr, send_cmd("CtrlTopic", f"cold {i}".encode())).code == ResponseCode.SUCCESS
+
+    def heartbeat(group: str, consume_type: str) -> RemotingCommand:
+        data = {
+            "clientID": f"{group}@1",
+            "producerDataSet": [],
+            "consumerDataSet": [
+                {
+                    "groupName": group,
+                    "consumeType": consume_type,
+                    "messageModel": "CLUSTERING",
+                    "consumeFromWhere": "CONSUME_FROM_FIRST_OFFSET",
+                    "unitMode": False,
+                    "subscriptionDataSet": [{"topic": "CtrlTopic", "subString": "*", "subVersion": 1}],
+                }
+            ],
+        }
+        return RemotingCommand.request(RequestCode.HEART_BEAT, None, json.dumps(data).encode())
+
+    async def pulls(group: str, consume_type: str) -> list[RemotingCommand]:
+        async with RemotingClient() as client:
+            client.register_handler(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, lambda conn, cmd: None)
+            assert (await client.invoke(b.addr, heartbeat(group, consume_type), 10)).code == 0
+            return [await client.invoke(b.addr, pull_cmd("CtrlTopic", group), 10) for _ in range(2)]
+
+    def messages(resp: RemotingCommand) -> int:
+        from mqadmin.protocol.message import decode_messages
+
+        return len(decode_messages(resp.body or b""))
+
+    assert req(b.addr, UPDATE, b"PushGroup=10\nPullGroup=10\n").code == ResponseCode.SUCCESS
+    first, second = asyncio.run(pulls("PushGroup", "CONSUME_PASSIVELY"))
+    assert first.code == ResponseCode.SUCCESS and messages(first) == 4
+    assert (second.code, second.remark) == (
+        ResponseCode.SYSTEM_BUSY,
+        "This consumer group is reading cold data. It has been flow control",
+    )
+    first, second = asyncio.run(pulls("PullGroup", "CONSUME_ACTIVELY"))
+    assert (first.code, messages(first)) == (ResponseCode.SUCCESS, 4)
+    assert (second.code, messages(second)) == (ResponseCode.SUCCESS, 1)
+
+    for group in ("PushGroup", "PullGroup"):
+        assert req(b.addr, REMOVE, group.encode()).code == ResponseCode.SUCCESS
+    for group, consume_type in (("PushGroup", "CONSUME_PASSIVELY"), ("PullGroup", "CONSUME_ACTIVELY")):
+        for resp in asyncio.run(pulls(group, consume_type)):
+            assert (resp.code, messages(resp)) == (ResponseCode.SUCCESS, 4)

@@ -159,6 +159,15 @@ class PullProcessor:
             remark = "The broker does not support consumer to filter message by "
             return answer(cmd, 1, remark + sub.expression_type, empty)
 
+        if b.version.five_x and b.cold_data.needs_flow_control(group):  # 5.x cold data flow control
+            if b.store.in_cold_area(topic, queue_id, offset, b.cold_data.hot_ratio):
+                consumers = b.consumers.get(group)
+                consume_type = consumers.consume_type if consumers is not None else None
+                if consume_type == "CONSUME_PASSIVELY":
+                    remark = "This consumer group is reading cold data. It has been flow control"
+                    return answer(cmd, ResponseCode.SYSTEM_BUSY, remark, empty)
+                if consume_type == "CONSUME_ACTIVELY":
+                    max_nums = 1
         started = time.monotonic()
         result = b.store.get_messages(
             topic,
@@ -208,7 +217,9 @@ class PullProcessor:
             if code == 21:
                 self._offset_moved_event(group, topic, queue_id, offset, result.next_begin_offset)
         if allow_suspend and sys_flag & FLAG_COMMIT_OFFSET:
-            b.offsets.commit(group, topic, queue_id, commit_offset)
+            kept = (queue_id, commit_offset) if static is None else static.local_commit(commit_offset)
+            if kept is not None:  # a static topic's: physical, in the generation holding the offset
+                b.offsets.commit(group, topic, *kept)
         return resp
 
     def _offset_moved_event(self, group: str, topic: str, queue_id: int, requested: int, new: int) -> None:

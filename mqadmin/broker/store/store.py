@@ -764,6 +764,14 @@ class MessageStore:
         raw = cq.read_from(index, count * ENTRY_SIZE)
         return list(ENTRY.iter_unpack(raw)) if raw else []
 
+    def in_cold_area(self, topic: str, queue_id: int, offset: int, hot_ratio: float) -> bool:
+        """``isMsgInColdArea``: the record at ``offset`` lies further behind the commit log's end than
+        ``hot_ratio`` percent of the machine's memory (``accessMessageInMemoryHotRatio``)."""
+        entries = self.consume_queue_entries(topic, queue_id, offset, 1)
+        if not entries:
+            return False
+        return self.commitlog_max_offset - entries[0][0] > _total_memory() * hot_ratio / 100
+
     def queues(self) -> dict[str, list[int]]:
         return {topic: sorted(queues) for topic, queues in self._cqs.items() if queues}
 

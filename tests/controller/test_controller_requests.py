@@ -409,3 +409,60 @@ def test_a_damaged_table_stops_the_start(tmp_path: Path) -> None:
 
     asyncio.run(go())
     assert (tmp_path / "controller" / "replicas.json").read_bytes() == damaged
+
+
+def test_bounded_fuzz_leaves_a_readable_table(tmp_path: Path) -> None:
+    """Seeded random requests over every controller code: each is answered, the server keeps
+    answering, and whatever was stored reads back with names the rules accept."""
+    import random
+
+    from mqadmin.controller.replicas import ReplicasStore
+    from mqadmin.protocol import names
+
+    rnd = random.Random(20261125)
+    codes = [1001, 1002, 1003, 1004, 1005, 1006, 1009, 1010, 1011, 1012, 1013, 904]
+    values = ["", "1", "-1", "0", "2", "9223372036854775808", "x", "../a", "a\nb", "a\x00b", "é" * 300,
+              CLUSTER, NAME, ADDR, f"{ADDR};1", "h:99999", "true", "1;2;x"]  # fmt: skip
+    fields = ["clusterName", "brokerName", "brokerId", "appliedBrokerId", "registerCheckCode",
+              "brokerAddress", "brokerAddr", "masterBrokerId", "masterEpoch", "designateElect",
+              "brokerControllerIdsToClean", "isCleanLivingBroker"]  # fmt: skip
+    bodies = [
+        None,
+        b"",
+        b"[",
+        b'["broker-a"]',
+        b'{"syncStateSet":[1],"syncStateSetEpoch":0}',
+        b"\xff",
+        b"a=b\n",
+    ]
+
+    async def body(ask: Ask, ns: NamesrvController) -> None:
+        valid = {
+            "clusterName": CLUSTER,
+            "brokerName": NAME,
+            "brokerId": "1",
+            "appliedBrokerId": "1",
+            "registerCheckCode": f"{ADDR};1",
+            "brokerAddress": ADDR,
+            "brokerAddr": ADDR,
+            "masterBrokerId": "1",
+            "masterEpoch": "1",
+        }
+        for _ in range(400):
+            if rnd.random() < 0.5:  # a well-formed request with one field spoiled (or none)
+                ext = dict(valid)
+                if rnd.random() < 0.7:
+                    ext[rnd.choice(fields)] = rnd.choice(values)
+            else:
+                ext = {f: rnd.choice(values) for f in rnd.sample(fields, rnd.randint(0, 6))}
+            r = await ask(rnd.choice(codes), ext, rnd.choice(bodies))
+            assert r.is_response
+        assert (await ask(RQ.CONTROLLER_GET_METADATA_INFO)).code == RC.SUCCESS
+
+    run(tmp_path, body)
+    store = ReplicasStore(tmp_path / "controller")
+    store.load()
+    assert store.sets  # the well-formed requests did store something
+    for rs in store.sets.values():
+        assert names.check_name("broker", rs.broker_name) is None
+        assert names.check_name("cluster", rs.cluster_name) is None

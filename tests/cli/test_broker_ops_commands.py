@@ -433,3 +433,46 @@ def test_start_monitoring_reports_a_lagging_group(c5: Cluster) -> None:
         line,
     )
     assert m is not None, line
+
+
+# ------------------------------------------------------------------------------------- --json
+
+
+def test_json_documents(c5: Cluster, tmp_path: Path) -> None:
+    def doc(*args: str) -> dict[str, object]:
+        r = c5.mqadmin(*args, "--json")
+        assert r.code == 0, r.err
+        return json.loads(r.out)  # type: ignore[no-any-return]
+
+    addr = c5.broker_addr
+    d = doc("setCommitLogReadAheadMode", "-b", addr, "-m", "0")
+    assert d == {
+        "mode": "0",
+        "brokers": [
+            {
+                "addr": addr,
+                "role": "master",
+                "ok": True,
+                "result": "set commitlog readahead mode success, mode: 0",
+            }
+        ],
+    }
+    assert doc("exportPopRecord", "-b", addr) == {
+        "dryRun": False,
+        "brokers": [{"brokerName": "broker-b", "addr": addr, "ok": True}],
+    }
+    assert doc("resetMasterFlushOffset", "-b", addr, "-o", "5") == {"brokerAddr": addr, "offset": 5}
+    d = doc("checkRocksdbCqWriteProgress", "-c", "DefaultCluster5", "-cf", "0")
+    assert d["brokers"] == [
+        {"brokerName": "broker-b", "addr": addr, "ok": True, "checkStatus": 2, "checkResult": None}
+    ]
+    d = doc("rocksDBConfigToJson", "-c", "DefaultCluster5", "-t", "topics")
+    assert d == {
+        "mode": "rpc",
+        "configTypes": ["topics"],
+        "brokers": [{"brokerName": "broker-b", "addr": addr, "ok": True}],
+    }
+    r = c5.mqadmin("addBroker", "-c", addr, "-b", "/x.properties", "--json")
+    assert r.code != 0 and json.loads(r.out)["error"]
+    r = run(c5.env, "exportMetadataInRocksDB", "-p", str(tmp_path), "-t", "topics", "--json")
+    assert r.code == 1 and "RocksDB binding" in json.loads(r.out)["error"]["message"]

@@ -16,6 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from mqadmin.controller import ControllerStoreError
 from mqadmin.javaconfig import JavaBean
 from mqadmin.namesrv.config import STORE_DIR_NAME, NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
@@ -100,7 +101,7 @@ async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
             log.info("%s", line)
     try:
         await controller.start()
-    except KVConfigError as e:
+    except (KVConfigError, ControllerStoreError) as e:
         raise StartupError(str(e)) from None
     except OSError as e:
         where = f"{settings.server.bind_address}:{settings.server.listen_port}"
@@ -113,6 +114,8 @@ async def serve(settings: Settings, *, boot_out: TextIO | None = None) -> None:
     try:
         with stop_signals() as stop:  # before the announcement: its reader may signal at once
             announce(tip, log, boot_out)
+            if controller.controller is not None:  # Java's second line with enableControllerInNamesrv
+                announce("The ControllerManager boot success. serializeType=JSON", log, boot_out)
             await stop.wait()
         log.info("shutdown requested, stopping the name server")
     finally:

@@ -1,0 +1,332 @@
+"""ACL 2.0 policy commands of the Java 5.3.3 tool: createAcl, updateAcl, deleteAcl, getAcl, listAcl and
+copyAcl (the user commands and the shared ``-b | -c`` handling are in :mod:`.auth_admin`).
+
+Text output is the 5.3.3 tool's: ``create acl to ADDR success.`` per broker, the policy table
+(``%-16s  %-10s  %-22s  %-20s  %-24s  %-10s``, one line per entry, lists as Java's ``List.toString``)
+and ``copy acl of SUBJECT from A to B success.``. A policy the broker would refuse or silently change
+(an unknown action or decision, a bad resource, subject or address) is refused before any request
+(exit 2). getAcl and listAcl ask every master of a ``-c`` cluster at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.commands.auth_admin import TARGETS_DOC, change, masters, split_list, targets_opts, trim
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import jformat
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.auth import AclInfo
+
+COMMANDS: dict[str, Any] = {}
+
+ACL_FORMAT = "%-16s  %-10s  %-22s  %-20s  %-24s  %-10s%n"
+
+_ACL_DOC = (
+    '{"subject": str, "policies": [{"policyType": str, "entries": [{"resource": str, '
+    '"actions": [str], "sourceIps": [str]|null, "decision": str}]}]}'
+)
+
+
+def _java_list(items: list[str] | None) -> str:
+    """``List.toString``: ``[a, b]``, or ``null``."""
+    return "null" if items is None else "[" + ", ".join(items) + "]"
+
+
+def _acl_rows(acls: list[AclInfo]) -> str:
+    """``printAcl``: one line per entry, the subject alone when it has no policy."""
+    out = [jformat(ACL_FORMAT, "#Subject", "#PolicyType", "#Resource", "#Actions", "#SourceIp", "#Decision")]
+    for acl in acls:
+        if not acl.policies:
+            out.append(jformat(ACL_FORMAT, acl.subject, "", "", "", "", ""))
+            continue
+        for p in acl.policies:
+            for e in p.entries or []:
+                out.append(
+                    jformat(
+                        ACL_FORMAT,
+                        acl.subject,
+                        p.policy_type,
+                        e.resource,
+                        _java_list(e.actions),
+                        _java_list(e.source_ips),
+                        e.decision,
+                    )
+                )
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------------------- ACLs
+
+
+def _policy_opts(verb: str) -> list[JavaOpt]:
+    return [
+        JavaOpt("s", "subject", f"the subject of acl to {verb}.", required=True),
+        JavaOpt("r", "resources", f"the resources of acl to {verb}", required=True),
+        JavaOpt("a", "actions", f"the actions of acl to {verb}", required=True),
+    ]
+
+
+async def _put_acl(
+    inv: Invocation,
+    cluster_name: str | None,
+    broker_addr: str | None,
+    subject: str,
+    resources: str,
+    actions: str,
+    source_ip: str | None,
+    decision: str,
+    verb: str,
+) -> None:
+    from mqadmin.admin.auth import check_acl
+
+    acl = check_acl(
+        trim(subject) or "",
+        split_list(resources) or [],
+        split_list(actions) or [],
+        split_list(source_ip),
+        trim(decision) or "",
+    )
+    admin = inv.admin
+    call = admin.create_acl if verb == "create" else admin.update_acl
+    await change(
+        inv,
+        broker_addr,
+        cluster_name,
+        lambda a: call(a, acl),
+        f"{verb} acl to %s success.\n",
+        {"subject": acl.subject},
+    )
+
+
+@java_command(
+    "createAcl",
+    "Create acl to cluster.",
+    [
+        *targets_opts("acl", "create"),
+        *_policy_opts("create"),
+        JavaOpt("i", "sourceIp", "the sourceIps of acl to create", dest="source_ip"),
+        JavaOpt("d", "decision", "the decision of acl to create", required=True),
+    ],
+    fanout=True,
+    json_doc=f'{{"subject": str, {TARGETS_DOC}}}',
+)
+async def create_acl(
+    inv: Invocation,
+    cluster_name: str | None,
+    broker_addr: str | None,
+    subject: str,
+    resources: str,
+    actions: str,
+    source_ip: str | None,
+    decision: str,
+) -> None:
+    await _put_acl(inv, cluster_name, broker_addr, subject, resources, actions, source_ip, decision, "create")
+
+
+@java_command(
+    "updateAcl",
+    "Update acl to cluster.",
+    [
+        *targets_opts("acl", "update"),
+        *_policy_opts("update"),
+        JavaOpt("d", "decision", "the decision of acl to update", required=True),
+        JavaOpt("i", "sourceIp", "the sourceIps of acl to update", dest="source_ip"),
+    ],
+    fanout=True,
+    json_doc=f'{{"subject": str, {TARGETS_DOC}}}',
+)
+async def update_acl(
+    inv: Invocation,
+    cluster_name: str | None,
+    broker_addr: str | None,
+    subject: str,
+    resources: str,
+    actions: str,
+    decision: str,
+    source_ip: str | None,
+) -> None:
+    await _put_acl(inv, cluster_name, broker_addr, subject, resources, actions, source_ip, decision, "update")
+
+
+@java_command(
+    "deleteAcl",
+    "Delete acl from cluster.",
+    [
+        JavaOpt(
+            "c",
+            "clusterName",
+            "delete acl from which cluster",
+            group="target",
+            group_required=True,
+            dest="cluster_name",
+        ),
+        JavaOpt(
+            "b",
+            "brokerAddr",
+            "delete acl from which broker",
+            group="target",
+            group_required=True,
+            dest="broker_addr",
+        ),
+        JavaOpt("s", "subject", "the subject of acl to delete.", required=True),
+        JavaOpt("r", "resources", "the resources of acl to delete"),
+    ],
+    fanout=True,
+    json_doc=f'{{"subject": str, "resource": str|null, {TARGETS_DOC}}}',
+)
+async def delete_acl(
+    inv: Invocation, cluster_name: str | None, broker_addr: str | None, subject: str, resources: str | None
+) -> None:
+    from mqadmin.admin.auth import check_resource, check_subject
+
+    subj = check_subject(trim(subject))
+    resource = trim(resources)
+    if resource is not None:
+        check_resource(resource)
+    await change(
+        inv,
+        broker_addr,
+        cluster_name,
+        lambda a: inv.admin.delete_acl(a, subj, resource),
+        "delete acl to %s success.\n",
+        {"subject": subj, "resource": resource},
+    )
+
+
+async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one: bool) -> None:
+    """getAcl/listAcl: every master asked at once, printed in Java's order."""
+    found, rows = await inv.on_each(addrs, call)
+    text: list[str] = []
+    for row in rows:
+        addr = row["addr"]
+        if addr not in found:
+            continue
+        value = found[addr]
+        acls = ([] if value is None else [value]) if one else value
+        row[key] = (value.as_json() if value is not None else None) if one else [a.as_json() for a in acls]
+        if acls:
+            text.append(_acl_rows(acls))
+    inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(text))
+
+
+@java_command(
+    "getAcl",
+    "Get acl from cluster.",
+    [
+        JavaOpt(
+            "b",
+            "brokerAddr",
+            "get acl for which broker",
+            group="target",
+            group_required=True,
+            dest="broker_addr",
+        ),
+        JavaOpt(
+            "c",
+            "clusterName",
+            "get acl for specified cluster",
+            group="target",
+            group_required=True,
+            dest="cluster_name",
+        ),
+        JavaOpt("s", "subject", "the subject of acl to get"),
+    ],
+    fanout=True,
+    json_doc=f'{{"brokers": [{{"addr": str, "ok": bool, "acl": {_ACL_DOC}|null, "error": str?}}], '
+    '"errors": [...]?}',
+)
+async def get_acl(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, subject: str | None
+) -> None:
+    from mqadmin.admin.auth import check_subject
+
+    subj = check_subject(trim(subject))
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+    else:
+        addrs = await masters(inv, cluster_name or "", "GetAclSubCommand")
+    await _read_acls(inv, addrs, lambda a: inv.admin.get_acl(a, subj), "acl", one=True)
+
+
+@java_command(
+    "listAcl",
+    "List acl from cluster.",
+    [
+        JavaOpt(
+            "b",
+            "brokerAddr",
+            "list acl for which broker.",
+            group="target",
+            group_required=True,
+            dest="broker_addr",
+        ),
+        JavaOpt(
+            "c",
+            "clusterName",
+            "list acl for specified cluster.",
+            group="target",
+            group_required=True,
+            dest="cluster_name",
+        ),
+        JavaOpt("s", "subject", "the subject of acl to filter."),
+        JavaOpt("r", "resource", "the resource of acl to filter."),
+    ],
+    fanout=True,
+    json_doc=f'{{"brokers": [{{"addr": str, "ok": bool, "acls": [{_ACL_DOC}], "error": str?}}], '
+    '"errors": [...]?}',
+)
+async def list_acl(
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    subject: str | None,
+    resource: str | None,
+) -> None:
+    subj, res = trim(subject), trim(resource)
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+    else:
+        addrs = await masters(inv, cluster_name or "", "ListAclSubCommand")
+    await _read_acls(inv, addrs, lambda a: inv.admin.list_acl(a, subj, res), "acls", one=False)
+
+
+@java_command(
+    "copyAcl",
+    "Copy acl to cluster.",
+    [
+        JavaOpt(
+            "f", "fromBroker", "the source broker that the acls copy from", required=True, dest="from_broker"
+        ),
+        JavaOpt("t", "toBroker", "the target broker that the acls copy to", required=True, dest="to_broker"),
+        JavaOpt("s", "subjects", "the subject list of acl to copy."),
+    ],
+    json_doc='{"from": str, "to": str, "acls": [{"subject": str, "action": "created"|"updated"}]}',
+)
+async def copy_acl(inv: Invocation, from_broker: str, to_broker: str, subjects: str | None) -> None:
+    source, target = from_broker.strip(), to_broker.strip()
+    admin = inv.admin
+    wanted = split_list(trim(subjects))
+    if wanted:
+        found = [await admin.get_acl(source, s) for s in wanted]
+        acls = [a for a in found if a is not None]
+    else:
+        acls = await admin.list_acl(source, None, None)
+    copied: list[dict[str, str]] = []
+    for acl in acls:
+        if await admin.get_acl(target, acl.subject) is None:
+            await admin.create_acl(target, acl)
+            action = "created"
+        else:
+            await admin.update_acl(target, acl)
+            action = "updated"
+        copied.append({"subject": acl.subject or "", "action": action})
+        inv.out.text(f"copy acl of {acl.subject} from {source} to {target} success.\n")
+    if inv.out.structured:
+        inv.out.data({"from": source, "to": target, "acls": copied})
+
+
+for _cmd in (create_acl, update_acl, delete_acl, get_acl, list_acl, copy_acl):
+    COMMANDS[_cmd.name or ""] = _cmd

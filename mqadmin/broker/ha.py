@@ -34,7 +34,13 @@ from typing import TYPE_CHECKING
 from mqadmin.atomicfile import write_atomic
 from mqadmin.javaconfig import JavaBean, java_field
 from mqadmin.protocol import names
-from mqadmin.protocol.bodies.controller import LONG_MAX, EpochEntry, EpochEntryCache, HARuntimeInfo
+from mqadmin.protocol.bodies.controller import (
+    LONG_MAX,
+    EpochEntry,
+    EpochEntryCache,
+    HAClientRuntimeInfo,
+    HARuntimeInfo,
+)
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
@@ -175,8 +181,12 @@ class ReplicasManager:
     # ------------------------------------------------------------------------------ answers
 
     def ha_runtime_info(self) -> HARuntimeInfo:
-        """GET_BROKER_HA_STATUS: a master, its commit-log max offset, no slaves."""
-        return HARuntimeInfo(True, self.broker.store.commitlog_max_offset, 0)
+        """GET_BROKER_HA_STATUS: a master with its commit-log max offset and no slaves; a broker set
+        up as SLAVE says so, with no master connected (this broker replicates from nobody)."""
+        offset = self.broker.store.commitlog_max_offset
+        if self.broker.settings.store.broker_role == "SLAVE" and not self.enabled:
+            return HARuntimeInfo(False, 0, 0, [], HAClientRuntimeInfo(max_offset=offset))
+        return HARuntimeInfo(True, offset, 0)
 
     def epoch_cache(self) -> EpochEntryCache:
         b = self.broker.config

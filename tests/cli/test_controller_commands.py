@@ -222,3 +222,20 @@ def test_broker_epoch_as_recorded(mqadmin: Run, plain: OurCluster) -> None:
     # a broker outside controller mode answers 1007 as 5.3.3 does
     r = mqadmin("getBrokerEpoch", "-n", plain.ns.addr, "-b", "broker-a")
     assert r.code == 3 and "this request only for controllerMode" in r.err, r.err
+
+
+def test_ha_status_of_a_slave(mqadmin: Run, plain: OurCluster, tmp_path: Path) -> None:
+    """A broker set up as SLAVE says it is one, with no master connected (Java's slave block)."""
+    from tests.broker.peers import BrokerProcess
+
+    slave = BrokerProcess(tmp_path / "slave", plain.ns.addr, None, brokerRole="SLAVE", brokerId=1)
+    try:
+        r = mqadmin("haStatus", "-n", plain.ns.addr, "-b", slave.addr, env={"TZ": "UTC"})
+        assert r.code == 0, r.err
+        assert r.out == (
+            "\n#MasterAddr\tnull\n#CommitLogMaxOffset\t0\n#TransferSpeed(KB/s)\t0.00\n"
+            "#LastReadTime\t1970-01-01 00:00:00,000\n#LastWriteTime\t1970-01-01 00:00:00,000\n"
+            "#MasterFlushOffset\t0\n"
+        )
+    finally:
+        slave.stop()

@@ -98,7 +98,7 @@ def test_registration_says_the_version(
 ) -> None:
     ns = AcceptingNameServer()
     try:
-        BrokerProcess(tmp_path / "b", ns.addr, **props).stop()  # registers at boot, unregisters at the end
+        BrokerProcess(tmp_path / "b", ns.addr, None, **props).stop()  # registers, then unregisters
     finally:
         ns.stop()
     regs = [c for c in ns.requests if c.code == 103]

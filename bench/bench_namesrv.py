@@ -1,16 +1,24 @@
-"""The bundled name server under load: route queries per second and latency, memory, registration time.
+"""The bundled name server under load, in several modes side by side: qps, latency, memory.
 
-Starts ``mqadmin namesrv start`` as a child process, registers brokers (10 by default) carrying
-10,000 topics, then drives GET_ROUTEINFO_BY_TOPIC with ``rmqload`` (compiled from
-``../shared/tools/rmqload.c`` into a temporary folder) at ``-c 16 -w 4``, and prints:
+Each mode is a fresh ``mqadmin namesrv start`` (a child process, plus its workers): brokers (10 by
+default) register with 10,000 topics, then ``rmqload`` (compiled from ``../shared/tools/rmqload.c``
+into a temporary folder) drives GET_ROUTEINFO_BY_TOPIC at ``-c 16 -w 4``. The modes take turns,
+round after round, so a machine busy with other work slows them alike; the table gives the median
+of the rounds per mode and its ratio to the first mode:
 
-* the time to process REGISTER_BROKER with the whole topic table (first time, unchanged, changed),
-* qps, p50, p99 (and p999, max) of route queries, with and without registrations going on,
-* the server's RSS (now and peak).
+* qps, p50, p99 of route queries;
+* RSS of all the server's processes together (and PSS, which counts shared pages once);
+* with ``--bursts`` (default on, last round only): the same load while every broker re-registers
+  once a second, with its tables unchanged and then changed.
 
-    python bench/bench_namesrv.py                       # 10 brokers, each with all 10,000 topics
-    python bench/bench_namesrv.py --layout spread       # 10,000 topics spread over the brokers
-    python bench/bench_namesrv.py --duration 20 --runs 3
+Modes are ``WORKERS:LOOP`` (``1:asyncio`` is the one process on asyncio's loop the server had
+before ``--workers``; ``default`` is what ``mqadmin namesrv start`` does with no option), and
+``--baseline REV`` adds first the server of an older commit (its ``mqadmin/`` exported with
+``git archive``, run as it was), for a before/after comparison in one run.
+
+    python bench/bench_namesrv.py                               # 1:asyncio against default
+    python bench/bench_namesrv.py --baseline 300afd5~1 --rounds 5
+    python bench/bench_namesrv.py --modes 1:asyncio,2:asyncio,2:uvloop --layout spread
 
 Numbers only; nothing is asserted.
 """
@@ -31,13 +39,15 @@ import tempfile
 import threading
 import time
 import zlib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import encode
 
 HERE = Path(__file__).resolve().parent
-RMQLOAD_SRC = HERE.parent.parent / "shared" / "tools" / "rmqload.c"
+REPO = HERE.parent
+RMQLOAD_SRC = REPO.parent / "shared" / "tools" / "rmqload.c"
 BOOT = re.compile(r"address (\S+):(\d+)")
 CLUSTER = "BenchCluster"
 
@@ -48,9 +58,38 @@ def compile_rmqload(workdir: Path) -> Path:
     return exe
 
 
-def start_namesrv(workdir: Path) -> tuple[subprocess.Popen[str], int]:
+@dataclass
+class Mode:
+    """How to start the server: ``--workers``/``--loop`` flags, or an older tree as it was."""
+
+    name: str
+    flags: list[str] = field(default_factory=list)
+    source: Path | None = None  # a folder holding an exported mqadmin/ package
+
+
+def parse_mode(text: str) -> Mode:
+    if text == "default":
+        return Mode("default")
+    workers, _, loop = text.partition(":")
+    return Mode(text, ["--workers", workers, "--loop", loop or "auto"])
+
+
+def export_tree(rev: str, into: Path) -> Path:
+    """``mqadmin/`` as it was at ``rev``, unpacked under ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", rev, "mqadmin"], capture_output=True, check=True
+    ).stdout
+    into.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def start_namesrv(workdir: Path, mode: Mode) -> tuple[subprocess.Popen[str], int]:
     props = workdir / "namesrv.properties"
     props.write_text(f"kvConfigPath={workdir / 'kvConfig.json'}\nlistenPort=0\nbindAddress=127.0.0.1\n")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if mode.source is not None:
+        env["PYTHONPATH"] = str(mode.source)
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -62,27 +101,49 @@ def start_namesrv(workdir: Path) -> tuple[subprocess.Popen[str], int]:
             str(props),
             "--log-file",
             str(workdir / "namesrv.log"),
+            *mode.flags,
         ],
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env=env,
+        cwd=str(mode.source or workdir),
     )
     assert proc.stdout is not None
     for line in proc.stdout:
         m = BOOT.search(line)
         if m and "boot success" in line:
             return proc, int(m.group(2))
-    raise SystemExit("name server did not start")
+    raise SystemExit(f"name server ({mode.name}) did not start")
 
 
-def rss_kb(pid: int) -> tuple[int, int]:
-    """(VmRSS, VmHWM) in KiB."""
-    fields = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        k, _, v = line.partition(":")
-        if k in ("VmRSS", "VmHWM"):
-            fields[k] = int(v.split()[0])
-    return fields["VmRSS"], fields["VmHWM"]
+def family(pid: int) -> list[int]:
+    """The process and its children (the workers)."""
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(entry.name))
+    return [pid, *kids]
+
+
+def memory_kb(pids: list[int]) -> tuple[int, int]:
+    """(sum of RSS, sum of PSS) in KiB."""
+    rss = pss = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                k, _, v = line.partition(":")
+                if k == "Rss":
+                    rss += int(v.split()[0])
+                elif k == "Pss":
+                    pss += int(v.split()[0])
+        except OSError:
+            continue
+    return rss, pss
 
 
 class Broker:
@@ -138,6 +199,9 @@ class Broker:
             buf += chunk
         return bytes(buf)
 
+    def close(self) -> None:
+        self.sock.close()
+
 
 def rmqload(
     exe: Path, port: int, topics: list[str], duration: int, conns: int, window: int
@@ -165,10 +229,6 @@ def rmqload(
     return {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", out.stdout)}
 
 
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:7.1f} ms"
-
-
 def _load(r: dict[str, float]) -> str:
     return (
         f"qps={r['qps']:.0f} p50={r['p50_us'] / 1000:.2f} ms p99={r['p99_us'] / 1000:.2f} ms "
@@ -178,7 +238,7 @@ def _load(r: dict[str, float]) -> str:
 
 def _with_bursts(
     brokers: list[Broker], changed: bool, exe: Path, port: int, queried: list[str], args: argparse.Namespace
-) -> tuple[dict[str, float], float, int]:
+) -> tuple[dict[str, float], float]:
     """Route query load while every broker registers at the same moment, once a second."""
     stop = threading.Event()
     took: list[float] = []
@@ -201,7 +261,64 @@ def _with_bursts(
     r = rmqload(exe, port, queried, args.duration, args.conns, args.window)
     stop.set()
     t.join()
-    return r, statistics.median(took), len(took)
+    return r, statistics.median(took)
+
+
+def run_mode(
+    mode: Mode,
+    exe: Path,
+    tmp: Path,
+    topics: list[str],
+    queried: list[str],
+    args: argparse.Namespace,
+    bursts: bool,
+    verbose: bool,
+) -> dict[str, float]:
+    """One fresh server in ``mode``: registrations, then the measured load; its numbers."""
+    workdir = Path(tempfile.mkdtemp(prefix="ns-", dir=tmp))
+    proc, port = start_namesrv(workdir, mode)
+    brokers: list[Broker] = []
+    try:
+        for i in range(args.brokers):
+            own = topics if args.layout == "shared" else topics[i :: args.brokers]
+            brokers.append(Broker(port, f"broker-{i}", f"10.9.0.{i + 1}:10911", own))
+        first = [b.register() for b in brokers]
+        again = [b.register() for b in brokers]
+        for b in brokers:
+            b.counter += 1
+        changed = [b.register() for b in brokers]
+        if verbose:
+            print(
+                f"  [{mode.name}] REGISTER_BROKER ms: first {first[0] * 1000:.1f} (new topics), "
+                f"then median {statistics.median(first[1:] or first) * 1000:.1f}; "
+                f"unchanged {statistics.median(again) * 1000:.1f}; "
+                f"changed {statistics.median(changed) * 1000:.1f}"
+            )
+        rmqload(exe, port, queried, 1, args.conns, args.window)  # warm every cache
+        r = rmqload(exe, port, queried, args.duration, args.conns, args.window)
+        pids = family(proc.pid)
+        rss, pss = memory_kb(pids)
+        out = {**r, "rss_mib": rss / 1024, "pss_mib": pss / 1024, "procs": len(pids)}
+        print(f"  [{mode.name}] {_load(r)} RSS {rss / 1024:.1f} MiB in {len(pids)} process(es)", flush=True)
+        if bursts:
+            for changed_tables in (False, True):
+                rb, took = _with_bursts(brokers, changed_tables, exe, port, queried, args)
+                what = "changed" if changed_tables else "unchanged"
+                out[f"burst_{what}_qps"] = rb["qps"]
+                out[f"burst_{what}_p99_us"] = rb["p99_us"]
+                out[f"burst_{what}_reg_ms"] = took * 1000
+                print(
+                    f"  [{mode.name}] with {len(brokers)} {what} registrations every second "
+                    f"(median {took * 1000:.1f} ms each): {_load(rb)}",
+                    flush=True,
+                )
+            out["rss_after_mib"] = memory_kb(family(proc.pid))[0] / 1024
+        return out
+    finally:
+        for b in brokers:
+            b.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
 
 
 def main() -> None:
@@ -214,8 +331,11 @@ def main() -> None:
         default="shared",
         help="shared: every broker has every topic; spread: each topic on one broker",
     )
+    ap.add_argument("--modes", default="1:asyncio,default", help="comma-separated WORKERS:LOOP or 'default'")
+    ap.add_argument("--baseline", metavar="REV", help="also run the server of this git revision, first")
     ap.add_argument("--duration", type=int, default=10)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--no-bursts", dest="bursts", action="store_false", help="skip the registration bursts")
     ap.add_argument("-c", "--conns", type=int, default=16)
     ap.add_argument("-w", "--window", type=int, default=4)
     ap.add_argument(
@@ -223,65 +343,67 @@ def main() -> None:
     )
     args = ap.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="bench-namesrv-") as tmp:
-        workdir = Path(tmp)
-        exe = compile_rmqload(workdir)
-        proc, port = start_namesrv(workdir)
-        try:
-            topics = [f"BenchTopic_{i:05d}" for i in range(args.topics)]
-            brokers = []
-            for b in range(args.brokers):
-                own = topics if args.layout == "shared" else topics[b :: args.brokers]
-                brokers.append(Broker(port, f"broker-{b}", f"10.9.0.{b + 1}:10911", own))
-            base = rss_kb(proc.pid)[0]
-            print(f"name server pid {proc.pid} on port {port}; RSS at start {base / 1024:.1f} MiB")
-            size = len(brokers[0].body()) / 1e6
-            print(
-                f"layout {args.layout}: {args.brokers} brokers, {args.topics} topics, "
-                f"{len(brokers[0].topics)} topics per registration ({size:.2f} MB body)"
-            )
+    with tempfile.TemporaryDirectory(prefix="bench-namesrv-") as tmp_name:
+        tmp = Path(tmp_name)
+        exe = compile_rmqload(tmp)
+        modes = [parse_mode(m.strip()) for m in args.modes.split(",") if m.strip()]
+        if args.baseline:
+            source = export_tree(args.baseline, tmp / "baseline")
+            modes.insert(0, Mode(f"at {args.baseline}", source=source))
+        topics = [f"BenchTopic_{i:05d}" for i in range(args.topics)]
+        step = max(1, args.topics // min(args.query_topics, 4096))
+        queried = topics[::step][: min(args.query_topics, 4096)]
+        print(
+            f"{args.brokers} brokers, {args.topics} topics ({args.layout}), rmqload -c {args.conns} "
+            f"-w {args.window} over {len(queried)} topics, {args.duration} s per run, {args.rounds} rounds; "
+            f"{os.cpu_count()} cores; load average now {os.getloadavg()[0]:.2f}"
+        )
+        results: dict[str, list[dict[str, float]]] = {m.name: [] for m in modes}
+        for rnd in range(args.rounds):
+            print(f"round {rnd + 1} of {args.rounds}")
+            last = rnd == args.rounds - 1
+            for mode in modes:
+                results[mode.name].append(
+                    run_mode(mode, exe, tmp, topics, queried, args, args.bursts and last, rnd == 0)
+                )
 
-            first = [b.register() for b in brokers]
-            print(
-                f"REGISTER_BROKER first  : broker 0 {first[0] * 1000:7.1f} ms (new topics), "
-                f"others median {statistics.median(first[1:] or first) * 1000:7.1f} ms"
-            )
-            again = [b.register() for b in brokers]
-            print(f"REGISTER_BROKER again  : median {_ms(statistics.median(again))} (unchanged DataVersion)")
-            for b in brokers:
-                b.counter += 1
-            changed = [b.register() for b in brokers]
-            print(f"REGISTER_BROKER changed: median {_ms(statistics.median(changed))} (new DataVersion)")
+        def med(name: str, key: str) -> float:
+            vals = [r[key] for r in results[name] if key in r]
+            return statistics.median(vals) if vals else float("nan")
 
-            step = max(1, args.topics // min(args.query_topics, 4096))
-            queried = topics[::step][: min(args.query_topics, 4096)]
-            rmqload(exe, port, queried, 1, args.conns, args.window)  # fill the route cache
-            results = []
-            for run in range(args.runs):
-                r = rmqload(exe, port, queried, args.duration, args.conns, args.window)
-                results.append(r)
-                print(f"route queries run {run + 1}: {_load(r)}")
-            med = {k: statistics.median(r[k] for r in results) for k in ("qps", "p50_us", "p99_us")}
-            now, peak = rss_kb(proc.pid)
+        base = modes[0].name
+        print(
+            f"\nmedian of {args.rounds} rounds (load average now {os.getloadavg()[0]:.2f}; a shared machine "
+            "gives noisy numbers: compare the modes of one run, not runs)"
+        )
+        head = f"{'mode':<20}{'qps':>9}{'ratio':>7}{'p50 ms':>8}{'p99 ms':>8}"
+        head += f"{'RSS MiB':>9}{'PSS MiB':>9}{'procs':>6}"
+        print(head)
+        for m in modes:
+            qps = med(m.name, "qps")
             print(
-                f"median of {args.runs}: qps={med['qps']:.0f} p50={med['p50_us'] / 1000:.2f} ms "
-                f"p99={med['p99_us'] / 1000:.2f} ms"
+                f"{m.name:<20}{qps:>9.0f}{qps / med(base, 'qps'):>7.2f}{med(m.name, 'p50_us') / 1000:>8.2f}"
+                f"{med(m.name, 'p99_us') / 1000:>8.2f}{med(m.name, 'rss_mib'):>9.1f}"
+                f"{med(m.name, 'pss_mib'):>9.1f}"
+                f"{med(m.name, 'procs'):>6.0f}"
             )
-            print(f"RSS {now / 1024:.1f} MiB (peak {peak / 1024:.1f} MiB)")
-
-            # the same load while, every second, all brokers re-register at once: the same tables
-            # (what a cluster does every 30 s), then changed ones (every route re-checked)
-            for changed_tables in (False, True):
-                r, took, count = _with_bursts(brokers, changed_tables, exe, port, queried, args)
-                now, peak = rss_kb(proc.pid)
-                what = "changed" if changed_tables else "unchanged"
-                size = len(brokers[0].topics)
-                print(f"with {len(brokers)} {what} {size}-topic registrations at once every second")
-                print(f"  ({count} in all, median {took * 1000:.1f} ms to answer): {_load(r)}")
-                print(f"  RSS {now / 1024:.1f} MiB (peak so far {peak / 1024:.1f} MiB)")
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(timeout=10)
+        if args.bursts:
+            print(
+                "\nwith every broker re-registering once a second (last round): "
+                "qps / p99 ms / registration ms"
+            )
+            for m in modes:
+                cells = [
+                    f"{what}: {med(m.name, f'burst_{what}_qps'):.0f} / "
+                    f"{med(m.name, f'burst_{what}_p99_us') / 1000:.2f} / "
+                    f"{med(m.name, f'burst_{what}_reg_ms'):.1f}"
+                    for what in ("unchanged", "changed")
+                ]
+                print(
+                    f"{m.name:<20}"
+                    + "   ".join(cells)
+                    + f"   RSS after {med(m.name, 'rss_after_mib'):.1f} MiB"
+                )
 
 
 if __name__ == "__main__":

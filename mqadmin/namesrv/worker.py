@@ -97,6 +97,9 @@ class Worker:
         if topic is None or ZONE_MODE in (ext or {}):
             return await self._forward(conn, req)
         standard = req.version >= V4_9_4 or parse_bool((ext or {}).get("acceptStandardJsonOnly"))
+        body = self.replica.body(topic, standard)  # filled while this one waited its turn?
+        if body is not None:
+            return req.response(ResponseCode.SUCCESS, body=body)
         status, body = await self.replica.fill(topic, standard)
         if status == BODY:
             return req.response(ResponseCode.SUCCESS, body=body)

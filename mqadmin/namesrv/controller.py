@@ -120,6 +120,8 @@ class NamesrvController:
         internal = RemotingServer(idle_timeout=None, backlog=self.server_config.server_socket_backlog)
         internal.handlers = server.handlers  # one table: handlers added later serve both
         internal.on_close.append(self._channel_closed)
+        if self.controller is not None:  # a replica passed on by a worker leaves when its channel closes
+            internal.on_close.append(self.controller.channel_closed)
         self.internal = internal
         internal_port = await internal.start("127.0.0.1", 0)
         settings = {

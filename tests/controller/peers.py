@@ -52,9 +52,8 @@ class ControllerNameServer:
 def controller_broker(workdir: Path, ns: ControllerNameServer, **props: object) -> BrokerProcess:
     """Our broker (``DefaultCluster``/``broker-a``) in controller mode with ``ns`` as its controller.
 
-    Its heartbeats time out after 5 s (Java's default is 10 s): a broker that stops is seen gone at
-    once when its connection reaches the controller's process directly, and within 5.5 s when a
-    name server worker process passes it on."""
+    A broker that stops is seen gone when its connection closes (directly, or passed on by a name
+    server worker); should a close be missed, its heartbeats time out after 5 s (Java: 10 s)."""
     settings: dict[str, object] = {
         "enableControllerMode": "true",
         "controllerAddr": ns.addr,

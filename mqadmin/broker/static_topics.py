@@ -34,6 +34,7 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javanum import parse_long
 from mqadmin.protocol.staticmapping import (
+    MappingError,
     PullOffsets,
     find_item,
     mapping_info,
@@ -46,10 +47,23 @@ from mqadmin.protocol.staticmapping import (
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
-    from mqadmin.protocol.headers.consumer import GetMaxOffsetRequestHeader, GetMinOffsetRequestHeader
+    from mqadmin.protocol.headers.consumer import (
+        GetMaxOffsetRequestHeader,
+        GetMinOffsetRequestHeader,
+        QueryConsumerOffsetRequestHeader,
+        UpdateConsumerOffsetRequestHeader,
+    )
     from mqadmin.protocol.headers.message import PullMessageRequestHeader
 
-__all__ = ["QueueContext", "TopicQueueMappings", "forward_pull", "offset_answer"]
+__all__ = [
+    "QueueContext",
+    "TopicQueueMappings",
+    "commit_answer",
+    "forward_pull",
+    "not_leader",
+    "offset_answer",
+    "query_answer",
+]
 
 log = logging.getLogger("mqadmin.broker")
 
@@ -108,6 +122,14 @@ class QueueContext:
         if item.end_offset > item.start_offset:
             max_nums = min(item.end_offset - item.start_offset, max_nums)
         return item, physical_offset(item, logical_offset), max_nums
+
+    def local_commit(self, logical_offset: int) -> tuple[int, int] | None:
+        """Where a pull's commit of ``logical_offset`` is kept on this broker: (physical queue id,
+        physical offset) of the generation holding it; None when another broker holds it."""
+        item = find_item(self.items, logical_offset, True)
+        if item is None or item.bname != self.detail.bname:
+            return None
+        return item.queue_id, physical_offset(item, logical_offset)
 
     def pull_answer(self, request_offset: int, got: PullOffsets) -> PullOffsets:
         assert self.items is not None and self.current is not None
@@ -191,12 +213,13 @@ class TopicQueueMappings:
         return QueueContext(topic, gid, detail, items or None)
 
 
-# ------------------------------------------------------------------------------ a pull of an older generation
+# ------------------------------------------------------------------------------ asking another broker
 
 FORWARD_TIMEOUT_S = 3.0
 """``BrokerConfig.forwardTimeout``."""
 FLAG_COMMIT_OFFSET = 0x1
 FLAG_SUSPEND = 0x2
+NOT_FOUND_REMARK = "Not found, maybe this group consumer boot first"
 
 
 async def _master_addr(broker: BrokerController, bname: str) -> str | None:
@@ -209,12 +232,41 @@ async def _master_addr(broker: BrokerController, bname: str) -> str | None:
                 continue
             info = ClusterInfo.decode(resp.body or b"{}")
         except Exception as e:
-            log.warning("cluster info from %s for a static-topic pull failed: %s", ns, e)
+            log.warning("cluster info from %s for a static-topic request failed: %s", ns, e)
             continue
         bd = (info.broker_addr_table or {}).get(bname)
         if bd is not None:
             return bd.select_broker_addr()
     return None
+
+
+async def _ask(
+    broker: BrokerController, cmd: RemotingCommand, header: Any, bname: str | None
+) -> RemotingCommand:
+    """``cmd``'s request with ``header`` (physical ids, ``lo=false``) to broker ``bname`` (RpcClient)."""
+    addr = await _master_addr(broker, bname or "")
+    if addr is None:
+        raise MappingError(f"Can't find addr for broker {bname}")
+    req = RemotingCommand.request(cmd.code, header.to_ext(), version=cmd.version)
+    return await broker.namesrv_client.invoke(addr, req, FORWARD_TIMEOUT_S)
+
+
+def _failed(cmd: RemotingCommand, e: Exception) -> RemotingCommand:
+    log.warning("static-topic request %d forwarded: %s", cmd.code, e)
+    return answer(
+        cmd, ResponseCode.SYSTEM_ERROR, str(e) if isinstance(e, MappingError) else f"{type(e).__name__}: {e}"
+    )
+
+
+def not_leader(cmd: RemotingCommand, static: QueueContext, requested: int) -> RemotingCommand:
+    """NOT_LEADER_FOR_QUEUE with Java's remark (sic: "does not exit")."""
+    remark = (
+        f"{static.topic}-{requested} does not exit in request process of current broker {static.detail.bname}"
+    )
+    return answer(cmd, ResponseCode.NOT_LEADER_FOR_QUEUE, remark)
+
+
+# ------------------------------------------------------------------------------ a pull of an older generation
 
 
 def forward_pull(
@@ -230,10 +282,6 @@ def forward_pull(
     no suspend, no commit), its answer told in logical offsets (Java forwards it the same way)."""
 
     async def run() -> RemotingCommand | None:
-        remark_of = f"{static.topic}-{static.global_id}"
-        addr = await _master_addr(broker, item.bname or "")
-        if addr is None:
-            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{remark_of}: no address for broker {item.bname}")
         fwd = dataclasses.replace(
             header,
             queue_id=item.queue_id,
@@ -243,9 +291,8 @@ def forward_pull(
             lo=False,
             bname=item.bname,
         )
-        req = RemotingCommand.request(RequestCode.PULL_MESSAGE, fwd.to_ext(), version=cmd.version)
         try:
-            resp = await broker.namesrv_client.invoke(addr, req, FORWARD_TIMEOUT_S)
+            resp = await _ask(broker, cmd, fwd, item.bname)
             got = PullOffsets(
                 resp.code,
                 parse_long(resp.ext("nextBeginOffset") or "0"),
@@ -253,8 +300,7 @@ def forward_pull(
                 parse_long(resp.ext("maxOffset") or "0"),
             )
         except Exception as e:
-            log.warning("static-topic pull of %s forwarded to %s failed: %s", remark_of, addr, e)
-            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
+            return _failed(cmd, e)
         told = static.pull_answer(physical, got)
         ext = {
             "suggestWhichBrokerId": 0,
@@ -283,12 +329,7 @@ def offset_answer(
     """GET_MAX_OFFSET/GET_MIN_OFFSET of a logical queue (Java ``rewriteRequestForStaticTopic`` of
     both): the newest (oldest) generation's physical offset, here or on its broker, told logically."""
     if not static.is_leader:
-        return answer(
-            cmd,
-            ResponseCode.NOT_LEADER_FOR_QUEUE,
-            f"{static.topic}-{static.global_id} does not exit in request process of current broker "
-            f"{static.detail.bname}",
-        )
+        return not_leader(cmd, static, static.global_id)
     item = find_item(static.items, (1 << 63) - 1 if want_max else 0, True)
     assert item is not None
 
@@ -306,17 +347,85 @@ def offset_answer(
         )
 
     async def remote() -> RemotingCommand:
-        addr = await _master_addr(broker, item.bname or "")
-        if addr is None:
-            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"no address for broker {item.bname}")
         fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname)
-        req = RemotingCommand.request(cmd.code, fwd.to_ext(), version=cmd.version)
         try:
-            resp = await broker.namesrv_client.invoke(addr, req, FORWARD_TIMEOUT_S)
-            if resp.code != ResponseCode.SUCCESS:
-                return answer(cmd, resp.code, resp.remark)
-            return told(parse_long(resp.ext("offset")))
+            resp = await _ask(broker, cmd, fwd, item.bname)
         except Exception as e:
-            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
+            return _failed(cmd, e)
+        if resp.code != ResponseCode.SUCCESS:
+            return answer(cmd, resp.code, resp.remark)
+        return told(parse_long(resp.ext("offset")))
 
     return remote()
+
+
+# ------------------------------------------------------------------------ consumer offsets (14, 15)
+
+
+def commit_answer(
+    broker: BrokerController,
+    cmd: RemotingCommand,
+    header: UpdateConsumerOffsetRequestHeader,
+    static: QueueContext,
+) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
+    """UPDATE_CONSUMER_OFFSET of a logical queue: the generation holding the offset keeps it, as a
+    physical offset on its physical queue, here or on its broker (``ConsumerManageProcessor``)."""
+    if not static.is_leader:
+        return not_leader(cmd, static, header.queue_id)
+    item = find_item(static.items, header.commit_offset, True)
+    assert item is not None
+    physical = physical_offset(item, header.commit_offset)
+    if item.bname == broker.config.broker_name:
+        broker.offsets.commit(header.consumer_group, header.topic, item.queue_id, physical)
+        return answer(cmd, ResponseCode.SUCCESS, None, {})
+
+    async def remote() -> RemotingCommand:
+        fwd = dataclasses.replace(
+            header, queue_id=item.queue_id, commit_offset=physical, lo=False, bname=item.bname
+        )
+        try:
+            resp = await _ask(broker, cmd, fwd, item.bname)
+        except Exception as e:
+            return _failed(cmd, e)
+        return answer(cmd, resp.code, resp.remark, {})
+
+    return remote()
+
+
+def query_answer(
+    broker: BrokerController,
+    cmd: RemotingCommand,
+    header: QueryConsumerOffsetRequestHeader,
+    static: QueueContext,
+) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand] | None:
+    """QUERY_CONSUMER_OFFSET of a logical queue: the newest generation with a committed offset, told
+    logically; None for a queue with one generation from 0 (asked as a physical queue, Java's shortcut)."""
+    if not static.is_leader:
+        return not_leader(cmd, static, header.queue_id)
+    items = static.items or []
+    if len(items) == 1 and items[0].logic_offset == 0:
+        return None
+
+    async def walk() -> RemotingCommand:
+        for item in reversed(items):
+            if item.bname == broker.config.broker_name:
+                offset = broker.offsets.query(header.consumer_group, header.topic, item.queue_id)
+                if offset < 0:
+                    continue
+            else:
+                fwd = dataclasses.replace(
+                    header, queue_id=item.queue_id, set_zero_if_not_found=False, lo=False, bname=item.bname
+                )
+                try:
+                    resp = await _ask(broker, cmd, fwd, item.bname)
+                except Exception as e:
+                    return _failed(cmd, e)
+                if resp.code == ResponseCode.QUERY_NOT_FOUND:
+                    continue
+                if resp.code != ResponseCode.SUCCESS:
+                    return answer(cmd, ResponseCode.SYSTEM_ERROR, f"Unknown response code {resp.code}")
+                offset = parse_long(resp.ext("offset"))
+            return answer(cmd, ResponseCode.SUCCESS, None, {"offset": static_offset_strictly(item, offset)})
+        return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_REMARK, {})
+
+    return walk()

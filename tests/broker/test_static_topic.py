@@ -221,6 +221,28 @@ def test_remapping_moves_queues_with_offsets_that_keep_growing(cluster: Cluster)
     got = [(m["body"], m["queueOffset"]) for q in fresh["queues"] for m in q["messages"]]
     assert got == [("new0", 10000)]  # the logical offset (the message is at 0 on broker-b)
 
+    # consumer offsets of the logical queue: each kept by the generation holding it, asked through
+    # the leader (UPDATE/QUERY_CONSUMER_OFFSET), and GET_MAX/MIN_OFFSET in logical terms
+    b = cluster.b.addr
+    q = {"consumerGroup": "StaticMoveGroup", "topic": "StaticMove", "queueId": "1"}
+    nothing = request(b, RequestCode.QUERY_CONSUMER_OFFSET, {**q, "setZeroIfNotFound": "false"})
+    assert nothing.code == ResponseCode.QUERY_NOT_FOUND
+    assert request(b, RequestCode.UPDATE_CONSUMER_OFFSET, {**q, "commitOffset": "2"}).code == 0
+    physical = request(cluster.a.addr, RequestCode.QUERY_CONSUMER_OFFSET, {**q, "lo": "false"})
+    assert physical.ext("offset") == "2"  # kept on broker-a, on its physical queue 1
+    assert request(b, RequestCode.QUERY_CONSUMER_OFFSET, q).ext("offset") == "2"
+    assert request(b, RequestCode.UPDATE_CONSUMER_OFFSET, {**q, "commitOffset": "10001"}).code == 0
+    assert request(b, RequestCode.QUERY_CONSUMER_OFFSET, q).ext("offset") == "10001"
+    assert (
+        request(b, RequestCode.GET_MAX_OFFSET, {"topic": "StaticMove", "queueId": "1"}).ext("offset")
+        == "10001"
+    )
+    assert (
+        request(b, RequestCode.GET_MIN_OFFSET, {"topic": "StaticMove", "queueId": "1"}).ext("offset") == "0"
+    )
+    refused = request(cluster.a.addr, RequestCode.QUERY_CONSUMER_OFFSET, q)
+    assert refused.code == ResponseCode.NOT_LEADER_FOR_QUEUE and "does not exit" in (refused.remark or "")
+
 
 def test_json_output_describes_the_plan(cluster: Cluster) -> None:
     made = cluster.mq_json("updateStaticTopic", "-c", "DefaultCluster", "-t", "StaticJson", "-qn", "3")

@@ -10,12 +10,13 @@ or topic Java would refuse is answered with an error before anything is kept.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.processors.wire import answer, guarded
-from mqadmin.broker.static_topics import offset_answer
+from mqadmin.broker.static_topics import commit_answer, offset_answer, query_answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
@@ -81,9 +82,18 @@ class OffsetProcessor:
         return store.commitlog_max_offset - phys > self._memory * ratio // 100
 
     @guarded
-    def query_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+    def query_consumer_offset(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = QueryConsumerOffsetRequestHeader.decode(cmd.ext_fields)
         b = self.broker
+        static = b.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        if static is not None:  # a logical queue of a static topic
+            walked = query_answer(b, cmd, h, static)
+            if walked is not None:
+                return walked
+            assert static.leader is not None  # one generation from 0: its physical queue
+            h = dataclasses.replace(h, queue_id=static.leader.queue_id)
         offset = b.offsets.query(h.consumer_group, h.topic, h.queue_id)
         if offset >= 0:
             return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
@@ -94,8 +104,13 @@ class OffsetProcessor:
         return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_REMARK, {})
 
     @guarded
-    def update_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+    def update_consumer_offset(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = UpdateConsumerOffsetRequestHeader.decode(cmd.ext_fields)
+        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        if static is not None:  # a logical queue of a static topic
+            return commit_answer(self.broker, cmd, h, static)
         self.broker.offsets.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset)
         return answer(cmd, ResponseCode.SUCCESS, None, {})
 

@@ -217,7 +217,9 @@ class PullProcessor:
             if code == 21:
                 self._offset_moved_event(group, topic, queue_id, offset, result.next_begin_offset)
         if allow_suspend and sys_flag & FLAG_COMMIT_OFFSET:
-            b.offsets.commit(group, topic, queue_id, commit_offset)
+            kept = (queue_id, commit_offset) if static is None else static.local_commit(commit_offset)
+            if kept is not None:  # a static topic's: physical, in the generation holding the offset
+                b.offsets.commit(group, topic, *kept)
         return resp
 
     def _offset_moved_event(self, group: str, topic: str, queue_id: int, requested: int, new: int) -> None:

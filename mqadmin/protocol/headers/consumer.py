@@ -143,6 +143,7 @@ class QueryConsumerOffsetRequestHeader(RequestHeader):
     set_zero_if_not_found: bool | None = None
     """5.x: false answers QUERY_NOT_FOUND instead of 0 for a group that never committed."""
     bname: str | None = None
+    lo: bool | None = None
 
 
 @request_header
@@ -154,6 +155,7 @@ class UpdateConsumerOffsetRequestHeader(RequestHeader):
     queue_id: int
     commit_offset: Long
     bname: str | None = None
+    lo: bool | None = None
 
 
 @request_header

@@ -304,3 +304,101 @@ def test_the_plan_file_and_the_mapping_file_have_javas_shape() -> None:
     assert back.encode() == w.encode()
     wrapper = TopicQueueMappingSerializeWrapper({"T": configs["broker-a"].mapping_detail})  # type: ignore[dict-item]
     assert list(fastjson.loads(wrapper.encode())) == ["topicQueueMappingInfoMap"]
+
+
+# ----------------------------------------------------------------------------------- hostile bytes
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=5),
+    max_leaves=20,
+)
+_KEYS = st.sampled_from(
+    [
+        "topic",
+        "bname",
+        "epoch",
+        "totalQueues",
+        "scope",
+        "dirty",
+        "hostedQueues",
+        "currIdMap",
+        "gen",
+        "queueId",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_KEYS, _JSON, max_size=6) | _JSON)
+def test_bad_bodies_raise_protocol_error_or_mapping_error_only(value: object) -> None:
+    """What a broker gets in a 513 body, or the tool in a plan file: our error or a value, nothing else."""
+    from mqadmin.protocol.errors import ProtocolError
+
+    raw = fastjson.dumps(value).encode()
+    for decode in (TopicQueueMappingDetail.decode, TopicRemappingDetailWrapper.decode):
+        try:
+            got = decode(raw)
+        except ProtocolError:
+            continue
+        if isinstance(got, TopicQueueMappingDetail):
+            try:
+                sm.check_broker_detail(got, "T", "a", 8)
+                sm.merge_broker_detail(None, got, False)
+            except sm.MappingError:
+                pass
+        else:
+            try:
+                sm.check_plan("T", got.broker_config_map)
+            except sm.MappingError:
+                pass
+
+
+_NUM = st.integers(-3, 3) | st.integers(-(2**63), 2**63 - 1) | st.none()
+_ITEM = st.fixed_dictionaries(
+    {},
+    optional={
+        "gen": _NUM,
+        "queueId": _NUM,
+        "bname": st.sampled_from(["a", "b", "", "../x", None]),
+        "logicOffset": _NUM,
+        "startOffset": _NUM,
+        "endOffset": _NUM,
+    },
+)
+_DETAIL = st.fixed_dictionaries(
+    {"topic": st.sampled_from(["T", "U"]), "bname": st.sampled_from(["a", "b"])},
+    optional={
+        "epoch": _NUM,
+        "totalQueues": _NUM,
+        "scope": st.sampled_from(["__global__", "other", None]),
+        "dirty": st.booleans(),
+        "hostedQueues": st.dictionaries(st.integers(-2, 9), st.lists(_ITEM, max_size=3), max_size=4),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DETAIL, _DETAIL)
+def test_detail_shaped_bodies_are_kept_only_when_they_add_up(first: dict, second: dict) -> None:
+    """Almost-right details: refused with our errors, or kept and then consistent with themselves."""
+    from mqadmin.protocol.errors import ProtocolError
+
+    try:
+        old = TopicQueueMappingDetail.decode(fastjson.dumps(first).encode())
+        new = TopicQueueMappingDetail.decode(fastjson.dumps(second).encode())
+    except ProtocolError:
+        return
+    try:
+        sm.check_broker_detail(new, "T", "a", 8)
+        kept = sm.merge_broker_detail(old, new, False)
+    except sm.MappingError:
+        return
+    assert kept.epoch == new.epoch >= 0 and kept.topic == "T" and kept.bname == "a"
+    for gid, items in (kept.hosted_queues or {}).items():
+        assert 0 <= gid < new.total_queues or gid in (old.hosted_queues or {})
+        assert items

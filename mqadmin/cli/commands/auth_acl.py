@@ -1,5 +1,5 @@
 """ACL 2.0 policy commands of the Java 5.3.3 tool: createAcl, updateAcl, deleteAcl, getAcl, listAcl and
-copyAcl (the user commands and the shared ``-b | -c`` handling are in :mod:`.auth_admin`).
+copyAcl (the user commands are in :mod:`.auth_admin`, what both share in :mod:`mqadmin.cli.authargs`).
 
 Text output is the 5.3.3 tool's: ``create acl to ADDR success.`` per broker, the policy table
 (``%-16s  %-10s  %-22s  %-20s  %-24s  %-10s``, one line per entry, lists as Java's ``List.toString``)
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mqadmin.cli.authargs import TARGETS_DOC, change, masters, split_list, targets_opts, trim
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.auth_admin import TARGETS_DOC, change, masters, split_list, targets_opts, trim
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 

@@ -1,5 +1,5 @@
 """ACL 2.0 user commands of the Java 5.3.3 tool: createUser, updateUser, deleteUser, getUser, listUser
-and copyUser, and the ``-b | -c`` handling the policy commands (:mod:`.auth_acl`) share.
+and copyUser (the policy commands are in :mod:`.auth_acl`, what both share in :mod:`mqadmin.cli.authargs`).
 
 Text output is the 5.3.3 tool's: ``create user to ADDR success.`` per broker, the user table
 (``%-16s  %-22s  %-22s  %-22s``), ``copy user of NAME from A to B success.``. ``-c`` asks the
@@ -9,10 +9,12 @@ broker would refuse or silently change (a blank name or password, an unknown use
 is refused before any request (exit 2). Where Java prints nothing (getUser of an unknown user, a
 list with nothing in it) we print nothing too; getUser then exits 1 with a line on stderr.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from mqadmin.cli.authargs import TARGETS_DOC, change, masters, split_list, targets_opts, trim
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -24,73 +26,7 @@ if TYPE_CHECKING:
 COMMANDS: dict[str, Any] = {}
 
 USER_FORMAT = "%-16s  %-22s  %-22s  %-22s%n"
-
-TARGETS_DOC = '"brokers": [{"addr": str, "ok": bool, "error": str?}], "errors": [...]?'
 _USER_DOC = '{"username": str, "password": str, "userType": str, "userStatus": str}'
-
-
-def targets_opts(what: str, verb: str) -> list[JavaOpt]:
-    """The required ``-c | -b`` group, in the order the Java command adds it."""
-    return [
-        JavaOpt(
-            "c",
-            "clusterName",
-            f"{verb} {what} to which cluster",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            f"{verb} {what} to which broker",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
-    ]
-
-
-def trim(value: str | None) -> str | None:
-    """``StringUtils.trim``."""
-    return None if value is None else value.strip()
-
-
-def split_list(value: str | None) -> list[str] | None:
-    """``StringUtils.split(value, ',')`` then trim: empty pieces go."""
-    if value is None:
-        return None
-    return [p.strip() for p in value.split(",") if p]
-
-
-async def all_members(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> list[str]:
-    """``-b``, or every master and slave of the ``-c`` cluster (``fetchMasterAndSlaveAddrByClusterName``)."""
-    if broker_addr is not None:
-        return [broker_addr.strip()]
-    return await inv.admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
-
-
-async def masters(inv: Invocation, cluster_name: str, command: str) -> list[str]:
-    """The masters of the ``-c`` cluster; none is Java's "there is no broker in cluster."."""
-    addrs = await inv.admin.fetch_master_addrs(cluster_name.strip())
-    if not addrs:
-        raise CommandError(f"{command} command failed, there is no broker in cluster.")
-    return addrs
-
-
-async def change(
-    inv: Invocation,
-    broker_addr: str | None,
-    cluster_name: str | None,
-    call: Any,
-    line: str,
-    data: dict[str, Any],
-) -> None:
-    """One change on the broker or on every member of the cluster; ``line % addr`` per success."""
-    addrs = await all_members(inv, broker_addr, cluster_name)
-    done, rows = await inv.on_each(addrs, call)
-    data["brokers"] = rows
-    inv.out.emit(inv.add_errors(data), lambda: "".join(line % a for a in addrs if a in done))
 
 
 def _user_rows(users: list[UserInfo]) -> str:

@@ -5,7 +5,10 @@
 - :mod:`~mqadmin.broker.auth.contexts`: which resources and actions a request needs;
 - :mod:`~mqadmin.broker.auth.guard`: authentication and authorization before every handler.
 
-The admin requests (3001-3010) are answered by :mod:`mqadmin.broker.processors.auth`.
+The admin requests (3001-3010) are answered by :mod:`mqadmin.broker.processors.auth`. The users and
+ACLs are always this broker's own files: a Java broker gets that with ``authenticationMetadataProvider``
+/ ``authorizationMetadataProvider`` set to the ``Local...MetadataProvider`` classes (without them it
+answers every auth request with an error); the provider and strategy settings are not read here.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from mqadmin.protocol.headers.auth import (
     auth_text_refusal,
 )
 from mqadmin.remoting.client import Connection, Handler
+from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
     from mqadmin.broker.auth.store import AuthStore
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = ["AuthProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
+_peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
 
 _NPE = "java.lang.NullPointerException"
 _AUTHZ_EXCEPTION = "org.apache.rocketmq.auth.authorization.exception.AuthorizationException"
@@ -136,7 +138,7 @@ class AuthProcessor:
         return not self.store.is_super(access_key)
 
     def _changed(self, conn: Connection, what: str) -> None:
-        log.info("auth: %s (from %s)", what, conn.remote_addr)
+        _peer_log.log(logging.INFO, "auth change", "auth: %s (from %s)", what, conn.remote_addr)
 
     # ------------------------------------------------------------------------------ users
 

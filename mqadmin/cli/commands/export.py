@@ -111,8 +111,8 @@ def group_bean(g: SubscriptionGroupConfig) -> Bean:
         JavaOpt("s", "specialTopic", "need retryTopic and dlqTopic", has_arg=False, dest="special"),
     ],
     fanout=True,
-    json_doc='{"path": str, "topics": int?, "groups": int?, "brokers": [str]} (how many topics and '
-    "groups the file holds, and the brokers they came from)",
+    json_doc='{"path": str, "topics": int?, "groups": int?, "brokers": [str], "errors": [...]?} (how many '
+    "topics and groups the file holds, and the brokers they came from)",
     epilog="With -b, one of -t (topic.json) or -g (subscriptionGroup.json); with -c, metadata.json "
     "holds both unless -t or -g narrows it. Retry and DLQ topics only with -s.",
 )
@@ -166,14 +166,13 @@ async def export_metadata(
         )
 
     result = await admin.fan_out(masters, both, deadline=inv.deadline)
-    failed = [result.errors[a] for a in result.order if a in result.errors]
-    if failed:  # a partial export would look complete: write nothing
-        for exc in failed:
-            inv.report(exc)
+    # a master that did not answer is left out of the file, named on stderr and in "brokers" (exit 6)
+    answered, _ = inv.tally(result)
+    if result.all_failed:
         return
     topics: dict[str, TopicConfig] = {}
     groups_merged: dict[str, SubscriptionGroupConfig] = {}
-    for addr in masters:
+    for addr in answered:
         wrapper, gw = result.results[addr]
         for name, tc in (wrapper.topic_config_table or {}).items():
             prev = topics.get(name)
@@ -189,7 +188,7 @@ async def export_metadata(
                 cfg.retry_queue_nums += prev_g.retry_queue_nums
             groups_merged[name] = cfg
     content: dict[str, Any] = {}
-    data = {"brokers": masters}
+    data = {"brokers": list(answered)}
     if topic:
         content["topicConfigTable"] = {k: topic_config_bean(topics[k]) for k in java_hash_order(list(topics))}
         path = directory + "/topic.json"
@@ -210,7 +209,7 @@ async def export_metadata(
         data["groups"] = len(groups_merged)
     content["exportTime"] = int(time.time() * 1000)
     _write(path, java_hash_dict(content))
-    data = {"path": path, **data}
+    data = inv.add_errors({"path": path, **data})
     inv.out.emit(data, lambda: f"export {path} success\n")
 
 
@@ -248,7 +247,8 @@ _CLUSTER_OPT = JavaOpt("c", "clusterName", "choose a cluster to export", require
     ],
     fanout=True,
     json_doc='{"path": str, "clusterScale": {"namesrvSize": int, "masterBrokerSize": int, '
-    '"slaveBrokerSize": int}, "brokers": [str]}',
+    '"slaveBrokerSize": int}, "brokers": [str] (the masters whose configs are in the file), '
+    '"errors": [...]?}',
 )
 async def export_configs(inv: Invocation, cluster_name: str, file_path: str | None) -> None:
     from mqadmin.admin.brokers import NO_MASTER
@@ -260,14 +260,12 @@ async def export_configs(inv: Invocation, cluster_name: str, file_path: str | No
     if NO_MASTER in groups:
         inv.warn("broker groups without a master are left out")
     result = await admin.fan_out(masters, admin.get_broker_config, deadline=inv.deadline)
-    failed = [result.errors[a] for a in result.order if a in result.errors]
-    if failed:
-        for exc in failed:
-            inv.report(exc)
+    answered, _ = inv.tally(result)  # a broker that did not answer is left out of the file: exit 6
+    if result.all_failed:
         return
     broker_configs: dict[str, dict[str, str]] = {}
     slave_size = 0
-    for master in masters:
+    for master in answered:
         props = result.results[master]
         slave_size += len(groups[master])
         subset = [k for k in _CONFIG_KEYS if props.get(k) is not None]
@@ -283,7 +281,8 @@ async def export_configs(inv: Invocation, cluster_name: str, file_path: str | No
             {"brokerConfigs": java_hash_dict(broker_configs), "clusterScale": java_hash_dict(scale)}
         ),
     )
-    inv.out.emit({"path": path, "clusterScale": scale, "brokers": masters}, lambda: f"export {path} success")
+    doc = inv.add_errors({"path": path, "clusterScale": scale, "brokers": list(answered)})
+    inv.out.emit(doc, lambda: f"export {path} success")
 
 
 # ------------------------------------------------------------------------------------- exportMetrics
@@ -480,11 +479,12 @@ async def export_metrics(
         deadline=inv.deadline,
         addr_of=lambda n: masters[n],
     )
-    failed = [result.errors[n] for n in result.order if n in result.errors]
-    if failed:
-        for exc in failed:
-            inv.report(exc)
+    for name in result.order:  # a master that did not answer is left out of the file (exit 6)
+        if name in result.errors:
+            inv.report(result.errors[name])
+    if result.all_failed:
         return
+    inv.any_success = True
     total_tps = {
         "totalNormalInTps": 0.0,
         "totalNormalOutTps": 0.0,
@@ -498,7 +498,7 @@ async def export_metrics(
         "scheduleOneDayInNum": 0,
     }
     report: dict[str, Any] = {}
-    for name in masters:
+    for name in (n for n in masters if n in result.results):
         got = result.results[name]
         report[name] = got["report"]
         for key, src in (
@@ -521,11 +521,11 @@ async def export_metrics(
     _write(path, content)
     data = {
         "path": path,
-        "brokers": list(masters.values()),
+        "brokers": [masters[n] for n in masters if n in result.results],
         "totalTps": total_tps,
         "totalOneDayNum": total_day,
     }
-    inv.out.emit(data, lambda: f"export {path} success")
+    inv.out.emit(inv.add_errors(data), lambda: f"export {path} success")
 
 
 async def _prometheus_once(inv: Invocation, cluster: str, file_path: str | None) -> None:

@@ -276,11 +276,11 @@ async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> N
     rows: list[dict[str, Any]] = []
     for t in selected:
         if t in result.errors:
-            inv.report(result.errors[t])
+            inv.report_once(result.errors[t])
             continue
         text, data, problems = result.results[t]
-        for p in problems:
-            inv.report(p)
+        for p in problems:  # a frozen broker fails every topic it holds: said once
+            inv.report_once(p)
         lines.extend(text)
         rows.extend(data)
     if inv.out.structured:

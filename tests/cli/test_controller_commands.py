@@ -19,7 +19,9 @@ CLUSTER, NAME = "DefaultCluster", "broker-a"
 Run = Callable[..., Result]
 
 
-def _until(run: Callable[[], Result], ok: Callable[[Result], bool], timeout: float = 15.0) -> Result:
+def _until(run: Callable[[], Result], ok: Callable[[Result], bool], timeout: float = 6.0) -> Result:
+    """``run()`` until ``ok``; 6 s is less than a replica's heartbeat timeout (10 s), so a broker that
+    stops must be seen gone by its connection closing, also through a name server worker."""
     deadline = time.monotonic() + timeout
     while True:
         r = run()

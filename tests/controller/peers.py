@@ -53,11 +53,7 @@ def controller_broker(workdir: Path, ns: ControllerNameServer, **props: object) 
     """Our broker (``DefaultCluster``/``broker-a``) in controller mode with ``ns`` as its controller.
 
     A broker that stops is seen gone when its connection closes (directly, or passed on by a name
-    server worker); should a close be missed, its heartbeats time out after 5 s (Java: 10 s)."""
-    settings: dict[str, object] = {
-        "enableControllerMode": "true",
-        "controllerAddr": ns.addr,
-        "controllerHeartBeatTimeoutMills": 5000,
-    }
+    server worker), well before its heartbeats would time out (10 s)."""
+    settings: dict[str, object] = {"enableControllerMode": "true", "controllerAddr": ns.addr}
     settings.update(props)
     return BrokerProcess(workdir, ns.addr, None, **settings)

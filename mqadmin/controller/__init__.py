@@ -6,8 +6,8 @@ directory. Production deployments run Java controllers (DLedger or JRaft), which
 administers the same way.
 """
 
-from mqadmin.controller.config import ControllerConfig
+from mqadmin.controller.config import ControllerConfig, embedded_config
 from mqadmin.controller.processor import ControllerProcessor
 from mqadmin.controller.replicas import ControllerStoreError
 
-__all__ = ["ControllerConfig", "ControllerProcessor", "ControllerStoreError"]
+__all__ = ["ControllerConfig", "ControllerProcessor", "ControllerStoreError", "embedded_config"]

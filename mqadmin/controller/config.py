@@ -26,7 +26,13 @@ from mqadmin.protocol.bodies.properties import properties_store, properties_to_s
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
 
-__all__ = ["ALWAYS_BLACK_LISTED", "ControllerConfig", "ControllerConfiguration"]
+__all__ = [
+    "ALWAYS_BLACK_LISTED",
+    "ControllerConfig",
+    "ControllerConfiguration",
+    "embedded_config",
+    "embedded_dir",
+]
 
 log = logging.getLogger("mqadmin.controller")
 
@@ -80,6 +86,20 @@ class ControllerConfig(JavaBean):
 
     def black_list(self) -> frozenset[str]:
         return ALWAYS_BLACK_LISTED | frozenset(k for k in self.config_black_list.split(";") if k)
+
+
+def embedded_dir(kv_config_path: str) -> str:
+    """Where a name server's embedded controller keeps its files: ``controller/`` beside ``kvConfig.json``."""
+    return os.path.join(os.path.dirname(kv_config_path), "controller")
+
+
+def embedded_config(file_properties: Mapping[str, str] | None, kv_config_path: str) -> ControllerConfig:
+    """A name server's controller settings: its ``-c`` properties (Java applies them to both), its files
+    under :func:`embedded_dir`."""
+    config = ControllerConfig()
+    config.apply(file_properties or {})
+    config.place_files(embedded_dir(kv_config_path))
+    return config
 
 
 class ControllerConfiguration:

@@ -18,7 +18,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from mqadmin.controller.config import ControllerConfig, ControllerConfiguration
+from mqadmin.controller.config import (
+    ControllerConfig,
+    ControllerConfiguration,
+    embedded_config,
+    embedded_dir,
+)
 from mqadmin.controller.heartbeat import HeartbeatTable, ReplicaKey
 from mqadmin.controller.replicas import Decision, ReplicaSet, ReplicasStore
 from mqadmin.javaconfig import JavaBean
@@ -132,14 +137,11 @@ class ControllerProcessor:
 
     @classmethod
     def embedded(
-        cls, file_properties: Mapping[str, str] | None, server_config: JavaBean, directory: str | Path
+        cls, file_properties: Mapping[str, str] | None, server_config: JavaBean, kv_config_path: str
     ) -> ControllerProcessor:
-        """The controller of a name server: ``ControllerConfig`` from the name server's ``-c`` file
-        (Java applies the same properties to it), files under ``directory``."""
-        config = ControllerConfig()
-        props = dict(file_properties or {})
-        config.apply(props)
-        return cls(config, server_config, directory, props)
+        """The controller of a name server (:func:`embedded_config`), on its Netty server settings."""
+        config = embedded_config(file_properties, kv_config_path)
+        return cls(config, server_config, embedded_dir(kv_config_path), dict(file_properties or {}))
 
     async def stop(self) -> None:
         """Stop watching: connections the stopping server closes are not replicas leaving."""

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -61,8 +60,8 @@ class NamesrvController:
         )
         self.controller: ControllerProcessor | None = None  # enableControllerInNamesrv
         if self.namesrv_config.enable_controller_in_namesrv:
-            store = os.path.join(os.path.dirname(self.namesrv_config.kv_config_path), "controller")
-            self.controller = ControllerProcessor.embedded(file_properties, self.server_config, store)
+            kv = self.namesrv_config.kv_config_path
+            self.controller = ControllerProcessor.embedded(file_properties, self.server_config, kv)
         self.server: RemotingServer | None = None
         self.workers = max(1, workers)
         self._worker_loop = worker_loop

@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from mqadmin.controller import ControllerStoreError
+from mqadmin.controller import ControllerStoreError, embedded_config
 from mqadmin.javaconfig import JavaBean
 from mqadmin.namesrv.config import STORE_DIR_NAME, NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
@@ -81,6 +81,8 @@ def load_settings(
 def print_config_items(settings: Settings, out: TextIO) -> None:
     """``-p``: every setting, one console-log line each (``<time> INFO main - name=value``)."""
     beans: tuple[JavaBean, ...] = (settings.namesrv, settings.server, settings.client)
+    if settings.namesrv.enable_controller_in_namesrv:  # Java prints the controller's settings too
+        beans += (embedded_config(settings.file_properties, settings.namesrv.kv_config_path),)
     lines = [line for bean in beans for line in bean.property_lines()]
     out.write("".join(f"{line}\n" for line in console_lines(lines)))
     out.flush()

@@ -105,6 +105,19 @@ class Invocation:
             return
         self.report(exc)
 
+    def report_cut_off(self, result: FanOutResult[Any, Any], what: str) -> set[Any]:
+        """The keys of a fan-out over names (topics, groups) that the deadline cut off, said in one line
+        ("no answer from 13 topics (A, B, ...) before the 3 s deadline"); returns those keys."""
+        from mqadmin.admin.errors import DeadlineError
+
+        cut = [k for k in result.order if isinstance(result.errors.get(k), DeadlineError)]
+        if cut:
+            shown = ", ".join(str(k) for k in cut[:5]) + (f" and {len(cut) - 5} more" if len(cut) > 5 else "")
+            first = result.errors[cut[0]]
+            assert isinstance(first, DeadlineError)
+            self.report(DeadlineError(f"{len(cut)} {what} ({shown})", first.timeout, first.request_code))
+        return set(cut)
+
     def error_list(self) -> list[dict[str, Any]]:
         """The failures so far as JSON objects (for the ``errors`` member of structured output)."""
         return [describe(e, self._settings).as_json()["error"] for e in self.failures]

@@ -183,9 +183,12 @@ def describe(exc: BaseException, settings: AdminSettings | None = None) -> Error
             code, msg, "timeout" if code == ExitCode.TIMEOUT else "unreachable", {"failures": failures}
         )
     if isinstance(exc, DeadlineError | RemotingTimeoutError):
-        msg = _with_hint(
-            one_line(str(exc)), "the server may be overloaded or the address wrong; --timeout sets the limit"
+        limit = (
+            "--deadline sets that limit (default three times --timeout)"
+            if isinstance(exc, DeadlineError)
+            else "--timeout sets the limit"
         )
+        msg = _with_hint(one_line(str(exc)), f"the server may be overloaded or the address wrong; {limit}")
         return ErrorReport(ExitCode.TIMEOUT, msg, "timeout", {"addr": exc.addr})
     if isinstance(exc, RemotingConnectError) and malformed_addr(exc.addr) is not None:
         # refused before any connection was tried: a typing mistake, not a network failure

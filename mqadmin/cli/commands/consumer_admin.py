@@ -851,9 +851,11 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     deadline = inv.common.deadline if inv.common.deadline is not None else inv.settings.timeout * 6
     result = await admin.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=deadline)
     lines, rows, alerts = [], [], []
+    cut = inv.report_cut_off(result, "groups")
     for group in groups:
         if group in result.errors:
-            inv.report_once(result.errors[group])
+            if group not in cut:
+                inv.report_once(result.errors[group])
             stats, conn = None, None
         else:
             stats, conn, problems = result.results[group]

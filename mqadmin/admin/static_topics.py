@@ -28,6 +28,8 @@ from mqadmin.protocol.headers.topic import GetTopicConfigRequestHeader
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.staticmapping import (
     DEFAULT_BLOCK_SEQ_SIZE,
+    MappingError,
+    copy_plan,
     decide_logic_offsets,
     logical_topic_stats,
     merge_broker_detail,
@@ -158,13 +160,7 @@ class StaticTopicOps(ConsumerOps):
     ) -> None:
         """``MQAdminUtils.remappingStaticTopic``: the new leaders take writes, the old ones stop, the
         new generations get their logic offsets from the old leaders' last offsets, the rest follow."""
-        for broker in java_hash_order(map_in):  # 1: new leaders writable (logic offset -1)
-            await self.create_static_topic(addrs[broker], configs[broker], force)
-        for broker in java_hash_order(map_out):  # 2: old leaders stop taking writes
-            await self.create_static_topic(addrs[broker], configs[broker], force)
         tables: dict[str, TopicStatsTable] = {}
-        for broker in java_hash_order(map_out):  # 3: decide the logic offsets
-            tables[broker] = await self.examine_topic_stats_in_broker(addrs[broker], topic)
 
         def max_offset(mq: MessageQueue) -> int | None:
             for table in tables.values():
@@ -173,6 +169,18 @@ class StaticTopicOps(ConsumerOps):
                     return off.max_offset
             return None
 
+        async def read_stats() -> None:
+            for broker in java_hash_order(map_out):
+                tables[broker] = await self.examine_topic_stats_in_broker(addrs[broker], topic)
+
+        # before anything is written: every old leader's queue has stats to decide an offset from
+        await read_stats()
+        decide_logic_offsets(topic, copy_plan(configs), java_hash_order(map_out), max_offset, block)
+        for broker in java_hash_order(map_in):  # 1: new leaders writable (logic offset -1)
+            await self.create_static_topic(addrs[broker], configs[broker], force)
+        for broker in java_hash_order(map_out):  # 2: old leaders stop taking writes
+            await self.create_static_topic(addrs[broker], configs[broker], force)
+        await read_stats()  # 3: decide the logic offsets from the last offsets now
         decide_logic_offsets(topic, configs, java_hash_order(map_out), max_offset, block)
         for broker in java_hash_order(map_in):  # 4: new leaders with their logic offsets
             await self.create_static_topic(addrs[broker], configs[broker], force)
@@ -196,5 +204,8 @@ class StaticTopicOps(ConsumerOps):
         stats = await super().examine_topic_stats(topic, route, failures=failures)
         if route.topic_queue_mapping_by_broker:
             details: list[TopicQueueMappingDetail] = await self._mapping_details(topic, route)
-            stats.offset_table.update(logical_topic_stats(topic, details, stats.offset_table))
+            try:
+                stats.offset_table.update(logical_topic_stats(topic, details, stats.offset_table))
+            except MappingError as e:
+                raise AdminError(f"the queue mappings of static topic {topic} do not add up: {e}") from None
         return stats

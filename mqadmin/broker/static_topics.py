@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from mqadmin.broker.config import BrokerConfig
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
 from mqadmin.broker.processors.wire import answer
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.static_topic import (
     LogicQueueMappingItem,
@@ -36,6 +37,7 @@ from mqadmin.protocol.javanum import parse_long
 from mqadmin.protocol.staticmapping import (
     MappingError,
     PullOffsets,
+    check_broker_detail,
     find_item,
     mapping_info,
     merge_broker_detail,
@@ -150,7 +152,13 @@ class TopicQueueMappings:
     def load(self) -> None:
         def decode(obj: Any) -> None:
             wrapper = TopicQueueMappingSerializeWrapper.from_json_obj(obj)
-            self.table.update(wrapper.topic_queue_mapping_info_map)
+            for topic, detail in wrapper.topic_queue_mapping_info_map.items():
+                try:  # a file edited by hand: what does not add up is left out, and said
+                    check_broker_detail(detail, topic, self.config.broker_name, names.QUEUE_NUMS_MAX)
+                except MappingError as e:
+                    log.error("%s: the mapping of static topic %s is left out: %s", self.path, topic, e)
+                    continue
+                self.table[topic] = detail
             if wrapper.data_version is not None:
                 self.data_version = wrapper.data_version
 

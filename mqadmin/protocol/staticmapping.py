@@ -52,6 +52,7 @@ __all__ = [
     "check_plan",
     "check_queue_num",
     "complete_non_target_brokers",
+    "copy_plan",
     "create_mapping",
     "decide_logic_offsets",
     "find_item",
@@ -291,6 +292,11 @@ class MappingOne:
     global_id: int
     items: list[LogicQueueMappingItem]
     detail: TopicQueueMappingDetail
+
+
+def copy_plan(configs: Mapping[str, TopicConfigAndQueueMapping]) -> dict[str, TopicConfigAndQueueMapping]:
+    """A deep copy of brokers' configs and mappings (plans change theirs in place, as Java's do)."""
+    return {k: TopicConfigAndQueueMapping.from_json_obj(v.to_json_obj()) for k, v in configs.items()}
 
 
 def details_of(configs: Mapping[str, TopicConfigAndQueueMapping]) -> list[TopicQueueMappingDetail]:
@@ -742,7 +748,8 @@ def merge_broker_detail(
     old_hosted = old.hosted_queues or {}
     if force:
         for gid, items in old_hosted.items():
-            hosted.setdefault(gid, items)
+            if items:  # putMappingInfo ignores an empty list
+                hosted.setdefault(gid, items)
         return merged
     if new.epoch < old.epoch:
         raise MappingError(f"Can't accept data with small epoch {new.epoch} < {old.epoch}")
@@ -754,7 +761,8 @@ def merge_broker_detail(
         if new_items is None:
             if epoch_equal:
                 raise MappingError("Cannot accept equal epoch with null data")
-            hosted[gid] = old_items
+            if old_items:
+                hosted[gid] = old_items
         else:
             _make_sure_immutable(old_items, new_items, epoch_equal)
     return merged

@@ -405,8 +405,15 @@ def test_the_mapping_survives_a_restart(cluster: Cluster) -> None:
     _send(cluster, "StaticKeep", "broker-a", 2, "k0")
     before = topic_config(cluster.a.addr, "StaticKeep").body
     cluster.a.stop()
+    saved = cluster.a.workdir / "store" / "config" / "topicQueueMapping.json"
+    table = fastjson.loads(saved.read_text())
+    bogus = json.loads(json.dumps(table["topicQueueMappingInfoMap"]["StaticKeep"]))
+    bogus.update(topic="StaticBogus", bname="broker-z")  # not this broker's: left out at load
+    table["topicQueueMappingInfoMap"]["StaticBogus"] = bogus
+    saved.write_text(fastjson.dumps(table))
     cluster.a.start()
     assert topic_config(cluster.a.addr, "StaticKeep").body == before
+    assert "the mapping of static topic StaticBogus is left out" in cluster.a.log()
     routed = cluster.mq_json("topicRoute", "-t", "StaticKeep")
     assert sorted(routed["topicQueueMappingByBroker"]["broker-a"]["currIdMap"]) == ["0", "1", "2"]
     assert _send(cluster, "StaticKeep", "broker-a", 2, "k1")["queueOffset"] == 1

@@ -40,10 +40,6 @@ def leaders(configs: dict[str, TopicConfigAndQueueMapping]) -> dict[int, str]:
     return out
 
 
-def copy(configs: dict[str, TopicConfigAndQueueMapping]) -> dict[str, TopicConfigAndQueueMapping]:
-    return {k: TopicConfigAndQueueMapping.from_json_obj(v.to_json_obj()) for k, v in configs.items()}
-
-
 # ----------------------------------------------------------------------------------- allocation
 
 
@@ -71,11 +67,11 @@ def test_growing_keeps_every_existing_queue_where_it_is() -> None:
     assert {g: after[g] for g in before} == before and sorted(after) == list(range(7))
     assert all(cm.mapping_detail.epoch == epoch + 1000 for cm in configs.values())  # type: ignore[union-attr]
     with pytest.raises(sm.MappingError, match="Cannot decrease the queue num"):
-        sm.create_mapping("T", 3, BROKERS[:2], copy(configs), NOW)
+        sm.create_mapping("T", 3, BROKERS[:2], sm.copy_plan(configs), NOW)
     with pytest.raises(sm.MappingError, match="equal the existed queue num"):
-        sm.create_mapping("T", 7, BROKERS[:2], copy(configs), NOW)
+        sm.create_mapping("T", 7, BROKERS[:2], sm.copy_plan(configs), NOW)
     with pytest.raises(sm.MappingError, match="does not in target brokers"):
-        sm.create_mapping("T", 9, BROKERS[:1], copy(configs), NOW)
+        sm.create_mapping("T", 9, BROKERS[:1], sm.copy_plan(configs), NOW)
 
 
 @settings(max_examples=60, deadline=None)
@@ -148,41 +144,41 @@ def test_plans_that_do_not_add_up_are_refused_with_javas_reason() -> None:
     good = plan(4, BROKERS[:2])
     a, b = BROKERS[:2]
 
-    dup = copy(good)  # broker-b also claims one of broker-a's logical queues
+    dup = sm.copy_plan(good)  # broker-b also claims one of broker-a's logical queues
     gid = _first_gid(dup[a])
     item = LogicQueueMappingItem(0, 9, b, 0, 0)
     dup[b].mapping_detail.hosted_queues[gid] = [item]  # type: ignore[union-attr,index]
     with pytest.raises(sm.MappingError, match="duplicated"):
         sm.check_plan("T", dup)
 
-    missing = copy(good)  # a logical queue nobody leads
+    missing = sm.copy_plan(good)  # a logical queue nobody leads
     del missing[a].mapping_detail.hosted_queues[_first_gid(missing[a])]  # type: ignore[union-attr]
     with pytest.raises(sm.MappingError, match="does not match the real hosted queues 4 != 3"):
         sm.check_plan("T", missing)
 
-    negative = copy(good)
+    negative = sm.copy_plan(good)
     for cm in negative.values():
         cm.mapping_detail.epoch = -5  # type: ignore[union-attr]
     with pytest.raises(sm.MappingError, match="epoch -5 is negative"):
         sm.check_plan("T", negative)
 
-    skew = copy(good)
+    skew = sm.copy_plan(good)
     skew[a].mapping_detail.epoch += 1  # type: ignore[union-attr]
     with pytest.raises(sm.MappingError, match="epoch does not match"):
         sm.check_plan("T", skew)
 
-    huge = copy(good)
+    huge = sm.copy_plan(good)
     for cm in huge.values():
         cm.mapping_detail.total_queues = 5000  # type: ignore[union-attr]
     with pytest.raises(sm.MappingError, match="1 to 1024"):
         sm.check_plan("T", huge)
 
-    out_of_range = copy(good)
+    out_of_range = sm.copy_plan(good)
     out_of_range[a].mapping_detail.hosted_queues[77] = [LogicQueueMappingItem(0, 5, a)]  # type: ignore[union-attr,index]
     with pytest.raises(sm.MappingError, match="out of range"):
         sm.check_plan("T", out_of_range)
 
-    shared = copy(good)  # two logical queues on one physical queue
+    shared = sm.copy_plan(good)  # two logical queues on one physical queue
     ha = shared[a].mapping_detail.hosted_queues  # type: ignore[union-attr]
     assert ha is not None
     g1, g2 = sorted(ha)[:2]
@@ -190,7 +186,7 @@ def test_plans_that_do_not_add_up_are_refused_with_javas_reason() -> None:
     with pytest.raises(sm.MappingError, match="shared the same physical queue"):
         sm.check_plan("T", shared)
 
-    renamed = copy(good)
+    renamed = sm.copy_plan(good)
     renamed["broker-z"] = renamed.pop(a)
     with pytest.raises(sm.MappingError, match="The broker name is not equal broker-z != broker-a"):
         sm.check_plan("T", renamed)

@@ -42,6 +42,7 @@ from mqadmin.protocol.staticmapping import (
     check_plan,
     check_queue_num,
     complete_non_target_brokers,
+    copy_plan,
     create_mapping,
     leader_id_map,
     remap,
@@ -122,10 +123,6 @@ def _same_cluster_brokers(info: ClusterInfo, brokers: list[str]) -> list[str]:
                 out.update(dict.fromkeys(members))
                 break
     return list(out)
-
-
-def _copy(configs: dict[str, TopicConfigAndQueueMapping]) -> dict[str, TopicConfigAndQueueMapping]:
-    return {k: TopicConfigAndQueueMapping.from_json_obj(v.to_json_obj()) for k, v in configs.items()}
 
 
 def _write_temp(wrapper: TopicRemappingDetailWrapper, after: bool) -> str:
@@ -226,7 +223,7 @@ async def update_static_topic(
             old = TopicRemappingDetailWrapper(t, TYPE_CREATE_OR_UPDATE, epoch, current)
             data["oldMappingFile"] = path = _write_temp(old, False)
             lines.append(f"The old mapping data is written to file {path}\n")
-            configs = _copy(current)
+            configs = copy_plan(current)
             wrapper = create_mapping(
                 t, queue_num, list(dict.fromkeys([*targets, *current])), configs, int(time.time() * 1000)
             )
@@ -290,7 +287,7 @@ async def remapping_static_topic(
             old = TopicRemappingDetailWrapper(t, TYPE_CREATE_OR_UPDATE, epoch, current)
             data["oldMappingFile"] = path = _write_temp(old, False)
             lines.append(f"The old mapping data is written to file {path}\n")
-            plan = remap(t, _copy(current), targets, int(time.time() * 1000))
+            plan = remap(t, copy_plan(current), targets, int(time.time() * 1000))
         except MappingError as e:
             _flush(inv, lines)
             raise _mapping_error(e) from None

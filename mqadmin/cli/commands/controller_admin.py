@@ -53,8 +53,12 @@ async def _repeat(inv: Invocation, interval: str | None, one: Callable[[bool], A
         await asyncio.sleep(period)
 
 
-def _not_found(what: str) -> CommandError:
-    return CommandError(what, ExitCode.NOT_FOUND)
+def _not_found(inv: Invocation, what: str, repeating: bool) -> None:
+    """Nothing to show: exit 7 after one round, a warning between the rounds of ``-i``."""
+    if repeating:
+        inv.warn(what)
+        return
+    raise CommandError(what, ExitCode.NOT_FOUND)
 
 
 # ------------------------------------------------------------------------------------- haStatus
@@ -173,7 +177,8 @@ async def get_broker_epoch(
             name = broker_name.strip()
             addrs = await admin.fetch_broker_member_addrs(name)
             if not addrs:
-                raise _not_found(f"no broker named {name!r} is registered with the name server")
+                _not_found(inv, f"no broker named {name!r} is registered with the name server", compact)
+                return
         else:
             addrs = await admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
         caches, rows = await inv.on_each(addrs, admin.get_broker_epoch_cache)
@@ -251,7 +256,8 @@ async def get_sync_state_set(
         table = info.replicas_info_table
         inv.out.emit(info.to_json_obj(), lambda: _sync_text(table), compact=compact)
         if not table:
-            raise _not_found(f"the controller at {controllers[0]} knows no broker set of {', '.join(wanted)}")
+            known = f"the controller at {controllers[0]} knows no broker set of {', '.join(wanted)}"
+            _not_found(inv, known, compact)
 
     await _repeat(inv, interval, one)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import pytest
 from mqadmin.localcluster import NS_BOOT, ServerProcess, mqadmin_argv
 from mqadmin.protocol.acl import sign
 from tests.cli.peers import SilentPeer
+from tests.cli.tmux import PROMPT, Tmux
 from tests.cli_harness import MQADMIN
 
 
@@ -120,3 +123,55 @@ def test_default_name_server_is_said_on_stderr(env: dict[str, str], tmp_path: Pa
         assert explicit.returncode == 0 and explicit.stderr == ""
     finally:
         server.stop(10)
+
+
+@pytest.fixture
+def terminal(env: dict[str, str], tmp_path: Path) -> Iterator[Tmux]:
+    rc = tmp_path / "bashrc"
+    rc.write_text(f"PS1='{PROMPT}'\n")
+    t = Tmux(["bash", "--noprofile", "--rcfile", str(rc), "-i"], {**env, "PATH": _path()})
+    try:
+        t.wait_prompt()
+        yield t
+    finally:
+        t.close()
+
+
+def _path() -> str:
+    return f"{Path(MQADMIN).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+
+
+def _wait(t: Tmux, text: str, times: int = 1, timeout: float = 10) -> str:
+    """The screen once ``text`` is on it ``times`` times."""
+    deadline = time.monotonic() + timeout
+    while (screen := t.screen()).count(text) < times:
+        assert time.monotonic() < deadline, f"{text!r} not on the screen:\n{screen}"
+        time.sleep(0.1)
+    return screen
+
+
+def test_secret_key_prompt_on_a_terminal(terminal: Tmux, peer: SilentPeer, env: dict[str, str]) -> None:
+    """On a terminal, '-' asks for the key without echoing it; 'context add' with only an access key asks
+    too, and the context then signs with what was typed."""
+    terminal.send(
+        "-l", f"mqadmin topicRoute -n {peer.addr} -t T --timeout 0.3 --access-key AK --secret-key -"
+    )
+    terminal.send("Enter")
+    _wait(terminal, "secret key:")
+    terminal.send("-l", "typed-secret-1")
+    terminal.send("Enter")
+    _wait(terminal, PROMPT.strip(), times=2)  # the command ended
+    screen = _wait(terminal, "mqadmin topicRoute: no response")
+    assert "typed-secret-1" not in screen  # not echoed
+    assert signed_with(peer, "typed-secret-1")
+
+    terminal.send("-l", f"mqadmin context add tty -n {peer.addr} --access-key TK")
+    terminal.send("Enter")
+    _wait(terminal, "secret key:", times=2)
+    terminal.send("-l", "typed-secret-2")
+    terminal.send("Enter")
+    screen = _wait(terminal, "context tty saved")
+    assert "typed-secret-2" not in screen
+    stored = json.loads((Path(env["MQADMIN_CONFIG_DIR"]) / "contexts.json").read_text())
+    ctx = stored["contexts"]["tty"]
+    assert (ctx["access_key"], ctx["secret_key"], ctx["namesrv"]) == ("TK", "typed-secret-2", peer.addr)

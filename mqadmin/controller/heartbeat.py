@@ -10,10 +10,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_TIMEOUT_MS", "BrokerLiveInfo", "HeartbeatTable", "ReplicaKey"]
+__all__ = ["DEFAULT_TIMEOUT_MS", "MAX_TIMEOUT_MS", "BrokerLiveInfo", "HeartbeatTable", "ReplicaKey"]
 
 DEFAULT_TIMEOUT_MS = 10_000
 """Java's ``DEFAULT_BROKER_CHANNEL_EXPIRED_TIME``."""
+
+MAX_TIMEOUT_MS = 600_000
+"""A heartbeat may ask for at most 10 minutes: a peer cannot keep entries alive forever."""
 
 ReplicaKey = tuple[str, str, int]
 """(cluster name, broker name, broker id)."""
@@ -57,6 +60,7 @@ class HeartbeatTable:
         info = self.live.get(key)
         now = time.monotonic()
         timeout = timeout_ms if timeout_ms is not None and timeout_ms > 0 else DEFAULT_TIMEOUT_MS
+        timeout = min(timeout, MAX_TIMEOUT_MS)
         if info is None:
             info = BrokerLiveInfo(key[0], key[1], addr, key[2], now, timeout, channel)
             self.live[key] = info

@@ -24,6 +24,7 @@ from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping, TopicRemappingDetailWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.staticmapping import leader_id_map
 from mqadmin.remoting.client import RemotingClient
 from tests.broker.peers import BrokerProcess, NameServerProcess, cpp
 from tests.cli_harness import Result, clean_env, run_mqadmin
@@ -240,8 +241,8 @@ def test_remapping_moves_queues_with_offsets_that_keep_growing(cluster: Cluster)
     assert (
         request(b, RequestCode.GET_MIN_OFFSET, {"topic": "StaticMove", "queueId": "1"}).ext("offset") == "0"
     )
-    refused = request(cluster.a.addr, RequestCode.QUERY_CONSUMER_OFFSET, q)
-    assert refused.code == ResponseCode.NOT_LEADER_FOR_QUEUE and "does not exit" in (refused.remark or "")
+    other = request(cluster.a.addr, RequestCode.QUERY_CONSUMER_OFFSET, q)
+    assert other.code == ResponseCode.NOT_LEADER_FOR_QUEUE and "does not exit" in (other.remark or "")
 
 
 def test_json_output_describes_the_plan(cluster: Cluster) -> None:
@@ -330,10 +331,25 @@ def test_a_plan_that_does_not_add_up_writes_nothing(
         assert topic_config(broker.addr, name).code == ResponseCode.TOPIC_NOT_EXIST
 
 
+def test_a_plan_file_that_adds_up_is_written_as_it_is(cluster: Cluster) -> None:
+    path = _bad_plan(cluster, "StaticFromFile", lambda o: None)
+    plan = TopicRemappingDetailWrapper.decode(path.read_bytes())
+    r = cluster.mq(
+        "updateStaticTopic", "-b", "broker-a", "-t", "StaticFromFile", "-qn", "3", "-mf", str(path)
+    )
+    assert r.code == 0 and r.out == "", r
+    detail = plan.broker_config_map["broker-a"].mapping_detail
+    assert detail is not None
+    expected = {g: ("broker-a", q) for g, q in leader_id_map(detail).items()}
+    assert leaders(cluster, "StaticFromFile") == expected
+
+
 def test_unknown_brokers_and_too_many_queues_are_one_line(cluster: Cluster) -> None:
     before = _snapshot(cluster)
     r = cluster.mq("updateStaticTopic", "-b", "broker-a,broker-x", "-t", "StaticBad", "-qn", "4")
     assert r.code == 1 and r.out == "" and r.err.strip().endswith("Can't find addr for broker broker-x"), r
+    r = cluster.mq("updateStaticTopic", "-c", "NoSuchCluster", "-t", "StaticBad", "-qn", "4")
+    assert r.code == 1 and r.out == "" and r.err.strip().endswith("Find none brokers, do nothing"), r
     r = cluster.mq("updateStaticTopic", "-b", "broker-a", "-t", "StaticBad", "-qn", "2000")
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "1 to 1024" in r.err, r
     r = cluster.mq("updateStaticTopic", "-t", "StaticBad", "-qn", "2")  # neither -b nor -c

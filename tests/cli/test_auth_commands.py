@@ -222,6 +222,8 @@ def test_acls_create_update_get_list_delete(cl: Cluster) -> None:
     ok(cl.run("deleteUser", "-b", a, "-u", "hank"))  # its ACL goes with it
     assert "User:hank" not in ok(cl.run("listAcl", "-b", a))
     ok(cl.run("deleteAcl", "-b", a, "-s", "User:gina"))
+    r = cl.run("getAcl", "-b", a, "-s", "User:gina")  # Java prints nothing; we say so, exit 1
+    assert (r.code, r.out) == (1, "") and "no ACL of that subject" in r.err
     r = cl.run("deleteAcl", "-b", a, "-s", "User:gina")
     assert r.code == 3 and "The acl is not exist." in r.err
 

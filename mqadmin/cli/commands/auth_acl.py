@@ -5,7 +5,8 @@ Text output is the 5.3.3 tool's: ``create acl to ADDR success.`` per broker, the
 (``%-16s  %-10s  %-22s  %-20s  %-24s  %-10s``, one line per entry, lists as Java's ``List.toString``)
 and ``copy acl of SUBJECT from A to B success.``. A policy the broker would refuse or silently change
 (an unknown action or decision, a bad resource, subject or address) is refused before any request
-(exit 2). getAcl and listAcl ask every master of a ``-c`` cluster at once.
+(exit 2). getAcl and listAcl ask every master of a ``-c`` cluster at once; a subject without an ACL
+prints nothing, as in Java, and getAcl then exits 1 with a line on stderr.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.authargs import TARGETS_DOC, change, masters, split_list, targets_opts, trim
 from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 
@@ -209,6 +211,9 @@ async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one
         row[key] = (value.as_json() if value is not None else None) if one else [a.as_json() for a in acls]
         if acls:
             text.append(_acl_rows(acls))
+    if one and found and not inv.failures and all(v is None for v in found.values()):
+        where = addrs[0] if len(addrs) == 1 else f"the {len(addrs)} masters of the cluster"
+        raise CommandError(f"no ACL of that subject on {where}")  # Java prints nothing; exit 1 says so
     inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(text))
 
 
@@ -236,7 +241,7 @@ async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one
     ],
     fanout=True,
     json_doc=f'{{"brokers": [{{"addr": str, "ok": bool, "acl": {_ACL_DOC}|null, "error": str?}}], '
-    '"errors": [...]?}',
+    '"errors": [...]?} (no broker has an ACL of the subject: exit 1)',
 )
 async def get_acl(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, subject: str | None

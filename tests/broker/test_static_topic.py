@@ -433,3 +433,21 @@ def test_the_mapping_survives_a_restart(cluster: Cluster) -> None:
     routed = cluster.mq_json("topicRoute", "-t", "StaticKeep")
     assert sorted(routed["topicQueueMappingByBroker"]["broker-a"]["currIdMap"]) == ["0", "1", "2"]
     assert _send(cluster, "StaticKeep", "broker-a", 2, "k1")["queueOffset"] == 1
+
+
+def test_a_498_broker_does_not_know_static_topics(broker_factory: Any) -> None:
+    old = broker_factory.start("old")  # rocketmqVersion left at its default, 4.9.8
+    ext = {
+        "topic": "StaticOld",
+        "defaultTopic": "TBW102",
+        "readQueueNums": "1",
+        "writeQueueNums": "1",
+        "perm": "6",
+        "topicFilterType": "SINGLE_TAG",
+        "order": "false",
+    }
+    body = fastjson.dumps({"bname": "broker-a", "epoch": 1, "topic": "StaticOld", "totalQueues": 1}).encode()
+    resp = request(old.addr, RequestCode.UPDATE_AND_CREATE_STATIC_TOPIC, ext, body)
+    assert resp.code == ResponseCode.REQUEST_CODE_NOT_SUPPORTED
+    assert not (old.workdir / "store" / "config" / "topicQueueMapping.json").exists()
+    assert topic_config(old.addr, "StaticOld").code == ResponseCode.TOPIC_NOT_EXIST

@@ -45,6 +45,15 @@ NOT_FOUND_CODES = frozenset(
 )
 """Answers meaning "no such topic, group or message": exit code NOT_FOUND whatever the command."""
 
+_GROUP_NOT_EXIST = re.compile(r"consumer group <[^>]*> not exist", re.IGNORECASE)
+"""The remark a broker answers a reset for a group it has no offsets of with (Java's SYSTEM_ERROR)."""
+
+
+def _not_found(exc: RemoteCommandError) -> bool:
+    if exc.code in NOT_FOUND_CODES:
+        return True
+    return exc.code == ResponseCode.SYSTEM_ERROR and bool(_GROUP_NOT_EXIST.search(exc.remark or ""))
+
 _FAQ = re.compile(
     r"\s*(See|For more information, please visit the url,)\s+https?://\S+(\s+for further details\.)?\s*$"
 )
@@ -171,7 +180,7 @@ def describe(exc: BaseException, settings: AdminSettings | None = None) -> Error
         if remark:
             msg += f": {remark}"
         details = {"addr": exc.addr, "code": exc.code, "codeName": exc.code_name, "remark": exc.remark}
-        rc = ExitCode.NOT_FOUND if exc.code in NOT_FOUND_CODES else ExitCode.REMOTE
+        rc = ExitCode.NOT_FOUND if _not_found(exc) else ExitCode.REMOTE
         return ErrorReport(rc, _with_hint(msg, _request_hint(exc, settings)), "remote", details)
     if isinstance(exc, NameServersUnavailableError):
         code = ExitCode.TIMEOUT if exc.all_timed_out else ExitCode.UNREACHABLE

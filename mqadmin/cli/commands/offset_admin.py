@@ -338,7 +338,7 @@ async def clone_group_offset(
     try:
         done = await inv.admin.clone_group_offset(src, dest, t)
     except EmptyConsumeStatsError as e:
-        raise CommandError(f"nothing to clone: {e}") from None
+        raise CommandError(f"nothing to clone: {e}", ExitCode.NOT_FOUND) from None
     queues = [
         {"topic": mq.topic, "brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": off}
         for mq, off in done

@@ -241,3 +241,15 @@ def test_ha_status_of_a_slave(mqadmin: Run, plain: OurCluster, tmp_path: Path) -
         )
     finally:
         slave.stop()
+
+
+def test_a_name_server_without_controller_says_so(mqadmin: Run, plain: OurCluster) -> None:
+    """Controller codes to a name server that does not embed one: Java's REQUEST_CODE_NOT_SUPPORTED."""
+    for args in (
+        ["getControllerMetaData", "-a", plain.ns.addr],
+        ["getControllerConfig", "-a", plain.ns.addr],
+        ["getSyncStateSet", "-a", plain.ns.addr, "-b", "broker-a"],
+    ):
+        r = mqadmin(*args)
+        assert (r.code, r.out) == (3, ""), (args, r.err)
+        assert "REQUEST_CODE_NOT_SUPPORTED" in r.err and len(r.err.splitlines()) == 1, r.err

@@ -253,3 +253,20 @@ def test_a_name_server_without_controller_says_so(mqadmin: Run, plain: OurCluste
         r = mqadmin(*args)
         assert (r.code, r.out) == (3, ""), (args, r.err)
         assert "REQUEST_CODE_NOT_SUPPORTED" in r.err and len(r.err.splitlines()) == 1, r.err
+
+
+def test_ha_status_of_the_recorded_broker_byte_exact(mqadmin: Run, plain: OurCluster) -> None:
+    """x01 again, against the recorded 5.3.3 broker's own answer (replayed): the same text, byte for
+    byte, once its address is the recorded one."""
+    from tests.cli.peers import RecordedBroker
+
+    args, java = recorded_text("rocketmq-5.3.3/x01_haStatus")
+    broker = RecordedBroker(["rocketmq-5.3.3/x01_haStatus"], broker_port=10921)
+    try:
+        args = with_namesrv(args, plain.ns.addr)
+        args[args.index("-b") + 1] = broker.addr
+        r = mqadmin(*args)
+        assert r.code == 0, r.err
+        assert r.out.replace(broker.addr, "127.0.0.1:10921") == java
+    finally:
+        broker.stop()

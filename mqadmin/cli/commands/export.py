@@ -440,6 +440,7 @@ _LISTEN = click.Option(
     "topic, queue_id), rocketmq_consumer_group_lag (cluster, group, topic), rocketmq_consumer_tps "
     "(cluster, broker, group, topic) and rocketmq_scrape_duration_seconds. A master that does not "
     "answer is rocketmq_broker_up 0 and the command exits 6.",
+    own=[_FORMAT, _LISTEN],
 )
 async def export_metrics(
     inv: Invocation,
@@ -580,10 +581,6 @@ async def _serve_metrics(inv: Invocation, cluster: str, listen: tuple[str, int])
         stop()
     inv.any_success = True
 
-
-for _opt in (_FORMAT, _LISTEN):
-    export_metrics.params.append(_opt)
-    export_metrics.extra_params.append(_opt)
 
 for _cmd in (export_metadata, export_configs, export_metrics):
     COMMANDS[_cmd.name or ""] = _cmd

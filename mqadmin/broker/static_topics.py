@@ -30,7 +30,11 @@ from mqadmin.protocol.bodies.static_topic import (
     TopicQueueMappingInfo,
     TopicQueueMappingSerializeWrapper,
 )
-from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.bodies.topic import (
+    DataVersion,
+    TopicConfigAndMappingSerializeWrapper,
+    TopicConfigSerializeWrapper,
+)
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javanum import parse_long
@@ -197,6 +201,15 @@ class TopicQueueMappings:
             log.info("delete topic queue mapping OK, static topic: %s", topic)
             self.data_version.next_version()
             self.persist()
+
+    def all_topic_config(self, topics: TopicConfigSerializeWrapper) -> TopicConfigAndMappingSerializeWrapper:
+        """GET_ALL_TOPIC_CONFIG of a 5.3.3 broker: the topic table with every mapping detail."""
+        return TopicConfigAndMappingSerializeWrapper(
+            topics.topic_config_table,
+            topics.data_version,
+            topic_queue_mapping_detail_map=dict(self.table),
+            mapping_data_version=self.data_version,
+        )
 
     def infos(self, only: str | None = None) -> dict[str, TopicQueueMappingInfo]:
         """What a registration carries (``cloneAsMappingInfo`` of each, or of ``only``)."""

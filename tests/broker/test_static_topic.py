@@ -133,6 +133,17 @@ def test_update_static_topic_creates_the_mapping_on_every_broker(cluster: Cluste
         assert detail["totalQueues"] == 6 and detail["epoch"] == plan.epoch
         assert detail["scope"] == "__global__" and len(detail["hostedQueues"]) == 3
 
+    # GET_ALL_TOPIC_CONFIG of a 5.3.3 broker carries the mapping details too
+    everything = fastjson.loads(request(cluster.a.addr, RequestCode.GET_ALL_TOPIC_CONFIG, {}).body or b"")
+    assert set(everything) == {
+        "dataVersion",
+        "mappingDataVersion",
+        "topicConfigTable",
+        "topicQueueMappingDetailMap",
+        "topicQueueMappingInfoMap",
+    }
+    assert everything["topicQueueMappingDetailMap"]["StaticA"]["totalQueues"] == 6
+
     # the route: every broker's queues and which logical queues it leads
     route = cluster.mq("topicRoute", "-t", "StaticA")
     assert route.code == 0, route.err

@@ -142,7 +142,11 @@ class TopicAdminProcessor:
 
     @guarded
     def all_topic_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        content = self.broker.topics.encode()
+        b = self.broker
+        if b.version.five_x:  # 5.3.3: a TopicConfigAndMappingSerializeWrapper, the mappings included
+            content = b.topics.mappings.all_topic_config(b.topics.wrapper()).encode().decode()
+        else:
+            content = b.topics.encode()
         if not self.broker.topics.table:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "No topic in this broker", {})
         return answer(cmd, ResponseCode.SUCCESS, None, {}, content.encode())

@@ -136,6 +136,10 @@ class PullProcessor:
             item, offset, max_nums = static.pull_target(offset, max_nums)
             queue_id = item.queue_id
             if item.bname != cfg.broker_name:
+                if not allow_suspend:  # a held pull woken after a remapping: asked again at once
+                    again = {"suggestWhichBrokerId": 0, "nextBeginOffset": h.queue_offset}
+                    again.update(minOffset=h.queue_offset, maxOffset=h.queue_offset)
+                    return answer(cmd, ResponseCode.PULL_RETRY_IMMEDIATELY, "the queue moved", again)
                 return forward_pull(b, cmd, h, static, item, offset, max_nums)
         if queue_id < 0 or queue_id >= tc.read_queue_nums:
             remark = f"queueId[{queue_id}] is illegal, topic:[{topic}] topicConfig.readQueueNums:"

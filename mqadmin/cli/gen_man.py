@@ -7,6 +7,8 @@ from the code without the check in the tests noticing.
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from mqadmin import __version__
@@ -182,7 +184,8 @@ def man_page(specs: list[CmdSpec], common: list[OptSpec]) -> str:
             out += [".TP", f"\\fB{esc(s.name)}\\fR", esc(s.summary)]
             out.append(".RS")
             if s.java is not None:
-                out += [".PP", esc(synopsis(s.java))]
+                # an option and its value never split across lines (roff's unbreakable space)
+                out += [".PP", re.sub(r" (<arg>|[A-Z][A-Z_]*\])", r"\\ \1", esc(synopsis(s.java)))]
                 out += _options(
                     s.options,
                     skip={

@@ -104,7 +104,10 @@ class ControllerOps(BrokerAdminOps):
             raise BadResponseError(controller_addr, f"controller metadata: {e.remark}") from None
 
     async def _leader(self, controller_addr: str) -> str:
+        """The leader the controller names (itself, as reached, when it says it leads)."""
         meta = await self.get_controller_metadata(controller_addr)
+        if meta.is_leader:
+            return controller_addr
         leader = meta.controller_leader_address
         if not leader or broker_addr_refusal(leader) is not None:
             raise BadResponseError(controller_addr, f"the controller names no usable leader ({leader!r})")

@@ -4,8 +4,9 @@ With ``enableControllerMode=true`` and ``controllerAddr`` in the ``-c`` file (5.
 settings; this 4.9.8-shaped broker keeps them out of its own config objects, so GET_BROKER_CONFIG
 lists them as the file's keys), the broker joins its controller the way a 5.3.3 broker does:
 
-1. heartbeat (BROKER_HEARTBEAT, 904) every ``brokerHeartbeatInterval`` ms with its controller id,
-   last epoch and commit-log max offset;
+1. heartbeat (BROKER_HEARTBEAT, 904) to every controller of ``controllerAddr`` (``;``-separated)
+   every ``brokerHeartbeatInterval`` ms with its controller id, last epoch and commit-log max
+   offset, and find the leader (CONTROLLER_GET_METADATA_INFO, 1005) for what follows;
 2. without an identity yet: CONTROLLER_GET_NEXT_BROKER_ID (1012), then CONTROLLER_APPLY_BROKER_ID
    (1013) with the check code ``<address>;<millis>``, kept in ``brokerIdentity-temp`` until applied
    and in ``brokerIdentity`` (``cluster#broker#id``) after;
@@ -48,6 +49,7 @@ from mqadmin.protocol.headers.controller import (
     ApplyBrokerIdRequestHeader,
     ElectMasterRequestHeader,
     ElectMasterResponseHeader,
+    GetMetaDataResponseHeader,
     GetNextBrokerIdRequestHeader,
     GetNextBrokerIdResponseHeader,
     GetReplicaInfoRequestHeader,
@@ -157,6 +159,7 @@ class ReplicasManager:
         self.client: RemotingClient | None = None
         self._task: asyncio.Task[None] | None = None
         self._next_sync = 0.0
+        self._leader: str | None = None
         if self.enabled:
             self._check_and_load()
 
@@ -221,19 +224,55 @@ class ReplicasManager:
             await self._round()
 
     async def _round(self) -> None:
-        """Heartbeat, and join (register, elect) while not master."""
-        addr = self.config.controller_addrs[0]
+        """Heartbeat every controller; join (register, elect) through the leader while not master."""
+        addr = self._leader or self.config.controller_addrs[0]
         try:
             if self.controller_id is not None:
-                await self._heartbeat(addr)
+                await self._heartbeat_all()
+            if self._leader is None:
+                addr = self._leader = await self._find_leader()
             if self.is_master and time.monotonic() >= self._next_sync:
                 await self._sync(addr)
             if not self.is_master:
                 await self._join(addr)
         except HeaderError as e:
+            if e.code == ResponseCode.CONTROLLER_NOT_LEADER:
+                self._leader = None
             _ctl_log.warning("controller", "controller %s refused: code %d %s", addr, e.code, e.remark)
         except Exception as e:
+            self._leader = None  # asked again next round
             _ctl_log.warning("controller", "controller %s: %s", addr, e)
+
+    async def _find_leader(self) -> str:
+        """``updateControllerMetadata``: the controller that says it leads (at the address it was
+        reached at), else the leader another one names."""
+        named: str | None = None
+        for addr in self.config.controller_addrs:
+            try:
+                assert self.client is not None
+                req = RemotingCommand.request(RequestCode.CONTROLLER_GET_METADATA_INFO, None)
+                resp = await self.client.invoke(addr, req, _TIMEOUT_S)
+                meta = GetMetaDataResponseHeader.decode(resp.ext_fields, lenient=True)
+            except Exception as e:
+                _ctl_log.warning("metadata", "controller %s: no metadata: %s", addr, e)
+                continue
+            if resp.code != ResponseCode.SUCCESS:
+                continue
+            if meta.is_leader:
+                return addr
+            leader = meta.controller_leader_address
+            if named is None and leader and broker_addr_refusal(leader) is None:
+                named = leader
+        if named is None:
+            raise HeaderError("no controller names a leader", ResponseCode.CONTROLLER_NOT_LEADER)
+        return named
+
+    async def _heartbeat_all(self) -> None:
+        for addr in self.config.controller_addrs:
+            try:
+                await self._heartbeat(addr)
+            except Exception as e:
+                _ctl_log.warning("heartbeat", "heartbeat to controller %s failed: %s", addr, e)
 
     # ------------------------------------------------------------------------------ requests
 

@@ -13,7 +13,14 @@ import click
 
 from mqadmin.cli.output import FORMATS
 
-__all__ = ["COMMON_NAMES", "CommonValues", "common_options", "common_values", "deadline_option"]
+__all__ = [
+    "COMMON_NAMES",
+    "CommonValues",
+    "common_options",
+    "common_values",
+    "context_names",
+    "deadline_option",
+]
 
 
 @dataclass(slots=True)
@@ -30,7 +37,7 @@ class CommonValues:
     deadline: float | None = None
 
 
-def _context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+def context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """The contexts defined (TAB after ``--context``)."""
     from mqadmin.cli.contexts import ContextError, ContextStore
 
@@ -46,7 +53,7 @@ def common_options() -> list[click.Option]:
         click.Option(
             ["--context", "context"],
             metavar="NAME",
-            shell_complete=_context_names,
+            shell_complete=context_names,
             help="Use this context (named connection profile) for the call; default MQADMIN_CONTEXT, "
             "else the current one ('mqadmin context use').",
         ),

@@ -111,6 +111,16 @@ def test_live_names_give_up_after_the_budget(shell_env: dict[str, str]) -> None:
     assert "-t" in options and "--topic" in options and "-topic" not in options
 
 
+def test_context_names_complete(shell_env: dict[str, str]) -> None:
+    add = subprocess.run(
+        [MQADMIN, "context", "add", "prod-east", "-n", "127.0.0.1:1"], env=shell_env, capture_output=True
+    )
+    assert add.returncode == 0, add.stderr
+    typed = ("mqadmin context use prod", "mqadmin context remove pro", "mqadmin clusterList --context pr")
+    for words in typed:
+        assert complete_words(words, shell_env)[0] == ["prod-east"], words
+
+
 def test_generated_scripts_forward_to_mqadmin() -> None:
     assert set(FILES) == {"bash", "zsh", "fish"}
     for shell in FILES:

@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from mqadmin.cli.common import context_names
 from mqadmin.cli.contexts import Context, ContextError, ContextStore
 from mqadmin.cli.errors import SettingsError
 from mqadmin.cli.exitcodes import ExitCode
@@ -104,7 +105,7 @@ def add(
 
 
 @context_group.command("use", context_settings=_SETTINGS)
-@click.argument("name")
+@click.argument("name", shell_complete=context_names)
 def use(name: str) -> None:
     """Make a context the current one."""
     store = _load()
@@ -140,7 +141,7 @@ def list_contexts(as_json: bool, quiet: bool) -> None:
 
 
 @context_group.command("show", context_settings=_SETTINGS)
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=context_names)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def show(name: str | None, as_json: bool) -> None:
     """Show a context (default: the active one); the secret key is not printed."""
@@ -162,7 +163,7 @@ def show(name: str | None, as_json: bool) -> None:
 
 
 @context_group.command("remove", context_settings=_SETTINGS)
-@click.argument("name")
+@click.argument("name", shell_complete=context_names)
 def remove(name: str) -> None:
     """Delete a context."""
     store = _load()

@@ -102,7 +102,8 @@ def namesrv_process(workdir: Path, nofile: int | None = None) -> ServerProcess:
     workdir.mkdir(parents=True, exist_ok=True)
     conf = workdir / "namesrv.properties"
     conf.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={workdir / 'kvConfig.json'}\n")
-    argv = [*mqadmin_argv(), "namesrv", "start", "-c", str(conf), "--listen-port", "0"]
+    # one process: the limits and the CPU watched are those of the process serving every connection
+    argv = [*mqadmin_argv(), "namesrv", "start", "-c", str(conf), "--listen-port", "0", "--workers", "1"]
     return ServerProcess(
         "name server", [*argv, "--log-file", str(workdir / "namesrv.log")], workdir, NS_BOOT, nofile=nofile
     )

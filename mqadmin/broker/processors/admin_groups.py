@@ -112,9 +112,12 @@ class GroupAdminProcessor:
             return None
         stats = ConsumeStats()
         count = tc.read_queue_nums if queues == "read" else tc.write_queue_nums
+        static = b.topics.mappings.get(topic) is not None  # Java keeps -1 there ("double read check")
         for qid in range(count):
             broker_offset = max(b.store.max_offset(topic, qid), 0)
-            consumer_offset = max(b.offsets.query(group, topic, qid), 0)
+            consumer_offset = b.offsets.query(group, topic, qid)
+            if not static:
+                consumer_offset = max(consumer_offset, 0)
             last = 0
             if consumer_offset > 0:
                 ts = b.store.message_store_time(topic, qid, consumer_offset - 1)

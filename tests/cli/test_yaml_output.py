@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +13,8 @@ import yaml
 
 from mqadmin.cli.output import finite
 from mqadmin.cli.yamlout import dump_yaml
-from tests.broker.peers import create_topic
+from mqadmin.protocol.command import RemotingCommand
+from tests.broker.peers import call, create_topic
 from tests.cli_harness import OurCluster, clean_env, run_mqadmin
 
 TRICKY = [
@@ -51,16 +53,66 @@ TOPICS = [
 ]  # fmt: skip
 
 
+BODIES_TOPIC = "YamlBodies"
+
+
+def send(addr: str, topic: str, body: bytes) -> None:
+    """SEND_MESSAGE_V2 as a producer sends it (one message, queue 0)."""
+    ext = {
+        "a": "YamlPG",
+        "b": topic,
+        "c": "TBW102",
+        "d": "4",
+        "e": "0",
+        "f": "0",
+        "g": str(int(time.time() * 1000)),
+        "h": "0",
+        "i": "WAIT\x01true\x02",
+        "j": "0",
+        "k": "false",
+        "m": "false",
+    }
+    assert call(addr, RemotingCommand.request(310, ext, body)).code == 0
+
+
 @pytest.fixture(scope="module")
 def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[OurCluster, dict[str, str]]]:
     root = tmp_path_factory.mktemp("yaml")
     c = OurCluster(root)
     try:
-        for t in TOPICS:
+        for t in [*TOPICS, BODIES_TOPIC]:
             assert create_topic(c.broker.addr, t, queues=1).code == 0, t
+        for text in TRICKY:
+            if text:  # a message has a body
+                send(c.broker.addr, BODIES_TOPIC, text.encode("utf-8"))
         yield c, clean_env(root / "home", root / "config")
     finally:
         c.stop()
+
+
+def test_message_bodies_yaml_reads_as_json(ours: tuple[OurCluster, dict[str, str]]) -> None:
+    """The tricky strings as message bodies, printed by printMsg: YAML and JSON agree, body for body."""
+    c, env = ours
+    args = ["printMsg", "-n", c.ns.addr, "-t", BODIES_TOPIC, "-d", "true"]
+    j = run_mqadmin([*args, "--json"], env)
+    y = run_mqadmin([*args, "--output", "yaml"], env)
+    assert j.code == y.code == 0, (j.err, y.err)
+    printed = json.loads(j.out)
+    assert yaml.safe_load(y.out) == printed
+
+    def bodies(doc: object) -> list[str]:
+        found: list[str] = []
+        if isinstance(doc, dict):
+            if doc.get("bodyEncoding") not in (None, "base64") and isinstance(doc.get("body"), str):
+                found.append(doc["body"])
+            for v in doc.values():
+                found += bodies(v)
+        elif isinstance(doc, list):
+            for v in doc:
+                found += bodies(v)
+        return found
+
+    assert sorted(bodies(printed)) == sorted(t for t in TRICKY if t), j.out[:800]
 
 
 def test_topic_list_yaml_reads_as_json(ours: tuple[OurCluster, dict[str, str]]) -> None:

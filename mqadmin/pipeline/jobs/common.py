@@ -196,10 +196,11 @@ def without_system_topics(df: DataFrame, topic: str = "topic") -> DataFrame:
     Besides the fixed names and prefixes, a broker keeps topics named after its cluster, itself,
     and ``<cluster>_REPLY_TOPIC``; those names come from the rows themselves.
     """
+    # one pass over the rows' (cluster, broker) pairs, not one per kind of name
+    pairs = df.select("cluster", "broker").distinct()
+    reply = F.concat(F.col("cluster"), F.lit(REPLY_TOPIC_SUFFIX))
     names = (
-        df.select(F.col("cluster").alias("_name"))
-        .union(df.select(F.col("broker").alias("_name")))
-        .union(df.select(F.concat(F.col("cluster"), F.lit(REPLY_TOPIC_SUFFIX)).alias("_name")))
+        pairs.select(F.explode(F.array(F.col("cluster"), F.col("broker"), reply)).alias("_name"))
         .where(F.col("_name").isNotNull())
         .distinct()
     )

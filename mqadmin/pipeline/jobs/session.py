@@ -124,6 +124,8 @@ def _connect(remote: str, app_name: str) -> SparkSession:
         raise ConnectUnavailableError(
             f"Spark Connect needs the packages of pyspark[connect] ({e.name} is missing): {CONNECT_HINT}"
         ) from None
+    # pyspark's functions and windows pick their Connect implementation by this variable
+    os.environ["SPARK_CONNECT_MODE_ENABLED"] = "1"
     builder = ConnectSession.builder.remote(remote).appName(app_name)  # type: ignore[attr-defined]
     spark: Any = builder.getOrCreate()  # the Connect session has the classic one's API
     for k, v in common_conf().items():

@@ -3,7 +3,7 @@
 Starts our name server (``mqadmin namesrv start``) on a free port, registers a broker holding topic
 ``T``, then runs the installed ``mqadmin`` console script 20 times (after 2 warm-up runs) and
 prints the median, and checks which modules the command imported (``PYTHONPROFILEIMPORTTIME``):
-neither rich nor pyspark may be among them. The floor is a median under 150 ms (the Java tool
+neither rich nor pyspark may be among them. The target is a median of at most 90 ms (the Java tool
 takes about 4 s). Timings need an otherwise idle
 machine: on a loaded one they measure the load.
 
@@ -31,7 +31,7 @@ from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigS
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 
-FLOOR_MS = 150.0
+FLOOR_MS = 90.0
 FORBIDDEN = ("rich", "pyspark", "mqadmin.broker", "mqadmin.namesrv")
 
 
@@ -134,8 +134,8 @@ def main() -> int:
     median = statistics.median(times)
     print(
         f"mqadmin topicRoute -t T: median {median:.1f} ms over {args.runs} runs "
-        f"(min {times[0]:.1f}, max {times[-1]:.1f}); floor {FLOOR_MS:.0f} ms: "
-        f"{'met' if median < FLOOR_MS else 'NOT met'}"
+        f"(min {times[0]:.1f}, max {times[-1]:.1f}); target {FLOOR_MS:.0f} ms: "
+        f"{'met' if median <= FLOOR_MS else 'NOT met'}"
     )
     bad = sorted(m for m in modules if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
     others = sorted(
@@ -145,7 +145,7 @@ def main() -> int:
         f"modules imported: {len(modules)}; rich/pyspark/broker/namesrv: {bad or 'none'}; "
         f"other command modules: {others or 'none'}"
     )
-    return 0 if median < FLOOR_MS and not bad and not others else 1
+    return 0 if median <= FLOOR_MS and not bad and not others else 1
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ from mqadmin.protocol.staticmapping import (
     MappingError,
     PullOffsets,
     check_broker_detail,
+    end_offset_decided,
     find_item,
     mapping_info,
     merge_broker_detail,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
         GetMaxOffsetRequestHeader,
         GetMinOffsetRequestHeader,
         QueryConsumerOffsetRequestHeader,
+        SearchOffsetRequestHeader,
         UpdateConsumerOffsetRequestHeader,
     )
     from mqadmin.protocol.headers.message import PullMessageRequestHeader
@@ -69,6 +71,7 @@ __all__ = [
     "not_leader",
     "offset_answer",
     "query_answer",
+    "search_answer",
 ]
 
 log = logging.getLogger("mqadmin.broker")
@@ -448,5 +451,41 @@ def query_answer(
                 offset = parse_long(resp.ext("offset"))
             return answer(cmd, ResponseCode.SUCCESS, None, {"offset": static_offset_strictly(item, offset)})
         return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_REMARK, {})
+
+    return walk()
+
+
+# ------------------------------------------------------------------------ SEARCH_OFFSET_BY_TIMESTAMP
+
+
+def search_answer(
+    broker: BrokerController, cmd: RemotingCommand, header: SearchOffsetRequestHeader, static: QueueContext
+) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
+    """SEARCH_OFFSET_BY_TIMESTAMP of a logical queue: the generations from the oldest, each searched
+    where it lives, the first hit told logically (Java's ``rewriteRequestForStaticTopic``; as there,
+    a hit on another broker is kept only if no later generation has one)."""
+    if not static.is_leader:
+        return not_leader(cmd, static, static.global_id)
+    items = [i for i in static.items or [] if i.logic_offset >= 0]
+
+    async def walk() -> RemotingCommand:
+        offset = -1
+        for item in items:
+            if item.bname == broker.config.broker_name:
+                found = broker.store.offset_by_time(static.topic, item.queue_id, header.timestamp)
+                if found > 0:
+                    offset = static_offset_strictly(item, found)
+                    break
+                continue
+            fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname)
+            try:
+                resp = await _ask(broker, cmd, fwd, item.bname)
+            except Exception as e:
+                return _failed(cmd, e)
+            found = parse_long(resp.ext("offset") or "-1") if resp.code == ResponseCode.SUCCESS else -1
+            if found < 0 or (end_offset_decided(item) and found >= item.end_offset):
+                continue
+            offset = static_offset_strictly(item, found)
+        return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     return walk()

@@ -55,6 +55,7 @@ __all__ = [
     "copy_plan",
     "create_mapping",
     "decide_logic_offsets",
+    "end_offset_decided",
     "find_item",
     "find_next",
     "leader_id_map",

@@ -16,7 +16,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.processors.wire import answer, guarded
-from mqadmin.broker.static_topics import commit_answer, offset_answer, query_answer
+from mqadmin.broker.static_topics import commit_answer, offset_answer, query_answer, search_answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
@@ -115,8 +115,13 @@ class OffsetProcessor:
         return answer(cmd, ResponseCode.SUCCESS, None, {})
 
     @guarded
-    def search_offset_by_timestamp(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+    def search_offset_by_timestamp(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = SearchOffsetRequestHeader.decode(cmd.ext_fields)
+        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        if static is not None:  # a logical queue of a static topic: each generation in turn
+            return search_answer(self.broker, cmd, h, static)
         offset = self.broker.store.offset_by_time(h.topic, h.queue_id, h.timestamp)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 

@@ -187,6 +187,7 @@ class SearchOffsetRequestHeader(RequestHeader):
     boundary_type: str | None = None
     """5.x: ``LOWER`` or ``UPPER``; a 4.x broker always answers the lower boundary."""
     bname: str | None = None
+    lo: bool | None = None
 
 
 @request_header

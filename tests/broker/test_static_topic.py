@@ -252,6 +252,13 @@ def test_remapping_moves_queues_with_offsets_that_keep_growing(cluster: Cluster)
     assert (
         request(b, RequestCode.GET_MIN_OFFSET, {"topic": "StaticMove", "queueId": "1"}).ext("offset") == "0"
     )
+    search = {"topic": "StaticMove", "queueId": "1"}
+    assert (
+        request(b, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, {**search, "timestamp": "0"}).ext("offset") == "0"
+    )
+    future = {**search, "timestamp": str(4_000_000_000_000)}
+    # Java's rule: broker-b's single message sits at physical 0, which does not count as found
+    assert request(b, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, future).ext("offset") == "2"
     other = request(cluster.a.addr, RequestCode.QUERY_CONSUMER_OFFSET, q)
     assert other.code == ResponseCode.NOT_LEADER_FOR_QUEUE and "does not exit" in (other.remark or "")
 

@@ -121,4 +121,4 @@ def test_get_consumer_config(cluster: Cluster) -> None:
     assert doc["brokers"][0]["config"]["retryMaxTimes"] == 4
 
     r = cluster.mqadmin("getConsumerConfig", "-g", "NoSuchGroup")
-    assert (r.code, r.out) == (1, "") and "NoSuchGroup" in r.err and r.err.count("\n") == 1
+    assert (r.code, r.out) == (7, "") and "NoSuchGroup" in r.err and r.err.count("\n") == 1

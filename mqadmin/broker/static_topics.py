@@ -98,14 +98,6 @@ class QueueContext:
 
     # ------------------------------------------------------------------ send
 
-    def send_refusal(self, requested: int) -> str | None:
-        """``rewriteRequestForStaticTopic``: why this broker cannot take the send (NOT_LEADER_FOR_QUEUE)."""
-        if self.is_leader:
-            return None
-        return (
-            f"{self.topic}-{requested} does not exit in request process of current broker {self.detail.bname}"
-        )
-
     def send_answer(self, physical_offset: int) -> tuple[int, int]:
         """``rewriteResponseForStaticTopic`` of a send: the logical queue id and offset to answer."""
         leader = self.leader

@@ -16,6 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded, hash_ordered
+from mqadmin.broker.static_topics import QueueContext, not_leader
 from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, topic_config_string
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig
@@ -44,7 +45,6 @@ from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
-    from mqadmin.broker.static_topics import QueueContext
     from mqadmin.broker.store.results import PutResult
 
 __all__ = ["SendProcessor"]
@@ -124,9 +124,8 @@ class SendProcessor:
         cfg = b.config
         static = b.topics.mappings.context(h.topic, h.queue_id, select_one=True)
         if static is not None:  # a static topic: the logical queue's physical queue on this broker
-            why = static.send_refusal(h.queue_id)
-            if why is not None or static.leader is None:
-                return answer(cmd, ResponseCode.NOT_LEADER_FOR_QUEUE, why)
+            if not static.is_leader or static.leader is None:
+                return not_leader(cmd, static, h.queue_id)
             h = dataclasses.replace(h, queue_id=static.leader.queue_id)
         ext: dict[str, object] = {"MSG_REGION": cfg.region_id, "TRACE_ON": cfg.trace_on}
 

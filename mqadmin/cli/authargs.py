@@ -1,42 +1,57 @@
 """What the ACL 2.0 commands (:mod:`mqadmin.cli.commands.auth_admin`, :mod:`mqadmin.cli.commands.auth_acl`)
 share: the required ``-c | -b`` option group, Java's trimming and splitting of option values, the
-brokers a ``-b``/``-c`` command acts on, and a change made on each of them at once.
+brokers a ``-b``/``-c`` command acts on, a change made on each of them at once, and the copy of
+users or ACLs from one broker to another.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
 
-__all__ = ["TARGETS_DOC", "all_members", "change", "masters", "split_list", "targets_opts", "trim"]
+__all__ = [
+    "TARGETS_DOC",
+    "all_members",
+    "change",
+    "copy_between",
+    "masters",
+    "nowhere",
+    "read_addrs",
+    "read_opts",
+    "split_list",
+    "target_opts",
+    "targets_opts",
+    "trim",
+]
+
+T = TypeVar("T")
 
 TARGETS_DOC = '"brokers": [{"addr": str, "ok": bool, "error": str?}], "errors": [...]?'
 
 
+def target_opts(cluster_desc: str, broker_desc: str, broker_first: bool = False) -> list[JavaOpt]:
+    """The required ``-c | -b`` group with the Java command's wording, in the order it adds them."""
+    cluster = JavaOpt(
+        "c", "clusterName", cluster_desc, group="target", group_required=True, dest="cluster_name"
+    )
+    broker = JavaOpt("b", "brokerAddr", broker_desc, group="target", group_required=True, dest="broker_addr")
+    return [broker, cluster] if broker_first else [cluster, broker]
+
+
 def targets_opts(what: str, verb: str) -> list[JavaOpt]:
-    """The required ``-c | -b`` group, in the order the Java command adds it."""
-    return [
-        JavaOpt(
-            "c",
-            "clusterName",
-            f"{verb} {what} to which cluster",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            f"{verb} {what} to which broker",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
-    ]
+    """The group of a change: ``-c`` ("VERB WHAT to which cluster") then ``-b``."""
+    return target_opts(f"{verb} {what} to which cluster", f"{verb} {what} to which broker")
+
+
+def read_opts(what: str, verb: str, end: str = "") -> list[JavaOpt]:
+    """The group of a get or list: ``-b`` ("VERB WHAT for which broker") then ``-c``."""
+    return target_opts(
+        f"{verb} {what} for specified cluster{end}", f"{verb} {what} for which broker{end}", broker_first=True
+    )
 
 
 def trim(value: str | None) -> str | None:
@@ -66,6 +81,20 @@ async def masters(inv: Invocation, cluster_name: str, command: str) -> list[str]
     return addrs
 
 
+async def read_addrs(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, command: str
+) -> list[str]:
+    """Where a get or list asks: ``-b``, or the masters of the ``-c`` cluster."""
+    if broker_addr is not None:
+        return [broker_addr.strip()]
+    return await masters(inv, cluster_name or "", command)
+
+
+def nowhere(addrs: list[str]) -> str:
+    """The brokers of :func:`read_addrs` as the line saying none of them has the thing names them."""
+    return addrs[0] if len(addrs) == 1 else f"the {len(addrs)} masters of the cluster"
+
+
 async def change(
     inv: Invocation,
     broker_addr: str | None,
@@ -79,3 +108,42 @@ async def change(
     done, rows = await inv.on_each(addrs, call)
     data["brokers"] = rows
     inv.out.emit(inv.add_errors(data), lambda: "".join(line % a for a in addrs if a in done))
+
+
+async def copy_between(
+    inv: Invocation,
+    from_broker: str,
+    to_broker: str,
+    wanted: str | None,
+    *,
+    list_all: Callable[[str], Awaitable[list[T]]],
+    get: Callable[[str, str | None], Awaitable[T | None]],
+    create: Callable[[str, T], Awaitable[Any]],
+    update: Callable[[str, T], Awaitable[Any]],
+    name_of: Callable[[T], str | None],
+    what: str,
+    key: str,
+) -> None:
+    """copyUser/copyAcl: the ``wanted`` names (comma-separated; all when none) read from the source,
+    each created on the target or updated where it is already, with Java's ``copy WHAT of NAME from A
+    to B success.`` line; as data, ``{"from", "to", "<what>s": [{key: name, "action": ...}]}``."""
+    source, target = from_broker.strip(), to_broker.strip()
+    names = split_list(trim(wanted))
+    if names:
+        found = [await get(source, n) for n in names]
+        items = [i for i in found if i is not None]
+    else:
+        items = await list_all(source)
+    copied: list[dict[str, str]] = []
+    for item in items:
+        name = name_of(item)
+        if await get(target, name) is None:
+            await create(target, item)
+            action = "created"
+        else:
+            await update(target, item)
+            action = "updated"
+        copied.append({key: name or "", "action": action})
+        inv.out.text(f"copy {what} of {name} from {source} to {target} success.\n")
+    if inv.out.structured:
+        inv.out.data({"from": source, "to": target, f"{what}s": copied})

@@ -13,7 +13,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.cli.authargs import TARGETS_DOC, change, masters, split_list, targets_opts, trim
+from mqadmin.cli.authargs import (
+    TARGETS_DOC,
+    change,
+    copy_between,
+    nowhere,
+    read_addrs,
+    read_opts,
+    split_list,
+    target_opts,
+    targets_opts,
+    trim,
+)
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -157,22 +168,7 @@ async def update_acl(
     "deleteAcl",
     "Delete acl from cluster.",
     [
-        JavaOpt(
-            "c",
-            "clusterName",
-            "delete acl from which cluster",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            "delete acl from which broker",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
+        *target_opts("delete acl from which cluster", "delete acl from which broker"),
         JavaOpt("s", "subject", "the subject of acl to delete.", required=True),
         JavaOpt("r", "resources", "the resources of acl to delete"),
     ],
@@ -212,8 +208,8 @@ async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one
         if acls:
             text.append(_acl_rows(acls))
     if one and found and not inv.failures and all(v is None for v in found.values()):
-        where = addrs[0] if len(addrs) == 1 else f"the {len(addrs)} masters of the cluster"
-        raise CommandError(f"no ACL of that subject on {where}")  # Java prints nothing; exit 1 says so
+        # Java prints nothing; exit 1 says so
+        raise CommandError(f"no ACL of that subject on {nowhere(addrs)}")
     inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(text))
 
 
@@ -221,22 +217,7 @@ async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one
     "getAcl",
     "Get acl from cluster.",
     [
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            "get acl for which broker",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
-        JavaOpt(
-            "c",
-            "clusterName",
-            "get acl for specified cluster",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
+        *read_opts("acl", "get"),
         JavaOpt("s", "subject", "the subject of acl to get"),
     ],
     fanout=True,
@@ -249,10 +230,7 @@ async def get_acl(
     from mqadmin.admin.auth import check_subject
 
     subj = check_subject(trim(subject))
-    if broker_addr is not None:
-        addrs = [broker_addr.strip()]
-    else:
-        addrs = await masters(inv, cluster_name or "", "GetAclSubCommand")
+    addrs = await read_addrs(inv, broker_addr, cluster_name, "GetAclSubCommand")
     await _read_acls(inv, addrs, lambda a: inv.admin.get_acl(a, subj), "acl", one=True)
 
 
@@ -260,22 +238,7 @@ async def get_acl(
     "listAcl",
     "List acl from cluster.",
     [
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            "list acl for which broker.",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
-        JavaOpt(
-            "c",
-            "clusterName",
-            "list acl for specified cluster.",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
+        *read_opts("acl", "list", end="."),
         JavaOpt("s", "subject", "the subject of acl to filter."),
         JavaOpt("r", "resource", "the resource of acl to filter."),
     ],
@@ -291,10 +254,7 @@ async def list_acl(
     resource: str | None,
 ) -> None:
     subj, res = trim(subject), trim(resource)
-    if broker_addr is not None:
-        addrs = [broker_addr.strip()]
-    else:
-        addrs = await masters(inv, cluster_name or "", "ListAclSubCommand")
+    addrs = await read_addrs(inv, broker_addr, cluster_name, "ListAclSubCommand")
     await _read_acls(inv, addrs, lambda a: inv.admin.list_acl(a, subj, res), "acls", one=False)
 
 
@@ -311,26 +271,20 @@ async def list_acl(
     json_doc='{"from": str, "to": str, "acls": [{"subject": str, "action": "created"|"updated"}]}',
 )
 async def copy_acl(inv: Invocation, from_broker: str, to_broker: str, subjects: str | None) -> None:
-    source, target = from_broker.strip(), to_broker.strip()
     admin = inv.admin
-    wanted = split_list(trim(subjects))
-    if wanted:
-        found = [await admin.get_acl(source, s) for s in wanted]
-        acls = [a for a in found if a is not None]
-    else:
-        acls = await admin.list_acl(source, None, None)
-    copied: list[dict[str, str]] = []
-    for acl in acls:
-        if await admin.get_acl(target, acl.subject) is None:
-            await admin.create_acl(target, acl)
-            action = "created"
-        else:
-            await admin.update_acl(target, acl)
-            action = "updated"
-        copied.append({"subject": acl.subject or "", "action": action})
-        inv.out.text(f"copy acl of {acl.subject} from {source} to {target} success.\n")
-    if inv.out.structured:
-        inv.out.data({"from": source, "to": target, "acls": copied})
+    await copy_between(
+        inv,
+        from_broker,
+        to_broker,
+        subjects,
+        list_all=lambda addr: admin.list_acl(addr, None, None),
+        get=admin.get_acl,
+        create=admin.create_acl,
+        update=admin.update_acl,
+        name_of=lambda acl: acl.subject,
+        what="acl",
+        key="subject",
+    )
 
 
 for _cmd in (create_acl, update_acl, delete_acl, get_acl, list_acl, copy_acl):

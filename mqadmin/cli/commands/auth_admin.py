@@ -14,7 +14,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.cli.authargs import TARGETS_DOC, change, masters, split_list, targets_opts, trim
+from mqadmin.cli.authargs import (
+    TARGETS_DOC,
+    change,
+    copy_between,
+    masters,
+    nowhere,
+    read_addrs,
+    read_opts,
+    target_opts,
+    targets_opts,
+    trim,
+)
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -138,22 +149,7 @@ async def update_user(
     "deleteUser",
     "Delete user from cluster.",
     [
-        JavaOpt(
-            "c",
-            "clusterName",
-            "delete acl from which cluster",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            "delete user from which broker",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
+        *target_opts("delete acl from which cluster", "delete user from which broker"),  # Java's words
         JavaOpt("u", "username", "the username of user to delete.", required=True),
     ],
     fanout=True,
@@ -180,22 +176,7 @@ async def delete_user(
     "getUser",
     "Get user from cluster.",
     [
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            "get user for which broker",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
-        JavaOpt(
-            "c",
-            "clusterName",
-            "get user for specified cluster",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
+        *read_opts("user", "get"),
         JavaOpt("u", "username", "the username of user to get"),
     ],
     json_doc=f'{{"addr": str, "user": {_USER_DOC}}} (a user no broker has: exit 1)',
@@ -204,39 +185,20 @@ async def get_user(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, username: str | None
 ) -> None:
     name = trim(username)
-    if broker_addr is not None:
-        addrs = [broker_addr.strip()]
-    else:
-        addrs = await masters(inv, cluster_name or "", "GetUserSubCommand")
+    addrs = await read_addrs(inv, broker_addr, cluster_name, "GetUserSubCommand")
     for addr in addrs:  # one by one, as Java: the first broker that has the user answers
         user = await inv.admin.get_user(addr, name)
         if user is not None:
             _emit_users(inv, addr, [user], "", one=True)
             return
-    where = addrs[0] if len(addrs) == 1 else f"the {len(addrs)} masters of the cluster"
-    raise CommandError(f"no user {name} on {where}")
+    raise CommandError(f"no user {name} on {nowhere(addrs)}")
 
 
 @java_command(
     "listUser",
     "List user from cluster.",
     [
-        JavaOpt(
-            "b",
-            "brokerAddr",
-            "list user for which broker",
-            group="target",
-            group_required=True,
-            dest="broker_addr",
-        ),
-        JavaOpt(
-            "c",
-            "clusterName",
-            "list user for specified cluster",
-            group="target",
-            group_required=True,
-            dest="cluster_name",
-        ),
+        *read_opts("user", "list"),
         JavaOpt("f", "filter", "the filter to list users", dest="name_filter"),
     ],
     json_doc=f'{{"addr": str|null, "users": [{_USER_DOC}]}} (-c: the first master that has users)',
@@ -270,26 +232,20 @@ async def list_user(
     json_doc='{"from": str, "to": str, "users": [{"username": str, "action": "created"|"updated"}]}',
 )
 async def copy_user(inv: Invocation, from_broker: str, to_broker: str, usernames: str | None) -> None:
-    source, target = from_broker.strip(), to_broker.strip()
     admin = inv.admin
-    names = split_list(trim(usernames))
-    if names:
-        found = [await admin.get_user(source, n) for n in names]
-        users = [u for u in found if u is not None]
-    else:
-        users = await admin.list_user(source, None)
-    copied: list[dict[str, str]] = []
-    for user in users:
-        if await admin.get_user(target, user.username) is None:
-            await admin.create_user(target, user)
-            action = "created"
-        else:
-            await admin.update_user(target, user)
-            action = "updated"
-        copied.append({"username": user.username or "", "action": action})
-        inv.out.text(f"copy user of {user.username} from {source} to {target} success.\n")
-    if inv.out.structured:
-        inv.out.data({"from": source, "to": target, "users": copied})
+    await copy_between(
+        inv,
+        from_broker,
+        to_broker,
+        usernames,
+        list_all=lambda addr: admin.list_user(addr, None),
+        get=admin.get_user,
+        create=admin.create_user,
+        update=admin.update_user,
+        name_of=lambda user: user.username,
+        what="user",
+        key="username",
+    )
 
 
 for _cmd in (create_user, update_user, delete_user, get_user, list_user, copy_user):

@@ -45,14 +45,17 @@ NOT_FOUND_CODES = frozenset(
 )
 """Answers meaning "no such topic, group or message": exit code NOT_FOUND whatever the command."""
 
-_GROUP_NOT_EXIST = re.compile(r"consumer group <[^>]*> not exist", re.IGNORECASE)
-"""The remark a broker answers a reset for a group it has no offsets of with (Java's SYSTEM_ERROR)."""
+_NOT_EXIST_REMARKS = re.compile(
+    r"consumer group <[^>]*> not exist|can not find message by the offset", re.IGNORECASE
+)
+"""SYSTEM_ERROR remarks (Java's) that mean "no such group" (a reset of a group the broker has no
+offsets of) or "no such message" (an offset id past what the broker wrote)."""
 
 
 def _not_found(exc: RemoteCommandError) -> bool:
     if exc.code in NOT_FOUND_CODES:
         return True
-    return exc.code == ResponseCode.SYSTEM_ERROR and bool(_GROUP_NOT_EXIST.search(exc.remark or ""))
+    return exc.code == ResponseCode.SYSTEM_ERROR and bool(_NOT_EXIST_REMARKS.search(exc.remark or ""))
 
 _FAQ = re.compile(
     r"\s*(See|For more information, please visit the url,)\s+https?://\S+(\s+for further details\.)?\s*$"

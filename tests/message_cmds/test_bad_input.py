@@ -18,7 +18,7 @@ from tests.cli.peers import NameServer, register_broker, registration_frame
 from tests.message_cmds.conftest import TOPIC, Sent
 from tests.message_cmds.support import Cluster, Result
 
-USAGE, ERROR, REMOTE, UNREACHABLE = 2, 1, 3, 4
+USAGE, ERROR, REMOTE, UNREACHABLE, NOT_FOUND = 2, 1, 3, 4, 7
 
 
 def one_line(r: Result, code: int, *words: str) -> None:
@@ -60,17 +60,17 @@ def test_ids_that_name_no_message(cluster: Cluster, state: Sent) -> None:
     ns = cluster.ns.addr
     unknown_unique = "C0A8000100002A9F0000000000000000"  # its "port" 0 is no port: a unique key
     one_line(
-        cluster.mqadmin("queryMsgById", "-n", ns, "-t", TOPIC, "-i", unknown_unique), ERROR, "no message"
+        cluster.mqadmin("queryMsgById", "-n", ns, "-t", TOPIC, "-i", unknown_unique), NOT_FOUND, "no message"
     )
     port = cluster.broker.addr.rsplit(":", 1)[1]
     past_end = "7F000001" + f"{int(port):08X}" + f"{10**9:016X}"  # our broker, an offset it never wrote
     r = cluster.mqadmin("queryMsgById", "-n", ns, "-t", TOPIC, "-i", past_end)
-    one_line(r, REMOTE, "can not find message by the offset", cluster.broker.addr)
+    one_line(r, NOT_FOUND, "can not find message by the offset", cluster.broker.addr)
 
 
 def test_key_that_does_not_exist(cluster: Cluster, state: Sent) -> None:
     r = cluster.mqadmin("queryMsgByKey", "-n", cluster.ns.addr, "-t", TOPIC, "-k", "no-such-key")
-    one_line(r, ERROR, "no message with key no-such-key in topic MsgCmdTopic")
+    one_line(r, NOT_FOUND, "no message with key no-such-key in topic MsgCmdTopic")
 
 
 @pytest.mark.parametrize(
@@ -117,10 +117,10 @@ def test_bad_values_are_refused_before_sending(
 
 def test_unknown_topic_and_broker(cluster: Cluster, state: Sent) -> None:
     ns = cluster.ns.addr
-    one_line(cluster.mqadmin("printMsg", "-n", ns, "-t", "NoSuchTopic"), REMOTE, "CODE: 17", "NoSuchTopic")
+    one_line(cluster.mqadmin("printMsg", "-n", ns, "-t", "NoSuchTopic"), NOT_FOUND, "CODE: 17", "NoSuchTopic")
     one_line(
         cluster.mqadmin("queryMsgByKey", "-n", ns, "-t", "NoSuchTopic", "-k", "k"),
-        REMOTE,
+        NOT_FOUND,
         "CODE: 17",
         "NoSuchTopic",
     )

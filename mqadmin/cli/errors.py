@@ -57,6 +57,7 @@ def _not_found(exc: RemoteCommandError) -> bool:
         return True
     return exc.code == ResponseCode.SYSTEM_ERROR and bool(_NOT_EXIST_REMARKS.search(exc.remark or ""))
 
+
 _FAQ = re.compile(
     r"\s*(See|For more information, please visit the url,)\s+https?://\S+(\s+for further details\.)?\s*$"
 )

@@ -12,8 +12,9 @@ expired broker) the client's connection is closed too. A passed-on answer is hel
 worker's copy has caught up with the primary (a SYNC), so a client that registered, then asks for
 a route on the same connection, sees its registration.
 
-A worker exits when its primary goes (the socket pair closes); the primary restarts a worker that
-dies. Run as ``python -m mqadmin.namesrv.worker '<json settings>'`` by the primary only.
+A worker exits when its primary goes (the socket pair closes) or on SIGTERM (the primary's way of
+stopping it; SIGINT is the primary's alone); the primary restarts a worker that dies. Run as
+``python -m mqadmin.namesrv.worker '<json settings>'`` by the primary only.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import functools
 import json
 import logging
 import os
+import signal
 import socket
 import sys
 from collections.abc import Awaitable, Coroutine
@@ -44,7 +46,7 @@ from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection, HandlerResult, HandlerTable, parse_addr
 from mqadmin.remoting.server import RemotingServer
 from mqadmin.route.routecache import RouteBodyCache
-from mqadmin.servermain import setup_logging, stop_signals
+from mqadmin.servermain import setup_logging
 
 __all__ = ["WorkerSettings", "main", "serve"]
 
@@ -179,13 +181,17 @@ async def serve(settings: WorkerSettings) -> None:
     await server.start(settings["host"], int(settings["port"]))
     replica.ready()
     log.info("name server worker %d serving on %s", os.getpid(), server.address)
+    stop: asyncio.Future[Any] = loop.create_future()
+
+    def stop_now() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
+    loop.add_signal_handler(signal.SIGTERM, stop_now)
     try:
-        with stop_signals() as stop:
-            stopping: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
-            primary_gone: asyncio.Future[Any] = replica.closed
-            await asyncio.wait({stopping, primary_gone}, return_when=asyncio.FIRST_COMPLETED)
-            stopping.cancel()
+        await asyncio.wait({stop, replica.closed}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        loop.remove_signal_handler(signal.SIGTERM)
         await server.stop(1.0)
         replica.close()
 
@@ -196,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("this is started by the name server (mqadmin namesrv start --workers N)\n")
         return 2
     settings: WorkerSettings = json.loads(args[0])
+    # Ctrl-C reaches the whole process group: the primary decides, and stops its workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     handler = setup_logging(settings.get("log_file"))
     try:
         with asyncio.Runner(loop_factory=loop_factory(settings.get("loop", "asyncio"))) as runner:

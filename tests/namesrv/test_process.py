@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.namesrv.support import WORKERS, Wire, request, run
 
 BOOT = re.compile(r"The Name Server boot success\. serializeType=JSON, address (\S+):(\d+)")
@@ -130,3 +132,51 @@ def test_start_failures_exit_non_zero(tmp_path: Path) -> None:
         _command("-c", str(_config(tmp_path)), "--log-file", ""), capture_output=True, text=True, timeout=20
     )
     assert broken.returncode == 1 and "kvConfig.json" in broken.stderr
+
+
+def _children(pid: int) -> set[int]:
+    kids = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.add(int(entry.name))
+    return kids
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_workers_serve_and_stop_with_the_server(tmp_path: Path, sig: int) -> None:
+    """``--workers 3``: two worker processes beside the first, all answering on the one port; a
+    signal to the server (SIGINT to the whole group, as Ctrl-C sends it) stops them all, cleanly."""
+    config = _config(tmp_path)
+    proc = subprocess.Popen(
+        [*_command("-c", str(config), "--log-file", ""), "--workers", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    m = BOOT.fullmatch(proc.stdout.readline().rstrip("\n"))
+    assert m is not None
+    port = int(m.group(2))
+    workers = _children(proc.pid)
+    try:
+        assert len(workers) == 2, workers
+        for _ in range(12):  # connections land on any of the three; each passes KV reads on
+            (got,) = run(_kv(port, (101, {"namespace": "N", "key": "k"})))
+            assert got["code"] == 22 and got["remark"] == "No config item, Namespace: N Key: k"
+    finally:
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert err == ""
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers), "no worker outlives the server"

@@ -1,10 +1,13 @@
 """Snapshot collector and PySpark analytics.
 
-- :mod:`.collector` takes one snapshot of every cluster through a :mod:`.source` (the remoting one);
-  :mod:`.writer` stores it as Parquet in the layout of :mod:`.layout`, with the columns of
-  :mod:`.schema`. No JVM needed.
+- :mod:`.collector` takes one snapshot of every cluster through the admin API
+  (:class:`mqadmin.admin.api.MQAdmin`); :mod:`.writer` stores it as Parquet in the layout of
+  :mod:`.layout`, with the columns of :mod:`.schema`. No JVM needed.
 - :mod:`.jobs` are the Spark jobs (lag, throughput, skew, idle, report) and their runner.
-- :mod:`.export` is the ``rocketmq`` Spark data source that reads a topic's messages.
+- :mod:`.export` is the ``rocketmq`` Spark data source that reads a topic's messages (a small
+  export runs in-process, :mod:`.export.inprocess`).
+- :mod:`.preflight` judges options and ``--input`` before any JVM starts; :mod:`.progress` draws
+  the progress line of a slow run on a terminal.
 - :mod:`.cli` holds ``mqadmin analyze``, :mod:`.snapshot_command` and :mod:`.export.command` the
   other two commands; pyspark and pyarrow are imported only when one of them runs.
 """

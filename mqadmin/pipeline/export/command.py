@@ -19,6 +19,7 @@ import click
 from mqadmin.pipeline.clitools import (
     EXIT_INTERRUPTED,
     EXIT_USAGE,
+    INSTALL_HINT,
     SettingsResolver,
     debug,
     default_settings,
@@ -42,7 +43,7 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
 
     @click.group("export", context_settings={"help_option_names": ["-h", "--help"]})
     def export_group() -> None:
-        """Export data with Spark: a topic's messages."""
+        """Export a topic's messages (in-process when small, else with Spark)."""
 
     @export_group.command("messages")
     @click.option("-t", "--topic", required=True, help="Topic to export.")
@@ -83,7 +84,7 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         remote: str | None,
         partition_size: int,
     ) -> None:
-        """A topic's messages (all, or a store-time range) as Parquet, read in parallel from the brokers."""
+        """A topic's messages (all, or a store-time range) as Parquet or JSON lines, read from the brokers."""
         prefix = "mqadmin export messages"
         from mqadmin.pipeline.preflight import UsageError, check_engine, check_out, is_local, local_path
         from mqadmin.pipeline.timespec import TimeSpecError, parse_time
@@ -111,6 +112,10 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         except Exception as e:
             fail(prefix, first_line(e), exc=e)
 
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            fail(prefix, f"pyarrow is not installed. Install it with: {INSTALL_HINT}")
         from mqadmin.pipeline.export.plan import ExportOptions, plan
 
         options = {

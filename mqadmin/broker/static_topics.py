@@ -55,6 +55,7 @@ from mqadmin.protocol.staticmapping import (
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
     from mqadmin.protocol.headers.consumer import (
+        GetEarliestMsgStoretimeRequestHeader,
         GetMaxOffsetRequestHeader,
         GetMinOffsetRequestHeader,
         QueryConsumerOffsetRequestHeader,
@@ -67,6 +68,7 @@ __all__ = [
     "QueueContext",
     "TopicQueueMappings",
     "commit_answer",
+    "earliest_answer",
     "forward_pull",
     "not_leader",
     "offset_answer",
@@ -371,6 +373,35 @@ def offset_answer(
         if resp.code != ResponseCode.SUCCESS:
             return answer(cmd, resp.code, resp.remark)
         return told(parse_long(resp.ext("offset")))
+
+    return remote()
+
+
+def earliest_answer(
+    broker: BrokerController,
+    cmd: RemotingCommand,
+    header: GetEarliestMsgStoretimeRequestHeader,
+    static: QueueContext,
+) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
+    """GET_EARLIEST_MSG_STORETIME of a logical queue: its oldest generation's, asked on that
+    generation's physical queue (Java forwards the logical queue id there)."""
+    if not static.is_leader:
+        return not_leader(cmd, static, static.global_id)
+    item = find_item(static.items, 0, True)
+    assert item is not None
+    if item.bname == broker.config.broker_name:
+        ts = broker.store.earliest_message_time(static.topic, item.queue_id)
+        return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": ts})
+
+    async def remote() -> RemotingCommand:
+        fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname)
+        try:
+            resp = await _ask(broker, cmd, fwd, item.bname)
+        except Exception as e:
+            return _failed(cmd, e)
+        if resp.code != ResponseCode.SUCCESS:
+            return answer(cmd, resp.code, resp.remark)
+        return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": parse_long(resp.ext("timestamp"))})
 
     return remote()
 

@@ -253,6 +253,9 @@ def test_remapping_moves_queues_with_offsets_that_keep_growing(cluster: Cluster)
         request(b, RequestCode.GET_MIN_OFFSET, {"topic": "StaticMove", "queueId": "1"}).ext("offset") == "0"
     )
     search = {"topic": "StaticMove", "queueId": "1"}
+    earliest = request(b, RequestCode.GET_EARLIEST_MSG_STORETIME, search).ext("timestamp")
+    on_a = request(cluster.a.addr, RequestCode.GET_EARLIEST_MSG_STORETIME, {**search, "lo": "false"})
+    assert earliest == on_a.ext("timestamp") and int(earliest or 0) > 0  # old0's, kept on broker-a
     assert (
         request(b, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, {**search, "timestamp": "0"}).ext("offset") == "0"
     )

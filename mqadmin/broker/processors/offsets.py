@@ -16,7 +16,13 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.processors.wire import answer, guarded
-from mqadmin.broker.static_topics import commit_answer, offset_answer, query_answer, search_answer
+from mqadmin.broker.static_topics import (
+    commit_answer,
+    earliest_answer,
+    offset_answer,
+    query_answer,
+    search_answer,
+)
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
@@ -148,8 +154,13 @@ class OffsetProcessor:
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
-    def get_earliest_msg_storetime(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+    def get_earliest_msg_storetime(
+        self, conn: Connection, cmd: RemotingCommand
+    ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = GetEarliestMsgStoretimeRequestHeader.decode(cmd.ext_fields)
+        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        if static is not None:  # a logical queue of a static topic: its oldest generation's
+            return earliest_answer(self.broker, cmd, h, static)
         ts = self.broker.store.earliest_message_time(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": ts})
 

@@ -219,6 +219,7 @@ class GetEarliestMsgStoretimeRequestHeader(RequestHeader):
     topic: ConsumedTopic
     queue_id: int
     bname: str | None = None
+    lo: bool | None = None
 
 
 # ------------------------------------------------------------------------------------ 308, 314

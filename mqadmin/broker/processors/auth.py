@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.auth.model import SUPER, acl_from_info, user_from_info
+from mqadmin.broker.auth.model import SUPER, User, acl_from_info, user_from_info
 from mqadmin.broker.auth.store import AuthRefused
 from mqadmin.broker.processors.wire import answer, guarded
 from mqadmin.protocol import fastjson
@@ -142,31 +142,32 @@ class AuthProcessor:
 
     # ------------------------------------------------------------------------------ users
 
-    @guarded
-    def create_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        hdr = CreateUserRequestHeader.decode(cmd.ext_fields)
+    def _user_to_put(
+        self, cmd: RemotingCommand, header: type[CreateUserRequestHeader | UpdateUserRequestHeader], verb: str
+    ) -> User:
+        """The user a create or an update asks for: the header's name with the body's fields; a super
+        user only from a super user (Java's text says ``create``/``update``)."""
+        hdr = header.decode(cmd.ext_fields)
         if not hdr.username:
-            return answer(cmd, ResponseCode.INVALID_PARAMETER, "The username is blank")
+            raise AuthRefused("The username is blank", ResponseCode.INVALID_PARAMETER)
         info = _user_body(cmd)
         info.username = hdr.username
         user = user_from_info(info)
         if user.user_type == SUPER and self._not_super_login(cmd):
-            return answer(cmd, ResponseCode.SYSTEM_ERROR, "The super user can only be create by super user")
+            raise AuthRefused(f"The super user can only be {verb} by super user", ResponseCode.SYSTEM_ERROR)
+        return user
+
+    @guarded
+    def create_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        user = self._user_to_put(cmd, CreateUserRequestHeader, "create")
         self.store.create_user(user)
         self._changed(conn, f"user {user.username!r} created")
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def update_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        hdr = UpdateUserRequestHeader.decode(cmd.ext_fields)
-        if not hdr.username:
-            return answer(cmd, ResponseCode.INVALID_PARAMETER, "The username is blank")
-        info = _user_body(cmd)
-        info.username = hdr.username
-        user = user_from_info(info)
-        if user.user_type == SUPER and self._not_super_login(cmd):
-            return answer(cmd, ResponseCode.SYSTEM_ERROR, "The super user can only be update by super user")
-        old = self.store.get_user(hdr.username)
+        user = self._user_to_put(cmd, UpdateUserRequestHeader, "update")
+        old = self.store.get_user(user.username)
         if old is None:
             raise AuthRefused("The user is not exist")
         if old.is_super and self._not_super_login(cmd):

@@ -139,6 +139,7 @@ class LocalCluster:
     cluster: str = "DefaultCluster"
     broker_name: str = "broker-a"
     broker_props: dict[str, object] = field(default_factory=dict)
+    namesrv_props: dict[str, object] = field(default_factory=dict)
     namesrv: ServerProcess | None = None
     broker: ServerProcess | None = None
     namesrv_addr: str = ""
@@ -147,7 +148,12 @@ class LocalCluster:
     def start(self) -> LocalCluster:
         self.workdir.mkdir(parents=True, exist_ok=True)
         ns_conf = self.workdir / "namesrv.properties"
-        ns_conf.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={self.workdir / 'kvConfig.json'}\n")
+        ns_props: dict[str, object] = {
+            "bindAddress": "127.0.0.1",
+            "kvConfigPath": self.workdir / "kvConfig.json",
+            **self.namesrv_props,
+        }
+        ns_conf.write_text("".join(f"{k}={v}\n" for k, v in ns_props.items()))
         self.namesrv = ServerProcess(
             "name server",
             [

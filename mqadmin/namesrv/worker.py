@@ -124,8 +124,8 @@ class Worker:
         """The client's channel to the primary, opened with its first passed-on request (requests
         that arrive meanwhile wait for the same opening, in order)."""
         opening: asyncio.Future[Connection] | None = conn.attrs.get(_UPSTREAM)
-        if opening is None:
-            opening = asyncio.ensure_future(self._open_upstream(conn))
+        if opening is None or (opening.done() and (opening.cancelled() or opening.exception())):
+            opening = asyncio.ensure_future(self._open_upstream(conn))  # first, or after a failure
             conn.attrs[_UPSTREAM] = opening
         return await asyncio.shield(opening)
 

@@ -58,4 +58,5 @@ def test_bad_options_are_usage_errors(args: list[str]) -> None:
     )
     assert done.returncode == 2, done.stderr
     assert done.stdout == ""
-    assert done.stderr.startswith("mqadmin namesrv start: Invalid value for '--") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("mqadmin namesrv start: Invalid value for '--")
+    assert done.stderr.count("\n") == 1

@@ -17,29 +17,14 @@ from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.acl import (
-    CreateAccessConfigRequestHeader,
     DeleteAccessConfigRequestHeader,
     GetBrokerAclConfigResponseHeader,
+    PlainAccessConfig,
     UpdateGlobalWhiteAddrsConfigRequestHeader,
-    join_list,
 )
 from mqadmin.protocol.headers.base import HeaderError
 
 __all__ = ["AclOps", "ClusterAclVersionInfo", "PlainAccessConfig"]
-
-
-@dataclass(slots=True)
-class PlainAccessConfig:
-    """One account to create or update (Java ``PlainAccessConfig``); None fields are not sent."""
-
-    access_key: str
-    secret_key: str | None = None
-    white_remote_address: str | None = None
-    admin: bool = False
-    default_topic_perm: str | None = None
-    default_group_perm: str | None = None
-    topic_perms: list[str] | None = None
-    group_perms: list[str] | None = None
 
 
 @dataclass(slots=True)
@@ -58,17 +43,7 @@ class AclOps(NamesrvOps):
     GET_BROKER_CLUSTER_ACL_INFO to one broker."""
 
     async def create_and_update_plain_access_config(self, addr: str, cfg: PlainAccessConfig) -> None:
-        hdr = CreateAccessConfigRequestHeader(
-            access_key=cfg.access_key,
-            secret_key=cfg.secret_key,
-            white_remote_address=cfg.white_remote_address,
-            admin=cfg.admin,
-            default_topic_perm=cfg.default_topic_perm,
-            default_group_perm=cfg.default_group_perm,
-            topic_perms=join_list(cfg.topic_perms),
-            group_perms=join_list(cfg.group_perms),
-        )
-        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_ACL_CONFIG, hdr)
+        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_ACL_CONFIG, cfg.header())
 
     async def delete_plain_access_config(self, addr: str, access_key: str) -> None:
         await self.invoke(addr, RequestCode.DELETE_ACL_CONFIG, DeleteAccessConfigRequestHeader(access_key))

@@ -44,6 +44,7 @@ import yaml
 from mqadmin.broker.acl_addresses import AddressMatcher, AddressPatternError, address_matcher
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.headers.acl import PlainAccessConfig
 
 __all__ = [
     "ANY",
@@ -118,20 +119,6 @@ class AclTables:
     """Which file defines each accessKey (Java's ``accessKeyTable``): an edit goes to that file."""
     versions: dict[Path, DataVersion] = field(default_factory=dict)
     """Each file's ``dataVersion`` (counter 0, stamped now, for a file without one)."""
-
-
-@dataclass
-class PlainAccessConfig:
-    """One account as an update request gives it (Java ``PlainAccessConfig``)."""
-
-    access_key: str | None
-    secret_key: str | None = None
-    white_remote_address: str | None = None
-    admin: bool = False
-    default_topic_perm: str | None = None
-    default_group_perm: str | None = None
-    topic_perms: list[str] | None = None
-    group_perms: list[str] | None = None
 
 
 def _perm_entry_refusal(entry: str, is_topic: bool) -> str | None:

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.acl import PlainAccessValidator
 from mqadmin.broker.acl_edit import AclEditError, PlainAclEditor
-from mqadmin.broker.acl_plain import PlainAccessConfig
 from mqadmin.broker.processors.wire import answer, guarded, hash_ordered
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -23,6 +22,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.acl import (
     CreateAccessConfigRequestHeader,
     DeleteAccessConfigRequestHeader,
+    PlainAccessConfig,
     UpdateGlobalWhiteAddrsConfigRequestHeader,
     split_list,
 )
@@ -107,16 +107,7 @@ class AclAdminProcessor:
         hdr = CreateAccessConfigRequestHeader.decode(cmd.ext_fields)
         if self.editor is None:
             return answer(cmd, ResponseCode.UPDATE_AND_CREATE_ACL_CONFIG_FAILED, ACL_OFF)
-        cfg = PlainAccessConfig(
-            access_key=hdr.access_key,
-            secret_key=hdr.secret_key,
-            white_remote_address=hdr.white_remote_address,
-            admin=hdr.admin,
-            default_topic_perm=hdr.default_topic_perm,
-            default_group_perm=hdr.default_group_perm,
-            topic_perms=split_list(hdr.topic_perms),
-            group_perms=split_list(hdr.group_perms),
-        )
+        cfg = PlainAccessConfig.from_header(hdr)
         try:
             self.editor.update_account(cfg)
         except AclEditError as e:

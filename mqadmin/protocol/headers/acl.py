@@ -8,12 +8,15 @@ What the values may be (key lengths, perms, address patterns) is the broker's ch
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mqadmin.protocol.headers.base import RequestHeader, request_header
 
 __all__ = [
     "CreateAccessConfigRequestHeader",
     "DeleteAccessConfigRequestHeader",
     "GetBrokerAclConfigResponseHeader",
+    "PlainAccessConfig",
     "UpdateGlobalWhiteAddrsConfigRequestHeader",
     "join_list",
     "split_list",
@@ -50,6 +53,48 @@ class CreateAccessConfigRequestHeader(RequestHeader):
     default_group_perm: str | None = None
     topic_perms: str | None = None
     group_perms: str | None = None
+
+
+@dataclass(slots=True)
+class PlainAccessConfig:
+    """One account to create or update (Java ``PlainAccessConfig``): what the admin client sends as a
+    :class:`CreateAccessConfigRequestHeader` (None fields are not sent) and the broker reads back."""
+
+    access_key: str
+    secret_key: str | None = None
+    white_remote_address: str | None = None
+    admin: bool = False
+    default_topic_perm: str | None = None
+    default_group_perm: str | None = None
+    topic_perms: list[str] | None = None
+    group_perms: list[str] | None = None
+
+    def header(self) -> CreateAccessConfigRequestHeader:
+        """The request header, the perm lists comma-joined."""
+        return CreateAccessConfigRequestHeader(
+            access_key=self.access_key,
+            secret_key=self.secret_key,
+            white_remote_address=self.white_remote_address,
+            admin=self.admin,
+            default_topic_perm=self.default_topic_perm,
+            default_group_perm=self.default_group_perm,
+            topic_perms=join_list(self.topic_perms),
+            group_perms=join_list(self.group_perms),
+        )
+
+    @classmethod
+    def from_header(cls, hdr: CreateAccessConfigRequestHeader) -> PlainAccessConfig:
+        """The account a request header gives, the perm lists split as Java splits them."""
+        return cls(
+            access_key=hdr.access_key,
+            secret_key=hdr.secret_key,
+            white_remote_address=hdr.white_remote_address,
+            admin=hdr.admin,
+            default_topic_perm=hdr.default_topic_perm,
+            default_group_perm=hdr.default_group_perm,
+            topic_perms=split_list(hdr.topic_perms),
+            group_perms=split_list(hdr.group_perms),
+        )
 
 
 @request_header

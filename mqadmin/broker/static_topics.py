@@ -5,8 +5,13 @@
 A mapping arrives with UPDATE_AND_CREATE_STATIC_TOPIC (513) together with the topic's config: both
 are checked first (:func:`~mqadmin.protocol.staticmapping.merge_broker_detail`, the header's
 numbers), then kept; the mapping file is written before ``topics.json``, so a refused request writes
-neither. Sends and pulls name a *logical* queue of a static topic; :meth:`TopicQueueMappings.context`
-finds its generation here, and the processors rewrite queue ids and offsets with it.
+neither (a crash between the two writes leaves the new mapping beside the old config; the tool's
+next run, which checks both, says so). Details in the file that do not add up are left out at load.
+
+Sends, pulls, consumer offsets, min/max offsets, time searches and earliest store times name a
+*logical* queue of a static topic; :meth:`TopicQueueMappings.context` finds its generations here,
+and the functions below answer in logical terms. A generation that lives on another broker is asked
+there with physical ids and ``lo=false`` (Java's ``RpcClient``; its address from the name servers).
 """
 
 from __future__ import annotations

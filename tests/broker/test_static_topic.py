@@ -371,6 +371,11 @@ def test_unknown_brokers_and_too_many_queues_are_one_line(cluster: Cluster) -> N
     assert r.code == 1 and r.out == "" and r.err.strip().endswith("Can't find addr for broker broker-x"), r
     r = cluster.mq("updateStaticTopic", "-c", "NoSuchCluster", "-t", "StaticBad", "-qn", "4")
     assert r.code == 1 and r.out == "" and r.err.strip().endswith("Find none brokers, do nothing"), r
+    plain = cluster.mq("updateTopic", "-b", cluster.a.addr, "-t", "PlainNotStatic")
+    assert plain.code == 0, plain.err
+    before = _snapshot(cluster)
+    r = cluster.mq("updateStaticTopic", "-b", "broker-a", "-t", "PlainNotStatic", "-qn", "4")
+    assert r.code == 1 and r.out == "" and r.err.strip().endswith("should not be null in broker broker-a"), r
     r = cluster.mq("updateStaticTopic", "-b", "broker-a", "-t", "StaticBad", "-qn", "2000")
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "1 to 1024" in r.err, r
     r = cluster.mq("updateStaticTopic", "-t", "StaticBad", "-qn", "2")  # neither -b nor -c

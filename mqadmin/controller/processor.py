@@ -564,7 +564,7 @@ class ControllerProcessor:
         return req.response(RC.SUCCESS, None, None, text.encode("utf-8") if text else None)
 
     def update_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        log.info("controller updateConfig called by %s", conn.addr)
+        _peer_log.log(logging.INFO, "config call", "controller updateConfig called by %s", conn.addr)
         if req.body is None:
             return req.response(RC.SUCCESS)
         try:

@@ -108,8 +108,8 @@ class BrokerOpsProcessor:
             return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"topic[{topic}] not exist")
         if b.groups.find(group) is None:
             return answer(cmd, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "subscription group does not exist")
-        log.info(
-            "consume mode of %r on %r set to %s (popShareQueueNum %d) by %s",
+        _peer_log.log(
+            logging.INFO, "consume mode", "consume mode of %r on %r set to %s (popShareQueueNum %d) by %s",
             group, topic, body.mode, body.pop_share_queue_num, conn.remote_addr,
         )  # fmt: skip
         self.modes.set(topic, group, body)
@@ -123,7 +123,12 @@ class BrokerOpsProcessor:
 
     @guarded
     def export_pop_records(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        log.info("pop record export asked by %s: no KV pop store, nothing to move", conn.remote_addr)
+        _peer_log.log(
+            logging.INFO,
+            "pop export",
+            "pop record export asked by %s: no KV pop store, nothing to move",
+            conn.remote_addr,
+        )
         return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK)
 
     # ------------------------------------------------------------------------------ store settings
@@ -133,13 +138,21 @@ class BrokerOpsProcessor:
         b = self.broker
         if b.config.broker_id != 0:
             hdr = ResetMasterFlushOffsetHeader.decode(cmd.ext_fields)
-            log.info("master flushed offset set to %d by %s", hdr.master_flush_offset, conn.remote_addr)
+            _peer_log.log(
+                logging.INFO,
+                "master flush offset",
+                "master flushed offset set to %d by %s",
+                hdr.master_flush_offset,
+                conn.remote_addr,
+            )
             b.store.set_master_flushed_offset(hdr.master_flush_offset)
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def set_read_ahead(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        log.info("setCommitLogReadaheadMode called by %s", conn.remote_addr)
+        _peer_log.log(
+            logging.INFO, "read ahead call", "setCommitLogReadaheadMode called by %s", conn.remote_addr
+        )
         if cmd.ext_fields is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "set commitlog readahead mode param error")
         try:
@@ -154,7 +167,7 @@ class BrokerOpsProcessor:
         try:
             self._advise_commitlog(mode)
         except OSError as e:
-            log.error("set commitlog readahead mode failed: %s", e)
+            _peer_log.error("read ahead", "set commitlog readahead mode failed: %s", e)
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "set commitlog readahead mode failed")
         return answer(cmd, ResponseCode.SUCCESS, f"set commitlog readahead mode success, mode: {mode}")
 
@@ -172,8 +185,8 @@ class BrokerOpsProcessor:
     @guarded
     def check_rocksdb_cq(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = CheckRocksdbCqWriteProgressRequestHeader.decode(cmd.ext_fields)
-        log.info(
-            "checkRocksdbCqWriteProgress (topic %r) result: %s",
+        _peer_log.log(
+            logging.INFO, "rocksdb cq check", "checkRocksdbCqWriteProgress (topic %r) result: %s",
             hdr.topic, CheckRocksdbCqWriteResult(1, _ROCKSDB_CQ_OFF).encode().decode(),
         )  # fmt: skip
         body = CheckRocksdbCqWriteResult(CHECK_IN_PROGRESS).encode()

@@ -89,7 +89,13 @@ class ColdDataProcessor:
             if why is not None:
                 return self._refused(conn, cmd, why)
             entries[group] = parse_long(value)
-        log.info("updateColdDataFlowCtrGroupConfig new config: %s, client: %s", entries, conn.remote_addr)
+        _peer_log.log(
+            logging.INFO,
+            "cold update",
+            "updateColdDataFlowCtrGroupConfig new config: %s, client: %s",
+            entries,
+            conn.remote_addr,
+        )
         self.service.add_or_update_group_config(entries)
         return answer(cmd, ResponseCode.SUCCESS)
 
@@ -104,7 +110,13 @@ class ColdDataProcessor:
         why = names.check_group(group)
         if why is not None:
             return self._refused(conn, cmd, why)
-        log.info("removeColdDataFlowCtrGroupConfig, consumerGroup: %s client: %s", group, conn.remote_addr)
+        _peer_log.log(
+            logging.INFO,
+            "cold remove",
+            "removeColdDataFlowCtrGroupConfig, consumerGroup: %s client: %s",
+            group,
+            conn.remote_addr,
+        )
         self.service.remove_group_config(group)
         return answer(cmd, ResponseCode.SUCCESS)
 

@@ -23,6 +23,7 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.static_topic import CreateStaticTopicRequestHeader
 from mqadmin.protocol.staticmapping import MappingError, check_broker_detail
 from mqadmin.remoting.client import Connection, Handler
+from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["StaticTopicProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
+_peer_log = ThrottledLog(log)  # lines a remote peer can cause; names shown with repr until checked
 
 
 class StaticTopicProcessor:
@@ -50,8 +52,10 @@ class StaticTopicProcessor:
         hdr = CreateStaticTopicRequestHeader.decode(cmd.ext_fields)
         topic = hdr.topic
         b = self.broker
-        log.info(
-            "Broker receive request to update or create static topic=%s, caller address=%s",
+        _peer_log.log(
+            logging.INFO,
+            "static topic",
+            "Broker receive request to update or create static topic=%r, caller address=%s",
             topic,
             conn.remote_addr,
         )
@@ -66,7 +70,13 @@ class StaticTopicProcessor:
             check_broker_detail(detail, topic, b.config.broker_name, hdr.write_queue_nums)
             kept = b.topics.mappings.merged(detail, bool(hdr.force))
         except (ProtocolError, MappingError) as e:
-            log.warning("Update static topic %s from %s refused: %s", topic, conn.remote_addr, e)
+            _peer_log.warning(
+                "static topic refused",
+                "Update static topic %s from %s refused: %r",
+                topic,
+                conn.remote_addr,
+                str(e),
+            )
             return answer(cmd, ResponseCode.SYSTEM_ERROR, str(e))
         tc = TopicConfig(
             topic_name=topic,

@@ -56,6 +56,7 @@ from mqadmin.protocol.staticmapping import (
     static_offset_loosely,
     static_offset_strictly,
 )
+from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
@@ -82,6 +83,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("mqadmin.broker")
+_peer_log = ThrottledLog(log)  # lines a remote peer can cause
 
 
 @dataclass(slots=True)
@@ -194,8 +196,13 @@ class TopicQueueMappings:
         self.table[detail.topic] = detail
         self.data_version.next_version()
         self.persist()
-        log.info(
-            "Update topic queue mapping of %s (epoch %s -> %d)", detail.topic, old and old.epoch, detail.epoch
+        _peer_log.log(
+            logging.INFO,
+            "mapping updated",
+            "Update topic queue mapping of %s (epoch %s -> %d)",
+            detail.topic,
+            old and old.epoch,
+            detail.epoch,
         )
 
     def delete(self, topic: str) -> None:
@@ -255,7 +262,9 @@ async def _master_addr(broker: BrokerController, bname: str) -> str | None:
                 continue
             info = ClusterInfo.decode(resp.body or b"{}")
         except Exception as e:
-            log.warning("cluster info from %s for a static-topic request failed: %s", ns, e)
+            _peer_log.warning(
+                "cluster info", "cluster info from %s for a static-topic request failed: %s", ns, e
+            )
             continue
         bd = (info.broker_addr_table or {}).get(bname)
         if bd is not None:
@@ -275,7 +284,7 @@ async def _ask(
 
 
 def _failed(cmd: RemotingCommand, e: Exception) -> RemotingCommand:
-    log.warning("static-topic request %d forwarded: %s", cmd.code, e)
+    _peer_log.warning("forward failed", "static-topic request %d forwarded: %r", cmd.code, str(e))
     return answer(
         cmd, ResponseCode.SYSTEM_ERROR, str(e) if isinstance(e, MappingError) else f"{type(e).__name__}: {e}"
     )

@@ -1,7 +1,7 @@
 """What the ACL 2.0 commands (:mod:`mqadmin.cli.commands.auth_admin`, :mod:`mqadmin.cli.commands.auth_acl`)
-share: the required ``-c | -b`` option group, Java's trimming and splitting of option values, the
-brokers a ``-b``/``-c`` command acts on, a change made on each of them at once, and the copy of
-users or ACLs from one broker to another.
+share: the wording of their ``-c | -b`` option groups, Java's trimming and splitting of option values,
+the brokers a read asks, a change made on each member at once, and the copy of users or ACLs from
+one broker to another (the ``-b``/``-c`` group and members themselves: :mod:`mqadmin.cli.brokertargets`).
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from mqadmin.cli.brokertargets import all_members, target_opts
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
 
 __all__ = [
     "TARGETS_DOC",
-    "all_members",
     "change",
     "copy_between",
     "masters",
@@ -23,7 +23,6 @@ __all__ = [
     "read_addrs",
     "read_opts",
     "split_list",
-    "target_opts",
     "targets_opts",
     "trim",
 ]
@@ -31,15 +30,6 @@ __all__ = [
 T = TypeVar("T")
 
 TARGETS_DOC = '"brokers": [{"addr": str, "ok": bool, "error": str?}], "errors": [...]?'
-
-
-def target_opts(cluster_desc: str, broker_desc: str, broker_first: bool = False) -> list[JavaOpt]:
-    """The required ``-c | -b`` group with the Java command's wording, in the order it adds them."""
-    cluster = JavaOpt(
-        "c", "clusterName", cluster_desc, group="target", group_required=True, dest="cluster_name"
-    )
-    broker = JavaOpt("b", "brokerAddr", broker_desc, group="target", group_required=True, dest="broker_addr")
-    return [broker, cluster] if broker_first else [cluster, broker]
 
 
 def targets_opts(what: str, verb: str) -> list[JavaOpt]:
@@ -64,13 +54,6 @@ def split_list(value: str | None) -> list[str] | None:
     if value is None:
         return None
     return [p.strip() for p in value.split(",") if p]
-
-
-async def all_members(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> list[str]:
-    """``-b``, or every master and slave of the ``-c`` cluster (``fetchMasterAndSlaveAddrByClusterName``)."""
-    if broker_addr is not None:
-        return [broker_addr.strip()]
-    return await inv.admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
 
 
 async def masters(inv: Invocation, cluster_name: str, command: str) -> list[str]:

@@ -27,6 +27,7 @@ __all__ = [
     "fastjson_pretty",
     "front_string_at_least",
     "java_f",
+    "java_list_string",
     "java_map_string",
     "jformat",
     "jstr",
@@ -97,6 +98,11 @@ def front_string_at_least(s: str | None, size: int) -> str | None:
     if s is None:
         return None
     return s[:size]
+
+
+def java_list_string(items: Iterable[Any] | None) -> str:
+    """``AbstractCollection.toString``: ``[a, b]``; ``null`` for a null list."""
+    return "null" if items is None else "[" + ", ".join(jstr(v) for v in items) + "]"
 
 
 def java_map_string(items: Iterable[tuple[Any, Any]]) -> str:

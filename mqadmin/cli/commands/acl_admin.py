@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqadmin.cli.brokertargets import all_members, master_addrs, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import jformat
+from mqadmin.cli.javatext import java_list_string, jformat, jstr
 from mqadmin.cli.nameargs import strict_bool
 from mqadmin.protocol.javacoll import java_hash_order
 
@@ -26,29 +27,8 @@ _TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 
 
 def _target_opts(broker_desc: str, cluster_desc: str) -> list[JavaOpt]:
-    """The required ``-b | -c`` option group of every ACL command."""
-    return [
-        JavaOpt("b", "brokerAddr", broker_desc, group="target", group_required=True, dest="broker_addr"),
-        JavaOpt("c", "clusterName", cluster_desc, group="target", group_required=True, dest="cluster_name"),
-    ]
-
-
-async def _targets(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> list[str]:
-    """``-b`` alone, or every master and slave of the ``-c`` cluster (Java's
-    ``fetchMasterAndSlaveAddrByClusterName``)."""
-    if broker_addr is not None:
-        return [broker_addr.strip()]
-    return await inv.admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
-
-
-def _java_str(value: str | None) -> str:
-    """String concatenation of a Java field: ``null`` for null."""
-    return "null" if value is None else value
-
-
-def _java_list(items: list[str] | None) -> str:
-    """``List.toString``: ``[a, b]``, or ``null``."""
-    return "null" if items is None else "[" + ", ".join(items) + "]"
+    """The required ``-b | -c`` option group of every ACL command (``-b`` first)."""
+    return target_opts(cluster_desc, broker_desc, broker_first=True)
 
 
 def _split_option(text: str) -> list[str]:
@@ -124,7 +104,7 @@ async def update_acl_config(
         "topicPerms": cfg.topic_perms,
         "groupPerms": cfg.group_perms,
     }
-    addrs = await _targets(inv, broker_addr, cluster_name)
+    addrs = await all_members(inv, broker_addr, cluster_name)
     admin_api = inv.admin
     done, rows = await inv.on_each(addrs, lambda a: admin_api.create_and_update_plain_access_config(a, cfg))
 
@@ -133,11 +113,11 @@ async def update_acl_config(
         if done:
             lines.append(
                 f"PlainAccessConfig{{accessKey='{cfg.access_key}', "
-                f"whiteRemoteAddress='{_java_str(cfg.white_remote_address)}', "
-                f"admin={str(cfg.admin).lower()}, defaultTopicPerm='{_java_str(cfg.default_topic_perm)}', "
-                f"defaultGroupPerm='{_java_str(cfg.default_group_perm)}', "
-                f"topicPerms={_java_list(cfg.topic_perms)}, "
-                f"groupPerms={_java_list(cfg.group_perms)}}}"
+                f"whiteRemoteAddress='{jstr(cfg.white_remote_address)}', "
+                f"admin={str(cfg.admin).lower()}, defaultTopicPerm='{jstr(cfg.default_topic_perm)}', "
+                f"defaultGroupPerm='{jstr(cfg.default_group_perm)}', "
+                f"topicPerms={java_list_string(cfg.topic_perms)}, "
+                f"groupPerms={java_list_string(cfg.group_perms)}}}"
             )
         return "".join(lines)
 
@@ -169,7 +149,7 @@ async def delete_acl_config(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, account_key: str
 ) -> None:
     key = account_key.strip()
-    addrs = await _targets(inv, broker_addr, cluster_name)
+    addrs = await all_members(inv, broker_addr, cluster_name)
     admin_api = inv.admin
     done, rows = await inv.on_each(addrs, lambda a: admin_api.delete_plain_access_config(a, key))
 
@@ -219,7 +199,7 @@ async def update_global_white_addr(
 ) -> None:
     addrs_text = global_white_remote_addresses.strip()
     path = None if acl_file_full_path is None else acl_file_full_path.strip()
-    targets = await _targets(inv, broker_addr, cluster_name)
+    targets = await all_members(inv, broker_addr, cluster_name)
     admin_api = inv.admin
     done, rows = await inv.on_each(
         targets, lambda a: admin_api.update_global_white_addr_config(a, addrs_text, path)
@@ -255,10 +235,7 @@ async def cluster_acl_config_version(
     from mqadmin.cli.commands.message_text import format_date
 
     admin_api = inv.admin
-    if broker_addr is not None:
-        addrs = [broker_addr.strip()]
-    else:
-        addrs = await admin_api.fetch_master_addrs((cluster_name or "").strip())
+    addrs = await master_addrs(inv, broker_addr, cluster_name)
     infos, rows = await inv.on_each(addrs, admin_api.examine_broker_cluster_acl_version_info)
     lines: list[str] = []
     if broker_addr is None:

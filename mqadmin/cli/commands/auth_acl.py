@@ -21,14 +21,14 @@ from mqadmin.cli.authargs import (
     read_addrs,
     read_opts,
     split_list,
-    target_opts,
     targets_opts,
     trim,
 )
+from mqadmin.cli.brokertargets import target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
-from mqadmin.cli.javatext import jformat
+from mqadmin.cli.javatext import java_list_string, jformat
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.auth import AclInfo
@@ -41,11 +41,6 @@ _ACL_DOC = (
     '{"subject": str, "policies": [{"policyType": str, "entries": [{"resource": str, '
     '"actions": [str], "sourceIps": [str]|null, "decision": str}]}]}'
 )
-
-
-def _java_list(items: list[str] | None) -> str:
-    """``List.toString``: ``[a, b]``, or ``null``."""
-    return "null" if items is None else "[" + ", ".join(items) + "]"
 
 
 def _acl_rows(acls: list[AclInfo]) -> str:
@@ -63,8 +58,8 @@ def _acl_rows(acls: list[AclInfo]) -> str:
                         acl.subject,
                         p.policy_type,
                         e.resource,
-                        _java_list(e.actions),
-                        _java_list(e.source_ips),
+                        java_list_string(e.actions),
+                        java_list_string(e.source_ips),
                         e.decision,
                     )
                 )

@@ -22,10 +22,10 @@ from mqadmin.cli.authargs import (
     nowhere,
     read_addrs,
     read_opts,
-    target_opts,
     targets_opts,
     trim,
 )
+from mqadmin.cli.brokertargets import target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqadmin.cli.brokertargets import master_addrs
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -132,9 +133,7 @@ async def get_cold_data_flow_ctr_info(
 
 async def _masters(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> list[str]:
     need_target(broker_addr, cluster_name)
-    if broker_addr is not None:
-        return [broker_addr.strip()]
-    return await inv.admin.fetch_master_addrs((cluster_name or "").strip())
+    return await master_addrs(inv, broker_addr, cluster_name)
 
 
 def _threshold(text: str) -> str:

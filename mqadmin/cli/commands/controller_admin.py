@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from mqadmin.cli.brokertargets import master_addrs
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
@@ -121,10 +122,7 @@ async def ha_status(
     admin = inv.admin
 
     async def one(compact: bool) -> None:
-        if broker_addr is not None:
-            addrs = [broker_addr.strip()]
-        else:
-            addrs = await admin.fetch_master_addrs((cluster_name or "").strip())
+        addrs = await master_addrs(inv, broker_addr, cluster_name)
         infos, rows = await inv.on_each(addrs, admin.get_broker_ha_status)
         for row in rows:
             if row["addr"] in infos:

@@ -57,14 +57,15 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
     addrs: list[str] = []
     is_default = False
     from_ctx = False
+    where = "-n"
     if namesrv_opt is not None and namesrv_opt.strip():
         addrs = parse_namesrv_list(namesrv_opt)
     elif explicit_ctx and ctx is not None and ctx.namesrv:
-        addrs = parse_namesrv_list(ctx.namesrv)
+        addrs, where = parse_namesrv_list(ctx.namesrv), f"context {ctx.name}"
     elif env.get("NAMESRV_ADDR", "").strip():
-        addrs = parse_namesrv_list(env["NAMESRV_ADDR"])
+        addrs, where = parse_namesrv_list(env["NAMESRV_ADDR"]), "NAMESRV_ADDR"
     elif ctx is not None and ctx.namesrv:
-        addrs = parse_namesrv_list(ctx.namesrv)
+        addrs, where = parse_namesrv_list(ctx.namesrv), f"context {ctx.name}"
         from_ctx = True
     if not addrs:
         addrs = [DEFAULT_NAMESRV]
@@ -72,7 +73,6 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
     for addr in addrs:
         why = malformed_addr(addr)
         if why is not None:  # nothing is sent: a typing mistake, not an unreachable server
-            where = "-n" if namesrv_opt is not None and namesrv_opt.strip() else "name server list"
             raise CommandError(f"{where}: {why}", ExitCode.USAGE)
     if not (explicit_ctx or from_ctx):
         # a context is a unit: its keys, timeout and TLS go only to its own name servers (and

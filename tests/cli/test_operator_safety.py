@@ -90,7 +90,10 @@ def test_malformed_address_is_a_usage_error(env: dict[str, str], args: list[str]
 
 def test_malformed_namesrv_addr_variable(env: dict[str, str]) -> None:
     r = run(["clusterList"], {**env, "NAMESRV_ADDR": "ns-without-port"})
-    assert r.returncode == 2 and "malformed address 'ns-without-port'" in r.stderr
+    assert r.returncode == 2 and "NAMESRV_ADDR: malformed address 'ns-without-port'" in r.stderr
+    assert run(["context", "add", "typo", "-n", "10.0.0.1:98765"], env).returncode == 0
+    r = run(["clusterList"], env)
+    assert r.returncode == 2 and "context typo: malformed address '10.0.0.1:98765'" in r.stderr
 
 
 def _port_free(port: int) -> bool:

@@ -326,3 +326,83 @@ def test_json_documents_have_the_declared_keys(sec: Secured, tmp_path: Path) -> 
         except AssertionError as e:
             failed.append((name, str(e)))
     assert failed == []
+
+
+# ---------------------------------------------------------------------------------- electMaster
+
+
+def test_elect_master_elects_the_only_replica(tmp_path: Path) -> None:
+    """A replica whose master left comes back (heartbeat and registration, but no election of its
+    own): ``electMaster`` makes it master, with Java's text, a new epoch, and the table on disk."""
+    import asyncio
+
+    from mqadmin.protocol.codes import RequestCode as RQ
+    from mqadmin.protocol.command import RemotingCommand
+    from mqadmin.remoting.client import RemotingClient
+
+    ns = ControllerNameServer(tmp_path / "ns")
+    env = clean_env(tmp_path / "home", tmp_path / "cfg")
+    name, replica = "broker-x", "127.0.0.1:10999"
+    ident = {"clusterName": CLUSTER, "brokerName": name}
+    hb = {**ident, "brokerAddr": replica, "brokerId": "1"}
+    reg = {**ident, "brokerId": "1", "brokerAddress": replica}
+
+    def mq(*args: str) -> Result:
+        return run_mqadmin([*args], env, timeout=60)
+
+    async def go() -> None:
+        async def ask(client: RemotingClient, code: int, ext: dict[str, str]) -> RemotingCommand:
+            return await client.invoke(ns.addr, RemotingCommand.request(code, ext), 5.0)
+
+        first = RemotingClient()
+        r = await ask(first, RQ.CONTROLLER_GET_NEXT_BROKER_ID, ident)
+        assert r.ext("nextBrokerId") == "1", r
+        apply = {**ident, "appliedBrokerId": "1", "registerCheckCode": f"{replica};1"}
+        r = await ask(first, RQ.CONTROLLER_APPLY_BROKER_ID, apply)
+        assert r.code == 0, r.remark
+        assert (await ask(first, RQ.BROKER_HEARTBEAT, hb)).code == 0
+        assert (await ask(first, RQ.CONTROLLER_REGISTER_BROKER, reg)).code == 0
+        r = await ask(
+            first, RQ.CONTROLLER_ELECT_MASTER, {**ident, "brokerId": "1", "designateElect": "false"}
+        )
+        assert (r.code, r.ext("masterEpoch")) == (0, "1"), r.remark
+        await first.close()  # the master leaves: its set has no master
+        for _ in range(50):
+            out = (await asyncio.to_thread(mq, "getSyncStateSet", "-a", ns.addr, "-b", name)).out
+            if "#MasterBrokerId\tnull" in out:
+                break
+            await asyncio.sleep(0.1)
+        assert "#MasterBrokerId\tnull" in out, out
+
+        back = RemotingClient()  # back, alive, not electing itself
+        try:
+            assert (await ask(back, RQ.BROKER_HEARTBEAT, hb)).code == 0
+            r = await ask(back, RQ.CONTROLLER_REGISTER_BROKER, reg)
+            assert r.code == 0 and r.ext("masterBrokerId") is None, r
+            res = await asyncio.to_thread(
+                mq, "electMaster", "-a", ns.addr, "-c", CLUSTER, "-bn", name, "-b", "1"
+            )
+            assert (res.code, res.err) == (0, ""), res
+            # no "#Broker" lines: the 5.3.3 tool reads the answer's ElectMasterResponseBody as a
+            # BrokerMemberGroup, whose brokerAddrs stays null
+            assert res.out == (
+                f"\n#ClusterName\t{CLUSTER}\n#BrokerName\t{name}\n#BrokerMasterAddr\t{replica}\n"
+                "#MasterEpoch\t3\n#SyncStateSetEpoch\t2\n"
+            )
+            res = await asyncio.to_thread(mq, "getSyncStateSet", "-a", ns.addr, "-b", name)
+            assert "#MasterBrokerId\t1\n" in res.out and "#MasterEpoch\t3\n" in res.out, res.out
+            table = json.loads(ns.replicas_file.read_text())
+            assert [(s["brokerName"], s["masterBrokerId"]) for s in table["brokerSets"]] == [(name, 1)]
+            # asked again: the master is alive, Java's refusal, one line, nothing changes
+            res = await asyncio.to_thread(
+                mq, "electMaster", "-a", ns.addr, "-c", CLUSTER, "-bn", name, "-b", "1"
+            )
+            assert (res.code, res.out) == (3, "") and len(res.err.splitlines()) == 1, res
+            assert json.loads(ns.replicas_file.read_text()) == table
+        finally:
+            await back.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        ns.stop()

@@ -1,14 +1,18 @@
 """The brokers a ``-b ADDR | -c CLUSTER`` command acts on, and that option group: the one broker of
 ``-b``, or the masters, or every master and slave of the ``-c`` cluster, as the Java commands pick
-them (``fetchMasterAddrByClusterName``, ``fetchMasterAndSlaveAddrByClusterName``).
+them (``fetchMasterAddrByClusterName``, ``fetchMasterAndSlaveAddrByClusterName``, or the
+master-to-slaves map with Java's ``============`` banners).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.javaopts import JavaOpt
 
-__all__ = ["all_members", "master_addrs", "target_opts"]
+__all__ = ["Member", "all_members", "bannered_members", "master_addrs", "target_opts"]
 
 
 def target_opts(cluster_desc: str, broker_desc: str, broker_first: bool = False) -> list[JavaOpt]:
@@ -32,3 +36,44 @@ async def master_addrs(inv: Invocation, broker_addr: str | None, cluster_name: s
     if broker_addr is not None:
         return [broker_addr.strip()]
     return await inv.admin.fetch_master_addrs((cluster_name or "").strip())
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One broker of :func:`bannered_members`."""
+
+    addr: str
+    """The address; ``NO_MASTER`` (:mod:`mqadmin.admin.brokers`) for a group that has no master."""
+    role: str
+    """``master`` or ``slave``."""
+    master: str | None
+    """A slave's master."""
+    banner: str
+    """The line Java prints above its answer: ``============ADDR============`` and a line end."""
+
+    def row(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """The JSON row: addr, role, master (of a slave), then what :meth:`Invocation.on_each` said."""
+        out: dict[str, Any] = {"addr": self.addr, "role": self.role}
+        if self.master is not None:
+            out["master"] = self.master
+        out.update(answer)
+        return out
+
+
+async def bannered_members(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None
+) -> list[Member]:
+    """``-b`` as a master, or each master of the ``-c`` cluster then its slaves, with the banners Java
+    prints (``============Master: M============``, ``============My Master: M=====Slave: S============``)."""
+    if broker_addr is not None:
+        addr = broker_addr.strip()
+        return [Member(addr, "master", None, f"============{addr}============\n")]
+    out: list[Member] = []
+    groups = await inv.admin.fetch_master_slave_map((cluster_name or "").strip())
+    for master, slaves in groups.items():
+        out.append(Member(master, "master", None, f"============Master: {master}============\n"))
+        out.extend(
+            Member(s, "slave", master, f"============My Master: {master}=====Slave: {s}============\n")
+            for s in slaves
+        )
+    return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mqadmin.cli.brokertargets import bannered_members
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -193,31 +194,18 @@ async def set_commitlog_read_ahead_mode(
         raise _usage("set the read mode error; 0 is default, 1 random read")
     need_target(broker_addr, cluster_name)
     admin = inv.admin
-    banners: list[tuple[str, str, str, str | None]] = []  # (banner, addr, role, master)
-    if broker_addr is not None:
-        addr = broker_addr.strip()
-        banners.append((f" ============{addr}============\n", addr, "master", None))
-    else:
-        groups = await admin.fetch_master_slave_map((cluster_name or "").strip())
-        for master, slaves in groups.items():
-            banners.append((f" ============Master: {master}============\n", master, "master", None))
-            banners.extend(
-                (f" ============My Master: {master}=====Slave: {s}============\n", s, "slave", master)
-                for s in slaves
-            )
-    targets = [a for _, a, _, _ in banners if a != NO_MASTER]
+    members = await bannered_members(inv, broker_addr, cluster_name)
+    targets = [mb.addr for mb in members if mb.addr != NO_MASTER]
     results, rows = await inv.on_each(targets, lambda a: admin.set_commitlog_read_ahead_mode(a, m))
     row_of = {r["addr"]: r for r in rows}
     lines: list[str] = []
     out_rows: list[dict[str, Any]] = []
-    for banner, target, role, of_master in banners:
-        lines.append(banner)
+    for member in members:
+        lines.append(" " + member.banner)  # Java's banner starts with a space here
+        target = member.addr
         if target == NO_MASTER:
             continue
-        row: dict[str, Any] = {"addr": target, "role": role}
-        if of_master is not None:
-            row["master"] = of_master
-        row.update(row_of[target])
+        row = member.row(row_of[target])
         if target in results:
             result = results[target]
             row["result"] = result

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqadmin.cli.brokertargets import master_addrs
+from mqadmin.cli.brokertargets import bannered_members, master_addrs
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -91,34 +91,19 @@ async def get_cold_data_flow_ctr_info(
     from mqadmin.admin.brokers import NO_MASTER
 
     need_target(broker_addr, cluster_name)
-    admin = inv.admin
-    targets: list[tuple[str, str, str | None, str]] = []  # (addr, role, master, banner)
-    if broker_addr is not None:
-        addr = broker_addr.strip()
-        targets.append((addr, "master", None, f" ============{addr}============\n"))
-    else:
-        groups = await admin.fetch_master_slave_map((cluster_name or "").strip())
-        for master, slaves in groups.items():
-            if master != NO_MASTER:
-                targets.append((master, "master", None, f" ============Master: {master}============\n"))
-            targets.extend(
-                (s, "slave", master, f" ============My Master: {master}=====Slave: {s}============\n")
-                for s in slaves
-            )
-    texts, rows = await inv.on_each([t[0] for t in targets], admin.get_cold_data_flow_ctr_info)
+    members = [m for m in await bannered_members(inv, broker_addr, cluster_name) if m.addr != NO_MASTER]
+    texts, rows = await inv.on_each([m.addr for m in members], inv.admin.get_cold_data_flow_ctr_info)
     row_of = {r["addr"]: r for r in rows}
     lines: list[str] = []
     out_rows: list[dict[str, Any]] = []
-    for addr, role, of_master, banner in targets:
-        row: dict[str, Any] = {"addr": addr, "role": role}
-        if of_master is not None:
-            row["master"] = of_master
-        row.update(row_of[addr])
+    for member in members:
+        addr = member.addr
+        row = member.row(row_of[addr])
         out_rows.append(row)
         if addr not in texts:
             continue
         text: str | None = texts[addr]
-        lines.append(banner)
+        lines.append(" " + member.banner)  # Java's banner starts with a space here
         if text is None:
             lines.append(f"Broker[{addr}] has no cold ctr table !\n")
             row["info"] = None

@@ -401,6 +401,18 @@ def test_elect_master_elects_the_only_replica(tmp_path: Path) -> None:
             assert json.loads(ns.replicas_file.read_text()) == table
         finally:
             await back.close()
+        # gone again, its metadata is cleaned; the --json document has the declared keys
+        for _ in range(50):
+            out = (await asyncio.to_thread(mq, "getSyncStateSet", "-a", ns.addr, "-b", name)).out
+            if "#MasterBrokerId\tnull" in out:
+                break
+            await asyncio.sleep(0.1)
+        args = ["cleanBrokerMetadata", "-a", ns.addr, "-bn", name, "-c", CLUSTER, "--json"]
+        res = await asyncio.to_thread(mq, *args)
+        assert res.code == 0, res
+        docs = {s.name: s.java.json_doc for s in load_specs() if s.java is not None}
+        check_shape("cleanBrokerMetadata", res.out, docs)
+        assert json.loads(ns.replicas_file.read_text())["brokerSets"] == []
 
     try:
         asyncio.run(go())

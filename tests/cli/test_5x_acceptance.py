@@ -205,6 +205,27 @@ def test_copies_between_secured_brokers(sec: Secured) -> None:
     assert "brokerName" in ok(sec.run("getBrokerConfig", "-b", b, who=("carl", "carlPass1")))
 
 
+def test_copies_that_cannot_be_made_are_one_line(sec: Secured) -> None:
+    a, b = sec.a.addr, sec.b.addr
+    ok(sec.run("createUser", "-b", a, "-u", "zed", "-p", "zedPass1"))
+    ok(sec.run("createAcl", "-b", a, "-s", "User:zed", "-r", f"Topic:{TOPIC}", "-a", "Sub", "-d", "Allow"))
+    before = sec.files(sec.b)
+    # broker-b has no user zed: its refusal of the first question (getAcl, as Java asks), named,
+    # and nothing kept there
+    r = sec.run("copyAcl", "-f", a, "-t", b, "-s", "User:zed")
+    assert r.code == 3 and len(r.err.strip().splitlines()) == 1, r
+    assert f"CODE: 16 (NO_PERMISSION) from server {b}: The subject is not exist." in r.err, r.err
+    # a target nobody listens on; a source nobody listens on
+    for args in (
+        ["copyUser", "-f", a, "-t", "127.0.0.1:1", "-u", "zed"],
+        ["copyAcl", "-f", "127.0.0.1:1", "-t", b],
+    ):
+        r = sec.run(*args)
+        assert r.code == 4 and r.out == "" and len(r.err.strip().splitlines()) == 1, (args, r)
+        assert "127.0.0.1:1" in r.err, r.err
+    assert sec.files(sec.b) == before
+
+
 # ---------------------------------------------------------------------------------- --json shapes
 
 

@@ -16,11 +16,12 @@ from typing import Any
 
 from mqadmin.cli.brokertargets import master_addrs
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
-from mqadmin.cli.errors import CommandError, PartialFailure
+from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
-from mqadmin.protocol.javacoll import java_hash_order, properties_order
+from mqadmin.cli.serverconfigs import emit_server_configs, raise_if_failed
+from mqadmin.protocol.javacoll import java_hash_order
 
 COMMANDS: dict[str, Any] = {}
 
@@ -296,13 +297,6 @@ async def get_controller_metadata(inv: Invocation, controller_address: str) -> N
 # ------------------------------------------------------------------------------------- config
 
 
-def _raise_if_failed(inv: Invocation, errors: dict[str, BaseException], order: list[str]) -> None:
-    failed = [errors[a] for a in order if a in errors]
-    if failed:
-        inv.any_success = len(failed) < len(order)
-        raise PartialFailure(failed)
-
-
 @java_command(
     "getControllerConfig",
     "Get controller config.",
@@ -314,18 +308,7 @@ async def get_controller_config(inv: Invocation, controller_address: str) -> Non
     controllers = _controllers(controller_address)
     if not controllers:
         raise CommandError("-a names no controller", ExitCode.USAGE)
-    result = await inv.admin.get_controller_config(controllers)
-    addrs = java_hash_order([a for a in result.order if a in result.results], 4)  # a HashMap<>(4)
-    if inv.out.structured:
-        inv.out.data({a: dict(sorted(result.results[a].items())) for a in addrs})
-    else:
-        parts = []
-        for addr in addrs:
-            props = result.results[addr]
-            parts.append(f"============{addr}============\n")
-            parts.extend(jformat("%-50s=  %s\n", k, props[k]) for k in properties_order(list(props)))
-        inv.out.text("".join(parts))
-    _raise_if_failed(inv, result.errors, result.order)
+    emit_server_configs(inv, await inv.admin.get_controller_config(controllers))
 
 
 @java_command(
@@ -345,7 +328,7 @@ async def update_controller_config(inv: Invocation, controller_address: str, key
     if not controllers:
         raise CommandError("-a names no controller", ExitCode.USAGE)
     result = await inv.admin.update_controller_config({k: v}, controllers)
-    _raise_if_failed(inv, result.errors, result.order)
+    raise_if_failed(inv, result)
     text = f"update controller config success![{', '.join(controllers)}]\n{k} : {v}\n"
     inv.out.emit({"key": k, "value": v, "controllers": result.order}, lambda: text)
 

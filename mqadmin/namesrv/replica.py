@@ -69,6 +69,7 @@ class ReplicaProtocol(asyncio.Protocol):
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
         self._buf = bytearray()
+        self._out: list[bytes] = []  # written together at the end of the loop turn, in order
         self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -100,8 +101,16 @@ class ReplicaProtocol(asyncio.Protocol):
         raise NotImplementedError
 
     def send(self, kind: int, payload: bytes = b"") -> None:
-        if self.transport is not None and not self.transport.is_closing():
-            self.transport.write(_message(kind, payload))
+        """Queue a message; all queued in one loop turn leave in one write (a storm of fills
+        after a large change is thousands of messages)."""
+        if not self._out:
+            asyncio.get_running_loop().call_soon(self._write_out)
+        self._out.append(_message(kind, payload))
+
+    def _write_out(self) -> None:
+        out, self._out = self._out, []
+        if out and self.transport is not None and not self.transport.is_closing():
+            self.transport.write(b"".join(out))
 
     def close(self) -> None:
         if self.transport is not None:

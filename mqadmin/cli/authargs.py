@@ -15,7 +15,6 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
 
 __all__ = [
-    "TARGETS_DOC",
     "change",
     "copy_between",
     "masters",
@@ -28,8 +27,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-TARGETS_DOC = '"brokers": [{"addr": str, "ok": bool, "error": str?}], "errors": [...]?'
 
 
 def targets_opts(what: str, verb: str) -> list[JavaOpt]:

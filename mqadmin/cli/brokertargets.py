@@ -12,7 +12,10 @@ from typing import Any
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.javaopts import JavaOpt
 
-__all__ = ["Member", "all_members", "bannered_members", "master_addrs", "target_opts"]
+__all__ = ["BROKERS_DOC", "Member", "all_members", "bannered_members", "master_addrs", "target_opts"]
+
+BROKERS_DOC = '"brokers": [{"addr": str, "ok": bool, "error": str?}], "errors": [...]?'
+"""The JSON members a command over these brokers adds: the :meth:`Invocation.on_each` rows and failures."""
 
 
 def target_opts(cluster_desc: str, broker_desc: str, broker_first: bool = False) -> list[JavaOpt]:

@@ -12,18 +12,12 @@ with its response code (209, 210, 211, or 16 when the caller is not an admin).
 
 from __future__ import annotations
 
-from typing import Any
-
-from mqadmin.cli.brokertargets import all_members, master_addrs, target_opts
+from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, master_addrs, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat, jstr
 from mqadmin.cli.nameargs import strict_bool
 from mqadmin.protocol.javacoll import java_hash_order
-
-COMMANDS: dict[str, Any] = {}
-
-_TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 
 
 def _target_opts(broker_desc: str, cluster_desc: str) -> list[JavaOpt]:
@@ -43,7 +37,6 @@ def _split_option(text: str) -> list[str]:
 
 @java_command(
     "updateAclConfig",
-    "Update acl config yaml file in broker",
     [
         *_target_opts("update acl config file to which broker", "update acl config file to which cluster"),
         JavaOpt("a", "accessKey", "set accessKey in acl config file", required=True, dest="account_key"),
@@ -67,7 +60,7 @@ def _split_option(text: str) -> list[str]:
     fanout=True,
     json_doc='{"accessKey": str, "config": {"accessKey": str, "whiteRemoteAddress": str|null, "admin": bool, '
     '"defaultTopicPerm": str|null, "defaultGroupPerm": str|null, "topicPerms": [str]|null, '
-    f'"groupPerms": [str]|null}}, "brokers": {_TARGETS_DOC}, "errors": [...]?}} '
+    f'"groupPerms": [str]|null}}, {BROKERS_DOC}}} '
     "(the secret key is never shown)",
 )
 async def update_acl_config(
@@ -129,7 +122,6 @@ async def update_acl_config(
 
 @java_command(
     "deleteAclConfig",
-    "Delete Acl Config Account in broker",
     [
         *_target_opts(
             "delete acl config account from which broker", "delete acl config account from which cluster"
@@ -143,7 +135,7 @@ async def update_acl_config(
         ),
     ],
     fanout=True,
-    json_doc=f'{{"accessKey": str, "brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+    json_doc=f'{{"accessKey": str, {BROKERS_DOC}}}',
 )
 async def delete_acl_config(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, account_key: str
@@ -167,7 +159,6 @@ async def delete_acl_config(
 
 @java_command(
     "updateGlobalWhiteAddr",
-    "Update global white address for acl Config File in broker",
     [
         *_target_opts(
             "update global white address to which broker", "update global white address to which cluster"
@@ -187,8 +178,7 @@ async def delete_acl_config(
         ),
     ],
     fanout=True,
-    json_doc='{"globalWhiteRemoteAddresses": [str], "aclFileFullPath": str|null, '
-    f'"brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+    json_doc=f'{{"globalWhiteRemoteAddresses": [str], "aclFileFullPath": str|null, {BROKERS_DOC}}}',
 )
 async def update_global_white_addr(
     inv: Invocation,
@@ -220,7 +210,6 @@ _VERSION_ROW = "%-16s  %-22s  %-22s  %-20s  %-22s  %-22s%n"
 
 @java_command(
     "clusterAclConfigVersion",
-    "List all of acl config version information in cluster",
     _target_opts(
         "query acl config version for which broker", "query acl config version for specified cluster"
     ),
@@ -279,7 +268,3 @@ async def cluster_acl_config_version(
         which = "broker's" if broker_addr is not None else "cluster's"
         lines.append(f"get {which} plain access config version success.\n")
     inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(lines))
-
-
-for _cmd in (update_acl_config, delete_acl_config, update_global_white_addr, cluster_acl_config_version):
-    COMMANDS[_cmd.name or ""] = _cmd

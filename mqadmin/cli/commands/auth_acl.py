@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.authargs import (
-    TARGETS_DOC,
     change,
     copy_between,
     nowhere,
@@ -24,7 +23,7 @@ from mqadmin.cli.authargs import (
     targets_opts,
     trim,
 )
-from mqadmin.cli.brokertargets import target_opts
+from mqadmin.cli.brokertargets import BROKERS_DOC, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -33,7 +32,6 @@ from mqadmin.cli.javatext import java_list_string, jformat
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.auth import AclInfo
 
-COMMANDS: dict[str, Any] = {}
 
 ACL_FORMAT = "%-16s  %-10s  %-22s  %-20s  %-24s  %-10s%n"
 
@@ -111,7 +109,6 @@ async def _put_acl(
 
 @java_command(
     "createAcl",
-    "Create acl to cluster.",
     [
         *targets_opts("acl", "create"),
         *_policy_opts("create"),
@@ -119,7 +116,7 @@ async def _put_acl(
         JavaOpt("d", "decision", "the decision of acl to create", required=True),
     ],
     fanout=True,
-    json_doc=f'{{"subject": str, {TARGETS_DOC}}}',
+    json_doc=f'{{"subject": str, {BROKERS_DOC}}}',
 )
 async def create_acl(
     inv: Invocation,
@@ -136,7 +133,6 @@ async def create_acl(
 
 @java_command(
     "updateAcl",
-    "Update acl to cluster.",
     [
         *targets_opts("acl", "update"),
         *_policy_opts("update"),
@@ -144,7 +140,7 @@ async def create_acl(
         JavaOpt("i", "sourceIp", "the sourceIps of acl to update", dest="source_ip"),
     ],
     fanout=True,
-    json_doc=f'{{"subject": str, {TARGETS_DOC}}}',
+    json_doc=f'{{"subject": str, {BROKERS_DOC}}}',
 )
 async def update_acl(
     inv: Invocation,
@@ -161,14 +157,13 @@ async def update_acl(
 
 @java_command(
     "deleteAcl",
-    "Delete acl from cluster.",
     [
         *target_opts("delete acl from which cluster", "delete acl from which broker"),
         JavaOpt("s", "subject", "the subject of acl to delete.", required=True),
         JavaOpt("r", "resources", "the resources of acl to delete"),
     ],
     fanout=True,
-    json_doc=f'{{"subject": str, "resource": str|null, {TARGETS_DOC}}}',
+    json_doc=f'{{"subject": str, "resource": str|null, {BROKERS_DOC}}}',
 )
 async def delete_acl(
     inv: Invocation, cluster_name: str | None, broker_addr: str | None, subject: str, resources: str | None
@@ -210,7 +205,6 @@ async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one
 
 @java_command(
     "getAcl",
-    "Get acl from cluster.",
     [
         *read_opts("acl", "get"),
         JavaOpt("s", "subject", "the subject of acl to get"),
@@ -231,7 +225,6 @@ async def get_acl(
 
 @java_command(
     "listAcl",
-    "List acl from cluster.",
     [
         *read_opts("acl", "list", end="."),
         JavaOpt("s", "subject", "the subject of acl to filter."),
@@ -255,7 +248,6 @@ async def list_acl(
 
 @java_command(
     "copyAcl",
-    "Copy acl to cluster.",
     [
         JavaOpt(
             "f", "fromBroker", "the source broker that the acls copy from", required=True, dest="from_broker"
@@ -280,7 +272,3 @@ async def copy_acl(inv: Invocation, from_broker: str, to_broker: str, subjects: 
         what="acl",
         key="subject",
     )
-
-
-for _cmd in (create_acl, update_acl, delete_acl, get_acl, list_acl, copy_acl):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -12,10 +12,9 @@ list with nothing in it) we print nothing too; getUser then exits 1 with a line 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mqadmin.cli.authargs import (
-    TARGETS_DOC,
     change,
     copy_between,
     masters,
@@ -25,7 +24,7 @@ from mqadmin.cli.authargs import (
     targets_opts,
     trim,
 )
-from mqadmin.cli.brokertargets import target_opts
+from mqadmin.cli.brokertargets import BROKERS_DOC, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -34,7 +33,6 @@ from mqadmin.cli.javatext import jformat
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.auth import UserInfo
 
-COMMANDS: dict[str, Any] = {}
 
 USER_FORMAT = "%-16s  %-22s  %-22s  %-22s%n"
 _USER_DOC = '{"username": str, "password": str, "userType": str, "userStatus": str}'
@@ -62,7 +60,6 @@ def _emit_users(inv: Invocation, addr: str, users: list[UserInfo], tail: str, on
 
 @java_command(
     "createUser",
-    "Create user to cluster.",
     [
         *targets_opts("user", "create"),
         JavaOpt("u", "username", "the username of user to create.", required=True),
@@ -70,7 +67,7 @@ def _emit_users(inv: Invocation, addr: str, users: list[UserInfo], tail: str, on
         JavaOpt("t", "userType", "the userType of user to create", dest="user_type"),
     ],
     fanout=True,
-    json_doc=f'{{"username": str, {TARGETS_DOC}}}',
+    json_doc=f'{{"username": str, {BROKERS_DOC}}}',
 )
 async def create_user(
     inv: Invocation,
@@ -96,7 +93,6 @@ async def create_user(
 
 @java_command(
     "updateUser",
-    "Update user to cluster.",
     [
         *targets_opts("user", "update"),
         JavaOpt("u", "username", "the username of user to update.", required=True),
@@ -119,7 +115,7 @@ async def create_user(
         ),
     ],
     fanout=True,
-    json_doc=f'{{"username": str, {TARGETS_DOC}}}',
+    json_doc=f'{{"username": str, {BROKERS_DOC}}}',
 )
 async def update_user(
     inv: Invocation,
@@ -147,13 +143,12 @@ async def update_user(
 
 @java_command(
     "deleteUser",
-    "Delete user from cluster.",
     [
         *target_opts("delete acl from which cluster", "delete user from which broker"),  # Java's words
         JavaOpt("u", "username", "the username of user to delete.", required=True),
     ],
     fanout=True,
-    json_doc=f'{{"username": str, {TARGETS_DOC}}}',
+    json_doc=f'{{"username": str, {BROKERS_DOC}}}',
 )
 async def delete_user(
     inv: Invocation, cluster_name: str | None, broker_addr: str | None, username: str
@@ -174,7 +169,6 @@ async def delete_user(
 
 @java_command(
     "getUser",
-    "Get user from cluster.",
     [
         *read_opts("user", "get"),
         JavaOpt("u", "username", "the username of user to get"),
@@ -196,7 +190,6 @@ async def get_user(
 
 @java_command(
     "listUser",
-    "List user from cluster.",
     [
         *read_opts("user", "list"),
         JavaOpt("f", "filter", "the filter to list users", dest="name_filter"),
@@ -221,7 +214,6 @@ async def list_user(
 
 @java_command(
     "copyUser",
-    "Copy user to cluster.",
     [
         JavaOpt(
             "f", "fromBroker", "the source broker that the users copy from", required=True, dest="from_broker"
@@ -246,7 +238,3 @@ async def copy_user(inv: Invocation, from_broker: str, to_broker: str, usernames
         what="user",
         key="username",
     )
-
-
-for _cmd in (create_user, update_user, delete_user, get_user, list_user, copy_user):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -13,16 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqadmin.cli.brokertargets import bannered_members
+from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.protocol import names
 
-COMMANDS: dict[str, Any] = {}
-
-TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 MODES = ("PULL", "POP")
 """``MessageRequestMode`` constants (``valueOf`` is case-sensitive)."""
 
@@ -44,7 +41,6 @@ def _name(kind: str, value: str) -> str:
 
 @java_command(
     "setConsumeMode",
-    "Set consume message mode. pull/pop etc.",
     [
         JavaOpt("b", "brokerAddr", "create subscription group to which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "create subscription group to which cluster", dest="cluster_name"),
@@ -55,7 +51,7 @@ def _name(kind: str, value: str) -> str:
     ],
     fanout=True,
     json_doc='{"topic": str, "group": str, "mode": "PULL"|"POP", "popShareQueueNum": int, '
-    f'"brokers": {TARGETS_DOC}, "errors": [...]?}} (-c: every master of the cluster)',
+    f"{BROKERS_DOC}}} (-c: every master of the cluster)",
 )
 async def set_consume_mode(
     inv: Invocation,
@@ -90,7 +86,6 @@ async def set_consume_mode(
 
 @java_command(
     "addBroker",
-    "Add a broker to specified container.",
     [
         JavaOpt("c", "brokerContainerAddr", "Broker container address", required=True, dest="container"),
         JavaOpt("b", "brokerConfigPath", "Broker config path", required=True, dest="config_path"),
@@ -108,7 +103,6 @@ async def add_broker(inv: Invocation, container: str, config_path: str) -> None:
 
 @java_command(
     "removeBroker",
-    "Remove a broker from specified container.",
     [
         JavaOpt("c", "brokerContainerAddr", "Broker container address", required=True, dest="container"),
         JavaOpt(
@@ -144,7 +138,6 @@ async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
 
 @java_command(
     "resetMasterFlushOffset",
-    "Reset master flush offset in slave.",
     [
         JavaOpt("b", "brokerAddr", "which broker to reset", dest="broker_addr"),
         JavaOpt("o", "offset", "the offset to reset at"),
@@ -168,7 +161,6 @@ async def reset_master_flush_offset(inv: Invocation, broker_addr: str | None, of
 
 @java_command(
     "setCommitLogReadAheadMode",
-    "Set read ahead mode for all commitlog files.",
     [
         JavaOpt("b", "brokerAddr", "set which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "set which cluster", dest="cluster_name"),
@@ -219,7 +211,6 @@ async def set_commitlog_read_ahead_mode(
 
 @java_command(
     "exportPopRecord",
-    "Export pop consumer record",
     [
         JavaOpt("c", "clusterName", "choose one cluster to export", dest="cluster_name"),
         JavaOpt("b", "brokerAddr", "choose one broker to export", dest="broker_addr"),
@@ -270,14 +261,3 @@ async def export_pop_record(
     ]
     out_rows = [{"brokerName": name, **row_of[addr]} for name, addr in targets]
     inv.out.emit(inv.add_errors({"dryRun": dry, "brokers": out_rows}), lambda: "".join(lines))
-
-
-for _cmd in (
-    set_consume_mode,
-    add_broker,
-    remove_broker,
-    reset_master_flush_offset,
-    set_commitlog_read_ahead_mode,
-    export_pop_record,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

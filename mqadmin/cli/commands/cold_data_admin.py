@@ -14,17 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqadmin.cli.brokertargets import bannered_members, master_addrs
+from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members, master_addrs
 from mqadmin.cli.command import Invocation, java_command, need_target, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.nameargs import group_arg
 from mqadmin.protocol.javacoll import java_hash_order
-
-COMMANDS: dict[str, Any] = {}
-
-_TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 
 
 def _hash_map(value: Any) -> Any:
@@ -73,7 +69,6 @@ def render_info(text: str) -> tuple[Any, str]:
 
 @java_command(
     "getColdDataFlowCtrInfo",
-    "Get cold data flow ctr info.",
     [
         JavaOpt("b", "brokerAddr", "get from which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "get from which cluster", dest="cluster_name"),
@@ -130,7 +125,6 @@ def _threshold(text: str) -> str:
 
 @java_command(
     "updateColdDataFlowCtrGroupConfig",
-    "Add or update cold data flow ctr group config.",
     [
         JavaOpt("b", "brokerAddr", "update which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "update which cluster", dest="cluster_name"),
@@ -138,7 +132,7 @@ def _threshold(text: str) -> str:
         JavaOpt("v", "threshold", "cold read threshold value", required=True),
     ],
     fanout=True,
-    json_doc=f'{{"consumerGroup": str, "threshold": int, "brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+    json_doc=f'{{"consumerGroup": str, "threshold": int, {BROKERS_DOC}}}',
 )
 async def update_cold_data_flow_ctr_group_config(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, consumer_group: str, threshold: str
@@ -158,7 +152,6 @@ async def update_cold_data_flow_ctr_group_config(
 
 @java_command(
     "removeColdDataFlowCtrGroupConfig",
-    "Remove consumer from cold ctr config.",
     [
         JavaOpt("b", "brokerAddr", "update which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "update which cluster", dest="cluster_name"),
@@ -171,7 +164,7 @@ async def update_cold_data_flow_ctr_group_config(
         ),
     ],
     fanout=True,
-    json_doc=f'{{"consumerGroup": str, "brokers": {_TARGETS_DOC}, "errors": [...]?}}',
+    json_doc=f'{{"consumerGroup": str, {BROKERS_DOC}}}',
 )
 async def remove_cold_data_flow_ctr_group_config(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, consumer_group: str
@@ -184,11 +177,3 @@ async def remove_cold_data_flow_ctr_group_config(
         inv.add_errors({"consumerGroup": group, "brokers": rows}),
         lambda: "".join(f"remove broker cold read threshold success, {a}\n" for a in addrs if a in done),
     )
-
-
-for _cmd in (
-    get_cold_data_flow_ctr_info,
-    update_cold_data_flow_ctr_group_config,
-    remove_cold_data_flow_ctr_group_config,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

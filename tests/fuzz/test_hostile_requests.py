@@ -61,7 +61,7 @@ from mqadmin.remoting.errors import RemotingError
 
 SEED_TOPIC = "FuzzSeedTopic"
 SEED_GROUP = "FuzzSeedGroup"
-BUDGET_S = float(os.environ.get("MQADMIN_FUZZ_SECONDS", "6"))  # per server and set-up (5 in all)
+BUDGET_S = float(os.environ.get("MQADMIN_FUZZ_SECONDS", "5"))  # per server and set-up (5 in all)
 SEED = int(os.environ.get("MQADMIN_FUZZ_SEED", "20261125"))
 
 FIELD_NAMES = [

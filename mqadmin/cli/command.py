@@ -29,6 +29,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
 from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
 from mqadmin.cli.output import Output
+from mqadmin.cli.registry import BY_NAME, define
 from mqadmin.protocol import javanum
 
 if TYPE_CHECKING:
@@ -504,7 +505,6 @@ class JavaCommand(click.Command):
 
 def java_command(
     name: str,
-    desc: str,
     opts: Sequence[JavaOpt] = (),
     *,
     fanout: bool = False,
@@ -513,16 +513,21 @@ def java_command(
     own: Sequence[click.Option] = (),
     watch: bool = False,
 ) -> Callable[[CommandFunc], JavaCommand]:
-    """Decorator: ``@java_command("topicRoute", "Examine topic route info.", [...])`` on an async function.
+    """Decorator: ``@java_command("topicRoute", [...])`` on an async function.
 
+    The description (Java's ``commandDesc()``) is the command's summary in :mod:`mqadmin.cli.registry`,
+    and the command is filed there under its name for the loader (:func:`~mqadmin.cli.registry.define`).
     ``own`` are click options of ours the Java command does not have; they get their own help section.
     ``watch`` adds ``-i SECONDS``: the command runs again every SECONDS until interrupted.
     """
+    entry = BY_NAME.get(name)
+    if entry is None:
+        raise LookupError(f"command {name!r} is not in mqadmin.cli.registry.COMMANDS")
 
     def wrap_func(func: CommandFunc) -> JavaCommand:
-        return JavaCommand(
+        cmd = JavaCommand(
             name,
-            desc,
+            entry.summary,
             opts,
             func,
             fanout=fanout,
@@ -531,5 +536,6 @@ def java_command(
             own=own,
             watch=watch,
         )
+        return define(cmd)
 
     return wrap_func

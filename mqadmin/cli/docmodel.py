@@ -13,7 +13,8 @@ import click
 
 from mqadmin.cli.command import JavaCommand
 from mqadmin.cli.common import common_options
-from mqadmin.cli.registry import COMMANDS, CommandEntry
+from mqadmin.cli.main import load_command
+from mqadmin.cli.registry import COMMANDS
 
 __all__ = ["CmdSpec", "OptSpec", "common_specs", "load_specs"]
 
@@ -79,15 +80,6 @@ def _spec(cmd: click.Command, entry_family: str, summary: str | None = None) -> 
             if sub is not None and not sub.hidden:
                 spec.subcommands.append(_spec(sub, entry_family))
     return spec
-
-
-def load_command(entry: CommandEntry) -> click.Command:
-    from mqadmin.cli.main import _import_command_module
-
-    module = _import_command_module(entry.module)
-    cmd = module.COMMANDS[entry.name]
-    assert isinstance(cmd, click.Command)
-    return cmd
 
 
 def load_specs() -> list[CmdSpec]:

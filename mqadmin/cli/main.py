@@ -17,9 +17,9 @@ import click
 from mqadmin import __version__
 from mqadmin.cli.common import common_options, common_values
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.cli.registry import COMMANDS, FAMILIES, FAMILY_TITLES, lookup
+from mqadmin.cli.registry import COMMANDS, DEFINED, FAMILIES, FAMILY_TITLES, CommandEntry, lookup
 
-__all__ = ["cli", "main", "top_help"]
+__all__ = ["cli", "load_command", "main", "top_help"]
 
 _NAME_WIDTH = 35
 
@@ -59,6 +59,15 @@ def _import_command_module(name: str) -> ModuleType:
     return sys.modules[full]
 
 
+def load_command(entry: CommandEntry) -> click.Command:
+    """The command of a registry entry: its module imported, the command it defined under that name."""
+    _import_command_module(entry.module)
+    cmd = DEFINED.get(entry.name)
+    if not isinstance(cmd, click.Command):
+        raise RuntimeError(f"command module {entry.module} does not define {entry.name}")
+    return cmd
+
+
 class LazyGroup(click.Group):
     """Commands are listed from the registry and imported on first use."""
 
@@ -69,10 +78,7 @@ class LazyGroup(click.Group):
         entry = lookup(cmd_name)
         if entry is None:
             return None
-        module = _import_command_module(entry.module)
-        cmd = getattr(module, "COMMANDS", {}).get(entry.name)
-        if not isinstance(cmd, click.Command):
-            raise RuntimeError(f"command module {entry.module} does not define {entry.name}")
+        cmd = load_command(entry)
         if not entry.java:
             from mqadmin.cli.ownhelp import use_own_style
 

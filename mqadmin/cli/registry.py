@@ -3,13 +3,29 @@
 Listing commands (``mqadmin --help``) reads only this table; a command's module is imported when
 that command runs, so ``mqadmin topicRoute`` pays for nothing else. Java commands keep the Java
 name and the Java 5.3.3 description (``commandDesc()``), and are listed here only once they work.
+
+This table is the one place a command's name, module, family and summary are stated: a command
+module defines the command under its registered name (``@java_command`` takes the description from
+here) and :func:`define` files it in :data:`DEFINED`, where :func:`mqadmin.cli.main.load_command`
+finds it once the module is imported.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
-__all__ = ["BY_LOWER_NAME", "BY_NAME", "COMMANDS", "FAMILIES", "FAMILY_TITLES", "CommandEntry", "lookup"]
+__all__ = [
+    "BY_LOWER_NAME",
+    "BY_NAME",
+    "COMMANDS",
+    "DEFINED",
+    "FAMILIES",
+    "FAMILY_TITLES",
+    "CommandEntry",
+    "define",
+    "lookup",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,3 +310,24 @@ BY_LOWER_NAME: dict[str, CommandEntry] = {c.name.lower(): c for c in COMMANDS}
 def lookup(name: str) -> CommandEntry | None:
     """The entry for ``name``; Java matches command names ignoring case, so do we."""
     return BY_NAME.get(name) or BY_LOWER_NAME.get(name.lower())
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str | None: ...
+
+
+_C = TypeVar("_C", bound=_Named)
+
+DEFINED: dict[str, object] = {}
+"""The command objects (``click.Command``) of the command modules imported so far, by name."""
+
+
+def define(cmd: _C) -> _C:
+    """File a command module's command under its registered name (a decorator, or a call for commands
+    made by a factory); a name the table above does not have is a programming error."""
+    name = cmd.name or ""
+    if name not in BY_NAME:
+        raise LookupError(f"command {name!r} is not in mqadmin.cli.registry.COMMANDS")
+    DEFINED[name] = cmd
+    return cmd

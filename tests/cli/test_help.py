@@ -83,6 +83,44 @@ def test_registry_matches_command_definitions() -> None:
             assert cmd.desc == entry.summary  # type: ignore[attr-defined]
 
 
+def test_each_module_defines_what_the_registry_places_in_it() -> None:
+    """Imported one after the other in a fresh interpreter, each command module defines exactly the
+    commands the registry names for it (no more: a command defined elsewhere would never be found)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib, json\n"
+        "from mqadmin.cli.registry import COMMANDS, DEFINED\n"
+        "seen = {}\n"
+        "for m in dict.fromkeys(c.module for c in COMMANDS):\n"
+        "    before = set(DEFINED)\n"
+        "    importlib.import_module('mqadmin.cli.commands.' + m)\n"
+        "    seen[m] = sorted(set(DEFINED) - before)\n"
+        "print(json.dumps(seen))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    import json
+
+    expected: dict[str, list[str]] = {}
+    for c in COMMANDS:
+        expected.setdefault(c.module, []).append(c.name)
+    assert json.loads(p.stdout) == {m: sorted(names) for m, names in expected.items()}
+
+
+def test_an_unregistered_command_is_refused() -> None:
+    import click
+
+    from mqadmin.cli.command import java_command
+    from mqadmin.cli.registry import define
+
+    with pytest.raises(LookupError, match="notACommand"):
+        java_command("notACommand", [])
+    with pytest.raises(LookupError, match="notACommand"):
+        define(click.Command("notACommand"))
+
+
 def test_command_names_ignore_case(mqadmin) -> None:  # type: ignore[no-untyped-def]
     r = mqadmin("TOPICROUTE", "-h")
     assert r.code == 0 and r.out.startswith("usage: mqadmin topicRoute ")

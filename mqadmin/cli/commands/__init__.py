@@ -1,1 +1,1 @@
-"""Command modules, one per family; each exposes ``COMMANDS: dict[str, click.Command]``."""
+"""Command modules, one per family; each defines the commands :mod:`mqadmin.cli.registry` places in it."""

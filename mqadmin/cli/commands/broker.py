@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from mqadmin.cli.registry import define
 from mqadmin.cli.serveropts import (
     PRINT_CONFIG,
     bind_address_option,
@@ -14,9 +15,8 @@ from mqadmin.cli.serveropts import (
     namesrv_addr_option,
 )
 
-COMMANDS: dict[str, click.Command] = {}
 
-
+@define
 @click.group("broker")
 def group() -> None:
     """Run the development broker."""
@@ -56,6 +56,3 @@ def start(
         log_file=log_file,
     )
     sys.exit(code)
-
-
-COMMANDS["broker"] = group

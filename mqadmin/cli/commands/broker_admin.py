@@ -19,8 +19,6 @@ from mqadmin.cli.javaopts import NAMESRV, JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key, properties_order
 
-COMMANDS: dict[str, Any] = {}
-
 TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 
 
@@ -29,7 +27,6 @@ TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 
 @java_command(
     "brokerStatus",
-    "Fetch broker runtime status data.",
     [
         JavaOpt("b", "brokerAddr", "Broker address", group="target", group_required=True, dest="broker_addr"),
         JavaOpt(
@@ -73,7 +70,6 @@ def _config_dump(props: dict[str, str]) -> str:
 
 @java_command(
     "getBrokerConfig",
-    "Get broker config by cluster or special broker.",
     [
         JavaOpt("b", "brokerAddr", "get which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "get which cluster", dest="cluster_name"),
@@ -136,7 +132,6 @@ def _config_row(
 
 @java_command(
     "updateBrokerConfig",
-    "Update broker's config.",
     [
         JavaOpt("b", "brokerAddr", "update which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "update which cluster", dest="cluster_name"),
@@ -224,7 +219,6 @@ _BROKER_OPT = JavaOpt("b", "brokerAddr", "Broker address", dest="broker_addr")
 
 @java_command(
     "cleanUnusedTopic",
-    "Clean unused topic on broker.",
     [_BROKER_OPT, JavaOpt("c", "cluster", "cluster name")],
     fanout=True,
     json_doc=_HOUSEKEEPING_DOC,
@@ -237,7 +231,6 @@ async def clean_unused_topic(
 
 @java_command(
     "cleanExpiredCQ",
-    "Clean expired ConsumeQueue on broker.",
     [_BROKER_OPT, _CLUSTER_OPT],
     fanout=True,
     json_doc=_HOUSEKEEPING_DOC,
@@ -248,7 +241,6 @@ async def clean_expired_cq(inv: Invocation, broker_addr: str | None, cluster: st
 
 @java_command(
     "deleteExpiredCommitLog",
-    "Delete expired CommitLog files.",
     [_BROKER_OPT, _CLUSTER_OPT],
     fanout=True,
     json_doc=_HOUSEKEEPING_DOC,
@@ -267,14 +259,3 @@ delete_expired_commit_log.java_opts = tuple(
 for _p in delete_expired_commit_log.params:
     if _p.name == "namesrv":
         _p.help = _NAMESRV_SHORT.desc
-
-
-for _cmd in (
-    broker_status,
-    get_broker_config,
-    update_broker_config,
-    clean_unused_topic,
-    clean_expired_cq,
-    delete_expired_commit_log,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -19,14 +19,11 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 
-COMMANDS: dict[str, Any] = {}
-
 _SIZE = struct.Struct(">i")
 
 
 @java_command(
     "dumpCompactionLog",
-    "Parse compaction log to message.",
     [JavaOpt("f", "file", "to dump file name")],
     json_doc='{"file": str, "messages": [message without "body"] (as queryMsgById --json)}',
 )
@@ -76,6 +73,3 @@ async def dump_compaction_log(inv: Invocation, file: str | None) -> None:
         os.close(fd)
     if inv.out.structured:
         inv.out.data({"file": file, "messages": messages})
-
-
-COMMANDS[dump_compaction_log.name or ""] = dump_compaction_log

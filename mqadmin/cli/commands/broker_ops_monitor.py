@@ -20,8 +20,6 @@ import click
 
 from mqadmin.cli.command import Invocation, java_command
 
-COMMANDS: dict[str, Any] = {}
-
 PREFIX = "[MONITOR] "
 FIRST_DELAY_S = 20.0
 ROUND_INTERVAL_S = 60.0
@@ -30,7 +28,6 @@ RETRY_PREFIX = "%RETRY%"
 
 @java_command(
     "startMonitoring",
-    "Start Monitoring.",
     [],
     json_doc='one JSON document per round: {"round": int, "undone": [{"consumerGroup": str, "topic": str, '
     '"undoneMsgsTotal": int, "undoneMsgsSingleMQ": int, "undoneMsgsDelayTimeMills": int}]}',
@@ -137,6 +134,3 @@ async def _delay(inv: Invocation, mq: Any, last_timestamp: int) -> int:
     if pulled.status != "FOUND" or not pulled.messages:
         return 0
     return int(pulled.messages[0].store_timestamp - last_timestamp)
-
-
-COMMANDS[start_monitoring.name or ""] = start_monitoring

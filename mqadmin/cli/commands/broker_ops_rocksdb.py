@@ -19,9 +19,8 @@ from mqadmin.cli.command import Invocation, java_command, parse_long
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.registry import BY_NAME
 from mqadmin.protocol import names
-
-COMMANDS: dict[str, Any] = {}
 
 NO_BINDING = "this installation has no RocksDB binding to read it with"
 INVALID_TYPE = "Invalid configType: {} please input topics/subscriptionGroups/consumerOffsets "
@@ -86,17 +85,8 @@ async def _cluster_masters(inv: Invocation, cluster: str) -> list[tuple[str, str
 # ----------------------------------------------------------------------------- rocksDBConfigToJson
 
 
-_DESC = (
-    "Convert RocksDB kv config (topics/subscriptionGroups/consumerOffsets) to json. [rpc mode] Use "
-    "[-n, -c, -b, -t] to send Request to broker ( version >= 5.3.2 ) or [local mode] use "
-    "[-p, -t, -j, -e] to load RocksDB. If -e is provided, tools will export json file instead of "
-    "std print"
-)
-
-
 @java_command(
     "rocksDBConfigToJson",
-    _DESC,
     [
         JavaOpt(
             "t",
@@ -186,7 +176,7 @@ async def rocksdb_config_to_json(
         raise CommandError(f"cannot load the RocksDB at {store}: {NO_BINDING}")
     if out.structured:
         raise _usage("give -n and -c, or -b (rpc mode), or -p and -t (local mode)")
-    out.text(_DESC + "\n")
+    out.text(BY_NAME[inv.name].summary + "\n")
     return ExitCode.USAGE
 
 
@@ -209,7 +199,6 @@ async def _export_rpc(
 
 @java_command(
     "exportMetadataInRocksDB",
-    "export RocksDB kv config (topics/subscriptionGroups). Recommend to use [mqadmin rocksDBConfigToJson]",
     [
         JavaOpt("p", "path", "Absolute path for the metadata directory", required=True),
         JavaOpt(
@@ -239,7 +228,6 @@ async def export_metadata_in_rocksdb(
 
 @java_command(
     "checkRocksdbCqWriteProgress",
-    "check if rocksdb cq is same as file cq",
     [
         JavaOpt("c", "cluster", "cluster name", required=True),
         JavaOpt("n", "nameserverAddr", "nameserverAddr", required=True, dest="namesrv"),
@@ -296,7 +284,3 @@ async def check_rocksdb_cq_write_progress(
         brokers.append(row)
     inv.out.emit(inv.add_errors({**base, "brokers": brokers}), lambda: "".join(lines))
     return None
-
-
-for _cmd in (rocksdb_config_to_json, export_metadata_in_rocksdb, check_rocksdb_cq_write_progress):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -25,8 +25,6 @@ from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_double, parse_int, parse_long
 
-COMMANDS: dict[str, Any] = {}
-
 _HEADER = jformat(
     "%-22s  %-22s  %-4s  %-22s %-16s  %16s  %30s  %-22s  %-11s  %-12s  %-8s  %-10s%n",
     "#Cluster Name",
@@ -255,7 +253,6 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
 
 @java_command(
     "clusterList",
-    "List cluster infos.",
     [
         JavaOpt("m", "moreStats", "Print more stats", has_arg=False, dest="more_stats"),
         JavaOpt("i", "interval", "specify intervals numbers, it is in seconds"),
@@ -299,6 +296,3 @@ async def cluster_list(
         if period is None:
             return
         inv.failures.clear()
-
-
-COMMANDS["clusterList"] = cluster_list

@@ -64,7 +64,6 @@ from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.connection import ConsumerConnection
 
-COMMANDS: dict[str, Any] = {}
 
 RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 
@@ -383,7 +382,6 @@ def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | Non
 
 @java_command(
     "updateSubGroup",
-    "Update or create subscription group.",
     [
         BROKER_ADDR,
         CLUSTER_NAME,
@@ -462,7 +460,6 @@ def _read_group_list(path_text: str) -> list[SubscriptionGroupConfig]:
 
 @java_command(
     "updateSubGroupList",
-    "Update or create subscription group in batch",
     [
         JavaOpt(
             "b",
@@ -533,7 +530,6 @@ async def update_sub_group_list(
 
 @java_command(
     "deleteSubGroup",
-    "Delete subscription group from broker.",
     [
         JavaOpt("b", "brokerAddr", "delete subscription group from which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "delete subscription group from which cluster", dest="cluster_name"),
@@ -593,7 +589,6 @@ async def delete_sub_group(
 
 @java_command(
     "getConsumerConfig",
-    "Get consumer config by subscription group name.",
     [JavaOpt("g", "groupName", "subscription group name", required=True, dest="group_name")],
     fanout=True,
     json_doc='{"group": str, "brokers": [{"cluster": str|null, "brokerName": str, "brokerAddr": str, '
@@ -877,7 +872,6 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
 
 @java_command(
     "consumerProgress",
-    "Query consumer's progress, speed.",
     [
         JavaOpt("g", "groupName", "consumer group name", dest="group_name"),
         JavaOpt("t", "topicName", "topic name", dest="topic_name"),
@@ -1017,7 +1011,6 @@ _RUNNING_JSON = (
 
 @java_command(
     "consumerStatus",
-    "Query consumer's internal data structure.",
     [
         JavaOpt("g", "consumerGroup", "consumer group name", required=True, dest="consumer_group"),
         JavaOpt("i", "clientId", "The consumer's client id", dest="client_id"),
@@ -1046,7 +1039,6 @@ async def consumer_status(
 
 @java_command(
     "consumer",
-    "Query consumer's connection, status, etc.",
     [
         JavaOpt("g", "consumerGroup", "consumer group name", required=True, dest="consumer_group"),
         JavaOpt("s", "jstack", "Run jstack command in the consumer progress", has_arg=False),
@@ -1074,7 +1066,6 @@ async def consumer(inv: Invocation, consumer_group: str, jstack: bool, client_id
 
 @java_command(
     "consumerConnection",
-    "Query consumer's socket connection, client version and subscription.",
     [
         JavaOpt("g", "consumerGroup", "consumer group name", required=True, dest="consumer_group"),
         JavaOpt("b", "brokerAddr", "broker address", dest="broker_addr"),
@@ -1118,7 +1109,6 @@ async def consumer_connection(inv: Invocation, consumer_group: str, broker_addr:
 
 @java_command(
     "producerConnection",
-    "Query producer's socket connection and client version.",
     [
         JavaOpt("g", "producerGroup", "producer group name", required=True, dest="producer_group"),
         JavaOpt("t", "topic", "topic name", required=True),
@@ -1146,7 +1136,6 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
 
 @java_command(
     "producer",
-    "Query producer's instances, connection, status, etc.",
     [JavaOpt("b", "broker", "broker address", required=True)],
     json_doc='{"broker": str, "groups": {"<group>": [{"clientId": str, "remoteIP": str, "language": str, '
     '"version": int, "lastUpdateTimestamp": ms}]}}',
@@ -1165,18 +1154,3 @@ async def producer(inv: Invocation, broker: str) -> None:
         for p in infos:
             lines.append(f"producer group ({group}) instance : {p.java_string()}\n")
     inv.out.emit({"broker": addr, "groups": groups}, lambda: "".join(lines))
-
-
-for _cmd in (
-    update_sub_group,
-    update_sub_group_list,
-    delete_sub_group,
-    get_consumer_config,
-    consumer_progress,
-    consumer_status,
-    consumer,
-    consumer_connection,
-    producer_connection,
-    producer,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

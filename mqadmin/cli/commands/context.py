@@ -16,9 +16,8 @@ from mqadmin.cli.common import context_names
 from mqadmin.cli.contexts import Context, ContextError, ContextStore
 from mqadmin.cli.errors import SettingsError
 from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.registry import define
 from mqadmin.cli.secretinput import FROM_INPUT, read_secret
-
-COMMANDS: dict[str, click.Command] = {}
 
 _SETTINGS = {"help_option_names": ["-h", "--help"]}
 
@@ -44,6 +43,7 @@ def _public(c: Context, current: str | None) -> dict[str, object]:
     return out
 
 
+@define
 @click.group("context", context_settings=_SETTINGS)
 def context_group() -> None:
     """Manage contexts: named name server, credential and TLS profiles."""
@@ -174,6 +174,3 @@ def remove(name: str) -> None:
         store.current = None
     store.save()
     click.echo(f"context {name} removed")
-
-
-COMMANDS["context"] = context_group

@@ -23,8 +23,6 @@ from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.serverconfigs import emit_server_configs, raise_if_failed
 from mqadmin.protocol.javacoll import java_hash_order
 
-COMMANDS: dict[str, Any] = {}
-
 INTERVAL = JavaOpt("i", "interval", "the interval(second) of get info")
 CLUSTER = JavaOpt("c", "clusterName", "which cluster", dest="cluster_name")
 CONTROLLER_LIST = JavaOpt(
@@ -108,7 +106,6 @@ def _ha_text(addr: str, info: Any) -> str:
 
 @java_command(
     "haStatus",
-    "Fetch ha runtime status data.",
     [CLUSTER, JavaOpt("b", "brokerAddr", "which broker to fetch", dest="broker_addr"), INTERVAL],
     fanout=True,
     json_doc='{"brokers": [{"addr": str, "ok": true, "ha": HARuntimeInfo} | {"addr": str, "ok": false, '
@@ -158,7 +155,6 @@ def _closed_epochs(cache: Any) -> list[Any]:
 
 @java_command(
     "getBrokerEpoch",
-    "Fetch broker epoch entries.",
     [CLUSTER, JavaOpt("b", "brokerName", "which broker to fetch", dest="broker_name"), INTERVAL],
     fanout=True,
     json_doc='{"brokers": [{"addr": str, "ok": true, "clusterName": str, "brokerName": str, "brokerId": int, '
@@ -219,7 +215,6 @@ def _sync_text(table: dict[str, Any]) -> str:
 
 @java_command(
     "getSyncStateSet",
-    "Fetch syncStateSet for target brokers.",
     [
         JavaOpt(
             "a", "controllerAddress", "the address of controller", required=True, dest="controller_address"
@@ -266,7 +261,6 @@ async def get_sync_state_set(
 
 @java_command(
     "getControllerMetaData",
-    "Get controller cluster's metadata.",
     [
         JavaOpt(
             "a", "controllerAddress", "the address of controller", required=True, dest="controller_address"
@@ -299,7 +293,6 @@ async def get_controller_metadata(inv: Invocation, controller_address: str) -> N
 
 @java_command(
     "getControllerConfig",
-    "Get controller config.",
     [CONTROLLER_LIST],
     fanout=True,
     json_doc='{"<controller>": {"<key>": "<value>"}} (keys sorted)',
@@ -313,7 +306,6 @@ async def get_controller_config(inv: Invocation, controller_address: str) -> Non
 
 @java_command(
     "updateControllerConfig",
-    "Update controller config.",
     [
         CONTROLLER_LIST,
         JavaOpt("k", "key", "config key", required=True),
@@ -346,7 +338,6 @@ _BROKER_NAME_OPT = JavaOpt(
 
 @java_command(
     "electMaster",
-    "Re-elect the specified broker as master.",
     [
         JavaOpt(
             "a", "controllerAddress", "The address of controller", required=True, dest="controller_address"
@@ -392,7 +383,6 @@ async def elect_master(
 
 @java_command(
     "cleanBrokerMetadata",
-    "Clean metadata of broker on controller.",
     [
         JavaOpt(
             "a", "controllerAddress", "The address of controller", required=True, dest="controller_address"
@@ -443,16 +433,3 @@ async def clean_broker_metadata(
         "cleanLivingBroker": clean_living,
     }
     inv.out.emit(data, lambda: f"clear broker {name} metadata from controller success! \n")
-
-
-for _cmd in (
-    ha_status,
-    get_broker_epoch,
-    get_sync_state_set,
-    get_controller_metadata,
-    get_controller_config,
-    update_controller_config,
-    elect_master,
-    clean_broker_metadata,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 
-COMMANDS: dict[str, click.Command] = {}
+from mqadmin.cli.registry import define
 
 
+@define
 @click.command("demo")
 @click.option(
     "--keep",
@@ -25,6 +26,3 @@ def demo(keep: Path | None) -> None:
     if failures:
         click.echo(f"demo: {failures} step(s) failed", err=True)
         sys.exit(1)
-
-
-COMMANDS["demo"] = demo

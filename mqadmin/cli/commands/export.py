@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
     from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
 
-COMMANDS: dict[str, Any] = {}
 
 DEFAULT_DIR = "/tmp/rocketmq/export"
 TOOL_VERSION = "V5_3_3"
@@ -97,7 +96,6 @@ def group_bean(g: SubscriptionGroupConfig) -> Bean:
 
 @java_command(
     "exportMetadata",
-    "Export metadata.",
     [
         JavaOpt("c", "clusterName", "choose a cluster to export", dest="cluster_name"),
         JavaOpt("b", "brokerAddr", "choose a broker to export", dest="broker_addr"),
@@ -240,7 +238,6 @@ _CLUSTER_OPT = JavaOpt("c", "clusterName", "choose a cluster to export", require
 
 @java_command(
     "exportConfigs",
-    "Export configs.",
     [
         _CLUSTER_OPT,
         JavaOpt("f", "filePath", "export configs.json path | default /tmp/rocketmq/export", dest="file_path"),
@@ -420,7 +417,6 @@ _LISTEN = click.Option(
 
 @java_command(
     "exportMetrics",
-    "Export metrics.",
     [
         _CLUSTER_OPT,
         JavaOpt("f", "filePath", "export metrics.json path | default /tmp/rocketmq/export", dest="file_path"),
@@ -580,7 +576,3 @@ async def _serve_metrics(inv: Invocation, cluster: str, listen: tuple[str, int])
     finally:
         stop()
     inv.any_success = True
-
-
-for _cmd in (export_metadata, export_configs, export_metrics):
-    COMMANDS[_cmd.name or ""] = _cmd

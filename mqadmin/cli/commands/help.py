@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-COMMANDS: dict[str, click.Command] = {}
+from mqadmin.cli.registry import define
 
 
 def _command_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -13,6 +13,7 @@ def _command_names(ctx: click.Context, param: click.Parameter, incomplete: str) 
     return [c.name for c in ENTRIES if c.name.startswith(incomplete)]
 
 
+@define
 @click.command("help", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("command", required=False, metavar="[COMMAND]", shell_complete=_command_names)
 @click.pass_context
@@ -32,6 +33,3 @@ def help_command(ctx: click.Context, command: str | None) -> None:
         raise click.UsageError(no_such_command(command), ctx)
     sub = cmd.make_context(cmd.name, [], parent=parent, resilient_parsing=True)
     click.echo(cmd.get_help(sub))
-
-
-COMMANDS["help"] = help_command

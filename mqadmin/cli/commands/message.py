@@ -41,8 +41,6 @@ from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message, MessageExt
 from mqadmin.protocol.msgid import decode_offset_msg_id, decode_unique_id, java_ip_string, parse_unique_id
 
-COMMANDS: dict[str, Any] = {}
-
 CLUSTER = JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used to find the route.")
 BODY_FORMAT = JavaOpt("f", "bodyFormat", "print message body by the specified format", dest="body_format")
 
@@ -124,7 +122,6 @@ def _as_message(msg: MessageExt) -> Message:
 
 @java_command(
     "queryMsgById",
-    "Query Message by Id.",
     [
         JavaOpt("t", "topic", "topic name", required=True),
         JavaOpt("i", "msgId", "Message Id", required=True, dest="msg_id"),
@@ -231,7 +228,6 @@ async def _resend(inv: Invocation, topic: str, ids: list[str], cluster: str | No
 
 @java_command(
     "queryMsgByKey",
-    "Query Message by Key.",
     [
         JavaOpt("t", "topic", "Topic name", required=True),
         JavaOpt("k", "msgKey", "Message Key", required=True, dest="msg_key"),
@@ -289,7 +285,6 @@ async def query_msg_by_key(
 
 @java_command(
     "queryMsgByUniqueKey",
-    "Query Message by Unique key.",
     [
         JavaOpt("i", "msgId", "Message Id", required=True, dest="msg_id"),
         JavaOpt("g", "consumerGroup", "consumer group name", dest="group"),
@@ -356,7 +351,6 @@ async def query_msg_by_unique_key(
 
 @java_command(
     "queryMsgByOffset",
-    "Query Message by offset.",
     [
         JavaOpt("t", "topic", "topic name", required=True),
         JavaOpt("b", "brokerName", "Broker Name", required=True, dest="broker_name"),
@@ -454,7 +448,6 @@ def trace_views(msg_id: str, trace_msg: MessageExt) -> list[dict[str, Any]]:
 
 @java_command(
     "queryMsgTraceById",
-    "Query a message trace.",
     [
         JavaOpt("i", "msgId", "Message Id", required=True, dest="msg_id"),
         JavaOpt("t", "traceTopic", "The name value of message trace topic", dest="trace_topic"),
@@ -608,8 +601,6 @@ def _describe_text(d: dict[str, Any]) -> str:
 
 @java_command(
     "decodeMessageId",
-    "Decode message ids: an offset id to its store host and commit-log offset, a unique key to the "
-    "producer's ip, pid, time and counter.",
     [JavaOpt("i", "messageId", "unique message ID", required=True, dest="message_id")],
     json_doc='{"ids": [{"msgId": str, "kind": "offset", "storeHost": "ip:port", "commitLogOffset": int} | '
     '{"msgId": str, "kind": "unique", "ip": str, "pid": int, "classLoaderHash": str, "timestamp": int, '
@@ -619,14 +610,3 @@ async def decode_message_id(inv: Invocation, message_id: str) -> None:
     now = int(time.time() * 1000)
     ids = [describe_id(one, now) for one in split_ids(message_id)]
     inv.out.emit({"ids": ids}, lambda: "\n".join(_describe_text(d) for d in ids))
-
-
-for _cmd in (
-    query_msg_by_id,
-    query_msg_by_key,
-    query_msg_by_unique_key,
-    query_msg_by_offset,
-    query_msg_trace_by_id,
-    decode_message_id,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -36,8 +36,6 @@ from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import MessageExt
 
-COMMANDS: dict[str, Any] = {}
-
 DASHES = "-" * 56 + "\n"
 PULL_BATCH = 32
 TIME_HELP = "[currentTimeMillis|yyyy-MM-dd#HH:mm:ss:SSS]"
@@ -99,7 +97,6 @@ _JSON_LINES = click.Option(
 
 @java_command(
     "printMsg",
-    "Print Message Detail.",
     [
         JavaOpt("t", "topic", "topic name", required=True),
         CHARSET,
@@ -201,7 +198,6 @@ def tag_counts_in_java_order(counts: dict[str, int]) -> list[tuple[str, int]]:
 
 @java_command(
     "printMsgByQueue",
-    "Print Message Detail by queueId.",
     [
         JavaOpt("t", "topic", "topic name", required=True),
         JavaOpt("a", "brokerName ", "broker name", required=True, dest="broker_name"),
@@ -330,7 +326,6 @@ class _Consumer:
 
 @java_command(
     "consumeMessage",
-    "Consume message.",
     [
         JavaOpt("t", "topic", "Topic name", required=True),
         JavaOpt("b", "brokerName", "Broker name", dest="broker_name"),
@@ -409,7 +404,3 @@ async def consume_message(
             await consumer.pull_range(mq, lo, hi)
     if out.structured:
         out.data({"queues": consumer.queues})
-
-
-for _cmd in (print_msg, print_msg_by_queue, consume_message):
-    COMMANDS[_cmd.name or ""] = _cmd

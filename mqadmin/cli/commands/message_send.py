@@ -24,8 +24,6 @@ from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message
 
-COMMANDS: dict[str, Any] = {}
-
 _RESULT_FORMAT = "%-32s  %-4s  %-20s    %s%n"
 
 
@@ -56,7 +54,6 @@ def _check(exc: Exception) -> Exception:
 
 @java_command(
     "sendMessage",
-    "Send a message.",
     [
         JavaOpt("t", "topic", "Topic name", required=True),
         JavaOpt("p", "body", "UTF-8 string format of the message body", required=True),
@@ -125,7 +122,6 @@ async def send_message(
 
 @java_command(
     "checkMsgSendRT",
-    "Check message send response time.",
     [
         JavaOpt("t", "topic", "topic name", required=True),
         JavaOpt("a", "amount", "message amount | default 100"),
@@ -194,7 +190,6 @@ def _hello_body(size: int) -> bytes:
 
 @java_command(
     "sendMsgStatus",
-    "Send msg to broker.",
     [
         JavaOpt(
             "b",
@@ -248,7 +243,6 @@ def _gmt8_now() -> str:
 
 @java_command(
     "clusterRT",
-    "List All clusters Message Send RT.",
     [
         JavaOpt("a", "amount", "message amount | default 100"),
         JavaOpt("s", "size", "message size | default 128 Byte"),
@@ -329,7 +323,3 @@ async def cluster_rt(
         if out.structured:
             out.data({"round": rounds, "brokers": rows}, compact=True)
         await asyncio.sleep(period)
-
-
-for _cmd in (send_message, check_msg_send_rt, send_msg_status, cluster_rt):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -6,11 +6,11 @@ import sys
 
 import click
 
+from mqadmin.cli.registry import define
 from mqadmin.cli.serveropts import PRINT_CONFIG, config_file_option, log_file_option, namesrv_addr_option
 
-COMMANDS: dict[str, click.Command] = {}
 
-
+@define
 @click.group("namesrv")
 def group() -> None:
     """Run the bundled name server."""
@@ -71,6 +71,3 @@ def start(
         loop=loop_name,
     )
     sys.exit(code)
-
-
-COMMANDS["namesrv"] = group

@@ -18,7 +18,6 @@ from mqadmin.protocol.javacoll import java_hash_order, properties_order
 if TYPE_CHECKING:
     from mqadmin.admin.fanout import FanOutResult
 
-COMMANDS: dict[str, Any] = {}
 
 NAMESPACE = JavaOpt("s", "namespace", "set the namespace", required=True)
 KEY = JavaOpt("k", "key", "set the key name", required=True)
@@ -46,7 +45,6 @@ def _changed_everywhere(
 
 @java_command(
     "updateKvConfig",
-    "Create or update KV config.",
     [NAMESPACE, KEY, JavaOpt("v", "value", "set the key value", required=True)],
     fanout=True,
     json_doc='{"namespace": str, "key": str, "value": str, "nameServers": [str]} (the name servers updated)',
@@ -60,7 +58,6 @@ async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str
 
 @java_command(
     "deleteKvConfig",
-    "Delete KV config.",
     [NAMESPACE, KEY],
     fanout=True,
     json_doc='{"namespace": str, "key": str, "nameServers": [str]}',
@@ -102,10 +99,9 @@ _PERM_DOC = (
 )
 
 
-def _write_perm_command(name: str, verb: str, wipe: bool) -> JavaCommand:
+def _write_perm_command(name: str, wipe: bool) -> JavaCommand:
     @java_command(
         name,
-        f"{verb} write perm of broker in all name server you defined in the -n param.",
         [BROKER_NAME],
         fanout=True,
         json_doc=_PERM_DOC,
@@ -116,8 +112,8 @@ def _write_perm_command(name: str, verb: str, wipe: bool) -> JavaCommand:
     return command
 
 
-wipe_write_perm = _write_perm_command("wipeWritePerm", "Wipe", wipe=True)
-add_write_perm = _write_perm_command("addWritePerm", "Add", wipe=False)
+wipe_write_perm = _write_perm_command("wipeWritePerm", wipe=True)
+add_write_perm = _write_perm_command("addWritePerm", wipe=False)
 
 
 # ------------------------------------------------------------------------------- name server config
@@ -125,7 +121,6 @@ add_write_perm = _write_perm_command("addWritePerm", "Add", wipe=False)
 
 @java_command(
     "getNamesrvConfig",
-    "Get configs of name server.",
     [],
     fanout=True,
     json_doc='{"<name server>": {"<key>": "<value>"}} (keys sorted)',
@@ -149,7 +144,6 @@ async def get_namesrv_config(inv: Invocation) -> None:
 
 @java_command(
     "updateNamesrvConfig",
-    "Update configs of name server.",
     [
         JavaOpt("k", "key", "config key", required=True),
         JavaOpt("v", "value", "config value", required=True),
@@ -164,14 +158,3 @@ async def update_namesrv_config(inv: Invocation, key: str, value: str) -> None:
     shown = "" if given is None else "[" + ", ".join(given) + "]"
     text = f"update name server config success!{shown}\n{k} : {v}\n"
     _changed_everywhere(inv, result, {"key": k, "value": v}, text)
-
-
-for _cmd in (
-    update_kv_config,
-    delete_kv_config,
-    wipe_write_perm,
-    add_write_perm,
-    get_namesrv_config,
-    update_namesrv_config,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

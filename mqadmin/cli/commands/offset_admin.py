@@ -34,8 +34,6 @@ from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-COMMANDS: dict[str, Any] = {}
-
 _DATE = re.compile(r"(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
 _ROLLBACK_HEADER = "%-20s  %-20s  %-20s  %-20s  %-20s  %-20s%n"
 _ROLLBACK_ROW = "%-20s  %-20d  %-20d  %-20d  %-20d  %-20d%n"
@@ -174,7 +172,6 @@ _DRY_RUN = click.Option(
 
 @java_command(
     "resetOffsetByTime",
-    "Reset consumer offset by timestamp(without client restart).",
     [
         JavaOpt("g", "group", "set the consumer group", required=True),
         JavaOpt("t", "topic", "set the topic", required=True),
@@ -278,7 +275,6 @@ async def reset_offset_by_time(
 
 @java_command(
     "skipAccumulatedMessage",
-    "Skip all messages that are accumulated (not consumed) currently.",
     [
         JavaOpt("g", "group", "set the consumer group", required=True),
         JavaOpt("t", "topic", "set the topic", required=True),
@@ -318,7 +314,6 @@ async def skip_accumulated_message(
 
 @java_command(
     "cloneGroupOffset",
-    "Clone offset from other group.",
     [
         JavaOpt("s", "srcGroup", "set source consumer group", required=True, dest="src_group"),
         JavaOpt("d", "destGroup", "set destination consumer group", required=True, dest="dest_group"),
@@ -374,7 +369,6 @@ def _cq_row_text(row: dict[str, Any]) -> str:
 
 @java_command(
     "queryCq",
-    "Query cq command.",
     [
         JavaOpt("t", "topic", "topic name", required=True),
         JavaOpt("q", "queue", "queue num, ie. 1", required=True),
@@ -433,7 +427,3 @@ async def query_cq(
         "queueData": [{"index": i, **row} for i, row in enumerate(view.queue_data, start)],
     }
     inv.out.emit(doc, lambda: "".join(lines))
-
-
-for _cmd in (reset_offset_by_time, skip_accumulated_message, clone_group_offset, query_cq):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -12,6 +12,7 @@ import click
 
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.cli.connection import CommonValues, resolve_settings
+from mqadmin.cli.registry import define
 from mqadmin.pipeline.cli import pipeline_commands
 
 __all__ = ["COMMANDS"]
@@ -27,3 +28,6 @@ def _settings(namesrv: str | None, timeout: float | None) -> AdminSettings:
 
 
 COMMANDS: dict[str, click.Command] = pipeline_commands(_settings)
+"""The commands :func:`~mqadmin.pipeline.cli.pipeline_commands` makes, each filed in the registry."""
+for _cmd in COMMANDS.values():
+    define(_cmd)

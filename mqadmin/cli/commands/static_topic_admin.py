@@ -51,7 +51,6 @@ from mqadmin.protocol.staticmapping import (
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.cluster import ClusterInfo
 
-COMMANDS: dict[str, Any] = {}
 
 TARGETS = (
     JavaOpt(
@@ -175,7 +174,6 @@ def _plan_json(
 
 @java_command(
     "updateStaticTopic",
-    "Update or create static topic, which has fixed number of queues.",
     [
         *TARGETS,
         TOPIC,
@@ -252,7 +250,6 @@ async def update_static_topic(
 
 @java_command(
     "remappingStaticTopic",
-    "Remapping static topic.",
     [*TARGETS, TOPIC, JavaOpt("mf", "mapFile", "The mapping data file name ", dest="map_file"), FORCE],
     json_doc=PLAN_DOC,
     epilog="The logical queues move so that the target brokers lead them all; a moved queue's offsets "
@@ -315,7 +312,3 @@ async def remapping_static_topic(
         brokers=_plan_json(t, plan.epoch, configs, addrs),
     )
     inv.out.emit(data, lambda: "".join(lines))
-
-
-for _cmd in (update_static_topic, remapping_static_topic):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -22,8 +22,6 @@ from mqadmin.cli.nameargs import strict_bool
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-COMMANDS: dict[str, Any] = {}
-
 
 def format_date(ms: int) -> str:
     """``UtilAll.formatDate(new Date(ms), "yyyy-MM-dd HH:mm:ss")`` in the local time zone."""
@@ -50,7 +48,6 @@ def _positive(value: int, option: str) -> int:
 
 @java_command(
     "brokerConsumeStats",
-    "Fetch broker consume stats data.",
     [
         JavaOpt("b", "brokerAddr", "Broker address", required=True, dest="broker_addr"),
         JavaOpt("t", "timeoutMillis", "request timeout Millis", dest="timeout_millis"),
@@ -243,7 +240,6 @@ async def _topic_rows(
 
 @java_command(
     "statsAll",
-    "Topic and Consumer tps stats.",
     [
         JavaOpt("a", "activeTopic", "print active topic only", has_arg=False, dest="active_topic"),
         JavaOpt("t", "topic", "print select topic only"),
@@ -290,7 +286,3 @@ async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> N
         inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
-
-
-for _cmd in (broker_consume_stats, stats_all):
-    COMMANDS[_cmd.name or ""] = _cmd

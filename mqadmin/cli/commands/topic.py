@@ -27,8 +27,6 @@ from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 from mqadmin.remoting.errors import RemotingConnectError, RemotingTimeoutError
 
-COMMANDS: dict[str, Any] = {}
-
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
 RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 DLQ_PREFIX = "%DLQ%"
@@ -67,7 +65,6 @@ def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
 
 @java_command(
     "topicRoute",
-    "Examine topic route info.",
     [TOPIC, JavaOpt("l", "list", "Use list format to print data", has_arg=False, dest="list_format")],
     json_doc='{"brokerDatas": [{"brokerAddrs": {"<brokerId>": "host:port"}, "brokerName": str, '
     '"cluster": str, "enableActingMaster": bool, "zoneName": str?}], '
@@ -96,7 +93,6 @@ async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
 
 @java_command(
     "topicClusterList",
-    "Get cluster info for topic.",
     [TOPIC],
     json_doc='{"clusters": [str]} (the clusters holding the topic\'s first broker)',
 )
@@ -147,7 +143,6 @@ async def _topic_rows(
 
 @java_command(
     "topicList",
-    "Fetch all topic list from name server.",
     [JavaOpt("c", "clusterModel", "clusterModel", has_arg=False, dest="cluster_model")],
     fanout=True,
     json_doc='{"topics": [str]}; with -c: {"topics": [{"cluster": str|null, "topic": str, "groups": [str]}], '
@@ -214,7 +209,6 @@ def _java_split(text: str, sep: str) -> list[str]:
 
 @java_command(
     "allocateMQ",
-    "Allocate MQ.",
     [TOPIC, JavaOpt("i", "ipList", "ipList", required=True, dest="ip_list")],
     json_doc='{"result": {"<ip>": [{"brokerName": str, "queueId": int, "topic": str}]}}',
 )
@@ -236,7 +230,3 @@ async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
     ordered = {ip: result[ip] for ip in java_hash_order(list(result))}
     bean = Bean(result={ip: [Bean(q) for q in qs] for ip, qs in ordered.items()})
     inv.out.emit({"result": ordered}, lambda: fastjson_compact(bean) + "\n")
-
-
-for _cmd in (topic_route, topic_cluster_list, topic_list, allocate_mq):
-    COMMANDS[_cmd.name or ""] = _cmd

@@ -29,8 +29,6 @@ from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
 from mqadmin.protocol.javanum import parse_bool
 
-COMMANDS: dict[str, Any] = {}
-
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
 
 TOPIC_CONFIG_DOC = (
@@ -97,7 +95,6 @@ BROKER_OR_CLUSTER = (
 
 @java_command(
     "updateTopic",
-    "Update or create topic.",
     [
         *BROKER_OR_CLUSTER,
         JavaOpt("a", "attributes", "attribute(+a=b,+c=d,-e)"),
@@ -207,7 +204,6 @@ def _read_topic_configs(path: str) -> list[TopicConfig]:
 
 @java_command(
     "updateTopicList",
-    "create or update topic in batch",
     [
         *BROKER_OR_CLUSTER,
         JavaOpt(
@@ -251,7 +247,6 @@ async def update_topic_list(
 
 @java_command(
     "deleteTopic",
-    "Delete topic from broker and NameServer.",
     [
         TOPIC,
         JavaOpt("c", "clusterName", "delete topic from which cluster", required=True, dest="cluster_name"),
@@ -285,7 +280,6 @@ async def delete_topic(inv: Invocation, topic: str, cluster_name: str) -> None:
 
 @java_command(
     "updateTopicPerm",
-    "Update topic perm.",
     [
         JavaOpt("b", "brokerAddr", "create topic to which broker", dest="broker_addr"),
         JavaOpt("c", "clusterName", "create topic to which cluster", dest="cluster_name"),
@@ -377,7 +371,6 @@ def human_time2(ms: int) -> str:
 
 @java_command(
     "topicStatus",
-    "Examine topic Status info.",
     [TOPIC, JavaOpt("c", "cluster", "cluster name or lmq parent topic, lmq is used to find the route.")],
     json_doc='{"topic": str, "queues": [{"brokerName": str, "queueId": int, "minOffset": int, '
     '"maxOffset": int, "lastUpdateTimestamp": ms}], "topicPutTps": num, "errors": [...]?}',
@@ -441,7 +434,6 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
 
 @java_command(
     "updateOrderConf",
-    "Create or update or delete order conf.",
     [
         TOPIC,
         JavaOpt("v", "orderConf", "set order conf [eg. brokerName1:num;brokerName2:num]", dest="order_conf"),
@@ -485,14 +477,3 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
         inv.out.data(inv.add_errors(data))
     elif not inv.failures:
         inv.out.text(text)
-
-
-for _cmd in (
-    update_topic,
-    update_topic_list,
-    delete_topic,
-    update_topic_perm,
-    topic_status,
-    update_order_conf,
-):
-    COMMANDS[_cmd.name or ""] = _cmd

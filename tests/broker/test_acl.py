@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import json
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +27,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.protocol.message import decode_messages
 from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.signed_cpp import cpp_send
 from tests.captures import Frame, all_frames
 from tests.cli_harness import clean_env, run_mqadmin
 
@@ -62,7 +61,6 @@ accounts:
 """
 
 TOPICS = ("TopicPub", "TopicSub", "TopicBoth", "TopicDeny", "TopicOther")
-CPP_SEND = str(Path(__file__).with_name("acl_cpp_send.py"))
 
 
 # ---------------------------------------------------------------------------------- helpers
@@ -412,18 +410,6 @@ def test_white_listed_addresses_pass_unsigned(acl_broker: BrokerProcess) -> None
 
 
 # ---------------------------------------------------------------------------------- the C++ client
-
-
-def cpp_send(ns_addr: str, topic: str, count: int, who: Credentials) -> list[dict[str, object]]:
-    proc = subprocess.run(
-        [sys.executable, CPP_SEND, ns_addr, topic, str(count), who.access_key, who.secret_key],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    assert proc.returncode == 0 and events and events[-1]["event"] == "done", proc.stderr[-2000:]
-    return events
 
 
 def test_cpp_client_signed_producer(acl_broker: BrokerProcess, namesrv: NameServerProcess) -> None:

@@ -26,11 +26,11 @@ from mqadmin.admin.signing import AclSigner
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.signed_cpp import cpp_send
 from tests.cli_harness import clean_env, run_mqadmin
 
 ROOT = Credentials("rootUser", "rootSecret")
 ALICE = Credentials("alice", "aliceSecret")
-CPP_SEND = str(Path(__file__).with_name("acl_cpp_send.py"))
 CLUSTER = "DefaultCluster"
 
 
@@ -258,18 +258,6 @@ def test_mqadmin_signed_by_a_user_is_refused_then_allowed(broker: BrokerProcess,
         Credentials("alice", "NotHerSecret"), "getUser", "-b", broker.addr, "-u", "alice"
     )
     assert code == 3 and "check signature failed." in err, err
-
-
-def cpp_send(ns_addr: str, topic: str, count: int, who: Credentials) -> list[dict[str, object]]:
-    proc = subprocess.run(
-        [sys.executable, CPP_SEND, ns_addr, topic, str(count), who.access_key, who.secret_key],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    events = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    assert proc.returncode == 0 and events and events[-1]["event"] == "done", proc.stderr[-2000:]
-    return events
 
 
 def max_offset(b: BrokerProcess, topic: str) -> int:

@@ -106,6 +106,26 @@ def test_epoch_file_is_java_checkpoint_format(tmp_path: Path) -> None:
         EpochFile(tmp_path / "epochFileCheckpoint").load()
 
 
+def start_broker(tmp_path: Path, props: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``mqadmin broker start`` of broker-a (store under ``tmp_path``) with ``props`` added."""
+    settings = {
+        "brokerName": "broker-a",
+        "brokerIP1": "127.0.0.1",
+        "listenPort": str(free_port()),
+        "storePathRootDir": str(tmp_path / "store"),
+        **props,
+    }
+    cfg = tmp_path / "broker.properties"
+    cfg.write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
+    return subprocess.run(
+        [*mqadmin_argv(), "broker", "start", "-c", str(cfg), "--log-file", ""],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+
+
 @pytest.mark.parametrize(
     ("props", "words"),
     [
@@ -116,22 +136,7 @@ def test_epoch_file_is_java_checkpoint_format(tmp_path: Path) -> None:
 def test_broker_refuses_to_start_with_a_bad_controller(
     tmp_path: Path, props: dict[str, str], words: str
 ) -> None:
-    settings = {
-        "brokerName": "broker-a",
-        "brokerIP1": "127.0.0.1",
-        "listenPort": str(free_port()),
-        "storePathRootDir": str(tmp_path / "store"),
-        **props,
-    }
-    cfg = tmp_path / "broker.properties"
-    cfg.write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
-    p = subprocess.run(
-        [*mqadmin_argv(), "broker", "start", "-c", str(cfg), "--log-file", ""],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
+    p = start_broker(tmp_path, props)
     assert p.returncode == 1 and "boot success" not in p.stdout
     assert words in p.stderr, p.stderr
 
@@ -139,21 +144,5 @@ def test_broker_refuses_to_start_with_a_bad_controller(
 def test_broker_refuses_an_identity_of_another_set(tmp_path: Path) -> None:
     (tmp_path / "store").mkdir()
     (tmp_path / "store" / "brokerIdentity").write_text("OtherCluster#broker-a#1")
-    settings = {
-        "brokerName": "broker-a",
-        "brokerIP1": "127.0.0.1",
-        "listenPort": str(free_port()),
-        "storePathRootDir": str(tmp_path / "store"),
-        "enableControllerMode": "true",
-        "controllerAddr": f"127.0.0.1:{free_port()}",
-    }
-    cfg = tmp_path / "broker.properties"
-    cfg.write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
-    p = subprocess.run(
-        [*mqadmin_argv(), "broker", "start", "-c", str(cfg), "--log-file", ""],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-    )
+    p = start_broker(tmp_path, {"enableControllerMode": "true", "controllerAddr": f"127.0.0.1:{free_port()}"})
     assert p.returncode == 1 and "belongs to another broker set" in p.stderr, p.stderr

@@ -30,14 +30,13 @@ from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
 from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
 from mqadmin.cli.output import Output
 from mqadmin.cli.registry import BY_NAME, define
-from mqadmin.protocol import javanum
 
 if TYPE_CHECKING:
     from mqadmin.admin.api import MQAdmin
     from mqadmin.admin.fanout import FanOutResult
     from mqadmin.admin.settings import AdminSettings
 
-__all__ = ["Invocation", "JavaCommand", "java_command", "need_target", "parse_int", "parse_long"]
+__all__ = ["Invocation", "JavaCommand", "java_command", "read_json_list"]
 
 CommandFunc = Callable[..., Awaitable[ExitCode | int | None]]
 
@@ -185,21 +184,6 @@ def _failure_key(rep: ErrorReport) -> str:
     return rep.message
 
 
-def need_target(broker: str | None, cluster: str | None) -> None:
-    """What a command acting on a broker (``-b``) or on a cluster's brokers (``-c``) needs: one of them."""
-    if broker is None and cluster is None:
-        raise CommandError("give the broker with -b ADDR or the cluster with -c NAME", ExitCode.USAGE)
-
-
-def parse_long(value: str, option: str, bits: int = 64) -> int:
-    """``Long.parseLong`` (``Integer.parseInt`` with ``bits=32``) of an option's trimmed value; a bad
-    one is a usage error."""
-    try:
-        return (javanum.parse_int if bits == 32 else javanum.parse_long)(value.strip())
-    except javanum.JavaNumberError:
-        raise CommandError(f"{option} takes a whole number, not {value!r}", ExitCode.USAGE) from None
-
-
 def read_json_list(path_text: str, what: str) -> list[Any]:
     """The JSON array in a file (``-f`` of the batch commands); a missing file, bad JSON or another
     shape is one clear error. ``null`` reads as an empty list."""
@@ -220,11 +204,6 @@ def read_json_list(path_text: str, what: str) -> list[Any]:
     if not isinstance(data, list):
         raise CommandError(f"{path_text} is not a JSON list of {what}")
     return data
-
-
-def parse_int(value: str, option: str) -> int:
-    """``Integer.parseInt`` of an option's trimmed value; a bad one is a usage error."""
-    return parse_long(value, option, 32)
 
 
 def _configure_logging(debug: bool) -> None:

@@ -221,7 +221,7 @@ _VERSION_ROW = "%-16s  %-22s  %-22s  %-20s  %-22s  %-22s%n"
 async def cluster_acl_config_version(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None
 ) -> None:
-    from mqadmin.cli.commands.message_text import format_date
+    from mqadmin.cli.javatime import format_date
 
     admin_api = inv.admin
     addrs = await master_addrs(inv, broker_addr, cluster_name)

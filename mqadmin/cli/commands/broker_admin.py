@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mqadmin.cli.command import Invocation, java_command, need_target
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import NAMESRV, JavaOpt
 from mqadmin.cli.javatext import jformat
+from mqadmin.cli.optvalues import need_target
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key, properties_order
 
 TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'

@@ -14,10 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members
-from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.optvalues import need_target, parse_int, parse_long
 from mqadmin.protocol import names
 
 MODES = ("PULL", "POP")

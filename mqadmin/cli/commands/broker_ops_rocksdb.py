@@ -15,10 +15,11 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from mqadmin.cli.command import Invocation, java_command, parse_long
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.optvalues import parse_long
 from mqadmin.cli.registry import BY_NAME
 from mqadmin.protocol import names
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members, master_addrs
-from mqadmin.cli.command import Invocation, java_command, need_target, parse_long
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.nameargs import group_arg
+from mqadmin.cli.optvalues import need_target, parse_long
 from mqadmin.protocol.javacoll import java_hash_order
 
 
@@ -34,8 +35,8 @@ def _hash_map(value: Any) -> Any:
 
 def render_info(text: str) -> tuple[Any, str]:
     """(the report as JSON data, the text Java prints after the banner) of one broker's answer."""
-    from mqadmin.cli.commands.message_text import format_date
     from mqadmin.cli.javatext import fastjson_pretty
+    from mqadmin.cli.javatime import format_date
     from mqadmin.protocol import fastjson
     from mqadmin.protocol.errors import ProtocolError
 

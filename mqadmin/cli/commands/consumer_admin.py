@@ -34,13 +34,15 @@ from mqadmin.admin.consumers import (
     sorted_queues,
 )
 from mqadmin.admin.errors import AdminError
-from mqadmin.cli.command import Invocation, java_command, parse_int, parse_long, read_json_list
+from mqadmin.cli.command import Invocation, java_command, read_json_list
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
+from mqadmin.cli.javatime import format_date, human_millis
 from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
+from mqadmin.cli.optvalues import in_range, need_target, parse_int, parse_long
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -68,31 +70,6 @@ if TYPE_CHECKING:
 RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
 
 # ------------------------------------------------------------------------------------ text helpers
-
-
-def _ranged(value: int, option: str, lo: int, hi: int | None = None) -> int:
-    if value < lo or (hi is not None and value > hi):
-        bound = f"from {lo} to {hi}" if hi is not None else f"of {lo} or more"
-        raise CommandError(f"{option} takes a whole number {bound}, not {value}", ExitCode.USAGE)
-    return value
-
-
-def format_date(ms: int) -> str:
-    """``UtilAll.formatDate(new Date(ms), "yyyy-MM-dd HH:mm:ss")`` in the local time zone."""
-    try:
-        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ms / 1000))
-    except (OverflowError, OSError, ValueError):
-        return str(ms)
-
-
-def human_millis(ms: int) -> str:
-    """``UtilAll.timeMillisToHumanString``: ``yyyyMMddHHmmssSSS`` in the local time zone."""
-    try:
-        t = time.localtime(ms // 1000)
-    except (OverflowError, OSError, ValueError):
-        return str(ms)
-    year, month, day, hour, minute, second = t[:6]
-    return f"{year:04d}{month:02d}{day:02d}{hour:02d}{minute:02d}{second:02d}{ms % 1000:03d}"
 
 
 def _guava(name: str, fields: list[tuple[str, Any]]) -> str:
@@ -315,11 +292,6 @@ async def cluster_masters(inv: Invocation, cluster: str) -> list[str]:
         ) from None
 
 
-def _need_target(broker: str | None, cluster: str | None) -> None:
-    if broker is None and cluster is None:
-        raise CommandError("give the broker (-b) or the cluster (-c)", ExitCode.USAGE)
-
-
 # ---------------------------------------------------------------------------------- updateSubGroup
 
 BROKER_ADDR = JavaOpt("b", "brokerAddr", "create subscription group to which broker", dest="broker_addr")
@@ -349,9 +321,9 @@ def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | Non
         cfg.consume_message_orderly = strict_bool(opts["consume_message_orderly"], "-o")
     if opts["retry_queue_nums"] is not None:
         n = parse_int(opts["retry_queue_nums"], "-q")
-        cfg.retry_queue_nums = _ranged(n, "-q", 0, RETRY_QUEUE_NUMS_MAX)
+        cfg.retry_queue_nums = in_range(n, "-q", 0, RETRY_QUEUE_NUMS_MAX)
     if opts["retry_max_times"] is not None:
-        cfg.retry_max_times = _ranged(parse_int(opts["retry_max_times"], "-r"), "-r", 0)
+        cfg.retry_max_times = in_range(parse_int(opts["retry_max_times"], "-r"), "-r", 0)
     if opts["group_retry_policy"] is not None:
         from mqadmin.protocol import fastjson
 
@@ -362,10 +334,10 @@ def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | Non
         except (ProtocolError, TypeError, ValueError) as e:
             raise CommandError(f"-p is not a retry policy in JSON: {e}", ExitCode.USAGE) from None
     if opts["broker_id"] is not None:
-        cfg.broker_id = _ranged(parse_long(opts["broker_id"], "-i"), "-i", 0)
+        cfg.broker_id = in_range(parse_long(opts["broker_id"], "-i"), "-i", 0)
     if opts["which_broker_when_consume_slowly"] is not None:
         n = parse_long(opts["which_broker_when_consume_slowly"], "-w")
-        cfg.which_broker_when_consume_slowly = _ranged(n, "-w", 0)
+        cfg.which_broker_when_consume_slowly = in_range(n, "-w", 0)
     if opts["notify_consumer_ids_changed"] is not None:
         cfg.notify_consumer_ids_changed_enable = strict_bool(opts["notify_consumer_ids_changed"], "-a")
     if opts["attributes"] is not None:
@@ -413,7 +385,7 @@ def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | Non
 async def update_sub_group(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, group_name: str, **opts: str | None
 ) -> None:
-    _need_target(broker_addr, cluster_name)
+    need_target(broker_addr, cluster_name)
     cfg = SubscriptionGroupConfig(
         group_name=group_arg(group_name), consume_broadcast_enable=False, consume_from_min_enable=False
     ).as_5x()
@@ -547,7 +519,7 @@ async def delete_sub_group(
     group_name: str,
     remove_offset: str | None,
 ) -> None:
-    _need_target(broker_addr, cluster_name)
+    need_target(broker_addr, cluster_name)
     group = group_arg(group_name)
     clean = strict_bool(remove_offset, "-r") if remove_offset is not None else False
     admin = inv.admin

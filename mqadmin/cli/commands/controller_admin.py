@@ -15,11 +15,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mqadmin.cli.brokertargets import master_addrs
-from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, parse_long
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
+from mqadmin.cli.optvalues import need_target, parse_int, parse_long
 from mqadmin.cli.serverconfigs import emit_server_configs, raise_if_failed
 from mqadmin.protocol.javacoll import java_hash_order
 
@@ -65,7 +66,7 @@ def _not_found(inv: Invocation, what: str, repeating: bool) -> None:
 
 
 def _ha_text(addr: str, info: Any) -> str:
-    from mqadmin.cli.commands.message_text import human_time
+    from mqadmin.cli.javatime import human_time
 
     if info.master:
         out = [

@@ -18,16 +18,12 @@ from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.commands.message_text import (
-    LONG_MAX,
     MESSAGE_JSON_DOC,
     check_range,
     decode_body,
     detail_block,
-    format_date,
     java_charset,
     message_json,
-    parse_int,
-    parse_long,
     tracks_text,
     write_body_file,
 )
@@ -35,9 +31,11 @@ from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
+from mqadmin.cli.javatime import format_date, human_time
 from mqadmin.cli.nameargs import group_arg, topic_arg
+from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.javanum import parse_bool
+from mqadmin.protocol.javanum import LONG_MAX, parse_bool
 from mqadmin.protocol.message import Message, MessageExt
 from mqadmin.protocol.msgid import decode_offset_msg_id, decode_unique_id, java_ip_string, parse_unique_id
 
@@ -256,10 +254,10 @@ async def query_msg_by_key(
     cluster: str | None,
 ) -> None:
     topic, key = topic_arg(topic), msg_key.strip()
-    b = parse_long(begin, "-b", 0)
-    e = parse_long(end, "-e", LONG_MAX)
+    b = parse_long(begin, "-b", 0, terse=True)
+    e = parse_long(end, "-e", LONG_MAX, terse=True)
     check_range(b, e)
-    n = parse_int(max_num, "-m", 64)
+    n = parse_int(max_num, "-m", 64, terse=True)
     if n <= 0:
         raise _usage(f"-m takes a positive number, not {max_num!r}")
     result = await inv.admin.query_message(
@@ -366,8 +364,8 @@ async def query_msg_by_offset(
     from mqadmin.protocol.bodies.message_queue import MessageQueue
 
     codec = java_charset(body_format) if body_format is not None else None
-    qid = parse_int(queue_id, "-i", 0)
-    off = parse_long(offset, "-o", 0)
+    qid = parse_int(queue_id, "-i", 0, terse=True)
+    off = parse_long(offset, "-o", 0, terse=True)
     if off < 0:
         raise _usage(f"-o takes an offset of 0 or more, not {offset!r}")
     mq = MessageQueue(topic_arg(topic), broker_name.strip(), qid)
@@ -479,10 +477,10 @@ async def query_msg_trace_by_id(
     if not one:
         raise _usage("-i names no message id")
     topic = topic_arg(trace_topic) if trace_topic is not None else TRACE_TOPIC
-    b = parse_long(begin, "-b", 0)
-    e = parse_long(end, "-e", LONG_MAX)
+    b = parse_long(begin, "-b", 0, terse=True)
+    e = parse_long(end, "-e", LONG_MAX, terse=True)
     check_range(b, e)
-    n = parse_int(max_num, "-c", 64)
+    n = parse_int(max_num, "-c", 64, terse=True)
     from mqadmin.admin.messages import MessageNotFoundError
 
     try:
@@ -581,7 +579,6 @@ def describe_id(msg_id: str, now_ms: int | None = None) -> dict[str, Any]:
 
 
 def _describe_text(d: dict[str, Any]) -> str:
-    from mqadmin.cli.commands.message_text import human_time
 
     rows = [("Message ID:", d["msgId"])]
     if d["kind"] == "offset":

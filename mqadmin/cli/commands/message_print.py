@@ -22,8 +22,6 @@ from mqadmin.cli.commands.message_text import (
     java_charset,
     message_json,
     message_string,
-    parse_int,
-    parse_long,
     parse_time_arg,
 )
 from mqadmin.cli.errors import CommandError
@@ -31,6 +29,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
+from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import parse_bool
@@ -233,7 +232,7 @@ async def print_msg_by_queue(
     show_body = print_body is not None and parse_bool(print_body.strip())
     by_tag = calculate is not None and parse_bool(calculate.strip())
     sub = sub_expression.strip() if sub_expression is not None else "*"
-    mq = MessageQueue(topic_arg(topic), broker_name.strip(), parse_int(queue_id, "-i", 0))
+    mq = MessageQueue(topic_arg(topic), broker_name.strip(), parse_int(queue_id, "-i", 0, terse=True))
     b, e = time_range(begin, end)
     admin = inv.admin
     lo, hi = await _range(inv, mq, b, e)
@@ -354,7 +353,7 @@ async def consume_message(
 
     topic = topic_arg(topic)
     group_name = group_arg(group) if group is not None else TOOLS_CONSUMER
-    total = parse_long(count, "-c", 128)
+    total = parse_long(count, "-c", 128, terse=True)
     if total <= 0:
         raise _usage("Please input a positive messageNumber!")
     broker = broker_name.strip() if broker_name is not None else None
@@ -362,7 +361,7 @@ async def consume_message(
         raise _usage("Please set the brokerName before queueId!")
     if offset is not None and queue_id is None:
         raise _usage("Please set queueId before offset!")
-    start = parse_long(offset, "-o", 0)
+    start = parse_long(offset, "-o", 0, terse=True)
     now = int(time.time() * 1000)
     b = parse_time_arg(begin, "-s") if begin is not None else 0
     if b > now:
@@ -392,7 +391,7 @@ async def consume_message(
             await consumer.pull_range(mq, lo, hi)
     else:
         assert broker is not None
-        mq = MessageQueue(topic, broker, parse_int(queue_id, "-i", 0))
+        mq = MessageQueue(topic, broker, parse_int(queue_id, "-i", 0, terse=True))
         lo, hi = await _range(inv, mq, b or None, e or None)
         if start > hi:
             out.text(f"{mq} no matched msg, offset={start}\n")

@@ -14,12 +14,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.message_text import parse_int, parse_long
 from mqadmin.cli.errors import CommandError, PartialFailure
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_f, jformat
 from mqadmin.cli.nameargs import send_topic_arg
+from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message
@@ -87,7 +87,7 @@ async def send_message(
     if qid is not None:
         if broker_name is None:
             raise _usage("Broker name must be set if the queue is chosen!")
-        queue_id = parse_int(qid, "-i", -1)
+        queue_id = parse_int(qid, "-i", -1, terse=True)
     msg = Message(topic=topic, body=data.encode("utf-8"))
     if tag:
         msg.tags = tag
@@ -134,8 +134,8 @@ async def check_msg_send_rt(inv: Invocation, topic: str, amount: str | None, siz
     from mqadmin.admin.producer import Producer
 
     topic = send_topic_arg(topic)
-    n = parse_long(amount, "-a", 100)
-    length = parse_long(size, "-s", 128)
+    n = parse_long(amount, "-a", 100, terse=True)
+    length = parse_long(size, "-s", 128, terse=True)
     if length < 0:
         raise _usage(f"-s takes a size of 0 or more, not {size!r}")
     producer = Producer(inv.admin, _millis_group())
@@ -210,8 +210,8 @@ async def send_msg_status(
     from mqadmin.admin.producer import Producer
 
     topic = broker_name.strip()
-    size = parse_int(message_size, "-s", 128)
-    n = parse_int(count, "-c", 50)
+    size = parse_int(message_size, "-s", 128, terse=True)
+    n = parse_int(count, "-c", 50, terse=True)
     producer = Producer(inv.admin, "PID_SMSC")
     try:
         await producer.send(Message(topic=topic, body=_hello_body(16)))
@@ -266,9 +266,9 @@ async def cluster_rt(
     from mqadmin.admin.producer import Producer
     from mqadmin.protocol.javacoll import java_hash_order
 
-    n = parse_long(amount, "-a", 100)
-    length = parse_long(size, "-s", 128)
-    period = parse_long(interval, "-i", 10)
+    n = parse_long(amount, "-a", 100, terse=True)
+    length = parse_long(size, "-s", 128, terse=True)
+    period = parse_long(interval, "-i", 10, terse=True)
     if length < 0 or period < 0:
         raise _usage("-s and -i take numbers of 0 or more")
     tlog = print_log is not None and parse_bool(print_log.strip())

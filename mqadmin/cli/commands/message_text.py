@@ -4,8 +4,8 @@
   iteration order of the ``HashMap(128)`` Java 5.3.3 decodes them into, hosts as ``/ip:port``.
 - The detail block of queryMsgById / queryMsgByOffset / queryMsgByUniqueKey, with the body written
   to ``/tmp/rocketmq/msgbodys/<msgId>`` as Java does.
-- Java charsets for bodies (``new String(bytes, charset)``: malformed input becomes U+FFFD), the
-  ``yyyy-MM-dd HH:mm:ss,SSS`` and ``yyyy-MM-dd#HH:mm:ss:SSS`` time formats in the local time zone.
+- Java charsets for bodies (``new String(bytes, charset)``: malformed input becomes U+FFFD), and
+  time arguments as epoch milliseconds or ``yyyy-MM-dd#HH:mm:ss:SSS`` in the local time zone.
 - The JSON form of a message for ``--json``.
 """
 
@@ -24,25 +24,21 @@ from typing import Any
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javatext import jformat
-from mqadmin.protocol import javanum
+from mqadmin.cli.javatime import human_time
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.message import MessageConst, MessageExt
 
 __all__ = [
     "BODY_DIR",
-    "LONG_MAX",
     "MESSAGE_JSON_DOC",
     "body_array",
     "body_json",
     "check_range",
     "decode_body",
     "detail_block",
-    "human_time",
     "java_charset",
     "message_json",
     "message_string",
-    "parse_int",
-    "parse_long",
     "parse_time_arg",
     "properties_string",
     "socket_string",
@@ -115,30 +111,9 @@ def message_string(msg: MessageExt, *, with_body: bool = True) -> str:
 
 # ------------------------------------------------------------------------------------ option values
 
-LONG_MAX = (1 << 63) - 1
-INT_MAX = (1 << 31) - 1
-
 
 def _usage(message: str) -> CommandError:
     return CommandError(message, ExitCode.USAGE)
-
-
-def parse_long(value: str | None, option: str, default: int) -> int:
-    """``Long.parseLong`` of an option's trimmed value (``default`` when absent); a bad one is a usage
-    error."""
-    if value is None:
-        return default
-    try:
-        return javanum.parse_long(value.strip())
-    except javanum.JavaNumberError:
-        raise _usage(f"{option} takes a number, not {value!r}") from None
-
-
-def parse_int(value: str | None, option: str, default: int) -> int:
-    n = parse_long(value, option, default)
-    if not javanum.INT_MIN <= n <= javanum.INT_MAX:
-        raise _usage(f"{option} takes a 32-bit number, not {value!r}")
-    return n
 
 
 def check_range(begin: int, end: int) -> None:
@@ -168,25 +143,6 @@ def decode_body(body: bytes | None, codec: str = "utf-8") -> str:
 
 
 # ------------------------------------------------------------------------------------ times
-
-
-def human_time(ms: int) -> str:
-    """``UtilAll.timeMillisToHumanString2``: ``yyyy-MM-dd HH:mm:ss,SSS`` in the local time zone."""
-    try:
-        t = dt.datetime.fromtimestamp(ms // 1000)
-    except (OverflowError, OSError, ValueError):
-        return str(ms)
-    return (
-        f"{t.year:04d}-{t.month:02d}-{t.day:02d} {t.hour:02d}:{t.minute:02d}:{t.second:02d},{ms % 1000:03d}"
-    )
-
-
-def format_date(ms: int, pattern: str = "%Y-%m-%d %H:%M:%S") -> str:
-    """commons-lang ``DateFormatUtils.format`` with a plain pattern, local time zone."""
-    try:
-        return dt.datetime.fromtimestamp(ms // 1000).strftime(pattern)
-    except (OverflowError, OSError, ValueError):
-        return str(ms)
 
 
 _TIME_ARG = re.compile(r"^(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")

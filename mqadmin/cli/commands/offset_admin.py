@@ -17,7 +17,7 @@ import click
 
 from mqadmin.admin.consumers import EmptyConsumeStatsError, RollbackStats
 from mqadmin.admin.errors import AdminError
-from mqadmin.cli.command import Invocation, java_command, parse_int, parse_long
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -29,6 +29,7 @@ from mqadmin.cli.javatext import (
     jstr,
 )
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
+from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered

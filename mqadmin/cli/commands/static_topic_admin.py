@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from mqadmin.admin.static_topics import master_addrs
 from mqadmin.admin.topics import check_topic_name
 from mqadmin.atomicfile import write_atomic
-from mqadmin.cli.command import Invocation, java_command, parse_int
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.optvalues import parse_int
 from mqadmin.protocol.bodies.static_topic import (
     SUFFIX_AFTER,
     SUFFIX_BEFORE,

@@ -8,28 +8,18 @@ A failing stats request counts as zero, as in Java; a broker that cannot be reac
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
-from mqadmin.cli.command import Invocation, java_command, parse_long
-from mqadmin.cli.errors import CommandError
-from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, jformat
+from mqadmin.cli.javatime import format_date
 from mqadmin.cli.nameargs import strict_bool
+from mqadmin.cli.optvalues import in_range, parse_long
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
-
-
-def format_date(ms: int) -> str:
-    """``UtilAll.formatDate(new Date(ms), "yyyy-MM-dd HH:mm:ss")`` in the local time zone."""
-    try:
-        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ms / 1000))
-    except (OverflowError, OSError, ValueError):
-        return str(ms)
-
 
 TOPIC_PUT_NUMS = "TOPIC_PUT_NUMS"
 GROUP_GET_NUMS = "GROUP_GET_NUMS"
@@ -38,12 +28,6 @@ GROUP_GET_NUMS = "GROUP_GET_NUMS"
 
 _BCS_HEADER = "%-64s  %-64s  %-32s  %-4s  %-20s  %-20s  %-20s  %s%n"
 _BCS_ROW = "%-64s  %-64s  %-32s  %-4d  %-20d  %-20d  %-20d  %s%n"
-
-
-def _positive(value: int, option: str) -> int:
-    if value <= 0:
-        raise CommandError(f"{option} takes a whole number of 1 or more, not {value}", ExitCode.USAGE)
-    return value
 
 
 @java_command(
@@ -63,7 +47,7 @@ async def broker_consume_stats(
 ) -> None:
     addr = broker_addr.strip()
     is_order = strict_bool(order, "-o") if order is not None else False
-    timeout = _positive(parse_long(timeout_millis, "-t"), "-t") / 1000 if timeout_millis is not None else 50.0
+    timeout = in_range(parse_long(timeout_millis, "-t", 50_000), "-t", 1) / 1000
     diff_level = parse_long(level, "-l") if level is not None else 0
     stats = await inv.admin.fetch_broker_consume_stats(addr, is_order, timeout)
     lines = [

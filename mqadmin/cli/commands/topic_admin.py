@@ -12,16 +12,17 @@ queue counts 1..1024, permission, attributes, order confs): a bad one is one lin
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from mqadmin.admin.brokers import check_cluster_name
 from mqadmin.admin.topics import check_order_conf, check_topic_config, check_topic_name, create_topic_header
-from mqadmin.cli.command import Invocation, java_command, need_target, parse_int, read_json_list
+from mqadmin.cli.command import Invocation, java_command, read_json_list
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
+from mqadmin.cli.javatime import human_time
+from mqadmin.cli.optvalues import need_target, parse_int
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
 from mqadmin.protocol.errors import ProtocolError
@@ -360,15 +361,6 @@ async def update_topic_perm(
 # ------------------------------------------------------------------------------------- topicStatus
 
 
-def human_time2(ms: int) -> str:
-    """``UtilAll.timeMillisToHumanString2``: local time, ``yyyy-MM-dd HH:mm:ss,SSS``."""
-    t = time.localtime(ms // 1000)
-    return (
-        f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d} "
-        f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d},{ms % 1000:03d}"
-    )
-
-
 @java_command(
     "topicStatus",
     [TOPIC, JavaOpt("c", "cluster", "cluster name or lmq parent topic, lmq is used to find the route.")],
@@ -405,7 +397,7 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
     rows = []
     for mq in queues:
         off = stats.offset_table[mq]
-        human = human_time2(off.last_update_timestamp) if off.last_update_timestamp > 0 else ""
+        human = human_time(off.last_update_timestamp) if off.last_update_timestamp > 0 else ""
         lines.append(
             jformat(
                 "%-32s  %-4d  %-20d  %-20d    %s%n",

@@ -11,6 +11,7 @@ these handlers: see :data:`mqadmin.broker.acl.ADMIN_CODES`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.acl import PlainAccessValidator
@@ -102,40 +103,56 @@ class AclAdminProcessor:
         )
         return answer(cmd, e.code, e.remark)
 
+    def _edit(
+        self,
+        conn: Connection,
+        cmd: RemotingCommand,
+        off_code: int,
+        change: Callable[[PlainAclEditor], object],
+        secret: str | None = None,
+    ) -> RemotingCommand:
+        """A change of the ACL files: ``off_code`` when ACL is off, Java's refusal (``secret`` kept out
+        of the log line), or SUCCESS."""
+        if self.editor is None:
+            return answer(cmd, off_code, ACL_OFF)
+        try:
+            change(self.editor)
+        except AclEditError as e:
+            return self._refused(conn, cmd, e, secret)
+        return answer(cmd, ResponseCode.SUCCESS)
+
     @guarded
     def update_account(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = CreateAccessConfigRequestHeader.decode(cmd.ext_fields)
-        if self.editor is None:
-            return answer(cmd, ResponseCode.UPDATE_AND_CREATE_ACL_CONFIG_FAILED, ACL_OFF)
         cfg = PlainAccessConfig.from_header(hdr)
-        try:
-            self.editor.update_account(cfg)
-        except AclEditError as e:
-            return self._refused(conn, cmd, e, hdr.secret_key)
-        return answer(cmd, ResponseCode.SUCCESS)
+        return self._edit(
+            conn,
+            cmd,
+            ResponseCode.UPDATE_AND_CREATE_ACL_CONFIG_FAILED,
+            lambda editor: editor.update_account(cfg),
+            hdr.secret_key,
+        )
 
     @guarded
     def delete_account(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = DeleteAccessConfigRequestHeader.decode(cmd.ext_fields)
-        if self.editor is None:
-            return answer(cmd, ResponseCode.DELETE_ACL_CONFIG_FAILED, ACL_OFF)
-        log.info("DeleteAccessConfig called by %s", conn.remote_addr)
-        try:
-            self.editor.delete_account(hdr.access_key)
-        except AclEditError as e:
-            return self._refused(conn, cmd, e, None)
-        return answer(cmd, ResponseCode.SUCCESS)
+
+        def change(editor: PlainAclEditor) -> None:
+            log.info("DeleteAccessConfig called by %s", conn.remote_addr)
+            editor.delete_account(hdr.access_key)
+
+        return self._edit(conn, cmd, ResponseCode.DELETE_ACL_CONFIG_FAILED, change)
 
     @guarded
     def update_global_white(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = UpdateGlobalWhiteAddrsConfigRequestHeader.decode(cmd.ext_fields)
-        if self.editor is None:
-            return answer(cmd, ResponseCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG_FAILED, ACL_OFF)
-        try:
-            self.editor.update_global_white(split_list(hdr.global_white_addrs) or [], hdr.acl_file_full_path)
-        except AclEditError as e:
-            return self._refused(conn, cmd, e, None)
-        return answer(cmd, ResponseCode.SUCCESS)
+        addrs = split_list(hdr.global_white_addrs) or []
+        return self._edit(
+            conn,
+            cmd,
+            ResponseCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG_FAILED,
+            lambda editor: editor.update_global_white(addrs, hdr.acl_file_full_path),
+        )
 
     @guarded
     def versions(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:

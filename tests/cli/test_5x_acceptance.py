@@ -439,3 +439,23 @@ def test_elect_master_elects_the_only_replica(tmp_path: Path) -> None:
         asyncio.run(go())
     finally:
         ns.stop()
+
+
+def test_acl_1_json_documents_have_the_declared_keys(tmp_path: Path) -> None:
+    """The ACL 1.0 commands (a 4.9.8 broker with ``aclEnable``) against the same declared shapes."""
+    from tests.cli.test_acl1_commands import Acl
+
+    acl = Acl(tmp_path)
+    try:
+        docs = {s.name: s.java.json_doc for s in load_specs() if s.java is not None}
+        for name, args in (
+            ("updateAclConfig", ["-b", acl.addr, "-a", "JsonAcct01", "-s", "JsonSecret01"]),
+            ("clusterAclConfigVersion", ["-b", acl.addr]),
+            ("updateGlobalWhiteAddr", ["-c", "DefaultCluster", "-g", "127.0.0.9"]),
+            ("deleteAclConfig", ["-c", "DefaultCluster", "-a", "JsonAcct01"]),
+        ):
+            r = acl.run(name, *args, "--json")
+            assert (r.code, r.err) == (0, ""), (name, r)
+            check_shape(name, r.out, docs)
+    finally:
+        acl.cluster.stop()

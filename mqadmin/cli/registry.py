@@ -83,29 +83,31 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("exportConfigs", "export", "export", "Export configs."),
     CommandEntry("exportMetrics", "export", "export", "Export metrics."),
     # groups, consumers, producers, offsets and stats answered by brokers (Java registration order)
-    CommandEntry("updateSubGroup", "consumer_admin", "consumer", "Update or create subscription group."),
+    CommandEntry("updateSubGroup", "group_admin", "consumer", "Update or create subscription group."),
     CommandEntry(
-        "updateSubGroupList", "consumer_admin", "consumer", "Update or create subscription group in batch"
+        "updateSubGroupList", "group_admin", "consumer", "Update or create subscription group in batch"
     ),
-    CommandEntry("deleteSubGroup", "consumer_admin", "consumer", "Delete subscription group from broker."),
+    CommandEntry("deleteSubGroup", "group_admin", "consumer", "Delete subscription group from broker."),
     CommandEntry("brokerConsumeStats", "stats_admin", "broker", "Fetch broker consume stats data."),
     CommandEntry(
         "producerConnection",
-        "consumer_admin",
+        "producer_admin",
         "connection",
         "Query producer's socket connection and client version.",
     ),
     CommandEntry(
         "consumerConnection",
-        "consumer_admin",
+        "consumer_status",
         "connection",
         "Query consumer's socket connection, client version and subscription.",
     ),
-    CommandEntry("consumerProgress", "consumer_admin", "consumer", "Query consumer's progress, speed."),
-    CommandEntry("consumerStatus", "consumer_admin", "consumer", "Query consumer's internal data structure."),
+    CommandEntry("consumerProgress", "consumer_progress", "consumer", "Query consumer's progress, speed."),
+    CommandEntry(
+        "consumerStatus", "consumer_status", "consumer", "Query consumer's internal data structure."
+    ),
     CommandEntry("cloneGroupOffset", "offset_admin", "offset", "Clone offset from other group."),
     CommandEntry(
-        "producer", "consumer_admin", "producer", "Query producer's instances, connection, status, etc."
+        "producer", "producer_admin", "producer", "Query producer's instances, connection, status, etc."
     ),
     CommandEntry(
         "resetOffsetByTime",
@@ -121,11 +123,11 @@ COMMANDS: tuple[CommandEntry, ...] = (
     ),
     CommandEntry("statsAll", "stats_admin", "stats", "Topic and Consumer tps stats."),
     CommandEntry(
-        "getConsumerConfig", "consumer_admin", "consumer", "Get consumer config by subscription group name."
+        "getConsumerConfig", "group_admin", "consumer", "Get consumer config by subscription group name."
     ),
     CommandEntry("queryCq", "offset_admin", "offset", "Query cq command."),
     CommandEntry(
-        "consumer", "consumer_admin", "consumer", "Query consumer's connection, status, etc.", False
+        "consumer", "consumer_status", "consumer", "Query consumer's connection, status, etc.", False
     ),
     # cluster
     CommandEntry("clusterList", "cluster", "cluster", "List cluster infos."),

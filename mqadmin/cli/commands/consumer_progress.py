@@ -1,0 +1,322 @@
+"""consumerProgress: how far each group has consumed, as the Java 5.3.3 tool shows it.
+
+Text output is the Java tool's, orders included (``TreeMap`` sorting). Where Java fails for no good
+reason we do better, and say so in the help epilog:
+
+- ``consumerProgress -g G`` for a group without a ``%RETRY%`` topic (it never had a consumer retry,
+  Java fails with code 17) looks the group up on every broker and shows what it finds, possibly no
+  queue at all; so does a group with no committed offset (Java fails with code 206);
+- a 4.x broker without GET_TOPIC_CONFIG (351) does not make consumerProgress fail or show zeros.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from mqadmin.admin.consumers import EmptyConsumeStatsError, sorted_queues
+from mqadmin.admin.errors import AdminError
+from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import front_string_at_least, jformat, jstr
+from mqadmin.cli.javatime import format_date
+from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts
+from mqadmin.cli.nameargs import group_arg, topic_arg
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.stats import ConsumeStats
+from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
+from mqadmin.protocol.version import version_name
+from mqadmin.remoting.errors import RemoteCommandError, RemotingError
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.connection import ConsumerConnection
+
+
+# -------------------------------------------------------------------------------- consumerProgress
+
+_PROGRESS_HEADER = "%-64s  %-32s  %-4s  %-20s  %-20s  %-20s %-20s%s%n"
+_PROGRESS_ROW = "%-64s  %-32s  %-4d  %-20d  %-20d  %-20d %-20d %s%n"
+_PROGRESS_HEADER_IP = "%-64s  %-32s  %-4s  %-20s  %-20s  %-20s %-20s %-20s%s%n"
+_PROGRESS_ROW_IP = "%-64s  %-32s  %-4d  %-20d  %-20d  %-20s %-20d %-20d %s%n"
+_GROUPS_HEADER = "%-64s  %-6s  %-24s %-5s  %-14s  %-7s  %s%n"
+_GROUPS_ROW = "%-64s  %-6d  %-24s %-5s  %-14s  %-7d  %d%n"
+
+
+def parse_group_of_retry_topic(topic: str) -> str:
+    """``KeyBuilder.parseGroup``: the group of ``%RETRY%<group>`` (pop retry: ``%RETRY%<group>+<topic>``)."""
+    if "+" in topic:
+        parts = topic.split("+")
+        if len(parts) == 2:
+            return parts[0][len(RETRY_PREFIX) :]
+    return topic[len(RETRY_PREFIX) :]
+
+
+async def _client_of_queue(inv: Invocation, group: str) -> dict[MessageQueue, str]:
+    """Which client (its IP) holds each queue; empty when that cannot be found (Java logs and goes on)."""
+    out: dict[MessageQueue, str] = {}
+    try:
+        cc = await inv.admin.examine_consumer_connection_info(group)
+        for conn in cc.connection_set:
+            cid = conn.client_id or ""
+            info = await inv.admin.get_consumer_running_info(group, cid, False)
+            if info is None:
+                continue
+            for mq in info.mq_table:
+                out[mq] = cid.split("@")[0]
+    except (AdminError, RemotingError):
+        pass
+    return out
+
+
+async def _check_group_known(inv: Invocation, group: str, stats: ConsumeStats) -> None:
+    """A group without any committed offset that no broker has a subscription group for, and with no
+    consumer online, is a misspelt name, not a group with lag: the brokers answer consume stats for any
+    name (offset 0, the whole topic as lag). Raises a NOT_FOUND error for it."""
+    if any(w.consumer_offset > 0 for w in stats.offset_table.values()):
+        return
+    hits, errors = await inv.admin.find_subscription_group_config(group)
+    if hits or errors:  # known, or some broker could not say: do not call it unknown
+        return
+    try:
+        conn = await inv.admin.examine_consumer_connection_info(group)
+        if conn.connection_set:
+            return
+    except (AdminError, RemotingError):
+        pass
+    raise CommandError(
+        f"no broker knows the consumer group {group} (no subscription group, no committed offset, no "
+        "consumer online); 'mqadmin consumerProgress' without -g lists the groups",
+        ExitCode.NOT_FOUND,
+    )
+
+
+async def _group_progress(
+    inv: Invocation, group: str, topic: str | None, cluster: str | None, show_ip: bool, limits: Thresholds
+) -> ExitCode | None:
+    failures: list[BaseException] = []
+    try:
+        stats = await inv.admin.examine_consume_stats(
+            group, topic, cluster, any_broker_if_no_route=True, failures=failures
+        )
+        empty: EmptyConsumeStatsError | None = None
+    except EmptyConsumeStatsError as e:
+        if e.broadcasting:
+            raise
+        stats, empty = ConsumeStats(), e
+    if not failures:
+        await _check_group_known(inv, group, stats)
+    if empty is not None:
+        inv.warn(
+            f"group {group} has no committed offset on any queue"
+            + (" (it has no %RETRY% topic: no consumer of it ever retried)" if empty.no_route else "")
+        )
+    for exc in failures:
+        inv.report(exc)
+    inv.any_success = True
+    clients = await _client_of_queue(inv, group) if show_ip else {}
+    lines = [
+        jformat(
+            _PROGRESS_HEADER_IP if show_ip else _PROGRESS_HEADER,
+            "#Topic",
+            "#Broker Name",
+            "#QID",
+            "#Broker Offset",
+            "#Consumer Offset",
+            *(["#Client IP"] if show_ip else []),
+            "#Diff",
+            "#Inflight",
+            "#LastTime",
+        )
+    ]
+    rows: list[dict[str, Any]] = []
+    diff_total = inflight_total = 0
+    for mq in sorted_queues(stats):
+        w = stats.offset_table[mq]
+        diff = w.broker_offset - w.consumer_offset
+        inflight = (w.pull_offset or 0) - w.consumer_offset
+        diff_total += diff
+        inflight_total += inflight
+        last = "N/A" if w.last_timestamp == 0 else format_date(w.last_timestamp)
+        head = (front_string_at_least(mq.topic, 64), front_string_at_least(mq.broker_name, 32), mq.queue_id)
+        row: dict[str, Any] = {
+            "topic": mq.topic,
+            "brokerName": mq.broker_name,
+            "queueId": mq.queue_id,
+            "brokerOffset": w.broker_offset,
+            "consumerOffset": w.consumer_offset,
+            "diff": diff,
+            "inflight": inflight,
+            "lastTimestamp": w.last_timestamp,
+        }
+        if show_ip:
+            ip = clients.get(mq, "N/A")
+            row["clientIP"] = ip
+            lines.append(
+                jformat(_PROGRESS_ROW_IP, *head, w.broker_offset, w.consumer_offset, ip, diff, inflight, last)
+            )
+        else:
+            lines.append(
+                jformat(_PROGRESS_ROW, *head, w.broker_offset, w.consumer_offset, diff, inflight, last)
+            )
+        rows.append(row)
+    lines.append("\n")
+    lines.append(jformat("Consume TPS: %.2f%n", stats.consume_tps))
+    lines.append(jformat("Consume Diff Total: %d%n", diff_total))
+    lines.append(jformat("Consume Inflight Total: %d%n", inflight_total))
+    doc: dict[str, Any] = {
+        "group": group,
+        "queues": rows,
+        "consumeTps": stats.consume_tps,
+        "diffTotal": diff_total,
+        "inflightTotal": inflight_total,
+    }
+    alerts = group_alerts(group, stats, limits)
+    if limits.active:
+        doc["alerts"] = alerts
+    inv.out.emit(inv.add_errors(doc), lambda: "".join(lines))
+    return alert_exit(inv, alerts)
+
+
+def alert_exit(inv: Invocation, alerts: list[str]) -> ExitCode | None:
+    """Each alert on stderr; THRESHOLD when any, unless a server failed (that failure's code wins)."""
+    for a in alerts:
+        click.echo(f"mqadmin {inv.name}: ALERT: {a}", err=True)
+    return ExitCode.THRESHOLD if alerts and not inv.failures else None
+
+
+def _quiet(exc: BaseException) -> bool:
+    """Answers that only mean "no stats"/"offline" for a group (Java shows zeros or OFFLINE for them)."""
+    return isinstance(exc, AdminError | RemoteCommandError) or not isinstance(exc, RemotingError)
+
+
+async def _one_group_summary(
+    inv: Invocation, group: str
+) -> tuple[ConsumeStats | None, ConsumerConnection | None, list[BaseException]]:
+    admin = inv.admin
+    problems: list[BaseException] = []
+    stats: ConsumeStats | None = None
+    conn: ConsumerConnection | None = None
+    try:
+        stats = await admin.examine_consume_stats(group, failures=problems)
+    except Exception as e:
+        if not _quiet(e):
+            problems.append(e)
+    try:
+        conn = await admin.examine_consumer_connection_info(group)
+    except Exception as e:
+        if not _quiet(e):
+            problems.append(e)
+    return stats, conn, problems
+
+
+def group_summary_row(
+    group: str, stats: ConsumeStats | None, conn: ConsumerConnection | None
+) -> tuple[str, dict[str, Any]]:
+    """One ``consumerProgress`` (all groups) row: its text and its JSON object."""
+    count = len(conn.connection_set) if conn is not None else 0
+    ctype = conn.consume_type if conn is not None else None
+    model = conn.message_model if conn is not None else None
+    version = version_name(conn.min_version()) if conn is not None and count > 0 else "OFFLINE"
+    type_desc = ("PULL" if ctype == "CONSUME_ACTIVELY" else "PUSH") if count else ""
+    model_desc = jstr(model) if count and ctype == "CONSUME_PASSIVELY" else ""
+    tps = int(stats.consume_tps) if stats is not None else 0
+    diff = stats.total_diff() if stats is not None else 0
+    text = jformat(
+        _GROUPS_ROW, front_string_at_least(group, 64), count, version, type_desc, model_desc, tps, diff
+    )
+    data = {
+        "group": group,
+        "count": count,
+        "version": version if count else None,
+        "type": type_desc or None,
+        "model": model_desc or None,
+        "tps": tps,
+        "diffTotal": diff,
+    }
+    return text, data
+
+
+async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode | None:
+    admin = inv.admin
+    inv.out.text(
+        jformat(_GROUPS_HEADER, "#Group", "#Count", "#Version", "#Type", "#Model", "#TPS", "#Diff Total")
+    )
+    topics = java_hash_order(await admin.fetch_all_topic_list())
+    inv.any_success = True
+    groups = [parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)]
+    # a group's summary is a route, consume stats (three request timeouts, as Java) and a connection
+    # lookup: the default deadline leaves room for all of them, so a frozen broker is reported as the
+    # request that timed out, not as groups cut off
+    deadline = inv.common.deadline if inv.common.deadline is not None else inv.settings.timeout * 6
+    result = await admin.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=deadline)
+    lines, rows, alerts = [], [], []
+    cut = inv.report_cut_off(result, "groups")
+    for group in groups:
+        if group in result.errors:
+            if group not in cut:
+                inv.report_once(result.errors[group])
+            stats, conn = None, None
+        else:
+            stats, conn, problems = result.results[group]
+            for p in problems:  # a frozen broker fails every group: said once
+                inv.report_once(p)
+        text, data = group_summary_row(group, stats, conn)
+        lines.append(text)
+        rows.append(data)
+        alerts += group_alerts(group, stats, limits)
+    if inv.out.structured:
+        doc: dict[str, Any] = {"groups": rows}
+        if limits.active:
+            doc["alerts"] = alerts
+        inv.out.data(inv.add_errors(doc))
+    else:
+        inv.out.text("".join(lines))
+    return alert_exit(inv, alerts)
+
+
+@java_command(
+    "consumerProgress",
+    [
+        JavaOpt("g", "groupName", "consumer group name", dest="group_name"),
+        JavaOpt("t", "topicName", "topic name", dest="topic_name"),
+        JavaOpt("s", "showClientIP", "Show Client IP per Queue", dest="show_client_ip"),
+        JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used to find the route."),
+    ],
+    fanout=True,
+    json_doc='with -g: {"group": str, "queues": [{"topic": str, "brokerName": str, "queueId": int, '
+    '"brokerOffset": int, "consumerOffset": int, "clientIP": str (with -s true), "diff": int, '
+    '"inflight": int, '
+    '"lastTimestamp": ms}], "consumeTps": num, "diffTotal": int, "inflightTotal": int}; '
+    'without -g: {"groups": [{"group": str, "count": int, "version": str|null, "type": "PUSH"|"PULL"|null, '
+    '"model": str|null, "tps": int, "diffTotal": int}], "errors": [...]?}; '
+    'with --max-lag or --stuck-after both have "alerts": [str]',
+    epilog="A group given with -g that has no %RETRY% topic or no committed offset is shown with the "
+    "queues found on the brokers (maybe none), not failed as the Java tool does; a group no broker "
+    "knows at all (no subscription group, no committed offset, no consumer online) is an error, exit 7. "
+    "When some brokers do not answer, the queues of the others are shown, each failure is on stderr "
+    "and the exit code is 6. --max-lag and --stuck-after turn the command into a check for cron or "
+    "Nagios: exit 8 when a threshold is crossed (a server failure's code wins over it).",
+    own=alert_options(),
+    watch=True,
+)
+async def consumer_progress(
+    inv: Invocation,
+    group_name: str | None,
+    topic_name: str | None,
+    show_client_ip: str | None,
+    cluster: str | None,
+    max_lag: int | None,
+    stuck_after: float | None,
+) -> ExitCode | None:
+    show_ip = show_client_ip is not None and show_client_ip.lower() == "true"
+    limits = Thresholds.of(max_lag, stuck_after)
+    if group_name is None:
+        return await _all_groups_progress(inv, limits)
+    group = group_arg(group_name)
+    topic = topic_arg(topic_name) if topic_name is not None else None
+    cluster_value = cluster.strip() if cluster is not None and topic is not None else None
+    return await _group_progress(inv, group, topic, cluster_value, show_ip, limits)

@@ -1,0 +1,443 @@
+"""Consumer groups on the brokers, as the Java 5.3.3 tool shows them.
+
+updateSubGroup, updateSubGroupList, deleteSubGroup, getConsumerConfig.
+
+Text output is the Java tool's, orders included (``HashMap``/``Properties`` iteration). Where Java
+fails for no good reason we do better, and say so in the help epilog:
+
+- a broker that does not take a batch (225, updateSubGroupList) gets one request per group;
+- an unknown cluster, a bad number or a missing file is one stderr line and a non-zero exit code;
+- a group name Java's rules refuse, a number the broker would not keep (``-q -1``) or a flag that is
+  neither true nor false (``-o maybe``, which Java reads as false) is a usage error (exit 2) and
+  nothing is sent.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mqadmin.cli.command import Invocation, java_command, read_json_list
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.javatext import java_map_string, jformat, jstr
+from mqadmin.cli.nameargs import group_arg, strict_bool
+from mqadmin.cli.optvalues import in_range, need_target, parse_int, parse_long
+from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.consumer import RETRY_QUEUE_NUMS_MAX, check_subscription_group
+from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
+
+# ------------------------------------------------------------------------------------ text helpers
+
+
+def _guava(name: str, fields: list[tuple[str, Any]]) -> str:
+    """Guava ``MoreObjects.toStringHelper``: ``Name{k=v, k2=v2}``."""
+    return name + "{" + ", ".join(f"{k}={v}" for k, v in fields) + "}"
+
+
+def retry_policy_string(p: GroupRetryPolicy | None) -> str:
+    """``GroupRetryPolicy.toString`` (5.x)."""
+    if p is None:
+        return "null"
+    exp = p.exponential_retry_policy
+    cus = p.customized_retry_policy
+    exp_s = (
+        "null"
+        if exp is None
+        else _guava(
+            "ExponentialRetryPolicy",
+            [("initial", exp.initial), ("max", exp.max), ("multiplier", exp.multiplier)],
+        )
+    )
+    cus_s = (
+        "null"
+        if cus is None
+        else _guava(
+            "CustomizedRetryPolicy",
+            [("next", "null" if cus.next is None else "[" + ", ".join(str(x) for x in cus.next) + "]")],
+        )
+    )
+    return _guava(
+        "GroupRetryPolicy",
+        [("type", jstr(p.type)), ("exponentialRetryPolicy", exp_s), ("customizedRetryPolicy", cus_s)],
+    )
+
+
+def _subscription_set_string(cfg: SubscriptionGroupConfig) -> str | None:
+    subs = cfg.subscription_data_set
+    if subs is None:
+        return None
+    items = [
+        _guava(
+            "SimpleSubscriptionData",
+            [
+                ("topic", jstr(s.topic)),
+                ("expressionType", jstr(s.expression_type)),
+                ("expression", jstr(s.expression)),
+                ("version", s.version),
+            ],
+        )
+        for s in subs
+    ]
+    return "[" + ", ".join(items) + "]"
+
+
+def _attributes_string(attrs: dict[str, str] | None) -> str | None:
+    if attrs is None:
+        return None
+    return java_map_string((k, attrs[k]) for k in java_hash_order(list(attrs)))
+
+
+def config_fields(cfg: SubscriptionGroupConfig) -> list[tuple[str, str | None]]:
+    """The declared fields of the 5.3.3 ``SubscriptionGroupConfig`` and their ``toString`` (None = null)."""
+    c = cfg.as_5x()
+    return [
+        ("groupName", c.group_name),
+        ("consumeEnable", jstr(c.consume_enable)),
+        ("consumeFromMinEnable", jstr(c.consume_from_min_enable)),
+        ("consumeBroadcastEnable", jstr(c.consume_broadcast_enable)),
+        ("consumeMessageOrderly", jstr(c.consume_message_orderly)),
+        ("retryQueueNums", jstr(c.retry_queue_nums)),
+        ("retryMaxTimes", jstr(c.retry_max_times)),
+        ("groupRetryPolicy", retry_policy_string(c.group_retry_policy)),
+        ("brokerId", jstr(c.broker_id)),
+        ("whichBrokerWhenConsumeSlowly", jstr(c.which_broker_when_consume_slowly)),
+        ("notifyConsumerIdsChangedEnable", jstr(c.notify_consumer_ids_changed_enable)),
+        ("groupSysFlag", jstr(c.group_sys_flag)),
+        ("consumeTimeoutMinute", jstr(c.consume_timeout_minute)),
+        ("subscriptionDataSet", _subscription_set_string(c)),
+        ("attributes", _attributes_string(c.attributes)),
+    ]
+
+
+def group_config_string(cfg: SubscriptionGroupConfig) -> str:
+    """``SubscriptionGroupConfig.toString`` of the 5.3.3 tool."""
+    return _guava("SubscriptionGroupConfig", [(k, jstr(v)) for k, v in config_fields(cfg)])
+
+
+def group_config_json(cfg: SubscriptionGroupConfig) -> dict[str, Any]:
+    """A group config as standard JSON (the wire names, 5.x properties filled in)."""
+    return json.loads(cfg.as_5x().encode(standard=True))
+
+
+async def cluster_masters(inv: Invocation, cluster: str) -> list[str]:
+    """The master addresses of a cluster (Java ``HashSet`` order); an unknown cluster is an error."""
+    from mqadmin.admin.brokers import ClusterNotFoundError
+
+    try:
+        return await inv.admin.fetch_master_addrs(cluster)
+    except ClusterNotFoundError:
+        raise CommandError(
+            f"cluster {cluster} is not known to the name server; 'mqadmin clusterList' lists the clusters"
+        ) from None
+
+
+# ---------------------------------------------------------------------------------- updateSubGroup
+
+BROKER_ADDR = JavaOpt("b", "brokerAddr", "create subscription group to which broker", dest="broker_addr")
+CLUSTER_NAME = JavaOpt("c", "clusterName", "create subscription group to which cluster", dest="cluster_name")
+
+_RETRY_POLICY_HELP = (
+    'the json string of retry policy ( exp: {"type":"EXPONENTIAL","exponentialRetryPolicy":{"initial":5000,'
+    '"max":7200000,"multiplier":2}} '
+    '{"type":"CUSTOMIZED","customizedRetryPolicy":{"next":[1000,5000,10000]}} )'
+)
+
+
+def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | None]) -> None:
+    """The options in the order Java applies them (s, m, d, o, q, r, p, i, w, a, attributes).
+
+    Numbers are read as Java reads them (``Integer.parseInt``/``Long.parseLong``) and must be in the
+    range the broker keeps (see ``check_subscription_group``); flags must be true or false
+    (:func:`strict_bool`). Any refusal is a usage error before anything is sent.
+    """
+    if opts["consume_enable"] is not None:
+        cfg.consume_enable = strict_bool(opts["consume_enable"], "-s")
+    if opts["consume_from_min_enable"] is not None:
+        cfg.consume_from_min_enable = strict_bool(opts["consume_from_min_enable"], "-m")
+    if opts["consume_broadcast_enable"] is not None:
+        cfg.consume_broadcast_enable = strict_bool(opts["consume_broadcast_enable"], "-d")
+    if opts["consume_message_orderly"] is not None:
+        cfg.consume_message_orderly = strict_bool(opts["consume_message_orderly"], "-o")
+    if opts["retry_queue_nums"] is not None:
+        n = parse_int(opts["retry_queue_nums"], "-q")
+        cfg.retry_queue_nums = in_range(n, "-q", 0, RETRY_QUEUE_NUMS_MAX)
+    if opts["retry_max_times"] is not None:
+        cfg.retry_max_times = in_range(parse_int(opts["retry_max_times"], "-r"), "-r", 0)
+    if opts["group_retry_policy"] is not None:
+        from mqadmin.protocol import fastjson
+
+        try:
+            cfg.group_retry_policy = GroupRetryPolicy.from_json_obj(
+                fastjson.loads(opts["group_retry_policy"])
+            )
+        except (ProtocolError, TypeError, ValueError) as e:
+            raise CommandError(f"-p is not a retry policy in JSON: {e}", ExitCode.USAGE) from None
+    if opts["broker_id"] is not None:
+        cfg.broker_id = in_range(parse_long(opts["broker_id"], "-i"), "-i", 0)
+    if opts["which_broker_when_consume_slowly"] is not None:
+        n = parse_long(opts["which_broker_when_consume_slowly"], "-w")
+        cfg.which_broker_when_consume_slowly = in_range(n, "-w", 0)
+    if opts["notify_consumer_ids_changed"] is not None:
+        cfg.notify_consumer_ids_changed_enable = strict_bool(opts["notify_consumer_ids_changed"], "-a")
+    if opts["attributes"] is not None:
+        from mqadmin.protocol.bodies.topic import parse_attributes
+
+        try:
+            cfg.attributes = parse_attributes(opts["attributes"].strip())
+        except ProtocolError as e:
+            raise CommandError(f"--attributes: {e}", ExitCode.USAGE) from None
+    why = check_subscription_group(cfg)  # what is left: the retry policy's numbers
+    if why is not None:
+        raise CommandError(why, ExitCode.USAGE)
+
+
+@java_command(
+    "updateSubGroup",
+    [
+        BROKER_ADDR,
+        CLUSTER_NAME,
+        JavaOpt("g", "groupName", "consumer group name", required=True, dest="group_name"),
+        JavaOpt("s", "consumeEnable", "consume enable", dest="consume_enable"),
+        JavaOpt("m", "consumeFromMinEnable", "from min offset", dest="consume_from_min_enable"),
+        JavaOpt("d", "consumeBroadcastEnable", "broadcast", dest="consume_broadcast_enable"),
+        JavaOpt("o", "consumeMessageOrderly", "consume message orderly", dest="consume_message_orderly"),
+        JavaOpt("q", "retryQueueNums", "retry queue nums", dest="retry_queue_nums"),
+        JavaOpt("r", "retryMaxTimes", "retry max times", dest="retry_max_times"),
+        JavaOpt("p", "groupRetryPolicy", _RETRY_POLICY_HELP, dest="group_retry_policy"),
+        JavaOpt("i", "brokerId", "consumer from which broker id", dest="broker_id"),
+        JavaOpt(
+            "w",
+            "whichBrokerWhenConsumeSlowly",
+            "which broker id when consume slowly",
+            dest="which_broker_when_consume_slowly",
+        ),
+        JavaOpt(
+            "a", "notifyConsumerIdsChanged", "notify consumerId changed", dest="notify_consumer_ids_changed"
+        ),
+        JavaOpt(None, "attributes", "attribute(+a=b,+c=d,-e)"),
+    ],
+    fanout=True,
+    json_doc='{"config": {<SubscriptionGroupConfig properties>}, '
+    '"brokers": [{"brokerAddr": str, "ok": bool}], '
+    '"errors": [...]?}',
+)
+async def update_sub_group(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, group_name: str, **opts: str | None
+) -> None:
+    need_target(broker_addr, cluster_name)
+    cfg = SubscriptionGroupConfig(
+        group_name=group_arg(group_name), consume_broadcast_enable=False, consume_from_min_enable=False
+    ).as_5x()
+    _apply_group_options(cfg, opts)
+    admin = inv.admin
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+    else:
+        addrs = await cluster_masters(inv, (cluster_name or "").strip())
+    result = await admin.fan_out(
+        addrs, lambda a: admin.create_and_update_subscription_group_config(a, cfg), deadline=inv.deadline
+    )
+    lines, rows = [], []
+    for addr in result.order:
+        ok = addr in result.results
+        rows.append({"brokerAddr": addr, "ok": ok})
+        if ok:
+            inv.any_success = True
+            lines.append(f"create subscription group to {addr} success.\n")
+        else:
+            inv.report(result.errors[addr])
+    if inv.out.structured:
+        doc: dict[str, Any] = {"config": group_config_json(cfg), "brokers": rows}
+        inv.out.data(inv.add_errors(doc))
+    else:
+        inv.out.text("".join(lines) + group_config_string(cfg))
+
+
+# ------------------------------------------------------------------------------ updateSubGroupList
+
+
+def _read_group_list(path_text: str) -> list[SubscriptionGroupConfig]:
+    data = read_json_list(path_text, "subscription group configs")
+    try:
+        configs = [SubscriptionGroupConfig.from_json_obj(x).as_5x() for x in data if x is not None]
+    except ProtocolError as e:
+        raise CommandError(f"{path_text}: {e}") from None
+    for cfg in configs:  # one bad entry and nothing is sent
+        why = check_subscription_group(cfg)
+        if why is not None:
+            raise CommandError(f"{path_text}: {why}", ExitCode.USAGE)
+    return configs
+
+
+@java_command(
+    "updateSubGroupList",
+    [
+        JavaOpt(
+            "b",
+            "brokerAddr",
+            "create groups to which broker",
+            group="target",
+            group_required=True,
+            dest="broker_addr",
+        ),
+        JavaOpt(
+            "c",
+            "clusterName",
+            "create groups to which cluster",
+            group="target",
+            group_required=True,
+            dest="cluster_name",
+        ),
+        JavaOpt(
+            "f",
+            "filename",
+            "Path to a file with a list of org.apache.rocketmq.remoting.protocol.subscription."
+            "SubscriptionGroupConfig in json format",
+            required=True,
+        ),
+    ],
+    fanout=True,
+    json_doc='{"groups": [str], "brokers": [{"brokerAddr": str, "ok": bool, "batch": bool}], '
+    '"errors": [...]?} '
+    '("batch" is false where the broker took one request per group)',
+)
+async def update_sub_group_list(
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, filename: str
+) -> None:
+    configs = _read_group_list(filename.strip())
+    if not configs:
+        inv.out.emit({"groups": [], "brokers": []}, lambda: "")
+        return
+    admin = inv.admin
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
+        line = "submit batch of group config to {} success, please check the result later.\n"
+    else:
+        addrs = await cluster_masters(inv, (cluster_name or "").strip())
+        line = "submit batch of subscription group config to {} success, please check the result later.\n"
+    result = await admin.fan_out(
+        addrs,
+        lambda a: admin.create_and_update_subscription_group_config_list(a, configs),
+        deadline=inv.deadline,
+    )
+    lines, rows = [], []
+    for addr in result.order:
+        if addr in result.results:
+            inv.any_success = True
+            lines.append(line.format(addr))
+            rows.append({"brokerAddr": addr, "ok": True, "batch": result.results[addr]})
+        else:
+            inv.report(result.errors[addr])
+            rows.append({"brokerAddr": addr, "ok": False, "batch": False})
+    if inv.out.structured:
+        doc: dict[str, Any] = {"groups": [c.group_name for c in configs], "brokers": rows}
+        inv.out.data(inv.add_errors(doc))
+    else:
+        inv.out.text("".join(lines))
+
+
+# ---------------------------------------------------------------------------------- deleteSubGroup
+
+
+@java_command(
+    "deleteSubGroup",
+    [
+        JavaOpt("b", "brokerAddr", "delete subscription group from which broker", dest="broker_addr"),
+        JavaOpt("c", "clusterName", "delete subscription group from which cluster", dest="cluster_name"),
+        JavaOpt("g", "groupName", "subscription group name", required=True, dest="group_name"),
+        JavaOpt("r", "removeOffset", "remove offset", dest="remove_offset"),
+    ],
+    fanout=True,
+    json_doc='{"group": str, "cluster": str|null, "brokers": [{"brokerAddr": str, "ok": bool}], '
+    '"topicsDeleted": [str] (with -c: the group\'s %RETRY% and %DLQ% topics), "errors": [...]?}',
+)
+async def delete_sub_group(
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    group_name: str,
+    remove_offset: str | None,
+) -> None:
+    need_target(broker_addr, cluster_name)
+    group = group_arg(group_name)
+    clean = strict_bool(remove_offset, "-r") if remove_offset is not None else False
+    admin = inv.admin
+    cluster = None if broker_addr is not None else (cluster_name or "").strip()
+    addrs = [broker_addr.strip()] if broker_addr is not None else await cluster_masters(inv, cluster or "")
+    result = await admin.fan_out(
+        addrs, lambda a: admin.delete_subscription_group(a, group, clean), deadline=inv.deadline
+    )
+    lines, rows = [], []
+    for addr in result.order:
+        ok = addr in result.results
+        rows.append({"brokerAddr": addr, "ok": ok})
+        if not ok:
+            inv.report(result.errors[addr])
+            continue
+        inv.any_success = True
+        if cluster is None:
+            lines.append(f"delete subscription group [{group}] from broker [{addr}] success.\n")
+        else:
+            lines.append(
+                f"delete subscription group [{group}] from broker [{addr}] in cluster [{cluster}] success.\n"
+            )
+    deleted: list[str] = []
+    if cluster is not None and inv.any_success:
+        problems = await admin.delete_group_topics(group, cluster)
+        for exc in problems:
+            inv.report(exc)
+        if not problems:
+            deleted = [RETRY_PREFIX + group, "%DLQ%" + group]
+    if inv.out.structured:
+        doc: dict[str, Any] = {"group": group, "cluster": cluster, "brokers": rows, "topicsDeleted": deleted}
+        inv.out.data(inv.add_errors(doc))
+    else:
+        inv.out.text("".join(lines))
+
+
+# ------------------------------------------------------------------------------- getConsumerConfig
+
+
+@java_command(
+    "getConsumerConfig",
+    [JavaOpt("g", "groupName", "subscription group name", required=True, dest="group_name")],
+    fanout=True,
+    json_doc='{"group": str, "brokers": [{"cluster": str|null, "brokerName": str, "brokerAddr": str, '
+    '"config": {<SubscriptionGroupConfig properties>}}], "errors": [...]?}',
+)
+async def get_consumer_config(inv: Invocation, group_name: str) -> None:
+    group = group_arg(group_name)
+    hits, errors = await inv.admin.find_subscription_group_config(group)
+    if not hits and not errors:
+        raise CommandError(f"no broker has the subscription group {group}", ExitCode.NOT_FOUND)
+    for exc in errors:
+        inv.report(exc)
+    if hits:
+        inv.any_success = True
+    lines: list[str] = []
+    for hit in hits:
+        lines.append(
+            f"============================={hit.cluster}:{hit.broker_name}=============================\n"
+        )
+        for name, value in config_fields(hit.config):
+            lines.append(jformat("%s%-40s=  %s\n", "", name, "" if value is None else value))
+    if inv.out.structured:
+        doc: dict[str, Any] = {
+            "group": group,
+            "brokers": [
+                {
+                    "cluster": h.cluster,
+                    "brokerName": h.broker_name,
+                    "brokerAddr": h.broker_addr,
+                    "config": group_config_json(h.config),
+                }
+                for h in hits
+            ],
+        }
+        inv.out.data(inv.add_errors(doc))
+    else:
+        inv.out.text("".join(lines))

@@ -89,9 +89,9 @@ class Worker:
                     return req.response(ResponseCode.SUCCESS, body=body)
         return _in_turn(conn, self._route(conn, req))
 
-    async def forward(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
+    def forward(self, conn: Connection, req: RemotingCommand) -> Awaitable[HandlerResult]:
         """Pass a request on to the primary over this client's own channel, and its answer back."""
-        return await _in_turn(conn, self._forward(conn, req))
+        return _in_turn(conn, self._forward(conn, req))
 
     async def _route(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
         ext = req.ext_fields
@@ -143,15 +143,24 @@ class Worker:
         return up
 
 
-async def _in_turn(
+def _in_turn(
     conn: Connection, work: Coroutine[Any, Any, RemotingCommand | None]
-) -> RemotingCommand | None:
-    """Run ``work`` once the connection's earlier requests are answered: a client's requests are
-    answered in the order sent, as the primary answers them (a route query sent after a
-    registration sees it)."""
+) -> Coroutine[Any, Any, RemotingCommand | None]:
+    """``work``, to run once the connection's earlier requests are answered: a client's requests
+    are answered in the order sent, as the primary answers them (a route query sent after a
+    registration sees it). The turn is taken now, as the request is read, not when it runs."""
     before: asyncio.Future[None] | None = conn.attrs.get(_TURN)
     mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     conn.attrs[_TURN] = mine
+    return _after(conn, before, mine, work)
+
+
+async def _after(
+    conn: Connection,
+    before: asyncio.Future[None] | None,
+    mine: asyncio.Future[None],
+    work: Coroutine[Any, Any, RemotingCommand | None],
+) -> RemotingCommand | None:
     try:
         if before is not None and not before.done():
             try:

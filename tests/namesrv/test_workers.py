@@ -255,3 +255,33 @@ def test_route_answers_are_the_same_bytes_on_every_process(tmp_path: Path, worke
             await _close_all([broker, *primary, *worker])
 
     run(body(), limit=60)
+
+
+def test_order_configs_and_zones_are_answered_alike_by_every_process(tmp_path: Path) -> None:
+    """Route queries a worker cannot answer from its copy (orderMessageEnable splices the KV order
+    config in; zone mode filters brokers) are passed on: the same bytes from every process, and a
+    KV change is seen at once."""
+
+    async def body() -> None:
+        async with namesrv(tmp_path, workers=2, order_message_enable=True) as ctl:
+            primary, worker = await _spread(ctl, want=4)
+            broker = primary[0]
+            topics = [topic_config("Z"), FILLER]
+            await register(broker, CLUSTER, "ba", 0, A0, topics, extra={"__ZONE_NAME": "za"})
+            await register(broker, CLUSTER, "bb", 0, "10.0.0.2:10911", topics, extra={"__ZONE_NAME": "zb"})
+            kv = {"namespace": "ORDER_TOPIC_CONFIG", "key": "Z", "value": "ba:4;bb:4"}
+            assert (await worker[0].call(request(100, kv))).code == 0  # passed on to the primary
+            queries = [
+                {"topic": "Z"},
+                {"topic": "Z", "__ZONE_MODE": "true", "__ZONE_NAME": "zb"},
+            ]
+            for ext in queries:
+                bodies = {(await w.call(request(105, ext))).body for w in primary + worker}
+                assert len(bodies) == 1, ext
+                route = bodies.pop()  # zone-filtered routes are in legacy JSON (numeric keys bare)
+                assert b'"orderTopicConf":"ba:4;bb:4"' in route
+                assert b'"brokerName":"bb"' in route
+                assert (b'"brokerName":"ba"' in route) is ("__ZONE_MODE" not in ext)
+            await _close_all(primary + worker)
+
+    run(body(), limit=60)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.errors import BadResponseError
+from mqadmin.admin.errors import bad_response
 from mqadmin.protocol.bodies.auth import (
     ACTIONS,
     DECISIONS,
@@ -28,7 +28,6 @@ from mqadmin.protocol.bodies.auth import (
     parse_subject,
 )
 from mqadmin.protocol.codes import RequestCode, ResponseCode
-from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.auth import (
     CreateAclRequestHeader,
     CreateUserRequestHeader,
@@ -154,17 +153,13 @@ class AuthOps(AdminCore):
         resp = await self.invoke(addr, RequestCode.AUTH_GET_USER, GetUserRequestHeader(username=username))
         if not resp.body:
             return None
-        try:
+        with bad_response(addr, "user"):
             return UserInfo.decode(resp.body)
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"user: {e}") from None
 
     async def list_user(self, addr: str, name_filter: str | None = None) -> list[UserInfo]:
         resp = await self.invoke(addr, RequestCode.AUTH_LIST_USER, ListUsersRequestHeader(filter=name_filter))
-        try:
+        with bad_response(addr, "user list"):
             return decode_user_list(resp.body)
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"user list: {e}") from None
 
     # ------------------------------------------------------------------------------ ACLs
 
@@ -184,17 +179,13 @@ class AuthOps(AdminCore):
         resp = await self.invoke(addr, RequestCode.AUTH_GET_ACL, GetAclRequestHeader(subject=subject))
         if not resp.body:
             return None
-        try:
+        with bad_response(addr, "ACL"):
             return AclInfo.decode(resp.body)
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"ACL: {e}") from None
 
     async def list_acl(
         self, addr: str, subject_filter: str | None = None, resource_filter: str | None = None
     ) -> list[AclInfo]:
         hdr = ListAclsRequestHeader(subject_filter=subject_filter, resource_filter=resource_filter)
         resp = await self.invoke(addr, RequestCode.AUTH_LIST_ACL, hdr)
-        try:
+        with bad_response(addr, "ACL list"):
             return decode_acl_list(resp.body)
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"ACL list: {e}") from None

@@ -9,7 +9,7 @@ broker reads are the declared ones in :mod:`mqadmin.protocol.headers.broker_ops`
 from __future__ import annotations
 
 from mqadmin.admin.brokers import BrokerAdminOps
-from mqadmin.admin.errors import BadResponseError
+from mqadmin.admin.errors import bad_response
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.request_mode import (
     MESSAGE_REQUEST_MODES,
@@ -18,7 +18,6 @@ from mqadmin.protocol.bodies.request_mode import (
     SetMessageRequestModeRequestBody,
 )
 from mqadmin.protocol.codes import RequestCode
-from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.broker_ops import (
     READ_AHEAD_MODE,
@@ -61,10 +60,8 @@ class BrokerOpsAdmin(BrokerAdminOps):
     async def get_all_message_request_mode(self, addr: str) -> MessageRequestModeWrapper:
         """GET_ALL_MESSAGE_REQUEST_MODE (402): the broker's topic → group → mode table."""
         resp = await self.invoke(addr, RequestCode.GET_ALL_MESSAGE_REQUEST_MODE)
-        try:
+        with bad_response(addr, "consume modes"):
             return MessageRequestModeWrapper.decode(resp.body or b"")
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"consume modes: {e}") from None
 
     async def export_pop_records(self, addr: str) -> None:
         """POP_ROLLBACK (200056): the broker moves its KV pop records into its commit log."""
@@ -103,7 +100,5 @@ class BrokerOpsAdmin(BrokerAdminOps):
         """CHECK_ROCKSDB_CQ_WRITE_PROGRESS (354); an empty topic checks every topic."""
         hdr = CheckRocksdbCqWriteProgressRequestHeader(topic=topic, check_store_time=check_store_time)
         resp = await self.invoke(addr, RequestCode.CHECK_ROCKSDB_CQ_WRITE_PROGRESS, hdr.check())
-        try:
+        with bad_response(addr, "check result"):
             return CheckRocksdbCqWriteResult.decode(resp.body or b"")
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"check result: {e}") from None

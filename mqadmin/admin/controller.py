@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 
 from mqadmin.admin.brokers import BrokerAdminOps, check_cluster_name
-from mqadmin.admin.errors import BadResponseError
+from mqadmin.admin.errors import BadResponseError, bad_response
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.controller import (
@@ -68,18 +68,14 @@ class ControllerOps(BrokerAdminOps):
     async def get_broker_ha_status(self, broker_addr: str) -> HARuntimeInfo:
         """GET_BROKER_HA_STATUS: master or slave, offsets, connected slaves."""
         resp = await self.invoke(broker_addr, RequestCode.GET_BROKER_HA_STATUS)
-        try:
+        with bad_response(broker_addr, "HA runtime info"):
             return HARuntimeInfo.decode(resp.body or b"")
-        except ProtocolError as e:
-            raise BadResponseError(broker_addr, f"HA runtime info: {e}") from None
 
     async def get_broker_epoch_cache(self, broker_addr: str) -> EpochEntryCache:
         """GET_BROKER_EPOCH_CACHE: the broker's master epochs (controller mode only)."""
         resp = await self.invoke(broker_addr, RequestCode.GET_BROKER_EPOCH_CACHE)
-        try:
+        with bad_response(broker_addr, "epoch cache"):
             return EpochEntryCache.decode(resp.body or b"")
-        except ProtocolError as e:
-            raise BadResponseError(broker_addr, f"epoch cache: {e}") from None
 
     async def fetch_broker_member_addrs(self, broker_name: str) -> list[str]:
         """``fetchMasterAndSlaveAddrByBrokerName``: the members of one broker group (none if unknown)."""
@@ -122,10 +118,8 @@ class ControllerOps(BrokerAdminOps):
         leader = await self._leader(controller_addr)
         body = fastjson.dumps(list(broker_names)).encode()
         resp = await self.invoke(leader, RequestCode.CONTROLLER_GET_SYNC_STATE_DATA, body=body)
-        try:
+        with bad_response(leader, "sync state data"):
             return BrokerReplicasInfo.decode(resp.body or b"")
-        except ProtocolError as e:
-            raise BadResponseError(leader, f"sync state data: {e}") from None
 
     async def elect_master(
         self, controller_addr: str, cluster: str, broker_name: str, broker_id: int
@@ -170,10 +164,8 @@ class ControllerOps(BrokerAdminOps):
 
         async def one(addr: str) -> dict[str, str]:
             resp = await self.invoke(addr, RequestCode.GET_CONTROLLER_CONFIG)
-            try:
+            with bad_response(addr, "controller config"):
                 return string_to_properties(resp.body or b"")
-            except ProtocolError as e:
-                raise BadResponseError(addr, f"controller config: {e}") from None
 
         return await self.fan_out(targets, one, code=RequestCode.GET_CONTROLLER_CONFIG)
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mqadmin.protocol.errors import ProtocolError
 from mqadmin.remoting.errors import (
     RemoteCommandError,
     RemotingClosedError,
@@ -22,6 +26,7 @@ __all__ = [
     "RemotingError",
     "RemotingSendError",
     "RemotingTimeoutError",
+    "bad_response",
     "is_unreachable",
 ]
 
@@ -58,6 +63,15 @@ class DeadlineError(RemotingTimeoutError):
     def __init__(self, addr: str, deadline: float, request_code: int | None = None) -> None:
         super().__init__(addr, deadline, request_code)
         self.args = (f"no answer from {addr} before the {deadline:g} s deadline",)
+
+
+@contextmanager
+def bad_response(addr: str, what: str) -> Iterator[None]:
+    """An answer that does not decode inside is the peer's fault: a :class:`BadResponseError` on ``what``."""
+    try:
+        yield
+    except ProtocolError as e:
+        raise BadResponseError(addr, f"{what}: {e}") from None
 
 
 def is_unreachable(exc: BaseException) -> bool:

@@ -17,6 +17,8 @@ from mqadmin.cli.javaopts import JavaOpt
 __all__ = [
     "change",
     "copy_between",
+    "copy_doc",
+    "copy_opts",
     "masters",
     "nowhere",
     "read_addrs",
@@ -88,6 +90,22 @@ async def change(
     done, rows = await inv.on_each(addrs, call)
     data["brokers"] = rows
     inv.out.emit(inv.add_errors(data), lambda: "".join(line % a for a in addrs if a in done))
+
+
+def copy_opts(what: str, names: JavaOpt) -> list[JavaOpt]:
+    """copyUser/copyAcl's ``-f`` and ``-t`` with Java's wording, then the option naming what to copy."""
+    source = f"the source broker that the {what}s copy from"
+    target = f"the target broker that the {what}s copy to"
+    return [
+        JavaOpt("f", "fromBroker", source, required=True, dest="from_broker"),
+        JavaOpt("t", "toBroker", target, required=True, dest="to_broker"),
+        names,
+    ]
+
+
+def copy_doc(what: str, key: str) -> str:
+    """The JSON shape :func:`copy_between` writes."""
+    return f'{{"from": str, "to": str, "{what}s": [{{"{key}": str, "action": "created"|"updated"}}]}}'
 
 
 async def copy_between(

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from mqadmin.cli.authargs import (
     change,
     copy_between,
+    copy_doc,
+    copy_opts,
     nowhere,
     read_addrs,
     read_opts,
@@ -248,14 +250,8 @@ async def list_acl(
 
 @java_command(
     "copyAcl",
-    [
-        JavaOpt(
-            "f", "fromBroker", "the source broker that the acls copy from", required=True, dest="from_broker"
-        ),
-        JavaOpt("t", "toBroker", "the target broker that the acls copy to", required=True, dest="to_broker"),
-        JavaOpt("s", "subjects", "the subject list of acl to copy."),
-    ],
-    json_doc='{"from": str, "to": str, "acls": [{"subject": str, "action": "created"|"updated"}]}',
+    copy_opts("acl", JavaOpt("s", "subjects", "the subject list of acl to copy.")),
+    json_doc=copy_doc("acl", "subject"),
 )
 async def copy_acl(inv: Invocation, from_broker: str, to_broker: str, subjects: str | None) -> None:
     admin = inv.admin

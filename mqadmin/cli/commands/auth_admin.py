@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from mqadmin.cli.authargs import (
     change,
     copy_between,
+    copy_doc,
+    copy_opts,
     masters,
     nowhere,
     read_addrs,
@@ -214,14 +216,8 @@ async def list_user(
 
 @java_command(
     "copyUser",
-    [
-        JavaOpt(
-            "f", "fromBroker", "the source broker that the users copy from", required=True, dest="from_broker"
-        ),
-        JavaOpt("t", "toBroker", "the target broker that the users copy to", required=True, dest="to_broker"),
-        JavaOpt("u", "usernames", "the username list of user to copy."),
-    ],
-    json_doc='{"from": str, "to": str, "users": [{"username": str, "action": "created"|"updated"}]}',
+    copy_opts("user", JavaOpt("u", "usernames", "the username list of user to copy.")),
+    json_doc=copy_doc("user", "username"),
 )
 async def copy_user(inv: Invocation, from_broker: str, to_broker: str, usernames: str | None) -> None:
     admin = inv.admin

@@ -95,11 +95,18 @@ class NoConnectionError(AdminError):
 
 
 def _long(v: Any, what: str, default: int = 0) -> int:
-    """A Java long as fastjson reads it: a number, or a numeric string (the C++ client sends those)."""
+    """A Java long as fastjson reads it: a number, or a numeric string (the C++ client sends those).
+
+    The C++ client sends some fields as unsigned 64-bit text, uninitialised ones included
+    (``"lastLockTimestamp": "11529351726658387200"``): those read as the signed long of the same bits,
+    so one odd field of a client's report does not make the whole report unreadable.
+    """
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, float):
         return int(v)
+    if type(v) is str and v.isdigit() and len(v) <= 20 and j.LONG_MAX < int(v) < 1 << 64:
+        return int(v) - (1 << 64)
     return j.int64(v, what, default)
 
 

@@ -99,3 +99,17 @@ def test_yaml_output() -> None:
     assert dump_yaml({"a": [1, "x: y"], "b": {}, "c": None, "d": "true"}) == (
         "---\na:\n- 1\n- 'x: y'\nb: {}\nc: null\nd: 'true'\n"
     )
+
+
+def test_running_info_reads_a_cpp_clients_unsigned_longs() -> None:
+    """The C++ client sends uninitialised fields as unsigned 64-bit text: read as Java's signed long of
+    the same bits, and the rest of the report stays readable; text that is no number is still refused."""
+    from mqadmin.admin.consumers import _long
+    from mqadmin.protocol.errors import ProtocolError
+
+    assert _long("11529351726658387200", "lastLockTimestamp") == 11529351726658387200 - (1 << 64)
+    assert _long("18446744073709551615", "x") == -1
+    assert _long("93950660723784", "x") == 93950660723784 and _long(7, "x") == 7
+    for bad in ("18446744073709551616", "12ab", "-18446744073709551615", ""):
+        with pytest.raises(ProtocolError):
+            _long(bad, "x")

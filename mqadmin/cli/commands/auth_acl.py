@@ -26,7 +26,7 @@ from mqadmin.cli.authargs import (
     trim,
 )
 from mqadmin.cli.brokertargets import BROKERS_DOC, target_opts
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, JavaCommand, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat
@@ -69,92 +69,59 @@ def _acl_rows(acls: list[AclInfo]) -> str:
 # ------------------------------------------------------------------------------------------- ACLs
 
 
-def _policy_opts(verb: str) -> list[JavaOpt]:
-    return [
-        JavaOpt("s", "subject", f"the subject of acl to {verb}.", required=True),
-        JavaOpt("r", "resources", f"the resources of acl to {verb}", required=True),
-        JavaOpt("a", "actions", f"the actions of acl to {verb}", required=True),
-    ]
+def _put_acl_command(verb: str, ip_first: bool) -> JavaCommand:
+    """createAcl or updateAcl: the same options (``-i`` and ``-d`` in the Java command's order) and the
+    same checked policy, sent to the broker or every member of the cluster."""
+    source_ip = JavaOpt("i", "sourceIp", f"the sourceIps of acl to {verb}", dest="source_ip")
+    decision = JavaOpt("d", "decision", f"the decision of acl to {verb}", required=True)
 
-
-async def _put_acl(
-    inv: Invocation,
-    cluster_name: str | None,
-    broker_addr: str | None,
-    subject: str,
-    resources: str,
-    actions: str,
-    source_ip: str | None,
-    decision: str,
-    verb: str,
-) -> None:
-    from mqadmin.admin.auth import check_acl
-
-    acl = check_acl(
-        trim(subject) or "",
-        split_list(resources) or [],
-        split_list(actions) or [],
-        split_list(source_ip),
-        trim(decision) or "",
+    @java_command(
+        f"{verb}Acl",
+        [
+            *targets_opts("acl", verb),
+            JavaOpt("s", "subject", f"the subject of acl to {verb}.", required=True),
+            JavaOpt("r", "resources", f"the resources of acl to {verb}", required=True),
+            JavaOpt("a", "actions", f"the actions of acl to {verb}", required=True),
+            *((source_ip, decision) if ip_first else (decision, source_ip)),
+        ],
+        fanout=True,
+        json_doc=f'{{"subject": str, {BROKERS_DOC}}}',
     )
-    admin = inv.admin
-    call = admin.create_acl if verb == "create" else admin.update_acl
-    await change(
-        inv,
-        broker_addr,
-        cluster_name,
-        lambda a: call(a, acl),
-        f"{verb} acl to %s success.\n",
-        {"subject": acl.subject},
-    )
+    async def command(
+        inv: Invocation,
+        cluster_name: str | None,
+        broker_addr: str | None,
+        subject: str,
+        resources: str,
+        actions: str,
+        source_ip: str | None,
+        decision: str,
+    ) -> None:
+        from mqadmin.admin.auth import check_acl
+
+        acl = check_acl(
+            trim(subject) or "",
+            split_list(resources) or [],
+            split_list(actions) or [],
+            split_list(source_ip),
+            trim(decision) or "",
+        )
+        admin = inv.admin
+        call = admin.create_acl if verb == "create" else admin.update_acl
+        await change(
+            inv,
+            broker_addr,
+            cluster_name,
+            lambda a: call(a, acl),
+            f"{verb} acl to %s success.\n",
+            {"subject": acl.subject},
+        )
+
+    return command
 
 
-@java_command(
-    "createAcl",
-    [
-        *targets_opts("acl", "create"),
-        *_policy_opts("create"),
-        JavaOpt("i", "sourceIp", "the sourceIps of acl to create", dest="source_ip"),
-        JavaOpt("d", "decision", "the decision of acl to create", required=True),
-    ],
-    fanout=True,
-    json_doc=f'{{"subject": str, {BROKERS_DOC}}}',
-)
-async def create_acl(
-    inv: Invocation,
-    cluster_name: str | None,
-    broker_addr: str | None,
-    subject: str,
-    resources: str,
-    actions: str,
-    source_ip: str | None,
-    decision: str,
-) -> None:
-    await _put_acl(inv, cluster_name, broker_addr, subject, resources, actions, source_ip, decision, "create")
-
-
-@java_command(
-    "updateAcl",
-    [
-        *targets_opts("acl", "update"),
-        *_policy_opts("update"),
-        JavaOpt("d", "decision", "the decision of acl to update", required=True),
-        JavaOpt("i", "sourceIp", "the sourceIps of acl to update", dest="source_ip"),
-    ],
-    fanout=True,
-    json_doc=f'{{"subject": str, {BROKERS_DOC}}}',
-)
-async def update_acl(
-    inv: Invocation,
-    cluster_name: str | None,
-    broker_addr: str | None,
-    subject: str,
-    resources: str,
-    actions: str,
-    decision: str,
-    source_ip: str | None,
-) -> None:
-    await _put_acl(inv, cluster_name, broker_addr, subject, resources, actions, source_ip, decision, "update")
+create_acl = _put_acl_command("create", ip_first=True)
+update_acl = _put_acl_command("update", ip_first=False)
 
 
 @java_command(

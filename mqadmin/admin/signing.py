@@ -11,15 +11,12 @@ the very header bytes the Java tool sends.
 from __future__ import annotations
 
 from mqadmin.admin.settings import Credentials
-from mqadmin.protocol.acl import ACCESS_KEY, SECURITY_TOKEN, SIGNATURE, sign
-from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.javacoll import java_hash_order
 
 __all__ = ["AclSigner", "ordered_fields"]
 
 _UNSIGNED_CAPACITY = 16
-_SIGNED_CAPACITY = 256
-_ACL_KEYS = frozenset((ACCESS_KEY, SECURITY_TOKEN, SIGNATURE))
 
 
 def ordered_fields(fields: dict[str, str | None] | None) -> dict[str, str] | None:
@@ -35,21 +32,10 @@ def ordered_fields(fields: dict[str, str | None] | None) -> dict[str, str] | Non
     return {k: present[k] for k in java_hash_order(present, _UNSIGNED_CAPACITY)}
 
 
-class AclSigner:
-    """An rpc hook that signs every outgoing request with ACL 1.0 credentials."""
+class AclSigner(RequestSigner):
+    """An rpc hook that signs every outgoing request with the user's ACL credentials."""
 
-    __slots__ = ("_credentials",)
+    __slots__ = ()
 
     def __init__(self, credentials: Credentials) -> None:
-        self._credentials = credentials
-
-    def __call__(self, cmd: RemotingCommand) -> None:
-        c = self._credentials
-        fields = {k: v for k, v in (cmd.ext_fields or {}).items() if k not in _ACL_KEYS}
-        signed = sign(fields, cmd.body, c.access_key, c.secret_key, c.security_token)
-        insertion = [ACCESS_KEY]
-        if c.security_token is not None:
-            insertion.append(SECURITY_TOKEN)
-        insertion.extend(fields)
-        insertion.append(SIGNATURE)
-        cmd.ext_fields = {k: signed[k] for k in java_hash_order(insertion, _SIGNED_CAPACITY)}
+        super().__init__(credentials.access_key, credentials.secret_key, credentials.security_token)

@@ -280,6 +280,11 @@ async def _ask(
     if addr is None:
         raise MappingError(f"Can't find addr for broker {bname}")
     req = RemotingCommand.request(cmd.code, header.to_ext(), version=cmd.version)
+    from mqadmin.broker.auth import inner_signer
+
+    signer = inner_signer(broker)
+    if signer is not None:
+        signer(req)
     return await broker.namesrv_client.invoke(addr, req, FORWARD_TIMEOUT_S)
 
 

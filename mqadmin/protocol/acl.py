@@ -15,13 +15,15 @@ import hashlib
 import hmac
 from collections.abc import Collection, Mapping
 
-from mqadmin.protocol.javacoll import java_string_sort_key
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 
 __all__ = [
     "ACCESS_KEY",
     "SECURITY_TOKEN",
     "SIGNATURE",
     "UNIQUE_MSG_QUERY_FLAG",
+    "RequestSigner",
     "sign",
     "signature",
     "signed_content",
@@ -94,3 +96,34 @@ def verify(
         return False
     expected = signature(ext_fields, body, secret_key, ignore)
     return hmac.compare_digest(expected.encode("ascii"), sent.encode("utf-8", "replace"))
+
+
+_SIGNED_CAPACITY = 256
+_ACL_KEYS = frozenset((ACCESS_KEY, SECURITY_TOKEN, SIGNATURE))
+
+
+class RequestSigner:
+    """An rpc hook signing every outgoing request as Java's ``AclClientRPCHook`` does (the admin
+    client with the user's keys, a broker's forwards with ``innerClientAuthenticationCredentials``).
+
+    ``AclClientRPCHook`` creates the ext-field map (``new HashMap<>(256)``) with ``AccessKey`` (and
+    ``SecurityToken``) first, then the header fields, then ``Signature``: keys in that insertion order,
+    then in bucket order, give the header bytes Java sends.
+    """
+
+    __slots__ = ("access_key", "secret_key", "security_token")
+
+    def __init__(self, access_key: str, secret_key: str, security_token: str | None = None) -> None:
+        self.access_key = access_key
+        self.secret_key = secret_key
+        self.security_token = security_token
+
+    def __call__(self, cmd: RemotingCommand) -> None:
+        fields = {k: v for k, v in (cmd.ext_fields or {}).items() if k not in _ACL_KEYS}
+        signed = sign(fields, cmd.body, self.access_key, self.secret_key, self.security_token)
+        insertion = [ACCESS_KEY]
+        if self.security_token is not None:
+            insertion.append(SECURITY_TOKEN)
+        insertion.extend(fields)
+        insertion.append(SIGNATURE)
+        cmd.ext_fields = {k: signed[k] for k in java_hash_order(insertion, _SIGNED_CAPACITY)}

@@ -154,11 +154,6 @@ def test_controller_config_requests_are_throttled(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------- secured static topics
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a broker forwards static-topic requests to another broker unsigned; Java signs them with "
-    "innerClientAuthenticationCredentials, so with authentication on the other broker refuses them",
-)
 def test_a_remapped_static_topic_is_read_across_secured_brokers(tmp_path: Path) -> None:
     """Two brokers with authentication on, sharing the inner client's credentials (a super user of
     both, as Java's ``innerClientAuthenticationCredentials``): after a remapping, the old messages

@@ -22,13 +22,14 @@ from mqadmin.broker.auth.model import SUPER, User
 from mqadmin.broker.auth.store import AuthStore
 from mqadmin.broker.config import AuthConfig
 from mqadmin.protocol import fastjson
+from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.remoting.client import Handler
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
 
-__all__ = ["AuthConfigError", "AuthGuard", "AuthStore", "init_users", "start_auth"]
+__all__ = ["AuthConfigError", "AuthGuard", "AuthStore", "init_users", "inner_signer", "start_auth"]
 
 
 class AuthConfigError(AclConfigError):
@@ -71,3 +72,17 @@ def start_auth(broker: BrokerController) -> Callable[[Handler], Handler]:
     config = AuthConfig.of(broker.settings.file_properties) if broker.version.five_x else AuthConfig()
     init_users(config, store)
     return AuthGuard(config, store, broker.config.broker_cluster_name).wrap
+
+
+def inner_signer(broker: BrokerController) -> RequestSigner | None:
+    """What signs this broker's own requests to other brokers (a static topic's forwarded pulls and
+    offsets): ``innerClientAuthenticationCredentials`` when authentication is on, as Java's broker
+    signs its ``RpcClient`` requests; None when there is nothing to sign with."""
+    if not broker.version.five_x:
+        return None
+    config = AuthConfig.of(broker.settings.file_properties)
+    creds = config.inner_client_authentication_credentials
+    if not config.authentication_enabled or not creds or not creds.strip():
+        return None
+    user = _super_user(creds, "accessKey", "secretKey", "innerClientAuthenticationCredentials")
+    return RequestSigner(user.username, user.password or "")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from mqadmin.cli.brokertargets import all_members, target_opts
+from mqadmin.cli.brokertargets import all_members, change_each, target_opts
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -86,10 +86,7 @@ async def change(
     data: dict[str, Any],
 ) -> None:
     """One change on the broker or on every member of the cluster; ``line % addr`` per success."""
-    addrs = await all_members(inv, broker_addr, cluster_name)
-    done, rows = await inv.on_each(addrs, call)
-    data["brokers"] = rows
-    inv.out.emit(inv.add_errors(data), lambda: "".join(line % a for a in addrs if a in done))
+    await change_each(inv, await all_members(inv, broker_addr, cluster_name), call, line, data)
 
 
 def copy_opts(what: str, names: JavaOpt) -> list[JavaOpt]:

@@ -6,13 +6,22 @@ master-to-slaves map with Java's ``============`` banners).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.javaopts import JavaOpt
 
-__all__ = ["BROKERS_DOC", "Member", "all_members", "bannered_members", "master_addrs", "target_opts"]
+__all__ = [
+    "BROKERS_DOC",
+    "Member",
+    "all_members",
+    "bannered_members",
+    "change_each",
+    "master_addrs",
+    "target_opts",
+]
 
 BROKERS_DOC = '"brokers": [{"addr": str, "ok": bool, "error": str?}], "errors": [...]?'
 """The JSON members a command over these brokers adds: the :meth:`Invocation.on_each` rows and failures."""
@@ -39,6 +48,28 @@ async def master_addrs(inv: Invocation, broker_addr: str | None, cluster_name: s
     if broker_addr is not None:
         return [broker_addr.strip()]
     return await inv.admin.fetch_master_addrs((cluster_name or "").strip())
+
+
+async def change_each(
+    inv: Invocation,
+    addrs: list[str],
+    call: Callable[[str], Awaitable[Any]],
+    line: str,
+    data: dict[str, Any],
+    tail: str = "",
+) -> None:
+    """One change asked of every broker at once: ``line % addr`` printed per success (in ``addrs``
+    order), then ``tail`` if any succeeded; as data, ``data`` with the rows (:data:`BROKERS_DOC`)."""
+    done, rows = await inv.on_each(addrs, call)
+    data["brokers"] = rows
+
+    def text() -> str:
+        lines = [line % a for a in addrs if a in done]
+        if done and tail:
+            lines.append(tail)
+        return "".join(lines)
+
+    inv.out.emit(inv.add_errors(data), text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ with its response code (209, 210, 211, or 16 when the caller is not an admin).
 
 from __future__ import annotations
 
-from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, master_addrs, target_opts
+from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, change_each, master_addrs, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat, jstr
@@ -97,24 +97,22 @@ async def update_acl_config(
         "topicPerms": cfg.topic_perms,
         "groupPerms": cfg.group_perms,
     }
-    addrs = await all_members(inv, broker_addr, cluster_name)
     admin_api = inv.admin
-    done, rows = await inv.on_each(addrs, lambda a: admin_api.create_and_update_plain_access_config(a, cfg))
-
-    def text() -> str:
-        lines = [f"create or update plain access config to {a} success.\n" for a in addrs if a in done]
-        if done:
-            lines.append(
-                f"PlainAccessConfig{{accessKey='{cfg.access_key}', "
-                f"whiteRemoteAddress='{jstr(cfg.white_remote_address)}', "
-                f"admin={str(cfg.admin).lower()}, defaultTopicPerm='{jstr(cfg.default_topic_perm)}', "
-                f"defaultGroupPerm='{jstr(cfg.default_group_perm)}', "
-                f"topicPerms={java_list_string(cfg.topic_perms)}, "
-                f"groupPerms={java_list_string(cfg.group_perms)}}}"
-            )
-        return "".join(lines)
-
-    inv.out.emit(inv.add_errors({"accessKey": cfg.access_key, "config": shown, "brokers": rows}), text)
+    await change_each(
+        inv,
+        await all_members(inv, broker_addr, cluster_name),
+        lambda a: admin_api.create_and_update_plain_access_config(a, cfg),
+        "create or update plain access config to %s success.\n",
+        {"accessKey": cfg.access_key, "config": shown},
+        tail=(
+            f"PlainAccessConfig{{accessKey='{cfg.access_key}', "
+            f"whiteRemoteAddress='{jstr(cfg.white_remote_address)}', "
+            f"admin={str(cfg.admin).lower()}, defaultTopicPerm='{jstr(cfg.default_topic_perm)}', "
+            f"defaultGroupPerm='{jstr(cfg.default_group_perm)}', "
+            f"topicPerms={java_list_string(cfg.topic_perms)}, "
+            f"groupPerms={java_list_string(cfg.group_perms)}}}"
+        ),
+    )
 
 
 # ------------------------------------------------------------------------------------- deleteAclConfig
@@ -141,17 +139,15 @@ async def delete_acl_config(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, account_key: str
 ) -> None:
     key = account_key.strip()
-    addrs = await all_members(inv, broker_addr, cluster_name)
     admin_api = inv.admin
-    done, rows = await inv.on_each(addrs, lambda a: admin_api.delete_plain_access_config(a, key))
-
-    def text() -> str:
-        lines = [f"delete plain access config account from {a} success.\n" for a in addrs if a in done]
-        if done:
-            lines.append(f"account's accesskey is:{key}")
-        return "".join(lines)
-
-    inv.out.emit(inv.add_errors({"accessKey": key, "brokers": rows}), text)
+    await change_each(
+        inv,
+        await all_members(inv, broker_addr, cluster_name),
+        lambda a: admin_api.delete_plain_access_config(a, key),
+        "delete plain access config account from %s success.\n",
+        {"accessKey": key},
+        tail=f"account's accesskey is:{key}",
+    )
 
 
 # ------------------------------------------------------------------------------------- updateGlobalWhiteAddr
@@ -189,17 +185,13 @@ async def update_global_white_addr(
 ) -> None:
     addrs_text = global_white_remote_addresses.strip()
     path = None if acl_file_full_path is None else acl_file_full_path.strip()
-    targets = await all_members(inv, broker_addr, cluster_name)
     admin_api = inv.admin
-    done, rows = await inv.on_each(
-        targets, lambda a: admin_api.update_global_white_addr_config(a, addrs_text, path)
-    )
-    data = {"globalWhiteRemoteAddresses": _split_option(addrs_text), "aclFileFullPath": path, "brokers": rows}
-    inv.out.emit(
-        inv.add_errors(data),
-        lambda: "".join(
-            f"update global white remote addresses to {a} success.\n" for a in targets if a in done
-        ),
+    await change_each(
+        inv,
+        await all_members(inv, broker_addr, cluster_name),
+        lambda a: admin_api.update_global_white_addr_config(a, addrs_text, path),
+        "update global white remote addresses to %s success.\n",
+        {"globalWhiteRemoteAddresses": _split_option(addrs_text), "aclFileFullPath": path},
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members, master_addrs
+from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members, change_each, master_addrs
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -140,14 +140,13 @@ async def update_cold_data_flow_ctr_group_config(
 ) -> None:
     group = group_arg(consumer_group)
     value = _threshold(threshold)
-    addrs = await _masters(inv, broker_addr, cluster_name)
     admin = inv.admin
-    done, rows = await inv.on_each(
-        addrs, lambda a: admin.update_cold_data_flow_ctr_group_config(a, {group: value})
-    )
-    inv.out.emit(
-        inv.add_errors({"consumerGroup": group, "threshold": int(value), "brokers": rows}),
-        lambda: "".join(f"updateColdDataFlowCtrGroupConfig success, {a}\n" for a in addrs if a in done),
+    await change_each(
+        inv,
+        await _masters(inv, broker_addr, cluster_name),
+        lambda a: admin.update_cold_data_flow_ctr_group_config(a, {group: value}),
+        "updateColdDataFlowCtrGroupConfig success, %s\n",
+        {"consumerGroup": group, "threshold": int(value)},
     )
 
 
@@ -171,10 +170,11 @@ async def remove_cold_data_flow_ctr_group_config(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None, consumer_group: str
 ) -> None:
     group = group_arg(consumer_group)
-    addrs = await _masters(inv, broker_addr, cluster_name)
     admin = inv.admin
-    done, rows = await inv.on_each(addrs, lambda a: admin.remove_cold_data_flow_ctr_group_config(a, group))
-    inv.out.emit(
-        inv.add_errors({"consumerGroup": group, "brokers": rows}),
-        lambda: "".join(f"remove broker cold read threshold success, {a}\n" for a in addrs if a in done),
+    await change_each(
+        inv,
+        await _masters(inv, broker_addr, cluster_name),
+        lambda a: admin.remove_cold_data_flow_ctr_group_config(a, group),
+        "remove broker cold read threshold success, %s\n",
+        {"consumerGroup": group},
     )

@@ -169,7 +169,7 @@ def standalone(work: Path, workers: int = 2, memory: str = "1g") -> Iterator[Sta
             try:
                 if cluster.alive_workers() >= workers:
                     break
-            except OSError:
+            except (OSError, ValueError):  # not listening yet, or an empty answer while it starts
                 pass
             if time.monotonic() > deadline:
                 pytest.fail(f"the standalone cluster did not come up: {procs.log('master')[-2000:]}")

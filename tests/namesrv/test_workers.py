@@ -34,7 +34,7 @@ from tests.namesrv.support import (
 
 BOUND = 0.1
 """Seconds within which a change must be seen on every connection (the promise)."""
-SLACK = 1.0
+SLACK = 0.5
 """What the tests allow on a loaded machine; the measured worst case is reported on failure."""
 CLUSTER = "C"
 A0 = "10.0.0.1:10911"

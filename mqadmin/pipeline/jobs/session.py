@@ -19,6 +19,7 @@ not to the terminal, unless ``quiet`` is off (``mqadmin --debug``); a failure na
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import tempfile
 import warnings
@@ -124,6 +125,7 @@ def _connect(remote: str, app_name: str) -> SparkSession:
         raise ConnectUnavailableError(
             f"Spark Connect needs the packages of pyspark[connect] ({e.name} is missing): {CONNECT_HINT}"
         ) from None
+    _reach_connect(remote)
     # pyspark's functions and windows pick their Connect implementation by this variable
     os.environ["SPARK_CONNECT_MODE_ENABLED"] = "1"
     builder = ConnectSession.builder.remote(remote).appName(app_name)  # type: ignore[attr-defined]
@@ -132,6 +134,21 @@ def _connect(remote: str, app_name: str) -> SparkSession:
         if not k.startswith("spark.ui."):
             spark.conf.set(k, v)
     return spark  # type: ignore[no-any-return]
+
+
+CONNECT_PORT = 15002
+"""Spark Connect's port when the URL names none."""
+
+
+def _reach_connect(remote: str, timeout: float = 5.0) -> None:
+    """Fail at once when nothing listens at the Connect URL (the client would retry for minutes)."""
+    parts = urlsplit(remote.split(";", 1)[0])
+    host, port = parts.hostname or "localhost", parts.port or CONNECT_PORT
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as e:
+        raise SparkStartError(f"the Spark Connect server at {host}:{port} did not answer: {e}") from None
 
 
 def get_spark(

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 
 from mqadmin.localcluster import free_port
 from mqadmin.protocol import frame
@@ -46,6 +47,11 @@ def test_context_lifecycle(mqadmin, env: dict[str, str], namesrv: NameServer) ->
     assert mqadmin("context", "list", "-q", env=env).out == "local\nother\n"
     shown = json.loads(mqadmin("context", "show", "other", "--json", env=env).out)
     assert shown["secret_key"] == "***" and shown["access_key"] == "AK" and shown["current"] is False
+    # the global --json / --output work for context too, given before the command
+    assert json.loads(mqadmin("--json", "context", "show", "other", env=env).out) == shown
+    listed = json.loads(mqadmin("--output", "json", "context", "list", env=env).out)
+    assert [c["name"] for c in listed] == ["local", "other"]
+    assert yaml.safe_load(mqadmin("--output", "yaml", "context", "show", "other", env=env).out) == shown
     assert mqadmin("topicList", env=env).code == 0  # the current context's name server
     assert mqadmin("topicList", "--context", "other", env=env).code == 4
     assert mqadmin("context", "use", "other", env=env).code == 0

@@ -116,6 +116,20 @@ def use(name: str) -> None:
     click.echo(f"current context: {name}")
 
 
+def _structured(as_json: bool, data: object) -> bool:
+    """Write ``data`` when JSON, YAML or tables were asked for, here (``--json``) or before the
+    command (``mqadmin --output yaml context list``); False for text."""
+    from mqadmin.cli.common import CommonValues
+    from mqadmin.cli.output import Output
+
+    common = click.get_current_context().find_object(CommonValues)
+    fmt = "json" if as_json else (common.output if common is not None else "text")
+    if fmt == "text":
+        return False
+    Output(fmt).data(data)
+    return True
+
+
 @context_group.command("list", context_settings=_SETTINGS)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("-q", "--quiet", is_flag=True, help="Names only, one a line.")
@@ -123,9 +137,7 @@ def list_contexts(as_json: bool, quiet: bool) -> None:
     """List the contexts; the current one is marked with '*'."""
     store = _load()
     names = sorted(store.contexts)
-    if as_json:
-        data = [_public(store.contexts[n], store.current) for n in names]
-        click.echo(json.dumps(data, indent=2))
+    if _structured(as_json, [_public(store.contexts[n], store.current) for n in names]):
         return
     if quiet:
         for n in names:
@@ -155,8 +167,7 @@ def show(name: str | None, as_json: bool) -> None:
         _fail("no context is active (add one with 'mqadmin context add NAME -n host:port')")
         return
     data = _public(c, store.current)
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
+    if _structured(as_json, data):
         return
     for k, v in data.items():
         click.echo(f"{k}: {json.dumps(v) if isinstance(v, bool) else v}")

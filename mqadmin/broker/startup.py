@@ -13,6 +13,7 @@ cleanly: offsets persisted, unregistered from every name server, store closed (e
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -23,6 +24,7 @@ from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.controller import BrokerController
 from mqadmin.broker.store import StoreError
 from mqadmin.broker.version import broker_version
+from mqadmin.remoting.loops import loop_factory
 from mqadmin.servermain import (
     StartupError,
     announce,
@@ -89,6 +91,8 @@ async def serve(settings: BrokerSettings, *, boot_out: TextIO | None = None) -> 
     """Run until SIGTERM or SIGINT."""
     for line in settings.print_lines():
         log.info("%s", line)
+    running = type(asyncio.get_running_loop())
+    log.info("event loop: %s.%s", running.__module__, running.__qualname__)
     bind = settings.server.bind_address or DEFAULT_BIND_ADDRESS
     controller = BrokerController(settings, bind_address=bind)
     try:
@@ -118,11 +122,16 @@ def run(
     print_config: bool = False,
     print_important: bool = False,
     log_file: str | None = None,
+    loop: str = "auto",
 ) -> int:
     """The whole process; returns the exit code. ``log_file`` None: :func:`default_log_file`; empty:
-    stderr only."""
+    stderr only. ``loop``: ``auto`` (uvloop when installed), ``asyncio`` or ``uvloop``."""
     try:
         settings = load_settings(config_file, namesrv_addr, bind_address=bind_address)
+        try:
+            factory = loop_factory(loop)
+        except ValueError as e:
+            raise StartupError(str(e)) from None
     except StartupError as e:
         sys.stderr.write(f"mqadmin broker: {e}\n")
         return 1
@@ -134,5 +143,9 @@ def run(
     if log_file is None:
         log_file = default_log_file(settings)
     return run_until_stopped(
-        lambda: serve(settings), log_file, log, logging.WARNING if log_file else logging.INFO
+        lambda: serve(settings),
+        log_file,
+        log,
+        logging.WARNING if log_file else logging.INFO,
+        loop_factory=factory,
     )

@@ -8,11 +8,14 @@ from typing import Any
 
 import click
 
+from mqadmin.remoting.loops import LOOP_CHOICES
+
 __all__ = [
     "PRINT_CONFIG",
     "bind_address_option",
     "config_file_option",
     "log_file_option",
+    "loop_option",
     "namesrv_addr_option",
 ]
 
@@ -64,3 +67,17 @@ def log_file_option(default_name: str, default_dir: str) -> Decorator:
 def bind_address_option(key: str = "bindAddress") -> Decorator:
     """``--bind-address``: the address the server listens on (the ``key`` property's override)."""
     return click.option("--bind-address", metavar="ADDR", help=f"Address to listen on (overrides {key}).")
+
+
+def loop_option(envvar: str | None = None) -> Decorator:
+    """``--loop``: the event loop the server runs on (``envvar``, when given, sets the default)."""
+    return click.option(
+        "--loop",
+        "loop_name",
+        type=click.Choice(LOOP_CHOICES),
+        default="auto",
+        show_default=True,
+        envvar=envvar,
+        show_envvar=envvar is not None,
+        help="Event loop: uvloop when installed (auto), or asyncio's own.",
+    )

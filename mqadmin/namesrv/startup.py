@@ -21,9 +21,9 @@ from mqadmin.javaconfig import JavaBean
 from mqadmin.namesrv.config import STORE_DIR_NAME, NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.kvconfig import KVConfigError
-from mqadmin.namesrv.loops import loop_factory, resolve_loop
 from mqadmin.namesrv.workers import cpu_cores
 from mqadmin.protocol.names import bad_text
+from mqadmin.remoting.loops import loop_factory, resolve_loop
 from mqadmin.servermain import (
     StartupError,
     announce,

@@ -30,7 +30,6 @@ import sys
 from collections.abc import Awaitable, Coroutine
 from typing import Any
 
-from mqadmin.namesrv.loops import loop_factory
 from mqadmin.namesrv.replica import BODY, NOT_FOUND, RouteReplica
 from mqadmin.namesrv.routeanswer import (
     ROUTE_CODE,
@@ -44,6 +43,7 @@ from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection, HandlerResult, HandlerTable, parse_addr
+from mqadmin.remoting.loops import loop_factory
 from mqadmin.remoting.server import RemotingServer
 from mqadmin.route.routecache import RouteBodyCache
 from mqadmin.servermain import setup_logging

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from mqadmin.namesrv.loops import loop_factory, resolve_loop
+from mqadmin.remoting.loops import loop_factory, resolve_loop
 
 HAVE_UVLOOP = importlib.util.find_spec("uvloop") is not None
 

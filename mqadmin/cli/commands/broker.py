@@ -12,8 +12,12 @@ from mqadmin.cli.serveropts import (
     bind_address_option,
     config_file_option,
     log_file_option,
+    loop_option,
     namesrv_addr_option,
 )
+
+#: ``--loop``'s default when set (a whole test run or deployment on one loop without new arguments).
+LOOP_ENVVAR = "MQADMIN_BROKER_LOOP"
 
 
 @define
@@ -36,6 +40,7 @@ def group() -> None:
 )
 @bind_address_option()
 @log_file_option("broker.log", "<storePathRootDir>/logs")
+@loop_option(LOOP_ENVVAR)
 def start(
     config_file: str | None,
     namesrv_addr: str | None,
@@ -43,6 +48,7 @@ def start(
     print_important: bool,
     bind_address: str | None,
     log_file: str | None,
+    loop_name: str,
 ) -> None:
     """Start the broker; stops cleanly (unregistering from the name servers) on SIGTERM or Ctrl-C."""
     from mqadmin.broker.startup import run
@@ -54,5 +60,6 @@ def start(
         print_config=print_config,
         print_important=print_important,
         log_file=log_file,
+        loop=loop_name,
     )
     sys.exit(code)

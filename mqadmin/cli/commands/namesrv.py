@@ -7,7 +7,13 @@ import sys
 import click
 
 from mqadmin.cli.registry import define
-from mqadmin.cli.serveropts import PRINT_CONFIG, config_file_option, log_file_option, namesrv_addr_option
+from mqadmin.cli.serveropts import (
+    PRINT_CONFIG,
+    config_file_option,
+    log_file_option,
+    loop_option,
+    namesrv_addr_option,
+)
 
 
 @define
@@ -34,14 +40,7 @@ def group() -> None:
     help="Processes answering route queries on the one port (default: one per core); "
     "the first also takes registrations and every other request.",
 )
-@click.option(
-    "--loop",
-    "loop_name",
-    type=click.Choice(["auto", "asyncio", "uvloop"]),
-    default="auto",
-    show_default=True,
-    help="Event loop: uvloop when installed (auto), or asyncio's own.",
-)
+@loop_option()
 def start(
     config_file: str | None,
     print_config: bool,

@@ -1,7 +1,8 @@
-"""Which event loop the name server runs on: ``asyncio``'s own, or uvloop when it is installed.
+"""Which event loop a server runs on (``--loop`` of ``namesrv start`` and ``broker start``):
+``asyncio``'s own, or uvloop when it is installed.
 
 ``auto`` takes uvloop if it can be imported, else asyncio. The choice is made once per process
-(the primary passes its choice on to its workers).
+(a name server's primary passes its choice on to its workers).
 """
 
 from __future__ import annotations

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Callable
+from typing import Any
 
 from mqadmin.protocol.codes import LanguageCode
 from mqadmin.protocol.command import HeaderStyle, RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import quote
 from mqadmin.protocol.names import bad_text
+
+_fast_loads: Callable[[bytes], Any] | None = None
+try:  # reads a request header in about a third of json's time; json stays the one that decides
+    import orjson
+
+    _fast_loads = orjson.loads
+except ImportError:  # pragma: no cover - depends on the installation
+    pass
 
 _LANG_BY_CODE = {lc.value: lc.name for lc in LanguageCode}
 _CODE_BY_LANG = {lc.name: lc.value for lc in LanguageCode}
@@ -46,12 +56,31 @@ def encode_json_header(cmd: RemotingCommand) -> bytes:
     return "".join(parts).encode("utf-8")
 
 
+class _NotSure(Exception):
+    """orjson's reading may differ from json's here (a float: orjson turns integers past 64 bits into
+    floats)."""
+
+
 def decode_json_header(data: bytes) -> RemotingCommand:
-    """Parse a JSON header; anything that is not a header object raises :class:`ProtocolError`."""
+    """Parse a JSON header; anything that is not a header object raises :class:`ProtocolError`.
+
+    orjson reads it first; whatever orjson refuses (a BOM, lone surrogates, NaN, ...), any header it
+    reads that is refused, and any number it reads as a float go to json, whose reading and
+    refusals are the ones that count.
+    """
+    if _fast_loads is not None:
+        try:
+            return _json_header(_fast_loads(data), data, fast=True)
+        except (ValueError, _NotSure, ProtocolError):
+            pass
     try:
         h = json.loads(data)
     except (ValueError, RecursionError) as e:
         raise ProtocolError(f"header is not JSON: {e}") from None
+    return _json_header(h, data, fast=False)
+
+
+def _json_header(h: object, data: bytes, *, fast: bool) -> RemotingCommand:
     if not isinstance(h, dict):
         raise ProtocolError("header is not a JSON object")
     try:
@@ -72,6 +101,8 @@ def decode_json_header(data: bytes) -> RemotingCommand:
                     ext[k] = "true" if v else "false"
                     numeric.add(k)
                 elif isinstance(v, int | float):
+                    if fast and isinstance(v, float):
+                        raise _NotSure
                     ext[k] = str(v)
                     numeric.add(k)
                 else:

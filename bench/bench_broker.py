@@ -68,6 +68,13 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds the process has used (user + system): per message, steadier than throughput on a
+    busy machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def fill(addr: str, count: int, in_flight: int = 64) -> None:
     """Store ``count`` more 1 KB messages with pipelined SEND_MESSAGE_V2 requests."""
     body = b"x" * BODY_SIZE
@@ -206,6 +213,7 @@ def main() -> int:
 
         asyncio.run(create())
         rss_idle = rss_mb(broker.pid)
+        cpu = cpu_s(broker.pid)
 
         out = subprocess.run(
             [
@@ -227,12 +235,16 @@ def main() -> int:
         sent, seconds = done["sent"], done["seconds"]
         print(f"sync_send_1KB_cpp_msgs_per_s {sent / seconds:.0f}")
         print(f"sync_send_1KB_cpp_ms_per_msg {seconds * 1000 / max(sent, 1):.3f}")
+        cpu, used = cpu_s(broker.pid), cpu_s(broker.pid) - cpu
+        print(f"broker_cpu_us_per_cpp_send {used * 1e6 / max(sent, 1):.1f}")
 
         remaining = args.stored - sent
         if remaining > 0:
             started = time.perf_counter()
             asyncio.run(fill(addr, remaining))
             print(f"pipelined_send_1KB_msgs_per_s {remaining / (time.perf_counter() - started):.0f}")
+            cpu, used = cpu_s(broker.pid), cpu_s(broker.pid) - cpu
+            print(f"broker_cpu_us_per_pipelined_send {used * 1e6 / remaining:.1f}")
         print(f"stored_messages {max(sent, args.stored)}")
         print(f"broker_rss_MB_idle {rss_idle:.1f}")
         print(f"broker_rss_MB_100k_stored {rss_mb(broker.pid):.1f}")
@@ -240,6 +252,7 @@ def main() -> int:
         msgs, size, elapsed = asyncio.run(pull_all(addr))
         print(f"pull_msgs_per_s {msgs / elapsed:.0f}")
         print(f"pull_MB_per_s {size / elapsed / 1e6:.1f}")
+        print(f"broker_cpu_us_per_pulled_msg {(cpu_s(broker.pid) - cpu) * 1e6 / max(msgs, 1):.2f}")
         print(f"broker_rss_MB_after_pull {rss_mb(broker.pid):.1f}")
     finally:
         for proc in (broker, ns):

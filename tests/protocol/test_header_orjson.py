@@ -100,6 +100,27 @@ def test_same_reading_as_json_for_damaged_headers() -> None:
         assert decoded(bytes(data), fast) == decoded(bytes(data), None), bytes(data)
 
 
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b'{"code":10,"extFields":{"g":"a\\u0000b"}}', "the header field g contains a NUL character"),
+        (b'{"code":10,"extFields":{"g":"\\ud800"}}', "the header field g contains a lone surrogate (U+D800)"),
+        (
+            b'{"code":10,"extFields":{"g":"\xed\xa0\x80"}}',
+            "the header field g contains a lone surrogate (U+D800)",
+        ),
+        (b'{"code":10,"remark":"\\udfff"}', "the header remark contains a lone surrogate (U+DFFF)"),
+        (b'{"code":10,"extFields":{"\\u0000":"v"}}', "a header field name contains a NUL character"),
+    ],
+)
+def test_text_that_cannot_be_kept_is_marked_either_way(data: bytes, why: str) -> None:
+    """Escaped or raw (UTF-8 bytes of a surrogate), such text marks the command for refusal."""
+    for loads in (header._fast_loads, None):
+        cmd = decoded(data, loads)
+        assert isinstance(cmd, RemotingCommand)
+        assert cmd.bad_text == why
+
+
 def test_ordinary_headers_take_the_fast_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     """A Java or C++ header is not parsed twice (json is not called)."""
 

@@ -75,6 +75,11 @@ class CommandError(Exception):
         self.exit_code = exit_code
 
 
+def usage_error(message: str) -> CommandError:
+    """A bad option value found by the command itself: one line, exit code 2, nothing sent."""
+    return CommandError(message, ExitCode.USAGE)
+
+
 class PartialFailure(Exception):
     """Some of the servers a command asked did not answer; the rest was printed. Exit code 6."""
 

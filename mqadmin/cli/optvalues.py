@@ -6,15 +6,10 @@ the option) raised before any request is sent.
 
 from __future__ import annotations
 
-from mqadmin.cli.errors import CommandError
-from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.errors import usage_error
 from mqadmin.protocol import javanum
 
 __all__ = ["in_range", "need_target", "parse_int", "parse_long"]
-
-
-def _usage(message: str) -> CommandError:
-    return CommandError(message, ExitCode.USAGE)
 
 
 def parse_long(
@@ -33,9 +28,11 @@ def parse_long(
     try:
         n = javanum.parse_long(value.strip())
     except javanum.JavaNumberError:
-        raise _usage(f"{option} takes {'a number' if terse else 'a whole number'}, not {value!r}") from None
+        raise usage_error(
+            f"{option} takes {'a number' if terse else 'a whole number'}, not {value!r}"
+        ) from None
     if bits == 32 and not javanum.INT_MIN <= n <= javanum.INT_MAX:
-        raise _usage(f"{option} takes {'a 32-bit number' if terse else 'a whole number'}, not {value!r}")
+        raise usage_error(f"{option} takes {'a 32-bit number' if terse else 'a whole number'}, not {value!r}")
     return n
 
 
@@ -48,11 +45,11 @@ def in_range(value: int, option: str, lo: int, hi: int | None = None) -> int:
     """``value`` if ``lo <= value`` (``<= hi`` too when given); else a usage error naming the bounds."""
     if value < lo or (hi is not None and value > hi):
         bound = f"from {lo} to {hi}" if hi is not None else f"of {lo} or more"
-        raise _usage(f"{option} takes a whole number {bound}, not {value}")
+        raise usage_error(f"{option} takes a whole number {bound}, not {value}")
     return value
 
 
 def need_target(broker: str | None, cluster: str | None) -> None:
     """What a command acting on a broker (``-b``) or on a cluster's brokers (``-c``) needs: one of them."""
     if broker is None and cluster is None:
-        raise _usage("give the broker with -b ADDR or the cluster with -c NAME")
+        raise usage_error("give the broker with -b ADDR or the cluster with -c NAME")

@@ -15,8 +15,7 @@ from typing import Any
 
 from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.errors import CommandError
-from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.errors import usage_error
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
 from mqadmin.protocol import names
@@ -25,15 +24,11 @@ MODES = ("PULL", "POP")
 """``MessageRequestMode`` constants (``valueOf`` is case-sensitive)."""
 
 
-def _usage(message: str) -> CommandError:
-    return CommandError(message, ExitCode.USAGE)
-
-
 def _name(kind: str, value: str) -> str:
     """A topic or group name checked as the broker would check it (usage error if it cannot be one)."""
     why = names.check_topic(value) if kind == "topic" else names.check_group(value)
     if why is not None:
-        raise _usage(why)
+        raise usage_error(why)
     return value
 
 
@@ -65,7 +60,7 @@ async def set_consume_mode(
 ) -> None:
     t, g, m = _name("topic", topic.strip()), _name("group", group.strip()), mode.strip()
     if m not in MODES:
-        raise _usage(f"-m takes PULL or POP, not {mode!r}")
+        raise usage_error(f"-m takes PULL or POP, not {mode!r}")
     share = parse_int(pop_share, "-q") if pop_share is not None else 0
     need_target(broker_addr, cluster_name)
     admin = inv.admin
@@ -97,7 +92,7 @@ async def add_broker(inv: Invocation, container: str, config_path: str) -> None:
     addr, path = container.strip(), config_path.strip()
     why = names.bad_text(path)
     if why is not None or not path:
-        raise _usage(f"-b {why or 'is empty'}")
+        raise usage_error(f"-b {why or 'is empty'}")
     await inv.admin.add_broker_to_container(addr, path)
     inv.out.emit({"container": addr, "brokerConfigPath": path}, lambda: f"add broker to {addr} success\n")
 
@@ -120,15 +115,15 @@ async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
     addr = container.strip()
     parts = identity.strip().split(":")
     if len(parts) < 3:
-        raise _usage(f"-b takes clusterName:brokerName:brokerId, not {identity!r}")
+        raise usage_error(f"-b takes clusterName:brokerName:brokerId, not {identity!r}")
     cluster, broker = parts[0].strip(), parts[1].strip()
     broker_id = parse_long(parts[2], "the brokerId of -b")
     if broker_id < 0:
-        raise _usage("brokerId can't be negative")
+        raise usage_error("brokerId can't be negative")
     for kind, value in (("cluster", cluster), ("broker", broker)):
         why = names.check_name(kind, value)
         if why is not None:
-            raise _usage(why)
+            raise usage_error(why)
     await inv.admin.remove_broker_from_container(addr, cluster, broker, broker_id)
     data = {"container": addr, "clusterName": cluster, "brokerName": broker, "brokerId": broker_id}
     inv.out.emit(data, lambda: f"remove broker from {addr} success\n")
@@ -147,9 +142,9 @@ async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
 )
 async def reset_master_flush_offset(inv: Invocation, broker_addr: str | None, offset: str | None) -> None:
     if broker_addr is None:
-        raise _usage("give the slave broker with -b ADDR")
+        raise usage_error("give the slave broker with -b ADDR")
     if offset is None:
-        raise _usage("give the offset with -o OFFSET")
+        raise usage_error("give the offset with -o OFFSET")
     addr, value = broker_addr.strip(), parse_long(offset, "-o")
     await inv.admin.reset_master_flush_offset(addr, value)
     inv.out.emit(
@@ -184,7 +179,7 @@ async def set_commitlog_read_ahead_mode(
 
     m = mode.strip()
     if m not in ("0", "1"):
-        raise _usage("set the read mode error; 0 is default, 1 random read")
+        raise usage_error("set the read mode error; 0 is default, 1 random read")
     need_target(broker_addr, cluster_name)
     admin = inv.admin
     members = await bannered_members(inv, broker_addr, cluster_name)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.errors import CommandError
+from mqadmin.cli.errors import CommandError, usage_error
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import parse_long
@@ -25,10 +25,6 @@ from mqadmin.protocol import names
 
 NO_BINDING = "this installation has no RocksDB binding to read it with"
 INVALID_TYPE = "Invalid configType: {} please input topics/subscriptionGroups/consumerOffsets "
-
-
-def _usage(message: str) -> CommandError:
-    return CommandError(message, ExitCode.USAGE)
 
 
 def _config_types(text: str | None) -> list[str]:
@@ -40,7 +36,7 @@ def _config_types(text: str | None) -> list[str]:
     try:
         return config_types(text.strip())
     except ValueError:
-        raise _usage(INVALID_TYPE.format(text.strip()).rstrip()) from None
+        raise usage_error(INVALID_TYPE.format(text.strip()).rstrip()) from None
 
 
 def _java_failure(inv: Invocation, java_text: str, why: str, code: ExitCode = ExitCode.NOT_FOUND) -> ExitCode:
@@ -57,7 +53,7 @@ def _local_path(text: str, option: str) -> str:
     """A path option checked before use: one line of text, no NUL."""
     path = text.strip()
     if "\0" in path or "\n" in path or "\r" in path:
-        raise _usage(f"{option} is not a usable path")
+        raise usage_error(f"{option} is not a usable path")
     return path
 
 
@@ -151,11 +147,11 @@ async def rocksdb_config_to_json(
     out = inv.out
     if inv.namesrv_given is not None:
         if cluster is None:
-            raise _usage("rpc mode Invalid args, please input cluster")
+            raise usage_error("rpc mode Invalid args, please input cluster")
         name = cluster.strip()
         why = names.check_name("cluster", name)
         if why is not None:
-            raise _usage(why)
+            raise usage_error(why)
         head = "Use [rpc mode] call all brokers in cluster to export to json file \n"
         targets = await _cluster_masters(inv, name)
         if targets is None:
@@ -167,7 +163,7 @@ async def rocksdb_config_to_json(
     if path is not None:
         head = "Use [local mode] load rocksdb to print or export file \n"
         if config_type is None:
-            raise _usage("local mode Invalid args, please input configType")
+            raise usage_error("local mode Invalid args, please input configType")
         p = _local_path(path, "-p")
         if export_file is not None:
             _local_path(export_file, "-e")
@@ -176,7 +172,7 @@ async def rocksdb_config_to_json(
         store = os.path.join(p, types[0])
         raise CommandError(f"cannot load the RocksDB at {store}: {NO_BINDING}")
     if out.structured:
-        raise _usage("give -n and -c, or -b (rpc mode), or -p and -t (local mode)")
+        raise usage_error("give -n and -c, or -b (rpc mode), or -p and -t (local mode)")
     out.text(BY_NAME[inv.name].summary + "\n")
     return ExitCode.USAGE
 
@@ -250,12 +246,12 @@ async def check_rocksdb_cq_write_progress(
     name = cluster.strip()
     why = names.check_name("cluster", name)
     if why is not None:
-        raise _usage(why)
+        raise usage_error(why)
     t = (topic or "").strip()
     if t:
         why = names.check_topic(t)
         if why is not None:
-            raise _usage(why)
+            raise usage_error(why)
     if check_from is not None:
         since = parse_long(check_from, "-cf")
     else:  # Java's default: 30 days back

@@ -27,7 +27,7 @@ from mqadmin.cli.commands.message_text import (
     tracks_text,
     write_body_file,
 )
-from mqadmin.cli.errors import CommandError, PartialFailure
+from mqadmin.cli.errors import CommandError, PartialFailure, usage_error
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
@@ -43,21 +43,17 @@ CLUSTER = JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used
 BODY_FORMAT = JavaOpt("f", "bodyFormat", "print message body by the specified format", dest="body_format")
 
 
-def _usage(message: str) -> CommandError:
-    return CommandError(message, ExitCode.USAGE)
-
-
 def check_msg_id(msg_id: str) -> str:
     """An id as the brokers know it: 32 or 56 hex characters (upper-cased)."""
     text = msg_id.strip()
     if len(text) not in (32, 56):
-        raise _usage(
+        raise usage_error(
             f"{text!r} is not a message id: an id has 32 or 56 hex characters, this one has {len(text)}"
         )
     try:
         bytes.fromhex(text)
     except ValueError:
-        raise _usage(f"{text!r} is not a message id: it is not hexadecimal") from None
+        raise usage_error(f"{text!r} is not a message id: it is not hexadecimal") from None
     return text.upper()
 
 
@@ -65,7 +61,7 @@ def split_ids(value: str) -> list[str]:
     """``StringUtils.split(ids, ",")``, each id checked."""
     ids = [check_msg_id(p) for p in value.strip().split(",") if p.strip()]
     if not ids:
-        raise _usage("-i names no message id")
+        raise usage_error("-i names no message id")
     return ids
 
 
@@ -259,7 +255,7 @@ async def query_msg_by_key(
     check_range(b, e)
     n = parse_int(max_num, "-m", 64, terse=True)
     if n <= 0:
-        raise _usage(f"-m takes a positive number, not {max_num!r}")
+        raise usage_error(f"-m takes a positive number, not {max_num!r}")
     result = await inv.admin.query_message(
         topic, key, max_num=n, begin=b, end=e, unique=False, cluster=opt_strip(cluster) or None
     )
@@ -367,7 +363,7 @@ async def query_msg_by_offset(
     qid = parse_int(queue_id, "-i", 0, terse=True)
     off = parse_long(offset, "-o", 0, terse=True)
     if off < 0:
-        raise _usage(f"-o takes an offset of 0 or more, not {offset!r}")
+        raise usage_error(f"-o takes an offset of 0 or more, not {offset!r}")
     mq = MessageQueue(topic_arg(topic), broker_name.strip(), qid)
     admin = inv.admin
     pulled = await admin.pull_message(mq, "*", off, 1)
@@ -475,7 +471,7 @@ async def query_msg_trace_by_id(
 
     one = msg_id.strip()
     if not one:
-        raise _usage("-i names no message id")
+        raise usage_error("-i names no message id")
     topic = topic_arg(trace_topic) if trace_topic is not None else TRACE_TOPIC
     b = parse_long(begin, "-b", 0, terse=True)
     e = parse_long(end, "-e", LONG_MAX, terse=True)
@@ -561,7 +557,7 @@ def describe_id(msg_id: str, now_ms: int | None = None) -> dict[str, Any]:
     try:
         host, port, offset = decode_offset_msg_id(msg_id)
     except ProtocolError as e:
-        raise _usage(f"{msg_id!r} is not a message id: {e}") from None
+        raise usage_error(f"{msg_id!r} is not a message id: {e}") from None
     if 0 < port < 65536:
         store = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
         return {"msgId": msg_id, "kind": "offset", "storeHost": store, "commitLogOffset": offset}

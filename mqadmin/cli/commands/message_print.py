@@ -24,8 +24,7 @@ from mqadmin.cli.commands.message_text import (
     message_string,
     parse_time_arg,
 )
-from mqadmin.cli.errors import CommandError
-from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.errors import usage_error
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
@@ -50,15 +49,11 @@ QUEUE_JSON_DOC = (
 )
 
 
-def _usage(message: str) -> CommandError:
-    return CommandError(message, ExitCode.USAGE)
-
-
 def time_range(begin: str | None, end: str | None) -> tuple[int | None, int | None]:
     b = parse_time_arg(begin, "-b") if begin is not None else None
     e = parse_time_arg(end, "-e") if end is not None else None
     if b is not None and e is not None and b > e:
-        raise _usage(f"the time range is backwards: begin {begin.strip()} is after end {end.strip()}")  # type: ignore[union-attr]
+        raise usage_error(f"the time range is backwards: begin {begin.strip()} is after end {end.strip()}")  # type: ignore[union-attr]
     return b, e
 
 
@@ -355,24 +350,26 @@ async def consume_message(
     group_name = group_arg(group) if group is not None else TOOLS_CONSUMER
     total = parse_long(count, "-c", 128, terse=True)
     if total <= 0:
-        raise _usage("Please input a positive messageNumber!")
+        raise usage_error("Please input a positive messageNumber!")
     broker = broker_name.strip() if broker_name is not None else None
     if queue_id is not None and broker is None:
-        raise _usage("Please set the brokerName before queueId!")
+        raise usage_error("Please set the brokerName before queueId!")
     if offset is not None and queue_id is None:
-        raise _usage("Please set queueId before offset!")
+        raise usage_error("Please set queueId before offset!")
     start = parse_long(offset, "-o", 0, terse=True)
     now = int(time.time() * 1000)
     b = parse_time_arg(begin, "-s") if begin is not None else 0
     if b > now:
-        raise _usage("Please set the beginTimestamp before now!")
+        raise usage_error("Please set the beginTimestamp before now!")
     e = 0
     if end is not None:
         e = parse_time_arg(end, "-e")
         if e > now:
-            raise _usage("Please set the endTimestamp before now!")
+            raise usage_error("Please set the endTimestamp before now!")
         if b > e:
-            raise _usage("Please make sure that the beginTimestamp is less than or equal to the endTimestamp")
+            raise usage_error(
+                "Please make sure that the beginTimestamp is less than or equal to the endTimestamp"
+            )
     consumer = _Consumer(inv, group_name)
     admin = inv.admin
     out = inv.out

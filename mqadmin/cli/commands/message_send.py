@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.errors import CommandError, PartialFailure
+from mqadmin.cli.errors import CommandError, PartialFailure, usage_error
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_f, jformat
@@ -25,10 +25,6 @@ from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message
 
 _RESULT_FORMAT = "%-32s  %-4s  %-20s    %s%n"
-
-
-def _usage(message: str) -> CommandError:
-    return CommandError(message, ExitCode.USAGE)
 
 
 def _now_ms() -> int:
@@ -86,7 +82,7 @@ async def send_message(
     queue_id = -1
     if qid is not None:
         if broker_name is None:
-            raise _usage("Broker name must be set if the queue is chosen!")
+            raise usage_error("Broker name must be set if the queue is chosen!")
         queue_id = parse_int(qid, "-i", -1, terse=True)
     msg = Message(topic=topic, body=data.encode("utf-8"))
     if tag:
@@ -137,7 +133,7 @@ async def check_msg_send_rt(inv: Invocation, topic: str, amount: str | None, siz
     n = parse_long(amount, "-a", 100, terse=True)
     length = parse_long(size, "-s", 128, terse=True)
     if length < 0:
-        raise _usage(f"-s takes a size of 0 or more, not {size!r}")
+        raise usage_error(f"-s takes a size of 0 or more, not {size!r}")
     producer = Producer(inv.admin, _millis_group())
     msg = Message(topic=topic, body=b"a" * length)
     msg.wait_store_msg_ok = True
@@ -270,7 +266,7 @@ async def cluster_rt(
     length = parse_long(size, "-s", 128, terse=True)
     period = parse_long(interval, "-i", 10, terse=True)
     if length < 0 or period < 0:
-        raise _usage("-s and -i take numbers of 0 or more")
+        raise usage_error("-s and -i take numbers of 0 or more")
     tlog = print_log is not None and parse_bool(print_log.strip())
     room = machine_room.strip() if machine_room is not None else "noname"
     admin = inv.admin
@@ -316,7 +312,7 @@ async def cluster_rt(
                         jformat("%-24s  %-24s  %-8s  %-16s  %-16s%n", name, broker, java_f(rt, 2), ok, failed)
                     )
                 elif rt != rt:  # NaN: Java's BigDecimal fails here
-                    raise _usage("-p true needs -a of 2 or more (the RT of one send is not defined)")
+                    raise usage_error("-p true needs -a of 2 or more (the RT of one send is not defined)")
                 else:
                     rounded = Decimal(rt).quantize(Decimal(1), ROUND_HALF_UP)
                     out.text(f"{_gmt8_now()}|{room}|{name}|{broker}|{rounded}\n")

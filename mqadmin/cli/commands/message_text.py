@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from mqadmin.cli.errors import CommandError
+from mqadmin.cli.errors import CommandError, usage_error
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.javatime import human_time
@@ -112,13 +112,9 @@ def message_string(msg: MessageExt, *, with_body: bool = True) -> str:
 # ------------------------------------------------------------------------------------ option values
 
 
-def _usage(message: str) -> CommandError:
-    return CommandError(message, ExitCode.USAGE)
-
-
 def check_range(begin: int, end: int) -> None:
     if begin > end:
-        raise _usage(f"the time range is backwards: begin {begin} is after end {end}")
+        raise usage_error(f"the time range is backwards: begin {begin} is after end {end}")
 
 
 # ------------------------------------------------------------------------------------ charsets

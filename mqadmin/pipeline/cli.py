@@ -8,8 +8,10 @@ imported before a command runs, and a missing one is reported with the exact ins
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +26,7 @@ from mqadmin.pipeline.clitools import (
     spark_error,
 )
 from mqadmin.pipeline.export.command import export_command
+from mqadmin.pipeline.lagalerts import EXIT_THRESHOLD, NO_LIMITS, LagLimits, lag_alerts
 from mqadmin.pipeline.preflight import (
     NoDataError,
     UsageError,
@@ -33,6 +36,10 @@ from mqadmin.pipeline.preflight import (
     check_out,
 )
 from mqadmin.pipeline.snapshot_command import snapshot_cmd, snapshot_command
+from mqadmin.pipeline.structured import document_format, epoch_ms, print_document, record, structured_options
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame
 
 __all__ = [
     "INSTALL_HINT",
@@ -44,6 +51,15 @@ __all__ = [
 ]
 
 FORMATS = ("table", "json", "csv", "parquet")
+
+_DOCUMENT = (
+    "With --json or --output json|yaml (here or before the command), one document instead of the "
+    "lines: {job, input, since, until (epoch ms or null), out (path written or null), format, rowCount, "
+    "rows (camelCase keys, times in epoch ms; only when not written to --out)}."
+)
+_LAG_DOCUMENT = _DOCUMENT[:-1] + ", alerts (with --max-lag/--stuck: [{group, kind: maxLag|stuck, "
+_LAG_DOCUMENT += "message, lag, maxLag | topic, stuckQueues, stalledSeconds}])."
+_REPORT_DOCUMENT = "With --json or --output json|yaml (needs --out): {job, input, since, until, out}."
 
 
 def _common_analyze_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -82,7 +98,7 @@ def _common_analyze_options(f: Callable[..., Any]) -> Callable[..., Any]:
     ]
     for opt in reversed(options):
         f = opt(f)
-    return f
+    return structured_options(f)
 
 
 def _force_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -114,9 +130,14 @@ def _run(
     fmt: str,
     out: str | None,
     force: bool,
+    *,
+    document: str | None = None,
+    limits: LagLimits = NO_LIMITS,
     **options: Any,
 ) -> None:
     prefix = f"mqadmin analyze {job}"
+    if document is not None and job == "report" and out is None:
+        fail(prefix, f"--output {document} needs --out PATH (the page itself is HTML)", EXIT_USAGE)
     require_spark(f"analyze {job}")
     from mqadmin.pipeline.timespec import TimeSpecError, parse_time
 
@@ -142,6 +163,13 @@ def _run(
     from mqadmin.pipeline.jobs.runner import JobOptions, run_job
     from mqadmin.pipeline.progress import progress
 
+    columns: list[str] = []
+    rows: list[tuple[Any, ...]] = []
+
+    def keep(df: DataFrame) -> None:
+        columns.extend(df.columns)
+        rows.extend(tuple(r) for r in df.collect())
+
     try:
         with progress(prefix, enabled=not debug()) as state:
             where = run_job(
@@ -152,9 +180,12 @@ def _run(
                 fmt=fmt,
                 out=out,
                 options=JobOptions(**options),
+                # a document replaces the lines: the rows go into it, not to stdout
+                stdout=io.StringIO() if document is not None and out is None else None,
                 remote=remote,
                 quiet=not debug(),
                 progress=state,
+                keep=keep if document is not None or limits.active else None,
             )
     except (NoDataError, OutputError) as e:
         fail(prefix, str(e))
@@ -162,9 +193,29 @@ def _run(
         fail(prefix, "interrupted", EXIT_INTERRUPTED)
     except Exception as e:
         fail(prefix, spark_error(e), exc=e)
-    else:
-        if where is not None:
-            click.echo(f"{prefix}: wrote {where}", err=True)
+    alerts = lag_alerts([dict(zip(columns, r, strict=True)) for r in rows], limits) if limits.active else []
+    if document is not None:
+        doc: dict[str, Any] = {
+            "job": job,
+            "input": input_path,
+            "since": epoch_ms(window_since) if window_since else None,
+            "until": epoch_ms(window_until) if window_until else None,
+            "out": where,
+        }
+        if job != "report":
+            doc["format"] = fmt if where is not None else None
+            doc["rowCount"] = len(rows)
+            if where is None:
+                doc["rows"] = [record(columns, r) for r in rows]
+        if limits.active:
+            doc["alerts"] = alerts
+        print_document(document, doc)
+    elif where is not None:
+        click.echo(f"{prefix}: wrote {where}", err=True)
+    for a in alerts:
+        click.echo(f"{prefix}: ALERT: {a['message']}", err=True)
+    if alerts:
+        sys.exit(EXIT_THRESHOLD)
 
 
 @click.group("analyze", context_settings={"help_option_names": ["-h", "--help"]})
@@ -172,7 +223,7 @@ def analyze_group() -> None:
     """Analyze snapshots with Spark: lag, throughput, skew, idle, report."""
 
 
-@analyze_group.command("lag")
+@analyze_group.command("lag", epilog=_LAG_DOCUMENT)
 @_common_analyze_options
 @_format_options
 @click.option(
@@ -182,6 +233,20 @@ def analyze_group() -> None:
     help="Flag a consumer stuck when its offset has not moved for this long while it has lag "
     "(default: 300, or the whole window when shorter).",
 )
+@click.option(
+    "--max-lag",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Exit 8 (after the usual output) when a group's latest lag, all its topics together, is over N; "
+    "each such group is named on stderr.",
+)
+@click.option(
+    "--stuck",
+    "alert_stuck",
+    is_flag=True,
+    default=False,
+    help="Exit 8 when a group is stuck (see --stuck-after).",
+)
 def lag_cmd(
     input_path: str,
     since: str | None,
@@ -189,10 +254,14 @@ def lag_cmd(
     master: str | None,
     remote: str | None,
     include_system: bool,
+    json_output: bool,
+    output: str | None,
     fmt: str,
     out: str | None,
     force: bool,
     stuck_after: float | None,
+    max_lag: int | None,
+    alert_stuck: bool,
 ) -> None:
     """Lag per group and topic: now, trend, rates, time to drain, stuck consumers."""
     _run(
@@ -205,12 +274,14 @@ def lag_cmd(
         fmt,
         out,
         force,
+        document=document_format(json_output, output),
+        limits=LagLimits(max_lag, alert_stuck),
         include_system=include_system,
         stuck_after=stuck_after,
     )
 
 
-@analyze_group.command("throughput")
+@analyze_group.command("throughput", epilog=_DOCUMENT)
 @_common_analyze_options
 @_format_options
 @click.option(
@@ -227,6 +298,8 @@ def throughput_cmd(
     master: str | None,
     remote: str | None,
     include_system: bool,
+    json_output: bool,
+    output: str | None,
     fmt: str,
     out: str | None,
     force: bool,
@@ -243,12 +316,13 @@ def throughput_cmd(
         fmt,
         out,
         force,
+        document=document_format(json_output, output),
         include_system=include_system,
         by=by,
     )
 
 
-@analyze_group.command("skew")
+@analyze_group.command("skew", epilog=_DOCUMENT)
 @_common_analyze_options
 @_format_options
 @click.option("--per-queue", is_flag=True, default=False, help="One row per queue instead of per topic.")
@@ -259,6 +333,8 @@ def skew_cmd(
     master: str | None,
     remote: str | None,
     include_system: bool,
+    json_output: bool,
+    output: str | None,
     fmt: str,
     out: str | None,
     force: bool,
@@ -275,12 +351,13 @@ def skew_cmd(
         fmt,
         out,
         force,
+        document=document_format(json_output, output),
         include_system=include_system,
         per_queue=per_queue,
     )
 
 
-@analyze_group.command("idle")
+@analyze_group.command("idle", epilog=_DOCUMENT)
 @_common_analyze_options
 @_format_options
 def idle_cmd(
@@ -290,15 +367,29 @@ def idle_cmd(
     master: str | None,
     remote: str | None,
     include_system: bool,
+    json_output: bool,
+    output: str | None,
     fmt: str,
     out: str | None,
     force: bool,
 ) -> None:
     """Topics with no message written and groups with nothing consumed over the window."""
-    _run("idle", input_path, since, until, master, remote, fmt, out, force, include_system=include_system)
+    _run(
+        "idle",
+        input_path,
+        since,
+        until,
+        master,
+        remote,
+        fmt,
+        out,
+        force,
+        document=document_format(json_output, output),
+        include_system=include_system,
+    )
 
 
-@analyze_group.command("report")
+@analyze_group.command("report", epilog=_REPORT_DOCUMENT)
 @_common_analyze_options
 @click.option("--out", metavar="PATH", help="Write the HTML page there instead of stdout.")
 @_force_option
@@ -317,6 +408,8 @@ def report_cmd(
     master: str | None,
     remote: str | None,
     include_system: bool,
+    json_output: bool,
+    output: str | None,
     out: str | None,
     force: bool,
     top: int,
@@ -333,6 +426,7 @@ def report_cmd(
         "table",
         out,
         force,
+        document=document_format(json_output, output),
         include_system=include_system,
         top=top,
         stuck_after=stuck_after,

@@ -81,11 +81,14 @@ def run_job(
     remote: str | None = None,
     quiet: bool = True,
     progress: Progress | None = None,
+    keep: Callable[[DataFrame], None] | None = None,
 ) -> str | None:
     """Run ``job`` on the snapshots under ``input_path``; returns where the result went (None: stdout).
 
     ``remote`` (``sc://host:port``) runs it on a Spark Connect server instead of a local JVM;
-    ``quiet`` keeps the JVM's own lines off stderr; ``progress`` is told the phase.
+    ``quiet`` keeps the JVM's own lines off stderr; ``progress`` is told the phase; ``keep`` is
+    handed the result of a table job (cached, so reading it costs no second computation) before it
+    is written: the command reads its rows for alerts and documents.
     """
     if job not in JOBS:
         raise ValueError(f"unknown job {job!r}; one of {', '.join(JOBS)}")
@@ -104,7 +107,15 @@ def run_job(
     step(f"computing {job}")
     if job == "report":
         return _report(snaps, out, options, stdout)
-    return emit(compute(job, snaps, options), fmt, out, stdout)
+    result = compute(job, snaps, options)
+    if keep is None:
+        return emit(result, fmt, out, stdout)
+    result = result.cache()
+    try:
+        keep(result)
+        return emit(result, fmt, out, stdout)
+    finally:
+        result.unpersist()
 
 
 def _phases(progress: Progress | None) -> Callable[[str], None]:

@@ -42,7 +42,10 @@ def test_max_lag_trips_over_n_and_clears_at_n(history: Path) -> None:
     assert at.exit_code == 0 and alerts(at) == [] and at.stdout == plain.stdout
     under = analyze("lag", "--input", str(history), "--max-lag", "2399")
     assert under.exit_code == 8
-    assert [a.split(": ALERT: ")[1].split(" has")[0] for a in alerts(under)] == ["group G-drain", "group G-stop"]
+    assert [a.split(": ALERT: ")[1].split(" has")[0] for a in alerts(under)] == [
+        "group G-drain",
+        "group G-stop",
+    ]
 
 
 def test_stuck_trips_on_the_stuck_group_only(history: Path) -> None:
@@ -85,7 +88,9 @@ def test_yaml_document_when_written_to_out(history: Path, tmp_path: Path) -> Non
 def test_report_document_needs_out(history: Path, tmp_path: Path) -> None:
     r = analyze("report", "--input", str(history), "--json")
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr.strip() == "mqadmin analyze report: --output json needs --out PATH (the page itself is HTML)"
+    assert (
+        r.stderr.strip() == "mqadmin analyze report: --output json needs --out PATH (the page itself is HTML)"
+    )
 
 
 def _mqadmin() -> str:
@@ -101,8 +106,12 @@ def test_installed_mqadmin_exit_8_then_0(history: Path) -> None:
                           timeout=240)  # fmt: skip
     assert over.returncode == 8, over.stderr
     lines = [line for line in over.stderr.splitlines() if "ALERT" in line]
-    assert lines[0] == f"{STOP_ALERT} 2400" and "G-stop is stuck on topic Orders" in lines[1] and len(lines) == 2
+    assert (
+        lines[0] == f"{STOP_ALERT} 2400" and "G-stop is stuck on topic Orders" in lines[1] and len(lines) == 2
+    )
     assert [a["kind"] for a in json.loads(over.stdout)["alerts"]] == ["maxLag", "stuck"]
-    clear = subprocess.run([*base, "--max-lag", "120029"], capture_output=True, text=True, env=env, timeout=240)
+    clear = subprocess.run(
+        [*base, "--max-lag", "120029"], capture_output=True, text=True, env=env, timeout=240
+    )
     assert clear.returncode == 0, clear.stderr
     assert json.loads(clear.stdout)["alerts"] == [] and "ALERT" not in clear.stderr

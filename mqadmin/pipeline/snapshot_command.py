@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,6 +25,7 @@ from mqadmin.pipeline.clitools import (
     fail,
     first_line,
 )
+from mqadmin.pipeline.structured import document_format, epoch_ms, print_document, structured_options
 
 if TYPE_CHECKING:
     from mqadmin.pipeline.collector import Snapshot
@@ -40,6 +41,30 @@ def _summary(snap: Snapshot, where: str) -> str:
         f"queues {len(snap.queue_offsets)}  group rows {len(snap.group_offsets)}  "
         f"stats {len(snap.broker_stats)}  missing {len(snap.missing)}  {snap.elapsed:.2f}s  -> {where}"
     )
+
+
+def _document(snap: Snapshot, where: str) -> dict[str, Any]:
+    """One run as a document (``--json``/``--output``): the summary line's figures, every miss."""
+    return {
+        "runTime": epoch_ms(snap.run_time),
+        "out": where,
+        "brokers": snap.brokers,
+        "missingBrokers": snap.missing_brokers,
+        "queueOffsets": len(snap.queue_offsets),
+        "groupOffsets": len(snap.group_offsets),
+        "brokerStats": len(snap.broker_stats),
+        "missing": [
+            {
+                "what": r["what"],
+                "target": r["target"],
+                "broker": r["broker"],
+                "brokerAddr": r["broker_addr"],
+                "error": r["error"],
+            }
+            for r in snap.missing
+        ],
+        "elapsedMs": round(snap.elapsed * 1000),
+    }
 
 
 _MAX_WARNINGS = 20
@@ -59,7 +84,13 @@ def _warn_missing(snap: Snapshot) -> None:
 
 
 async def _snapshots(
-    settings: AdminSettings, out: str, interval: float, count: int, deadline: float, concurrency: int
+    settings: AdminSettings,
+    out: str,
+    interval: float,
+    count: int,
+    deadline: float,
+    concurrency: int,
+    document: str | None = None,
 ) -> int:
     from mqadmin.admin.api import MQAdmin
     from mqadmin.pipeline.collector import CollectorError, collect_snapshot
@@ -81,7 +112,10 @@ async def _snapshots(
                 worst = max(worst, EXIT_TIMEOUT if e.timed_out else EXIT_UNREACHABLE)
                 continue
             await asyncio.to_thread(write_run, out, snap.run_time, snap.tables())
-            click.echo(_summary(snap, out))
+            if document is None:
+                click.echo(_summary(snap, out))
+            else:
+                print_document(document, _document(snap, out), compact=count != 1)
             if snap.missing:
                 _warn_missing(snap)
                 worst = max(worst, EXIT_PARTIAL)
@@ -92,7 +126,14 @@ def snapshot_command(resolve: SettingsResolver | None = None) -> click.Command:
     """The ``snapshot`` command; ``resolve`` turns ``-n``/``--timeout`` into settings (contexts, ACL, TLS)."""
     resolver = resolve or default_settings
 
-    @click.command("snapshot", context_settings={"help_option_names": ["-h", "--help"]})
+    @click.command(
+        "snapshot",
+        context_settings={"help_option_names": ["-h", "--help"]},
+        epilog="With --json or --output json|yaml (here or before the command), one document per run "
+        "instead of its line (one line each when --count is not 1): {runTime (epoch ms), out, brokers, "
+        "missingBrokers, queueOffsets, groupOffsets, brokerStats (row counts), missing [{what, target, "
+        "broker, brokerAddr, error}], elapsedMs}.",
+    )
     @click.option(
         "--out", "out", required=True, metavar="DIR", help="Snapshot root directory (created if needed)."
     )
@@ -139,6 +180,7 @@ def snapshot_command(resolve: SettingsResolver | None = None) -> click.Command:
         show_default=True,
         help="Requests in flight at once.",
     )
+    @structured_options
     def snapshot_cmd(
         out: str,
         interval: float,
@@ -147,6 +189,8 @@ def snapshot_command(resolve: SettingsResolver | None = None) -> click.Command:
         timeout: float | None,
         deadline: float | None,
         concurrency: int,
+        json_output: bool,
+        output: str | None,
     ) -> None:
         """Record offsets, consumer progress and broker stats of every cluster as Parquet, per run."""
         try:
@@ -159,10 +203,11 @@ def snapshot_command(resolve: SettingsResolver | None = None) -> click.Command:
             settings = resolver(namesrv, timeout)
         except Exception as e:
             fail("mqadmin snapshot", first_line(e), exc=e)
+        document = document_format(json_output, output)
         if deadline is None:
             deadline = max(min(interval, 30.0) if interval > 0 else 30.0, 3 * settings.timeout)
         try:
-            rc = asyncio.run(_snapshots(settings, out, interval, count, deadline, concurrency))
+            rc = asyncio.run(_snapshots(settings, out, interval, count, deadline, concurrency, document))
         except KeyboardInterrupt:
             fail("mqadmin snapshot", "interrupted", EXIT_INTERRUPTED)
         except OSError as e:

@@ -72,12 +72,16 @@ def record(columns: list[str], values: Any) -> dict[str, Any]:
     return {camel(c): _value(v) for c, v in zip(columns, values, strict=True)}
 
 
-def print_document(fmt: str, doc: dict[str, Any]) -> None:
-    """Write ``doc`` to stdout as one JSON document (NaN refused) or one YAML document."""
+def print_document(fmt: str, doc: dict[str, Any], *, compact: bool = False) -> None:
+    """Write ``doc`` to stdout as one JSON document (NaN refused) or one YAML document.
+
+    ``compact``: one of several (a JSON document on one line, a YAML one opened with ``---``).
+    """
     if fmt == "yaml":
         import yaml
 
-        sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True))
+        sys.stdout.write(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, explicit_start=compact))
     else:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=2) + "\n")
+        indent = None if compact else 2
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=indent) + "\n")
     sys.stdout.flush()

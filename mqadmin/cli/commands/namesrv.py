@@ -37,7 +37,7 @@ def group() -> None:
     "--workers",
     type=click.IntRange(1, 256),
     metavar="N",
-    help="Processes answering route queries on the one port (default: one per core); "
+    help="Processes answering route queries on the one port (default: every core but one, at least one); "
     "the first also takes registrations and every other request.",
 )
 @loop_option()

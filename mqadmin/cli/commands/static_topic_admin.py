@@ -170,6 +170,38 @@ def _plan_json(
     return rows
 
 
+async def _cluster_view(
+    inv: Invocation, topic: str, clusters: str | None, brokers: str | None
+) -> tuple[ClusterInfo, list[str], dict[str, str], dict[str, TopicConfigAndQueueMapping]]:
+    """What both commands start from: the cluster, the target brokers (``-c``/``-b``), each broker's
+    master address, and the topic's config and mapping on every broker that has it."""
+    admin = inv.admin
+    info = await admin.examine_broker_cluster_info()
+    if not info.cluster_addr_table:
+        raise CommandError("The Cluster info is empty")
+    targets = _targets(info, clusters, brokers)
+    return info, targets, master_addrs(info), await admin.examine_topic_config_all(topic, info)
+
+
+def _preflight(
+    inv: Invocation,
+    info: ClusterInfo,
+    configs: dict[str, TopicConfigAndQueueMapping],
+    current: dict[str, TopicConfigAndQueueMapping],
+    addrs: dict[str, str],
+    force: bool,
+    lines: list[str],
+) -> None:
+    """The plan completed with the cluster's other brokers and checked against every broker before
+    the first write; a refusal prints what was written so far (the plan files) and nothing changes."""
+    complete_non_target_brokers(configs, _same_cluster_brokers(info, list(configs)))
+    try:
+        inv.admin.preflight(configs, current, addrs, force)
+    except MappingError as e:
+        _flush(inv, lines)
+        raise _mapping_error(e) from None
+
+
 # ------------------------------------------------------------------------------------- updateStaticTopic
 
 
@@ -205,12 +237,7 @@ async def update_static_topic(
     force = force_replace is not None and parse_bool(force_replace.strip())
     plan = _read_plan(map_file, t) if map_file is not None else None
     admin = inv.admin
-    info = await admin.examine_broker_cluster_info()
-    if not info.cluster_addr_table:
-        raise CommandError("The Cluster info is empty")
-    targets = _targets(info, clusters, brokers)
-    addrs = master_addrs(info)
-    current = await admin.examine_topic_config_all(t, info)
+    info, targets, addrs, current = await _cluster_view(inv, t, clusters, brokers)
     lines: list[str] = []
     data: dict[str, Any] = {"topic": t}
     if plan is not None:
@@ -233,12 +260,7 @@ async def update_static_topic(
         data["newMappingFile"] = path = _write_temp(wrapper, True)
         lines.append(f"The new mapping data is written to file {path}\n")
         force = False  # Java computes a plan that needs no force
-    complete_non_target_brokers(configs, _same_cluster_brokers(info, list(configs)))
-    try:
-        admin.preflight(configs, current, addrs, force)
-    except MappingError as e:
-        _flush(inv, lines)
-        raise _mapping_error(e) from None
+    _preflight(inv, info, configs, current, addrs, force, lines)
     await admin.update_topic_config_mapping_all(configs, addrs, force)
     data.update(
         epoch=epoch, brokerToMapIn=[], brokerToMapOut=[], brokers=_plan_json(t, epoch, configs, addrs)
@@ -269,12 +291,7 @@ async def remapping_static_topic(
     force = force_replace is not None and parse_bool(force_replace.strip())
     plan = _read_plan(map_file, t) if map_file is not None else None
     admin = inv.admin
-    info = await admin.examine_broker_cluster_info()
-    if not info.cluster_addr_table:
-        raise CommandError("The Cluster info is empty")
-    targets = _targets(info, clusters, brokers)
-    addrs = master_addrs(info)
-    current = await admin.examine_topic_config_all(t, info)
+    info, targets, addrs, current = await _cluster_view(inv, t, clusters, brokers)
     lines: list[str] = []
     data: dict[str, Any] = {"topic": t}
     if plan is None:
@@ -293,12 +310,7 @@ async def remapping_static_topic(
         lines.append(f"The old mapping data is written to file {path}\n")  # sic: Java's text
         force = False
     configs = plan.broker_config_map
-    complete_non_target_brokers(configs, _same_cluster_brokers(info, list(configs)))
-    try:
-        admin.preflight(configs, current, addrs, force)
-    except MappingError as e:
-        _flush(inv, lines)
-        raise _mapping_error(e) from None
+    _preflight(inv, info, configs, current, addrs, force, lines)
     try:
         await admin.remapping_static_topic(
             t, plan.broker_to_map_in, plan.broker_to_map_out, configs, addrs, force

@@ -14,12 +14,15 @@ import math
 import re
 import struct
 from collections.abc import Iterable, Mapping
-from decimal import ROUND_HALF_UP, Context, Decimal
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.protocol.fastjson import java_string as jstr  # String.valueOf, under the short name
 from mqadmin.protocol.fastjson import quote
 from mqadmin.protocol.javacoll import java_string_sort_key
+
+if TYPE_CHECKING:
+    from decimal import Context
 
 __all__ = [
     "Bean",
@@ -34,7 +37,13 @@ __all__ = [
     "to_float32",
 ]
 
-_DECIMALS = Context(prec=400)
+
+
+@cache
+def _decimals() -> Context:
+    from decimal import Context  # here: most commands print no fixed-point number (start-up time)
+
+    return Context(prec=400)
 
 
 def java_f(x: float, decimals: int, width: int = 0) -> str:
@@ -44,7 +53,9 @@ def java_f(x: float, decimals: int, width: int = 0) -> str:
     elif math.isinf(x):
         text = "Infinity" if x > 0 else "-Infinity"
     else:
-        q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, _DECIMALS)
+        from decimal import ROUND_HALF_UP, Decimal
+
+        q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, _decimals())
         text = format(q, "f")
     return text.rjust(width)
 

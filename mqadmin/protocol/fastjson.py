@@ -20,7 +20,6 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from decimal import Decimal
 from functools import wraps
 from typing import Any
 
@@ -307,6 +306,8 @@ def java_double(x: float) -> str:
     if x == 0:
         return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
     sign = "-" if x < 0 else ""
+    from decimal import Decimal  # here: most commands print no double (start-up time)
+
     _, digits_t, exp = Decimal(repr(abs(x))).as_tuple()
     digits = "".join(map(str, digits_t)).rstrip("0") or "0"
     sci = len(digits_t) - 1 + int(exp)  # decimal exponent of the first digit

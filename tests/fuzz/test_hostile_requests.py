@@ -52,7 +52,7 @@ from mqadmin.admin.signing import AclSigner
 from mqadmin.localcluster import LocalCluster, ServerProcess
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.properties import string_to_properties
-from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode, request_codes
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import RequestHeader
 from mqadmin.protocol.names import bad_text, check_group, check_topic
@@ -265,7 +265,7 @@ def hostile_body(rng: random.Random, code: int, marker: str) -> bytes | None:
 
 
 def _all_codes() -> list[int]:
-    return [int(c) for c in RequestCode]
+    return list(request_codes().values())
 
 
 def _maybe_signed(cmd: RemotingCommand, rng: random.Random, signer: Credentials | None) -> RemotingCommand:

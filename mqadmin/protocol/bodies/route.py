@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
-from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
     bucket_order,
@@ -25,6 +24,9 @@ from mqadmin.protocol.javacoll import (
     java_hash_dict,
     tree_ordered,
 )
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 
 __all__ = ["BrokerData", "QueueData", "TopicRouteData"]
 
@@ -180,6 +182,14 @@ def _filter_server_table(v: Any) -> dict[str, list[str]] | None:
     return j.map_of(v, "filterServerTable", j.req_str_list)
 
 
+def _queue_mappings(v: Any) -> dict[str, TopicQueueMappingInfo] | None:
+    if v is None:  # the usual case: the static-topic bodies are imported only for a static topic
+        return None
+    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
+
+    return j.map_of(v, "topicQueueMappingByBroker", TopicQueueMappingInfo.from_json_obj)
+
+
 @dataclass(slots=True)
 class TopicRouteData(j.JsonBody):
     """Where a topic lives: queue counts per broker and the brokers' addresses."""
@@ -200,11 +210,7 @@ class TopicRouteData(j.JsonBody):
             j.list_of(d.get("queueDatas", []), "queueDatas", QueueData.from_json_obj),
             j.list_of(d.get("brokerDatas", []), "brokerDatas", BrokerData.from_json_obj),
             _filter_server_table(d.get("filterServerTable", {})),
-            j.map_of(
-                d.get("topicQueueMappingByBroker"),
-                "topicQueueMappingByBroker",
-                TopicQueueMappingInfo.from_json_obj,
-            ),
+            _queue_mappings(d.get("topicQueueMappingByBroker")),
         )
 
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:

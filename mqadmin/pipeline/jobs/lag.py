@@ -30,13 +30,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pyspark.sql import Column
 from pyspark.sql import functions as F
 
 from mqadmin.pipeline.jobs.common import (
     duration_text,
+    level_change,
     level_series,
     offset_steps,
     rate,
+    running_level,
     seconds,
     without_system_groups,
     without_system_topics,
@@ -55,9 +58,7 @@ _GROUP_TOPIC = ["group", "topic"]
 
 def _offsets(group_offsets: DataFrame, include_system: bool) -> DataFrame:
     df = group_offsets.where(F.col("topic").isNotNull() & F.col("queue_id").isNotNull())
-    if not include_system:
-        df = without_system_topics(without_system_groups(df))
-    return df
+    return df if include_system else without_system_topics(without_system_groups(df))
 
 
 def _steps(df: DataFrame) -> DataFrame:
@@ -74,10 +75,16 @@ def _steps(df: DataFrame) -> DataFrame:
     )
 
 
-def _per_queue(steps: DataFrame, stuck_after: float | None) -> DataFrame:
+def _queues_and_runs(steps: DataFrame, stuck_after: float | None) -> DataFrame:
+    """Both aggregations of the steps in one pass (grouping sets), so the sort is done once.
+
+    Rows with ``_per_run`` false are queues (``run_time`` null) with their figures; rows with
+    ``_per_run`` true are (group, topic, run) with ``_level``, the group's total lag at that run.
+    """
     c_msgs, c_secs = rate("consumed")
     p_msgs, p_secs = rate("produced")
-    q = steps.groupBy(*_QUEUE).agg(
+    rows = steps.groupingSets([_QUEUE, [*_GROUP_TOPIC, "run_time"]], *_QUEUE, "run_time").agg(
+        (F.grouping("run_time") == 0).alias("_per_run"),
         F.try_divide(c_msgs, c_secs).alias("c_rate"),
         F.try_divide(p_msgs, p_secs).alias("p_rate"),
         F.max_by("lag", "t").alias("lag_now"),
@@ -87,12 +94,17 @@ def _per_queue(steps: DataFrame, stuck_after: float | None) -> DataFrame:
         F.max("time").alias("last_time"),
         F.max_by("stall_from", F.when(F.col("anchor"), F.col("t"))).alias("stall_from"),
         F.max("last_consume_time").alias("last_consume_time"),
+        F.sum(level_change("lag", "prev_lag")).alias("_change"),
     )
     span = F.col("t_last") - F.col("t_first")
     threshold = F.lit(stuck_after) if stuck_after is not None else F.least(F.lit(DEFAULT_STUCK_AFTER), span)
     stalled = F.coalesce(F.col("t_last") - F.col("stall_from"), F.lit(0.0))
-    return q.withColumn("stalled", stalled).withColumn(
-        "queue_stuck", (F.col("lag_now") > 0) & (span > 0) & (stalled > 0) & (stalled >= threshold)
+    return rows.withColumns(
+        {
+            "stalled": stalled,
+            "queue_stuck": (F.col("lag_now") > 0) & (span > 0) & (stalled > 0) & (stalled >= threshold),
+            "_level": running_level([*_GROUP_TOPIC, "_per_run"], "_change"),
+        }
     )
 
 
@@ -101,10 +113,7 @@ def lag_series(group_offsets: DataFrame, *, include_system: bool = False) -> Dat
 
     A queue missing from a run (its broker did not answer) counts with its last known lag.
     """
-    return _series(_steps(_offsets(group_offsets, include_system)))
-
-
-def _series(steps: DataFrame) -> DataFrame:
+    steps = _steps(_offsets(group_offsets, include_system))
     return level_series(steps, _GROUP_TOPIC, ["cluster", "broker", "queue_id"], "lag", previous="prev_lag")
 
 
@@ -112,34 +121,32 @@ def lag(
     group_offsets: DataFrame, *, stuck_after: float | None = None, include_system: bool = False
 ) -> DataFrame:
     """One row per (group, topic) with the figures of the module docstring, largest lag first."""
-    steps = _steps(_offsets(group_offsets, include_system))
-    q = _per_queue(steps, stuck_after)
-    per_topic = q.groupBy(*_GROUP_TOPIC).agg(
-        F.count_distinct("cluster", "broker").alias("brokers"),
-        F.count("*").alias("queues"),
-        F.sum("lag_now").alias("lag"),
-        F.coalesce(F.sum("p_rate"), F.lit(0.0)).alias("produce_rate"),
-        F.coalesce(F.sum("c_rate"), F.lit(0.0)).alias("consume_rate"),
-        F.max("stalled").alias("stalled_seconds"),
-        F.count_if("queue_stuck").alias("stuck_queues"),
-        F.max("last_consume_time").alias("last_consume_time"),
-        F.min("first_time").alias("window_start"),
-        F.max("last_time").alias("window_end"),
-    )
-    series = (
-        _series(steps)
-        .groupBy(*_GROUP_TOPIC)
-        .agg(
-            F.min_by("lag", "run_time").alias("lag_start"),
-            F.max("lag").alias("lag_max"),
-            F.coalesce(F.regr_slope(F.col("lag").cast("double"), seconds("run_time")), F.lit(0.0)).alias(
-                "lag_trend"
-            ),
-            F.count("*").alias("snapshots"),
-        )
-    )
-    out = per_topic.join(series, _GROUP_TOPIC, "left")
+    rows = _queues_and_runs(_steps(_offsets(group_offsets, include_system)), stuck_after)
 
+    def queues(c: Column) -> Column:
+        return F.when(~F.col("_per_run"), c)
+
+    def runs(c: Column) -> Column:
+        return F.when(F.col("_per_run"), c)
+
+    out = rows.groupBy(*_GROUP_TOPIC).agg(
+        F.count_distinct(queues(F.col("cluster")), F.col("broker")).alias("brokers"),
+        F.count(queues(F.lit(1))).alias("queues"),
+        F.sum(queues(F.col("lag_now"))).alias("lag"),
+        F.coalesce(F.sum(queues(F.col("p_rate"))), F.lit(0.0)).alias("produce_rate"),
+        F.coalesce(F.sum(queues(F.col("c_rate"))), F.lit(0.0)).alias("consume_rate"),
+        F.max(queues(F.col("stalled"))).alias("stalled_seconds"),
+        F.count_if(queues(F.col("queue_stuck"))).alias("stuck_queues"),
+        F.max(queues(F.col("last_consume_time"))).alias("last_consume_time"),
+        F.min(queues(F.col("first_time"))).alias("window_start"),
+        F.max(queues(F.col("last_time"))).alias("window_end"),
+        F.min_by(runs(F.col("_level")), runs(F.col("run_time"))).alias("lag_start"),
+        F.max(runs(F.col("_level"))).alias("lag_max"),
+        F.coalesce(
+            F.regr_slope(runs(F.col("_level")).cast("double"), runs(seconds("run_time"))), F.lit(0.0)
+        ).alias("lag_trend"),
+        F.count(runs(F.lit(1))).alias("snapshots"),
+    )
     consume, produce, lag_now = F.col("consume_rate"), F.col("produce_rate"), F.col("lag")
     net = consume - produce
     tol = F.lit(RATE_TOLERANCE) * F.greatest(consume, produce)

@@ -75,6 +75,8 @@ def local_conf(shuffle_partitions: int | None = None) -> dict[str, str]:
         # adaptive execution merges small shuffle partitions and picks broadcast joins from real
         # sizes: on 10M snapshot rows the lag job ran about a third faster with it than without
         "spark.sql.adaptive.enabled": "true",
+        # ParallelGC, the JVM's throughput collector: a warm 10M-row lag job ran 1-2 s faster than on G1
+        "spark.driver.extraJavaOptions": "-XX:+UseParallelGC",
     }
 
 

@@ -54,8 +54,8 @@ def run_mqadmin(
 
 def clean_env(rocketmq_home: Path, config_dir: Path, *, tz: str | None = "UTC") -> dict[str, str]:
     """This process's environment without ``MQADMIN_*``, ``NAMESRV_ADDR``, ``ROCKETMQ_*`` and the XDG
-    config folder, with its own ``ROCKETMQ_HOME`` (created) and ``MQADMIN_CONFIG_DIR``; ``TZ`` as the
-    captures were made (UTC) unless ``tz`` is None."""
+    config folder, with its own ``ROCKETMQ_HOME`` (created), ``MQADMIN_CONFIG_DIR`` and ``TMPDIR`` (in
+    the config folder); ``TZ`` as the captures were made (UTC) unless ``tz`` is None."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -65,6 +65,9 @@ def clean_env(rocketmq_home: Path, config_dir: Path, *, tz: str | None = "UTC") 
     rocketmq_home.mkdir(parents=True, exist_ok=True)
     env["ROCKETMQ_HOME"] = str(rocketmq_home)
     env["MQADMIN_CONFIG_DIR"] = str(config_dir)
+    # files a command leaves in the temporary folder (the static-topic plans, as Java) stay in the test's
+    (config_dir / "tmp").mkdir(parents=True, exist_ok=True)
+    env["TMPDIR"] = str(config_dir / "tmp")
     if tz is not None:
         env["TZ"] = tz
     return env

@@ -19,15 +19,26 @@ from mqadmin.protocol.headers.consumer import (
     GetConsumeStatsRequestHeader,
     GetMaxOffsetRequestHeader,
     QueryTopicConsumeByWhoRequestHeader,
+    SearchOffsetRequestHeader,
 )
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
 
-__all__ = ["BrokerOps", "max_offset_header", "offset_field"]
+__all__ = ["BrokerOps", "max_offset_header", "offset_field", "search_offset_header"]
 
 
 def max_offset_header(mq: MessageQueue) -> GetMaxOffsetRequestHeader:
     """GET_MAX_OFFSET's header as Java sends it (``committed`` is always true there)."""
     return GetMaxOffsetRequestHeader(mq.topic or "", mq.queue_id, committed=True, bname=mq.broker_name)
+
+
+def search_offset_header(
+    mq: MessageQueue, timestamp: int, boundary: str = "LOWER"
+) -> SearchOffsetRequestHeader:
+    """SEARCH_OFFSET_BY_TIMESTAMP's header: ``boundary`` LOWER (the first offset stored at or after
+    ``timestamp``, Java's default) or UPPER."""
+    return SearchOffsetRequestHeader(
+        mq.topic or "", mq.queue_id, timestamp, boundary_type=boundary, bname=mq.broker_name
+    )
 
 
 def offset_field(addr: str, raw: str | None, name: str = "offset") -> int:
@@ -96,4 +107,18 @@ class BrokerOps(NamesrvOps):
     async def max_offset_at(self, addr: str, mq: MessageQueue) -> int:
         """GET_MAX_OFFSET of one queue on the broker at ``addr``: the offset the next message gets."""
         resp = await self.invoke(addr, RequestCode.GET_MAX_OFFSET, max_offset_header(mq))
+        return offset_field(addr, resp.ext("offset"))
+
+    async def search_offset_at(
+        self,
+        addr: str,
+        mq: MessageQueue,
+        timestamp: int,
+        timeout: float | None = None,
+        boundary: str = "LOWER",
+    ) -> int:
+        """SEARCH_OFFSET_BY_TIMESTAMP of one queue on the broker at ``addr``: the offset of
+        ``timestamp`` (ms), see :func:`search_offset_header`."""
+        header = search_offset_header(mq, timestamp, boundary)
+        resp = await self.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
         return offset_field(addr, resp.ext("offset"))

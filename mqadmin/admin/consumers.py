@@ -37,7 +37,6 @@ from mqadmin.protocol.headers.consumer import (
     GetConsumeStatsInBrokerHeader,
     GetProducerConnectionListRequestHeader,
     ResetOffsetRequestHeader,
-    SearchOffsetRequestHeader,
     UpdateConsumerOffsetRequestHeader,
 )
 from mqadmin.protocol.headers.topic import (
@@ -765,21 +764,7 @@ class ConsumerOps(GroupOps):
         except ProtocolError as e:
             raise BadResponseError(addr, f"producer table: {e}") from None
 
-    # ---------------------------------------------------------------------- offsets (29, 30, 15)
-
-    async def search_offset_at(
-        self, addr: str, mq: MessageQueue, timestamp: int, timeout: float | None = None
-    ) -> int:
-        """SEARCH_OFFSET_BY_TIMESTAMP: the first offset stored at or after ``timestamp``."""
-        header = SearchOffsetRequestHeader(
-            topic=mq.topic or "",
-            queue_id=mq.queue_id,
-            timestamp=timestamp,
-            boundary_type="LOWER",
-            bname=mq.broker_name,
-        )
-        resp = await self.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
-        return _offset_field(addr, resp.ext("offset"))
+    # ---------------------------------------------------------------------- offsets (29, 30; 15 in broker.py)
 
     async def update_consume_offset(self, addr: str, group: str, mq: MessageQueue, offset: int) -> None:
         """UPDATE_CONSUMER_OFFSET: commit ``offset`` for the group on one queue."""
@@ -946,13 +931,6 @@ def _random_broker_addr(route: TopicRouteData, topic: str) -> str:
     if addr is None:
         raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
     return addr
-
-
-def _offset_field(addr: str, raw: str | None) -> int:
-    try:
-        return int(raw) if raw is not None else 0
-    except ValueError:
-        raise BadResponseError(addr, f"offset is not a number: {raw!r}") from None
 
 
 def _offset_table(body: bytes) -> dict[MessageQueue, int]:

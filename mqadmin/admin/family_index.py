@@ -135,7 +135,7 @@ DEFINED_BY: dict[str, str] = {
     "reset_offset_by_timestamp": "mqadmin.admin.consumers:ConsumerOps",
     "reset_offset_by_timestamp_old": "mqadmin.admin.consumers:ConsumerOps",
     "search_offset": "mqadmin.admin.messages:MessageOps",
-    "search_offset_at": "mqadmin.admin.consumers:ConsumerOps",
+    "search_offset_at": "mqadmin.admin.broker:BrokerOps",
     "set_commitlog_read_ahead_mode": "mqadmin.admin.broker_ops:BrokerOpsAdmin",
     "set_message_request_mode": "mqadmin.admin.broker_ops:BrokerOpsAdmin",
     "share_route": "mqadmin.admin.messages:MessageOps",

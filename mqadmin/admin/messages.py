@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqadmin.admin.broker import BrokerOps, max_offset_header
+from mqadmin.admin.broker import BrokerOps, max_offset_header, offset_field, search_offset_header
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -37,7 +37,6 @@ from mqadmin.protocol.headers.message import (
     GetMinOffsetRequestHeader,
     PullMessageRequestHeader,
     QueryMessageRequestHeader,
-    SearchOffsetRequestHeader,
     ViewMessageRequestHeader,
 )
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
@@ -150,11 +149,7 @@ def subscribe_queues(topic: str, route: TopicRouteData) -> list[MessageQueue]:
 
 
 def _offset(addr: str, resp: RemotingCommand, name: str = "offset") -> int:
-    raw = resp.ext(name)
-    try:
-        return int(raw) if raw is not None else 0
-    except ValueError:
-        raise BadResponseError(addr, f"{name} is not a number: {raw!r}") from None
+    return offset_field(addr, resp.ext(name), name)
 
 
 def _store_addr(msg_id: str) -> tuple[str, int]:
@@ -227,13 +222,12 @@ class MessageOps(BrokerOps):
         return await self.max_offset_at(await self.broker_addr_of(mq.topic, mq.broker_name), mq)
 
     async def search_offset(self, mq: MessageQueue, timestamp: int, boundary: str = "LOWER") -> int:
-        """SEARCH_OFFSET_BY_TIMESTAMP: the offset of ``timestamp`` (ms); ``boundary`` LOWER (the first
-        stored at or after it, Java's default) or UPPER."""
-        assert mq.topic is not None
-        header = SearchOffsetRequestHeader(
-            mq.topic, mq.queue_id, timestamp, boundary_type=boundary, bname=mq.broker_name
-        )
-        return await self._queue_request(mq, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header)
+        """SEARCH_OFFSET_BY_TIMESTAMP of a queue, its broker found from the route: the offset of
+        ``timestamp`` (ms), see :func:`~mqadmin.admin.broker.search_offset_header`."""
+        search_offset_header(mq, timestamp, boundary).check()  # a bad topic: refused before the route
+        assert mq.topic is not None and mq.broker_name is not None
+        addr = await self.broker_addr_of(mq.topic, mq.broker_name)
+        return await self.search_offset_at(addr, mq, timestamp, boundary=boundary)
 
     # ------------------------------------------------------------------------------ pull
 

@@ -8,6 +8,7 @@ get a readable name.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import IntEnum
 from functools import cache
 
@@ -304,18 +305,18 @@ def _constants(namespace: type) -> dict[str, int]:
 
 
 @cache
-def request_codes() -> dict[str, int]:
+def request_codes() -> Mapping[str, int]:
     """Every request name and its code, in declaration order (no two names share a code)."""
     return _constants(RequestCode)
 
 
 @cache
-def response_codes() -> dict[str, int]:
+def response_codes() -> Mapping[str, int]:
     """Every response name and its code, in declaration order; three 4.x names share a 5.x code."""
     return _constants(ResponseCode)
 
 
-def _by_code(codes: dict[str, int]) -> dict[int, str]:
+def _by_code(codes: Mapping[str, int]) -> dict[int, str]:
     names: dict[int, str] = {}
     for name, code in codes.items():
         names.setdefault(code, name)  # the first name declared for a code is its canonical one

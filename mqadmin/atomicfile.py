@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import BinaryIO
 
+# plain os paths, not pathlib: every CLI run imports this module, and pathlib costs milliseconds
+PathText = str | os.PathLike[str]
 
-def sync_dir(directory: str | Path) -> None:
+
+def sync_dir(directory: PathText) -> None:
     """Make a new, renamed or removed directory entry durable (best effort: not every file system
     lets a directory be opened)."""
     try:
@@ -25,17 +27,18 @@ def sync_dir(directory: str | Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_output(path: str | Path, mode: int = 0o644) -> Iterator[BinaryIO]:
+def atomic_output(path: PathText, mode: int = 0o644) -> Iterator[BinaryIO]:
     """A binary file that becomes ``path`` only when the block ends without an error.
 
     It is written under a hidden temporary name in the same folder (readers such as Spark skip
     dot-files), fsynced, renamed over ``path``, and the rename made durable.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = os.fspath(path)
+    parent = os.path.dirname(path) or "."
+    os.makedirs(parent, exist_ok=True)
     import tempfile  # here, not at the top: every CLI run imports this module, few of them write
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=parent)
     try:
         with os.fdopen(fd, "wb") as f:
             yield f
@@ -47,10 +50,10 @@ def atomic_output(path: str | Path, mode: int = 0o644) -> Iterator[BinaryIO]:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    sync_dir(path.parent)
+    sync_dir(parent)
 
 
-def write_atomic(path: str | Path, data: str | bytes, mode: int = 0o644) -> None:
+def write_atomic(path: PathText, data: str | bytes, mode: int = 0o644) -> None:
     """Replace ``path`` with ``data`` atomically (see :func:`atomic_output`)."""
     with atomic_output(path, mode) as f:
         f.write(data.encode("utf-8") if isinstance(data, str) else data)

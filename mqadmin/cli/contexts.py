@@ -9,10 +9,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, field, fields
-from pathlib import Path
 from typing import Any
 
-from mqadmin.atomicfile import write_atomic
+from mqadmin.atomicfile import PathText, write_atomic
 
 
 class ContextError(Exception):
@@ -35,17 +34,18 @@ class Context:
 
 @dataclass(slots=True)
 class ContextStore:
-    path: Path
+    path: str
     current: str | None = None
     contexts: dict[str, Context] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: Path | None = None) -> ContextStore:
-        path = path or default_path()
-        if not path.exists():
+    def load(cls, path: PathText | None = None) -> ContextStore:
+        path = os.fspath(path) if path is not None else default_path()
+        if not os.path.exists(path):
             return cls(path)
         try:
-            raw = json.loads(path.read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as f:
+                raw = json.loads(f.read())
         except (OSError, ValueError) as e:
             raise ContextError(f"cannot read {path}: {e}") from None
         known = {f.name for f in fields(Context)}
@@ -74,10 +74,10 @@ class ContextStore:
         return self.get(name) if name else None
 
 
-def default_path() -> Path:
+def default_path() -> str:
     base = os.environ.get("MQADMIN_CONFIG_DIR")
     if base:
-        return Path(base) / "contexts.json"
+        return os.path.join(base, "contexts.json")
     xdg = os.environ.get("XDG_CONFIG_HOME")
-    root = Path(xdg) if xdg else Path.home() / ".config"
-    return root / "mqadmin" / "contexts.json"
+    root = xdg if xdg else os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(root, "mqadmin", "contexts.json")

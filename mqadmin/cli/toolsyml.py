@@ -9,15 +9,16 @@ file or a blank key means "no credentials".
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+from mqadmin.atomicfile import PathText
 
 __all__ = ["read_tools_yml", "tools_yml_path"]
 
 
-def tools_yml_path(environ: dict[str, str] | None = None) -> Path | None:
+def tools_yml_path(environ: dict[str, str] | None = None) -> str | None:
     env = os.environ if environ is None else environ
     home = env.get("ROCKETMQ_HOME")
-    return Path(home) / "conf" / "tools.yml" if home else None
+    return os.path.join(home, "conf", "tools.yml") if home else None
 
 
 def _unquote(value: str) -> str:
@@ -50,13 +51,14 @@ def parse_flat_yaml(text: str) -> dict[str, str]:
     return out
 
 
-def read_tools_yml(path: Path | None = None) -> tuple[str, str] | None:
+def read_tools_yml(path: PathText | None = None) -> tuple[str, str] | None:
     """(accessKey, secretKey) from tools.yml, or None when there is no usable pair."""
     path = path or tools_yml_path()
     if path is None:
         return None
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except (OSError, UnicodeDecodeError):
         return None
     data = parse_flat_yaml(text)

@@ -45,6 +45,9 @@ from pathlib import Path
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import encode
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.procfs
+from tests.procfs import children_of
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RMQLOAD_SRC = REPO.parent / "shared" / "tools" / "rmqload.c"
@@ -118,16 +121,7 @@ def start_namesrv(workdir: Path, mode: Mode) -> tuple[subprocess.Popen[str], int
 
 def family(pid: int) -> list[int]:
     """The process and its children (the workers)."""
-    kids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.append(int(entry.name))
-    return [pid, *kids]
+    return [pid, *sorted(children_of(pid))]
 
 
 def memory_kb(pids: list[int]) -> tuple[int, int]:

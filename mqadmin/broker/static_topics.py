@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -273,19 +273,43 @@ async def _master_addr(broker: BrokerController, bname: str) -> str | None:
 
 
 async def _ask(
-    broker: BrokerController, cmd: RemotingCommand, header: Any, bname: str | None
+    broker: BrokerController,
+    cmd: RemotingCommand,
+    header: Any,
+    item: LogicQueueMappingItem,
+    **changes: Any,
 ) -> RemotingCommand:
-    """``cmd``'s request with ``header`` (physical ids, ``lo=false``) to broker ``bname`` (RpcClient)."""
-    addr = await _master_addr(broker, bname or "")
+    """``cmd``'s request to the broker of ``item`` (RpcClient), ``header`` rewritten for it: the
+    item's physical queue, ``lo=false``, its broker name, and ``changes``."""
+    fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname, **changes)
+    addr = await _master_addr(broker, item.bname or "")
     if addr is None:
-        raise MappingError(f"Can't find addr for broker {bname}")
-    req = RemotingCommand.request(cmd.code, header.to_ext(), version=cmd.version)
+        raise MappingError(f"Can't find addr for broker {item.bname}")
+    req = RemotingCommand.request(cmd.code, fwd.to_ext(), version=cmd.version)
     from mqadmin.broker.auth import inner_signer
 
     signer = inner_signer(broker)
     if signer is not None:
         signer(req)
     return await broker.namesrv_client.invoke(addr, req, FORWARD_TIMEOUT_S)
+
+
+async def _relay(
+    broker: BrokerController,
+    cmd: RemotingCommand,
+    header: Any,
+    item: LogicQueueMappingItem,
+    told: Callable[[RemotingCommand], RemotingCommand],
+) -> RemotingCommand:
+    """The request asked on ``item``'s broker (:func:`_ask`): a failure or an error code is answered
+    as it came, a success through ``told``."""
+    try:
+        resp = await _ask(broker, cmd, header, item)
+    except Exception as e:
+        return _failed(cmd, e)
+    if resp.code != ResponseCode.SUCCESS:
+        return answer(cmd, resp.code, resp.remark)
+    return told(resp)
 
 
 def _failed(cmd: RemotingCommand, e: Exception) -> RemotingCommand:
@@ -319,17 +343,16 @@ def forward_pull(
     no suspend, no commit), its answer told in logical offsets (Java forwards it the same way)."""
 
     async def run() -> RemotingCommand | None:
-        fwd = dataclasses.replace(
-            header,
-            queue_id=item.queue_id,
-            queue_offset=physical,
-            max_msg_nums=max_nums,
-            sys_flag=header.sys_flag & ~(FLAG_SUSPEND | FLAG_COMMIT_OFFSET),
-            lo=False,
-            bname=item.bname,
-        )
         try:
-            resp = await _ask(broker, cmd, fwd, item.bname)
+            resp = await _ask(
+                broker,
+                cmd,
+                header,
+                item,
+                queue_offset=physical,
+                max_msg_nums=max_nums,
+                sys_flag=header.sys_flag & ~(FLAG_SUSPEND | FLAG_COMMIT_OFFSET),
+            )
             got = PullOffsets(
                 resp.code,
                 parse_long(resp.ext("nextBeginOffset") or "0"),
@@ -383,17 +406,7 @@ def offset_answer(
             store.max_offset(topic, item.queue_id) if want_max else store.min_offset(topic, item.queue_id)
         )
 
-    async def remote() -> RemotingCommand:
-        fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname)
-        try:
-            resp = await _ask(broker, cmd, fwd, item.bname)
-        except Exception as e:
-            return _failed(cmd, e)
-        if resp.code != ResponseCode.SUCCESS:
-            return answer(cmd, resp.code, resp.remark)
-        return told(parse_long(resp.ext("offset")))
-
-    return remote()
+    return _relay(broker, cmd, header, item, lambda resp: told(parse_long(resp.ext("offset"))))
 
 
 def earliest_answer(
@@ -412,17 +425,10 @@ def earliest_answer(
         ts = broker.store.earliest_message_time(static.topic, item.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": ts})
 
-    async def remote() -> RemotingCommand:
-        fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname)
-        try:
-            resp = await _ask(broker, cmd, fwd, item.bname)
-        except Exception as e:
-            return _failed(cmd, e)
-        if resp.code != ResponseCode.SUCCESS:
-            return answer(cmd, resp.code, resp.remark)
+    def told(resp: RemotingCommand) -> RemotingCommand:
         return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": parse_long(resp.ext("timestamp"))})
 
-    return remote()
+    return _relay(broker, cmd, header, item, told)
 
 
 # ------------------------------------------------------------------------ consumer offsets (14, 15)
@@ -446,11 +452,8 @@ def commit_answer(
         return answer(cmd, ResponseCode.SUCCESS, None, {})
 
     async def remote() -> RemotingCommand:
-        fwd = dataclasses.replace(
-            header, queue_id=item.queue_id, commit_offset=physical, lo=False, bname=item.bname
-        )
         try:
-            resp = await _ask(broker, cmd, fwd, item.bname)
+            resp = await _ask(broker, cmd, header, item, commit_offset=physical)
         except Exception as e:
             return _failed(cmd, e)
         return answer(cmd, resp.code, resp.remark, {})
@@ -479,11 +482,8 @@ def query_answer(
                 if offset < 0:
                     continue
             else:
-                fwd = dataclasses.replace(
-                    header, queue_id=item.queue_id, set_zero_if_not_found=False, lo=False, bname=item.bname
-                )
                 try:
-                    resp = await _ask(broker, cmd, fwd, item.bname)
+                    resp = await _ask(broker, cmd, header, item, set_zero_if_not_found=False)
                 except Exception as e:
                     return _failed(cmd, e)
                 if resp.code == ResponseCode.QUERY_NOT_FOUND:
@@ -519,9 +519,8 @@ def search_answer(
                     offset = static_offset_strictly(item, found)
                     break
                 continue
-            fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname)
             try:
-                resp = await _ask(broker, cmd, fwd, item.bname)
+                resp = await _ask(broker, cmd, header, item)
             except Exception as e:
                 return _failed(cmd, e)
             found = parse_long(resp.ext("offset") or "-1") if resp.code == ResponseCode.SUCCESS else -1

@@ -25,7 +25,7 @@ from mqadmin.admin.settings import Credentials
 from mqadmin.admin.signing import AclSigner
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic_fields
 from tests.broker.signed_cpp import cpp_send
 from tests.cli_harness import clean_env, run_mqadmin
 
@@ -126,16 +126,7 @@ def ensure_alice(b: BrokerProcess) -> None:
 
 def create_topic(b: BrokerProcess, ns: NameServerProcess, topic: str) -> None:
     """As root, and wait until the name server has its route (clients look it up first)."""
-    fields = {
-        "topic": topic,
-        "defaultTopic": "TBW102",
-        "readQueueNums": "1",
-        "writeQueueNums": "1",
-        "perm": "6",
-        "topicFilterType": "SINGLE_TAG",
-        "topicSysFlag": "0",
-        "order": "false",
-    }
+    fields = create_topic_fields(topic, readQueueNums="1", writeQueueNums="1")
     ok(as_user(b, ROOT, RequestCode.UPDATE_AND_CREATE_TOPIC, fields))
     deadline = time.monotonic() + 20
     while (

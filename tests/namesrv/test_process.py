@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.namesrv.support import WORKERS, Wire, request, run
+from tests.procfs import children_of
 
 BOOT = re.compile(r"The Name Server boot success\. serializeType=JSON, address (\S+):(\d+)")
 
@@ -134,19 +135,6 @@ def test_start_failures_exit_non_zero(tmp_path: Path) -> None:
     assert broken.returncode == 1 and "kvConfig.json" in broken.stderr
 
 
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                kids.add(int(entry.name))
-    return kids
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_workers_serve_and_stop_with_the_server(tmp_path: Path, sig: int) -> None:
     """``--workers 3``: two worker processes beside the first, all answering on the one port; a
@@ -165,7 +153,7 @@ def test_workers_serve_and_stop_with_the_server(tmp_path: Path, sig: int) -> Non
     m = BOOT.fullmatch(proc.stdout.readline().rstrip("\n"))
     assert m is not None
     port = int(m.group(2))
-    workers = _children(proc.pid)
+    workers = children_of(proc.pid)
     try:
         assert len(workers) == 2, workers
         for _ in range(12):  # connections land on any of the three; each passes KV reads on

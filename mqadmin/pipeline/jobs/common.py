@@ -110,28 +110,16 @@ def running_level(scope: Sequence[str], change: str) -> Column:
     return F.sum(change).over(upto)
 
 
-def level_series(
-    df: DataFrame,
-    scope: Sequence[str],
-    member: Sequence[str],
-    value: str,
-    window: WindowSpec | None = None,
-    previous: str | None = None,
-) -> DataFrame:
+def level_series(df: DataFrame, scope: Sequence[str], value: str, previous: str) -> DataFrame:
     """Per (scope, run): the sum over members of each member's latest ``value`` at or before the run.
 
     A broker that did not answer a run leaves its queues out of that run; summing only what is there
     would show a dip that never happened, so a member missing from a run counts with its last value
     (lag is a level). Computed from each member's changes, accumulated over the scope's runs: one
-    pass over the rows, no grid of runs by members. ``window`` orders each member's rows (default:
-    by run); ``previous`` names a column that already holds the member's previous value (computed
-    with the rows' other window columns, see :func:`offset_steps`). Returns
-    ``scope, run_time, value``.
+    pass over the rows, no grid of runs by members. ``previous`` names the column holding the
+    member's previous value (computed with the rows' other window columns, see :func:`offset_steps`).
+    Returns ``scope, run_time, value``.
     """
-    if previous is None:
-        w = window if window is not None else Window.partitionBy(*scope, *member).orderBy("run_time")
-        df = df.withColumn("_prev", F.lag(F.col(value)).over(w))
-        previous = "_prev"
     per_run = df.groupBy(*scope, "run_time").agg(F.sum(level_change(value, previous)).alias("_d"))
     return per_run.select(*scope, "run_time", running_level(scope, "_d").alias(value))
 
@@ -144,8 +132,8 @@ def span_series(
     A member's value at run r (a rate over the step from its previous row) covers every run of the
     scope after that previous row, up to r: a run the member missed gets the rate of the step that
     bridges it. Runs no member's step covers (the first one) are left out. Computed like
-    :func:`level_series`, from where each member's value starts and stops applying (``window`` as
-    there). Returns ``scope, run_time, value``.
+    :func:`level_series`, from where each member's value starts and stops applying (``window``
+    orders each member's rows; default: by run). Returns ``scope, run_time, value``.
     """
     w = window if window is not None else Window.partitionBy(*scope, *member).orderBy("run_time")
     x = F.col(value)

@@ -114,7 +114,7 @@ def lag_series(group_offsets: DataFrame, *, include_system: bool = False) -> Dat
     A queue missing from a run (its broker did not answer) counts with its last known lag.
     """
     steps = _steps(_offsets(group_offsets, include_system))
-    return level_series(steps, _GROUP_TOPIC, ["cluster", "broker", "queue_id"], "lag", previous="prev_lag")
+    return level_series(steps, _GROUP_TOPIC, "lag", previous="prev_lag")
 
 
 def lag(

@@ -2,11 +2,15 @@
 a Java broker with ``aclEnable=true`` checks it with ``PlainAccessValidator`` (4.9.8; 5.x up to 5.2 is
 the same, 5.3 replaced it with ACL 2.0 and only migrates ``plain_acl.yml``).
 
-The order of the checks is Java's: a request from a global white-listed address passes; otherwise it
-needs an ``AccessKey`` known to the accounts; a request from the account's own white-listed address
-then passes; otherwise its ``Signature`` must be the HmacSHA1 of its ext fields and body
-(:mod:`mqadmin.protocol.acl`); then the admin-only codes need ``admin: true`` and the topics and groups
-the request names need the account's perms (its ``topicPerms``/``groupPerms``, else its defaults).
+The order of the checks: a request from a global white-listed address passes; otherwise it needs an
+``AccessKey`` known to the accounts; a request from the account's own white-listed address then
+passes; otherwise its ``Signature`` must be the HmacSHA1 of its ext fields and body
+(:mod:`mqadmin.protocol.acl`). Only then is anything of the request read (Java parses the body
+first, so an unsigned 8 MB heartbeat cost a parse): the codes the request registry keeps for admin
+accounts (:attr:`~mqadmin.protocol.requests.Declaration.acl1_admin`: Java's five, the ACL edits, and
+every other change or read of broker-wide state) need ``admin: true``, and the topics and groups the
+request names need the account's perms (its ``topicPerms``/``groupPerms``, else its defaults). A
+``%RETRY%G`` topic is always group G's, whatever group a send names.
 
 A refused request is answered with NO_PERMISSION (16), as a 5.3.3 broker answers a request its
 authentication refuses, and with the text of Java 4.9.8's ``AclException`` as the remark (a 4.9.8
@@ -20,13 +24,11 @@ has become unreadable keeps the tables that were in force, with one error line i
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from mqadmin.broker.acl_addresses import peer_host
 from mqadmin.broker.acl_plain import (
@@ -52,16 +54,16 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_int, parse_long
-from mqadmin.remoting.client import Connection, Handler
+from mqadmin.protocol.requests import PUB as PUB_ACTION
+from mqadmin.protocol.requests import RESOURCE, declared
+from mqadmin.remoting.client import Connection
 
 __all__ = [
-    "ADMIN_CODES",
-    "AccessGuard",
     "AclConfigError",
     "AclDenied",
     "PlainAccessValidator",
-    "access_guard",
     "check_permission",
+    "plain_validator",
     "request_resources",
 ]
 
@@ -71,23 +73,6 @@ RELOAD_CHECK_INTERVAL_S = 5.0
 """Java's ``AclFileWatchService`` looks at the files every 5 s."""
 
 TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC"
-
-ADMIN_CODES = frozenset(
-    (
-        RequestCode.UPDATE_AND_CREATE_TOPIC,
-        RequestCode.UPDATE_BROKER_CONFIG,
-        RequestCode.DELETE_TOPIC_IN_BROKER,
-        RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP,
-        RequestCode.DELETE_SUBSCRIPTIONGROUP,
-        RequestCode.UPDATE_AND_CREATE_ACL_CONFIG,
-        RequestCode.DELETE_ACL_CONFIG,
-        RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG,
-        RequestCode.GET_BROKER_CLUSTER_ACL_CONFIG,
-    )
-)
-"""``Permission.ADMIN_CODE``: the requests only an ``admin: true`` account may make. Java's set is the
-first five; it lets any signed account edit the ACL itself (50, 51, 53) or read every secret key
-(54), so an ordinary account could make itself an admin. Here those four are admin-only too."""
 
 _HOST_ATTR = "acl.host"
 
@@ -159,16 +144,10 @@ def request_resources(cmd: RemotingCommand) -> dict[str, int]:
         return resources
     code = cmd.code
     if code == RequestCode.SEND_MESSAGE or code == RequestCode.SEND_MESSAGE_V2:
-        topic, group = (
-            (ext.get("topic"), ext.get("group"))
-            if code == RequestCode.SEND_MESSAGE
-            else (ext.get("b"), ext.get("a"))
-        )
-        # a send to a retry topic needs SUB on the group (Java reads "group", which 10 does not carry)
-        if topic is not None and topic.startswith(RETRY_PREFIX):
-            _add(resources, retry_topic(group), SUB)
-        else:
-            _add(resources, topic, PUB)
+        topic = ext.get("topic") if code == RequestCode.SEND_MESSAGE else ext.get("b")
+        # a send to a retry topic needs SUB on the group the topic is of (Java reads the "group"
+        # field, so one group's account could write into another group's retry topic)
+        _add(resources, topic, SUB if topic is not None and topic.startswith(RETRY_PREFIX) else PUB)
     elif code == RequestCode.CONSUMER_SEND_MSG_BACK:
         _add(resources, retry_topic(ext.get("group")), SUB)
     elif code == RequestCode.PULL_MESSAGE:
@@ -188,7 +167,24 @@ def request_resources(cmd: RemotingCommand) -> dict[str, int]:
         _header(ext, ("consumerGroup", "topic", "queueId", "commitOffset"), ("queueId",), ("commitOffset",))
         _add(resources, retry_topic(ext.get("consumerGroup")), SUB)
         _add(resources, ext.get("topic"), SUB)
+    else:
+        _declared_resources(code, ext, resources)
     return resources
+
+
+def _declared_resources(code: int, ext: Mapping[str, str], resources: dict[str, int]) -> None:
+    """The topics and groups a request's declaration names: PUB for a publish, SUB for the rest
+    (ACL 1.0 has no other perms). Java reads no other code; here every declared field counts."""
+    decl = declared(code)
+    if decl is None or decl.access != RESOURCE:
+        return
+    perm = PUB if PUB_ACTION in decl.actions else SUB
+    for res in decl.resources:
+        value = ext.get(res.field)
+        if value is None:
+            continue
+        for name in [v for v in value.split(res.splitter) if v] if res.splitter else [value]:
+            _add(resources, name if res.type == "Topic" else retry_topic(name), perm)
 
 
 def _signature_ok(ext: Mapping[str, str], body: bytes | None, secret_key: str) -> bool:
@@ -291,14 +287,24 @@ class PlainAccessValidator:
             host = conn.attrs[_HOST_ATTR] = peer_host(conn.remote_addr or conn.addr)
         self.validate(cmd, host)
 
+    def require(self, conn: Connection, cmd: RemotingCommand, rtype: str, name: str, perm: int) -> None:
+        """Refuse unless the sender of ``cmd`` (already let through :meth:`check`) holds ``perm`` on
+        the topic (``rtype`` ``Topic``) or group ``name``: a handler's check of what it found."""
+        host = conn.attrs.get(_HOST_ATTR) or peer_host(conn.remote_addr or conn.addr)
+        tables = self.tables
+        if any(white(host) for white in tables.global_white):
+            return
+        ext = cmd.ext_fields or {}
+        account = tables.accounts.get(ext.get(ACCESS_KEY, ""))
+        if account is None:
+            raise AclDenied("No accessKey is configured")
+        if account.white(host):
+            return
+        resource = name if rtype == "Topic" else (retry_topic(name) or name)
+        self._check_perm(cmd.code, {resource: perm}, account)
+
     def validate(self, cmd: RemotingCommand, host: str) -> None:
         """``PlainAccessValidator.validate(parse(request, remoteAddr))`` for a peer at ``host``."""
-        try:
-            resources = request_resources(cmd)
-        except AclDenied:
-            raise
-        except Exception as e:  # Java wraps whatever its parse throws in an AclException
-            raise AclDenied(str(e)) from None
         tables = self.tables
         for white in tables.global_white:
             if white(host):
@@ -315,6 +321,12 @@ class PlainAccessValidator:
         assert ext is not None
         if not _signature_ok(ext, cmd.body, account.secret_key):
             raise AclDenied(f"Check signature failed for accessKey={access_key}")
+        try:
+            resources = request_resources(cmd)
+        except AclDenied:
+            raise
+        except Exception as e:  # Java wraps whatever its parse throws in an AclException
+            raise AclDenied(str(e)) from None
         if resources.get(TRACE_TOPIC) == PUB:  # Java lets message traces through unchecked
             return
         self._check_perm(cmd.code, resources, account)
@@ -323,7 +335,8 @@ class PlainAccessValidator:
     def _check_perm(code: int, needed: dict[str, int], account: Account) -> None:
         """``PlainPermissionManager.checkPerm``; of several refused resources Java names the first in
         its ``HashMap`` order, so the order is worked out only when one is refused."""
-        if code in ADMIN_CODES and not account.admin:
+        decl = declared(code)
+        if (decl is None or decl.acl1_admin) and not account.admin:
             raise AclDenied(
                 f"Need admin permission for request code={code}, but accessKey={account.access_key} is not"
             )
@@ -350,30 +363,9 @@ class PlainAccessValidator:
 # ---------------------------------------------------------------------------------- the broker's hook
 
 
-class AccessGuard:
-    """What the broker wraps each request handler in: nothing without ``aclEnable``; with it, the
-    ACL check first. ``validator`` is the one in force (None without ACL), which the ACL admin
-    requests edit."""
-
-    def __init__(self, validator: PlainAccessValidator | None) -> None:
-        self.validator = validator
-
-    def __call__(self, handler: Handler) -> Handler:
-        if self.validator is None:
-            return handler
-        check = self.validator.check
-
-        @functools.wraps(handler)
-        def checked(conn: Connection, cmd: RemotingCommand) -> Any:
-            check(conn, cmd)
-            return handler(conn, cmd)
-
-        return checked
-
-
-def access_guard(settings: BrokerSettings) -> AccessGuard:
-    """The guard for these settings (with ``aclEnable`` the files are read now: :class:`AclConfigError`
-    if they cannot be used)."""
+def plain_validator(settings: BrokerSettings) -> PlainAccessValidator | None:
+    """The ACL 1.0 check for these settings, None without ``aclEnable`` (with it the files are read
+    now: :class:`AclConfigError` if they cannot be used)."""
     if not settings.broker.acl_enable:
-        return AccessGuard(None)
-    return AccessGuard(PlainAccessValidator.for_settings(settings))
+        return None
+    return PlainAccessValidator.for_settings(settings)

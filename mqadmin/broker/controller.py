@@ -18,7 +18,8 @@ import time
 from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any
 
-from mqadmin.broker.acl import access_guard
+from mqadmin.broker.acl import plain_validator
+from mqadmin.broker.admission import Admission
 from mqadmin.broker.auth import AuthStore, start_auth
 from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager
 from mqadmin.broker.cold_data import ColdDataCgCtrService
@@ -125,6 +126,7 @@ class BrokerController:
         self.registrar = Registrar(self.settings, self.topics, self.namesrv_client)
         self.topics.on_auto_create = self.registrar.register_oneway
         self.replicas = ReplicasManager(self)  # controller mode and the HA status
+        self.admission = Admission(None, None)  # the request gate, made at start from the ACL files
         self.server: RemotingServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._pending_registration: asyncio.Task[Any] | None = None
@@ -165,8 +167,10 @@ class BrokerController:
     async def start(self) -> int:
         """Load configs, recover the store, listen, register; returns the port listened on."""
         s = self.settings
-        guard = access_guard(s)  # aclEnable: the ACL check before every handler (AclConfigError: bad files)
-        auth = start_auth(self)  # ACL 2.0 (5.x): users and ACLs loaded; authentication, authorization
+        # every handler behind one gate: declared, within budget, then ACL 1.0 (aclEnable; AclConfigError:
+        # bad files) and ACL 2.0 (5.x: users and ACLs loaded) credentials and permissions
+        self.admission = Admission(plain_validator(s), start_auth(self))
+        gate, version = self.admission.wrap, self.version.ordinal
         s.store.config_dir.mkdir(parents=True, exist_ok=True)
         self.topics.load()
         self.groups.load()
@@ -190,14 +194,14 @@ class BrokerController:
             GroupAdminProcessor(self),
             AuthProcessor(self),
             HAProcessor(self),
-            AclAdminProcessor(self, guard.validator),
+            AclAdminProcessor(self, self.admission.validator),
             self.transactions,
             BrokerOpsProcessor(self),
             ColdDataProcessor(self),
         ):
             for code, handler in processor.handlers().items():
-                server.register_handler(code, with_version(auth(guard(handler)), self.version.ordinal))
-        server.register_default_handler(with_version(auth(guard(self._unsupported)), self.version.ordinal))
+                server.register_handler(code, with_version(gate(code, handler), version))
+        server.register_default_handler(with_version(gate(None, self._unsupported), version))
         server.on_close.append(self._channel_closed)
         if s.server.listen_port != 0:  # the store is ready before the first client can connect
             self.store.start()

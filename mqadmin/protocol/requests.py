@@ -251,9 +251,9 @@ def _table() -> list[Declaration]:
         R.GET_BROKER_HA_STATUS,
         R.GET_BROKER_EPOCH_CACHE,
         R.GET_COLD_DATA_FLOW_CTR_INFO,
-        R.GET_BROKER_CLUSTER_ACL_INFO,
     ):
         d(code, B, CLUSTER, GET)
+    d(R.GET_BROKER_CLUSTER_ACL_INFO, B, OPEN, GET)  # the ACL files' versions: no secret
     # --- an operator's: ACL 2.0 super users, ACL 1.0 admin accounts
     d(R.UPDATE_AND_CREATE_TOPIC_LIST, B, ADMIN, CREATE, writes=True, budget=_budget(4 * MIB, topics=10_000))
     d(R.UPDATE_BROKER_CONFIG, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))

@@ -78,7 +78,13 @@ def ctx(code: int, ext: dict[str, str], body: bytes | None = None) -> list[tuple
 
 def test_what_requests_need() -> None:
     assert ctx(RequestCode.SEND_MESSAGE_V2, {"a": "PG", "b": "T"}) == [("Topic:T", ("Pub",))]
-    assert ctx(RequestCode.SEND_MESSAGE_V2, {"a": "PG", "b": "%RETRY%CG"}) == [("Group:PG", ("Sub",))]
+    # a retry or DLQ topic is its group's, whatever group the request names (Java: the named group)
+    assert ctx(RequestCode.SEND_MESSAGE_V2, {"a": "PG", "b": "%RETRY%CG"}) == [("Group:CG", ("Sub",))]
+    assert ctx(RequestCode.SEND_MESSAGE_V2, {"a": "PG", "b": "%DLQ%CG"}) == [("Group:CG", ("Sub",))]
+    assert ctx(RequestCode.PULL_MESSAGE, {"topic": "%RETRY%VG", "consumerGroup": "CG"}) == [
+        ("Group:VG", ("Sub",)),
+        ("Group:CG", ("Sub",)),
+    ]
     assert ctx(RequestCode.SEND_MESSAGE, {"topic": "%RETRY%CG"}) == [("Group:CG", ("Sub",))]
     assert ctx(RequestCode.PULL_MESSAGE, {"topic": "T", "consumerGroup": "CG"}) == [
         ("Topic:T", ("Sub",)),
@@ -110,9 +116,10 @@ def test_what_requests_need() -> None:
         ("Topic:A", ("Get",)),
         ("Topic:B", ("Get",)),
     ]
-    assert ctx(RequestCode.AUTH_CREATE_USER, {"username": "u"}) == [("Cluster:C1", ("Update",))]
-    assert ctx(RequestCode.GET_BROKER_CONFIG, {"x": "1"}) == []  # no header class: not checked
-    assert ctx(RequestCode.UPDATE_AND_CREATE_TOPIC, {}) == []  # no ext fields: nothing named
+    assert ctx(RequestCode.AUTH_CREATE_USER, {"username": "u"}) == []  # an operator's: a super user only
+    # broker-wide state, and a resource request that names nothing: the cluster (Java: not checked)
+    assert ctx(RequestCode.GET_BROKER_CONFIG, {"x": "1"}) == [("Cluster:C1", ("Get",))]
+    assert ctx(RequestCode.UPDATE_AND_CREATE_TOPIC, {}) == [("Cluster:C1", ("Create",))]
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ answers every auth request with an error); the provider and strategy settings ar
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from mqadmin.broker.acl_plain import AclConfigError
@@ -24,7 +23,6 @@ from mqadmin.broker.config import AuthConfig
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.remoting.client import Handler
 
 if TYPE_CHECKING:
     from mqadmin.broker.controller import BrokerController
@@ -63,15 +61,15 @@ def init_users(config: AuthConfig, store: AuthStore) -> None:
             store.create_user(user)
 
 
-def start_auth(broker: BrokerController) -> Callable[[Handler], Handler]:
-    """Load the broker's users and ACLs and return what wraps each handler: the ACL 2.0 checks
-    (a 5.x broker with ``authenticationEnabled``/``authorizationEnabled`` in its ``-c`` file).
+def start_auth(broker: BrokerController) -> AuthGuard:
+    """Load the broker's users and ACLs and return the ACL 2.0 checks (enabled for a 5.x broker with
+    ``authenticationEnabled``/``authorizationEnabled`` in its ``-c`` file).
     :class:`AuthConfigError` if a configured super user cannot be made."""
     store = broker.auth_store
     store.load()
     config = AuthConfig.of(broker.settings.file_properties) if broker.version.five_x else AuthConfig()
     init_users(config, store)
-    return AuthGuard(config, store, broker.config.broker_cluster_name).wrap
+    return AuthGuard(config, store, broker.config.broker_cluster_name)
 
 
 def inner_signer(broker: BrokerController) -> RequestSigner | None:

@@ -21,9 +21,7 @@ Requests whose code is in ``authenticationWhitelist`` / ``authorizationWhitelist
 
 from __future__ import annotations
 
-import functools
 import logging
-from typing import Any
 
 from mqadmin.broker.acl_addresses import peer_host
 from mqadmin.broker.auth.contexts import RequestContext, request_contexts
@@ -34,8 +32,9 @@ from mqadmin.protocol.acl import ACCESS_KEY, UNIQUE_MSG_QUERY_FLAG, verify
 from mqadmin.protocol.bodies.auth import ResourceKey, ip_in_range
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.requests import declared
 from mqadmin.protocol.version import version_ordinal
-from mqadmin.remoting.client import Connection, Handler
+from mqadmin.remoting.client import Connection
 
 __all__ = ["AuthGuard"]
 
@@ -91,15 +90,20 @@ class AuthGuard:
         return self.config.authentication_enabled or self.config.authorization_enabled
 
     def check(self, conn: Connection, cmd: RemotingCommand) -> None:
-        """Raise :class:`AuthRefused` unless ``cmd`` may go to its handler."""
+        """Raise :class:`AuthRefused` unless ``cmd`` may go to its handler: credentials first, then
+        (only then is a body read) what the request needs."""
         code = str(cmd.code)
         if self.config.authentication_enabled and code not in self.authn_whitelist:
             self.authenticate(cmd)
         if self.config.authorization_enabled and code not in self.authz_whitelist:
-            host = conn.attrs.get(_HOST_ATTR)
-            if host is None:
-                host = conn.attrs[_HOST_ATTR] = peer_host(conn.remote_addr or conn.addr)
-            self.authorize(cmd, host)
+            self.authorize(cmd, self.host(conn))
+
+    @staticmethod
+    def host(conn: Connection) -> str:
+        host = conn.attrs.get(_HOST_ATTR)
+        if host is None:
+            host = conn.attrs[_HOST_ATTR] = peer_host(conn.remote_addr or conn.addr)
+        return str(host)
 
     # ------------------------------------------------------------------------------ authentication
 
@@ -120,15 +124,35 @@ class AuthGuard:
     # ------------------------------------------------------------------------------ authorization
 
     def authorize(self, cmd: RemotingCommand, source_ip: str) -> None:
+        """The declared check of ``cmd``: a super user for an operator's request, else a policy for
+        each resource it needs (:func:`request_contexts`)."""
+        username = (cmd.ext_fields or {}).get(ACCESS_KEY)
+        decl = declared(cmd.code)
+        if decl is None or decl.super_only:
+            self.require_super(username, cmd.code)
+            return
         try:
             contexts = request_contexts(cmd, self.cluster)
         except ProtocolError:
             raise AuthRefused("parse authorization context error.") from None
-        if not contexts:
-            return
-        username = (cmd.ext_fields or {}).get(ACCESS_KEY)
         for ctx in contexts:
             self._authorize_one(username, ctx, source_ip)
+
+    def require_super(self, username: str | None, code: int) -> None:
+        """Refuse unless ``username`` is a super user (an operator's request, or one not declared)."""
+        if username is None:
+            raise AuthRefused(_AUTHZ_FAILED)
+        user = self.store.users.get(username)
+        if user is None:
+            raise AuthRefused(f"User:{username} not found.")
+        if not user.is_super:
+            raise AuthRefused(
+                f"User:{username} has no permission to send request code {code}: a super user is required."
+            )
+
+    def authorize_resource(self, cmd: RemotingCommand, ctx: RequestContext, source_ip: str) -> None:
+        """Refuse unless the sender of ``cmd`` may do ``ctx`` (a handler's check of what it found)."""
+        self._authorize_one((cmd.ext_fields or {}).get(ACCESS_KEY), ctx, source_ip)
 
     def _authorize_one(self, username: str | None, ctx: RequestContext, source_ip: str) -> None:
         if username is None:
@@ -157,18 +181,3 @@ class AuthGuard:
         raise AuthRefused(
             f"User:{username} has no permission to access {resource.key} from {source_ip}, {detail}"
         )
-
-    # ------------------------------------------------------------------------------ the broker's hook
-
-    def wrap(self, handler: Handler) -> Handler:
-        """``handler`` behind the checks (itself when both are off)."""
-        if not self.enabled:
-            return handler
-        check = self.check
-
-        @functools.wraps(handler)
-        def checked(conn: Connection, cmd: RemotingCommand) -> Any:
-            check(conn, cmd)
-            return handler(conn, cmd)
-
-        return checked

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,6 +163,10 @@ class ColdDataCgCtrService:
 
     def _ordered_config(self) -> dict[str, int]:
         return {g: self.config_table[g] for g in concurrent_hash_order(self._config_order)}
+
+    def size_after(self, groups: Iterable[str]) -> int:
+        """How many entries the config table would hold with ``groups`` added or updated."""
+        return len(self.config_table.keys() | set(groups))
 
     def add_or_update_group_config(self, entries: Mapping[str, int]) -> None:
         """``addOrUpdateGroupConfig`` for each entry, then one write of the file."""

@@ -4,7 +4,8 @@ Seven groups always exist; a lookup of a missing group creates it with the defau
 ``autoCreateSubscriptionGroup`` is on (or the group is a ``CID_RMQ_SYS_`` one), bumping the version
 and persisting, exactly as heartbeats, pulls and unregistrations on a Java broker do; as in Java
 5.3.3, a name that breaks the group rules is never auto-created (the lookup finds nothing).
-A failed persist is logged once and retried by the next change (see :mod:`.jsonfile`).
+A failed persist is logged once and retried by the next change (see :mod:`.jsonfile`). Inside
+:meth:`GroupManager.batched` (a heartbeat naming many groups) the file is written once, at the end.
 
 A group is kept in the form it was given: a 5.x tool's body (with ``consumeMessageOrderly``,
 ``groupRetryPolicy``, ``attributes``...) keeps those fields, with 5.x defaults for the ones it left
@@ -14,6 +15,8 @@ out, so reading the group back shows what was set; a 4.x body stays the nine cla
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,8 @@ class GroupManager:
             name: SubscriptionGroupConfig(group_name=name) for name in BUILTIN_GROUPS
         }
         self.data_version = DataVersion()
+        self._batch_depth = 0
+        self._unsaved = False
 
     def load(self) -> None:
         def decode(obj: Any) -> None:
@@ -70,6 +75,25 @@ class GroupManager:
     def persist(self) -> bool:
         return persist_config_file(self.path, lambda: self.encode(pretty=True))
 
+    def _changed(self) -> None:
+        self.data_version.next_version()
+        if self._batch_depth:
+            self._unsaved = True
+        else:
+            self.persist()
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Changes made inside are written once, when the outermost block ends (whatever ends it)."""
+        self._batch_depth += 1
+        try:
+            yield
+        finally:
+            self._batch_depth -= 1
+            if not self._batch_depth and self._unsaved:
+                self._unsaved = False
+                self.persist()
+
     def get(self, group: str) -> SubscriptionGroupConfig | None:
         """The group's config, without creating it."""
         return self.table.get(group)
@@ -83,8 +107,7 @@ class GroupManager:
             cfg = SubscriptionGroupConfig(group_name=group)
             self.table[group] = cfg
             log.info("auto create a subscription group %r", group)
-            self.data_version.next_version()
-            self.persist()
+            self._changed()
         return cfg
 
     def update(self, cfg: SubscriptionGroupConfig) -> None:
@@ -99,16 +122,14 @@ class GroupManager:
         old = name in self.table
         self.table[name] = _as_stored(cfg)
         log.info("%s subscription group %r", "update" if old else "create new", name)
-        self.data_version.next_version()
-        self.persist()
+        self._changed()
 
     def delete(self, group: str) -> bool:
         if self.table.pop(group, None) is None:
             log.warning("delete subscription group failed, %r does not exist", group)
             return False
         log.info("delete subscription group OK, %r", group)
-        self.data_version.next_version()
-        self.persist()
+        self._changed()
         return True
 
 

@@ -4,9 +4,11 @@ REGISTER_BROKER (103) carries the whole topic table and its DataVersion as a ``R
 with ``bodyCrc32 = crc32(body) & 0x7FFFFFFF``; it goes to every configured name server in
 parallel. Boot, periodic and post-UPDATE_AND_CREATE_TOPIC registrations wait for the answers
 (and honour the ORDER_TOPIC_CONFIG table a 4.x name server returns); a registration right after an
-automatic topic creation is sent oneway. UNREGISTER_BROKER (104) is sent at shutdown. Both carry
-the declared headers the name server reads (:mod:`mqadmin.protocol.headers.namesrv`), their fields
-in the HashMap order a Java broker sends them in.
+automatic topic creation is sent oneway, and the oneway registrations asked for while the event
+loop runs one round of callbacks go out as one (the body, the whole table, is built once).
+UNREGISTER_BROKER (104) is sent at shutdown. Both carry the declared headers the name server reads
+(:mod:`mqadmin.protocol.headers.namesrv`), their fields in the HashMap order a Java broker sends
+them in.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class Registrar:
         self.topics = topics
         self.client = client
         self._oneway_tasks: set[asyncio.Task[None]] = set()
+        self._oneway_queued = False
 
     @property
     def namesrv_addrs(self) -> list[str]:
@@ -133,11 +136,26 @@ class Registrar:
         return resp
 
     def register_oneway(self) -> None:
-        """``registerBrokerAll(false, true, true)``: the full table, oneway, without waiting."""
+        """``registerBrokerAll(false, true, true)``: the full table, oneway, without waiting.
+
+        The registration is built on the loop's next round, so that asking again before then
+        adds nothing: many creations cost one body and one frame per name server.
+        """
+        if self._oneway_queued or not self.namesrv_addrs:
+            return
+        self._oneway_queued = True
+        asyncio.get_running_loop().call_soon(self._register_oneway_now)
+
+    def _register_oneway_now(self) -> None:
+        self._oneway_queued = False
         addrs = self.namesrv_addrs
         if not addrs:
             return
-        body = self._body(None)
+        try:
+            body = self._body(None)
+        except Exception as e:  # a loop callback: nobody above to tell; the periodic one follows
+            log.warning("oneway register broker: cannot build the body: %s", e)
+            return
         for addr in addrs:
             task = asyncio.get_running_loop().create_task(self._send_oneway(addr, body))
             self._oneway_tasks.add(task)

@@ -5,12 +5,16 @@ broker-name topics, ``SCHEDULE_TOPIC_XXXX``, ...), then the file's entries are l
 Every change bumps the table's DataVersion and persists at once. Creations that must reach the
 name servers (auto-created topics, retry and DLQ topics) call ``on_auto_create``, which the
 controller wires to a oneway registration, as Java's ``registerBrokerAll(false, true, true)``.
+Inside :meth:`TopicManager.batched` (one request creating many topics, a heartbeat naming many
+groups) the writes and the registrations wait for the block's end: one of each per request, so the
+cost of a request grows with its elements, not with their square.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +114,9 @@ class TopicManager:
         self.data_version = DataVersion()
         self.system_topics: set[str] = set(_STATIC_SYSTEM_TOPICS)
         self.on_auto_create: Callable[[], None] = lambda: None
+        self._batch_depth = 0
+        self._unsaved = False
+        self._unregistered = False
         self.mappings = TopicQueueMappings(config, config_dir)
         """Static topics' queue mappings (``topicQueueMapping.json``), kept beside their configs."""
         self._builtin()
@@ -165,7 +172,36 @@ class TopicManager:
 
     def _changed(self) -> None:
         self.data_version.next_version()
-        self.persist()
+        if self._batch_depth:
+            self._unsaved = True
+        else:
+            self.persist()
+
+    def _auto_created(self) -> None:
+        if self._batch_depth:
+            self._unregistered = True
+        else:
+            self.on_auto_create()
+
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Changes made inside are written once and registered once, when the outermost block ends.
+
+        Whatever ends the block (an exception included), what changed in memory reaches the file
+        and the name servers, so the table and its file never disagree for long.
+        """
+        self._batch_depth += 1
+        try:
+            yield
+        finally:
+            self._batch_depth -= 1
+            if not self._batch_depth:
+                unsaved, unregistered = self._unsaved, self._unregistered
+                self._unsaved = self._unregistered = False
+                if unsaved:
+                    self.persist()
+                if unregistered:
+                    self.on_auto_create()
 
     # ------------------------------------------------------------------------------ queries
 
@@ -241,7 +277,7 @@ class TopicManager:
         log.info("create new topic by default topic %s: %s", default_topic, topic_config_string(tc))
         self.table[topic] = tc
         self._changed()
-        self.on_auto_create()
+        self._auto_created()
         return tc
 
     def create_in_send_back(self, topic: str, queue_nums: int, perm: int, topic_sys_flag: int) -> TopicConfig:
@@ -259,7 +295,7 @@ class TopicManager:
         log.info("create new topic %s", topic_config_string(tc))
         self.table[topic] = tc
         self._changed()
-        self.on_auto_create()
+        self._auto_created()
         return tc
 
     def update_order_topics(self, order_topics: set[str]) -> None:

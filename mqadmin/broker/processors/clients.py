@@ -5,6 +5,9 @@ consumer (222 reset offsets, 223 consumer status, 307 running info, 309 consume 
 A heartbeat registers the channel in its producer and consumer groups and creates the group's
 ``%RETRY%`` topic; when a consumer group changes, NOTIFY_CONSUMER_IDS_CHANGED goes to every
 member, the sender included, before the heartbeat is answered (as the C++ capture shows).
+A heartbeat is bounded by its declared budget (consumer groups, subscriptions per group, producer
+groups): one over any bound is refused whole before a group or topic is made. What one heartbeat
+creates is written once per file and registered with the name servers once.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.consumer import (
     ConsumeMessageDirectlyResultRequestHeader,
+    ConsumerData,
     GetConsumerConnectionListRequestHeader,
     GetConsumerListByGroupRequestHeader,
     GetConsumerRunningInfoRequestHeader,
@@ -44,6 +48,7 @@ from mqadmin.protocol.headers.consumer import (
 )
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity, hash_ordered
 from mqadmin.protocol.msgid import decode_offset_msg_id
+from mqadmin.protocol.requests import limit
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.errors import RemotingTimeoutError
 
@@ -65,6 +70,23 @@ def _body(cmd: RemotingCommand, what: str) -> dict[Any, Any]:
         return j.decode_object(cmd.body or b"", what)
     except ProtocolError as e:
         raise RequestError(f"decode {what} failed: {e}") from None
+
+
+def _over_budget(data: HeartbeatData) -> str | None:
+    """Why the heartbeat exceeds its declared budget, or None (Java has no such bounds)."""
+    code = RequestCode.HEART_BEAT
+    groups, producers, subs = limit(code, "groups"), limit(code, "producers"), limit(code, "subscriptions")
+    if len(data.consumers) > groups:
+        return f"heartbeat names {len(data.consumers)} consumer groups, more than the limit of {groups}"
+    if len(data.producer_groups) > producers:
+        return (
+            f"heartbeat names {len(data.producer_groups)} producer groups, more than the limit of {producers}"
+        )
+    for cd in data.consumers:
+        if len(cd.subscriptions) > subs:
+            n = len(cd.subscriptions)
+            return f"heartbeat subscribes group {cd.group_name} to {n} topics, more than the limit of {subs}"
+    return None
 
 
 def _mq_set_json(mqs: list[MessageQueue]) -> list[dict[str, Any]]:
@@ -109,30 +131,41 @@ class ClientProcessor:
         (4.9.8 does) but gets no ``%RETRY%`` topic.
         """
         data = HeartbeatData.decode(cmd.body)
+        over = _over_budget(data)
+        if over is not None:
+            raise RequestError(over, ResponseCode.SYSTEM_ERROR)
         b = self.broker
         info = self._channel(conn, cmd, data.client_id)
-        for cd in data.consumers:
-            group = cd.group_name
-            notify = True
-            g = b.groups.find(group)
-            if g is not None:
-                notify = g.notify_consumer_ids_changed_enable
-                flag = TOPIC_SYS_FLAG_UNIT_SUB if cd.unit_mode else 0
-                b.topics.create_in_send_back(
-                    RETRY_PREFIX + group, g.retry_queue_nums, PERM_READ | PERM_WRITE, flag
-                )
-            b.consumers.register(
-                group,
-                self._channel(conn, cmd, data.client_id),
-                cd.consume_type,
-                cd.message_model,
-                cd.consume_from_where,
-                cd.subscriptions,
-                notify,
-            )
+        with b.groups.batched(), b.topics.batched():  # one write of each file, one registration
+            for cd in data.consumers:
+                self._register_consumer(conn, cmd, data.client_id, cd)
         for group in data.producer_groups:
             b.producers.register(group, info)
         return answer(cmd, ResponseCode.SUCCESS)
+
+    def _register_consumer(
+        self, conn: Connection, cmd: RemotingCommand, client_id: str, cd: ConsumerData
+    ) -> None:
+        """One consumer group of a heartbeat: its config and ``%RETRY%`` topic, then the channel."""
+        b = self.broker
+        group = cd.group_name
+        notify = True
+        g = b.groups.find(group)
+        if g is not None:
+            notify = g.notify_consumer_ids_changed_enable
+            flag = TOPIC_SYS_FLAG_UNIT_SUB if cd.unit_mode else 0
+            b.topics.create_in_send_back(
+                RETRY_PREFIX + group, g.retry_queue_nums, PERM_READ | PERM_WRITE, flag
+            )
+        b.consumers.register(
+            group,
+            self._channel(conn, cmd, client_id),
+            cd.consume_type,
+            cd.message_model,
+            cd.consume_from_where,
+            cd.subscriptions,
+            notify,
+        )
 
     @guarded
     def unregister_client(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:

@@ -6,7 +6,9 @@ The update's body is ``Properties`` text, consumer group = threshold in bytes; t
 the group's name. Java skips an entry it cannot read (a threshold that is not a number) with a log
 line and answers success; here a request with such an entry, or a name that is not a group name, is
 refused whole with SYSTEM_ERROR and nothing changes. An empty body changes nothing and succeeds, as
-in Java. The tables live in :class:`~mqadmin.broker.cold_data.ColdDataCgCtrService`.
+in Java. An update that would leave the table with more entries than its declared budget
+(``entries``; Java has no bound) is refused whole too, before its entries are checked. The tables live in
+:class:`~mqadmin.broker.cold_data.ColdDataCgCtrService`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
+from mqadmin.protocol.requests import limit
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
 
@@ -83,6 +86,12 @@ class ColdDataProcessor:
             props = string_to_properties(cmd.body, strict=True)
         except ProtocolError:
             return self._refused(conn, cmd, "string2Properties error")
+        bound = limit(RequestCode.UPDATE_COLD_DATA_FLOW_CTR_CONFIG, "entries")
+        size = self.service.size_after(props)
+        if size > bound:
+            return self._refused(
+                conn, cmd, f"the cold data config would hold {size} groups, more than the limit of {bound}"
+            )
         entries: dict[str, int] = {}
         for group, value in props.items():
             why = _entry_refusal(group, value)

@@ -9,9 +9,11 @@ and a value that does not parse is ignored. :class:`Configuration` is Java's ``C
 the text table GET_BROKER_CONFIG answers and UPDATE_BROKER_CONFIG changes and persists.
 
 A remote update (:meth:`Configuration.refusal`) is stricter than Java's: an entry on more than one
-line, a black-listed key (5.3.3's list, plus every key naming a file or directory), or a value that
-does not parse for its field refuses the whole update, and nothing changes. The persisted file is
-written escaped (``Properties.store``), so it reads back exactly as it was set.
+line, a black-listed key (5.3.3's list, plus every authentication, ACL, credential, path and address
+key: :func:`~mqadmin.protocol.configentry.protected_key`), or a value that does not parse for its
+field refuses the whole update, and nothing changes. The persisted file is written escaped
+(``Properties.store``), so it reads back exactly as it was set. The listing GET_BROKER_CONFIG
+answers (:meth:`Configuration.format` with ``masked``) never shows a credential.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from mqadmin.protocol import names
 from mqadmin.protocol.bodies.properties import properties_store
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.codes import ResponseCode
-from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
+from mqadmin.protocol.configentry import config_entry_refusal, masked_value, protected_key
 from mqadmin.protocol.headers.topic import perm_refusal
 from mqadmin.protocol.javacoll import properties_order
 from mqadmin.protocol.javanum import parse_double
@@ -421,6 +423,7 @@ ALWAYS_BLACK_LISTED = frozenset({"brokerConfigPath", "rocketmqHome", "configBlac
 """Keys 5.3.3's ``AdminBrokerProcessor.initConfigBlackList`` refuses whatever ``configBlackList`` says,
 and ``rocketmqVersion`` (:mod:`mqadmin.broker.version`: chosen at start, never remotely)."""
 
+
 class Configuration:
     """Java ``Configuration``: every setting as text, for GET/UPDATE_BROKER_CONFIG (26/25).
 
@@ -452,9 +455,14 @@ class Configuration:
         self._refresh()
         return {k: self.all_configs[k] for k in properties_order(self._keys)}
 
-    def format(self) -> str:
-        """``getAllConfigsFormatString``: ``key=value`` lines (properties order is applied here)."""
-        return "".join(f"{k}={v}\n" for k, v in self.ordered().items())
+    def format(self, *, masked: bool = False) -> str:
+        """``getAllConfigsFormatString``: ``key=value`` lines (properties order is applied here);
+        ``masked``: each credential shown as :data:`~mqadmin.protocol.configentry.SECRET_MASK`, as
+        every listing sent to a peer shows it (the persisted file keeps the real values)."""
+        table = self.ordered()
+        if masked:
+            table = {k: masked_value(k, v) for k, v in table.items()}
+        return "".join(f"{k}={v}\n" for k, v in table.items())
 
     def show(self, key: str, value: str) -> None:
         """List (or change) a setting no config object here holds, e.g. a 5.x store setting a request
@@ -462,15 +470,17 @@ class Configuration:
         self._merge({key: value})
 
     def black_list(self) -> set[str]:
-        """Keys an update may not touch: 5.3.3's (``configBlackList`` plus its fixed three) and paths."""
+        """Java's keys an update may not touch: ``configBlackList`` plus 5.3.3's fixed three (the
+        floor: :meth:`refusal` adds every key :func:`protected_key` names)."""
         black = {k for k in self.settings.broker.config_black_list.split(";") if k}
         return black | ALWAYS_BLACK_LISTED
 
     def refusal(self, props: Mapping[str, str]) -> tuple[int, str] | None:
         """(code, remark) refusing the update ``props`` as a whole, or None when every entry is good.
 
-        In order: an entry that is not one line of text (INVALID_PARAMETER); a black-listed or path
-        key (NO_PERMISSION, Java's remark); a value its field's Java type cannot take, a permission
+        In order: an entry that is not one line of text (INVALID_PARAMETER); a black-listed key or
+        one :func:`protected_key` names, an auth, ACL, credential, path or address setting
+        (NO_PERMISSION, Java's remark); a value its field's Java type cannot take, a permission
         outside 0..7, or a cluster or broker name that could not be stored (INVALID_PARAMETER).
         """
         for k, v in props.items():
@@ -478,7 +488,7 @@ class Configuration:
             if why is not None:
                 return ResponseCode.INVALID_PARAMETER, why
         black = self.black_list()
-        if any(k in black or is_path_key(k) for k in props):
+        if any(k in black or protected_key(k) is not None for k in props):
             return ResponseCode.NO_PERMISSION, "Can not update config in black list."
         for bean in self.settings.beans:
             for f in bean.java_fields():

@@ -1,5 +1,8 @@
 """Broker administration: config get/update (26, 25), runtime info (28) and stats items (315).
 
+GET_BROKER_CONFIG never shows a credential (masked for everyone); UPDATE_BROKER_CONFIG refuses,
+whole, any auth, ACL, credential, path or address setting (:meth:`Configuration.refusal`).
+
 Runtime info carries the Java keys with values measured from what this broker served: put and get
 counters and TPS windows from :class:`~mqadmin.broker.stats.StoreStats`, commit-log offsets and
 disk ratios from the store, today's/yesterday's counters rolled at local midnight.
@@ -50,8 +53,9 @@ class BrokerAdminProcessor:
 
     @guarded
     def get_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        """Java's table, every credential masked whoever asks (the listing travels and is printed)."""
         c = self.broker.configuration
-        body = c.format().encode()
+        body = c.format(masked=True).encode()
         version = {"version": c.data_version.encode().decode()}
         return answer(cmd, ResponseCode.SUCCESS, None, version, body or None)
 

@@ -1,4 +1,9 @@
-"""Finding messages: QUERY_MESSAGE by key or unique key (12) and VIEW_MESSAGE_BY_ID (33)."""
+"""Finding messages: QUERY_MESSAGE by key or unique key (12) and VIEW_MESSAGE_BY_ID (33).
+
+VIEW_MESSAGE_BY_ID names no topic, only a commit-log offset, so the ACL check before the handler
+cannot see whose message it reads: with ACL on, the handler checks the topic of the message it
+found (Get on that topic; ACL 1.0: SUB) and answers NO_PERMISSION instead of another topic's message.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,11 @@ from typing import TYPE_CHECKING
 from mqadmin.broker.processors.wire import answer, guarded
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.message import QueryMessageRequestHeader, ViewMessageRequestHeader
 from mqadmin.protocol.javanum import parse_bool
+from mqadmin.protocol.message import decode_message
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -49,7 +57,18 @@ class QueryProcessor:
     @guarded
     def view_message(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         offset = ViewMessageRequestHeader.decode(cmd.ext_fields).offset
-        record = self.broker.store.look_message(offset)
+        b = self.broker
+        record = b.store.look_message(offset)
         if record is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"can not find message by the offset, {offset}")
+        if b.admission.enabled:  # raises NO_PERMISSION unless the sender may read the message's topic
+            b.admission.require(conn, cmd, "Topic", _topic_of(record, offset), ("Get",))
         return answer(cmd, ResponseCode.SUCCESS, None, None, record)
+
+
+def _topic_of(record: bytes, offset: int) -> str:
+    """The topic of a stored message (its body is not inflated: only the topic is wanted)."""
+    try:
+        return decode_message(record, read_body=False, decompress=False)[0].topic
+    except ProtocolError:
+        raise HeaderError(f"can not find message by the offset, {offset}") from None

@@ -343,7 +343,9 @@ class SendProcessor:
         """CONSUMER_SEND_MSG_BACK: into ``%RETRY%group`` after a delay, or ``%DLQ%group`` at the end.
 
         The group is checked by its header (Java's group rules), and the retry topic derived from
-        it must be one the store can hold, before anything is created or written.
+        it must be one the store can hold, before anything is created or written. With ACL on, the
+        message at the offset must be of a topic the group subscribes to (or its own retry topic):
+        the offset is the sender's choice, and a copy in ``%RETRY%group`` is readable by the group.
         """
         h = ConsumerSendMsgBackRequestHeader.decode(cmd.ext_fields)
         group = h.group
@@ -353,6 +355,17 @@ class SendProcessor:
         if check_stored_topic(new_topic) is not None:  # Java: the put fails, MESSAGE_ILLEGAL
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "MESSAGE_ILLEGAL")
         b = self.broker
+        raw = b.store.look_message(offset)  # read first: a refused copy creates nothing either
+        try:
+            orig = decode_message(raw, decompress=False)[0] if raw is not None else None
+        except ProtocolError:
+            orig = None
+        if orig is not None and b.admission.enabled and not self._subscribes(group, orig.topic):
+            return answer(
+                cmd,
+                ResponseCode.NO_PERMISSION,
+                f"the group {group} does not subscribe to the topic of the message at offset {offset}",
+            )
         g = b.groups.find(group)
         if g is None:
             return answer(cmd, 26, f"subscription group not exist, {group} {FAQ_SUFFIX}")
@@ -365,11 +378,6 @@ class SendProcessor:
         tc = b.topics.create_in_send_back(new_topic, g.retry_queue_nums, PERM_READ | PERM_WRITE, sys_flag)
         if not tc.perm & PERM_WRITE:
             return answer(cmd, 16, f"the topic[{new_topic}] sending message is forbidden")
-        raw = b.store.look_message(offset)
-        try:
-            orig = decode_message(raw, decompress=False)[0] if raw is not None else None
-        except ProtocolError:
-            orig = None
         if orig is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"look message by offset failed, {offset}")
         props = dict(orig.properties)
@@ -415,3 +423,9 @@ class SendProcessor:
                 b.stats.inc_topic_put(msg.topic, 1, result.wrote_bytes)
             return answer(cmd, 0)
         return answer(cmd, 1, result.status.name)
+
+    def _subscribes(self, group: str, topic: str) -> bool:
+        """``topic`` is the group's own retry topic or one its consumers registered a subscription to."""
+        return (
+            topic == RETRY_PREFIX + group or self.broker.consumers.find_subscription(group, topic) is not None
+        )

@@ -17,7 +17,7 @@ from mqadmin.admin.fanout import FanOutResult, fan_out
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.admin.signing import AclSigner, ordered_fields
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.headers.base import RequestHeader
+from mqadmin.protocol.headers.base import HeaderError, RequestHeader
 from mqadmin.remoting.client import RemotingClient
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
@@ -36,6 +36,10 @@ def _client_tls() -> ssl.SSLContext:
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
     return ctx
+
+
+_SMALLEST_BUDGET = 64 * 1024
+"""No declared body budget is smaller: a smaller body needs no look at the registry."""
 
 
 class AdminCore:
@@ -77,10 +81,20 @@ class AdminCore:
         """A request as the Java tool builds it; ``fields`` in the header class's declaration order.
 
         A declared header is checked first (names and required fields, as the server will check
-        them): a bad one raises :class:`HeaderError` and nothing is sent.
+        them): a bad one raises :class:`HeaderError` and nothing is sent. So is a body over the
+        budget the request registry declares for ``code`` (our servers would refuse it unread).
         """
         if isinstance(fields, RequestHeader):
             fields = dict(fields.check().to_ext())
+        if body is not None and len(body) > _SMALLEST_BUDGET:  # the registry is read only for these
+            from mqadmin.protocol.requests import declared
+
+            decl = declared(code)
+            if decl is not None and len(body) > decl.budget.body:
+                raise HeaderError(
+                    f"request code {code}: a body of {len(body)} bytes is over the "
+                    f"{decl.budget.body} bytes declared for it"
+                )
         if self._signer is not None:
             ext = {k: v for k, v in (fields or {}).items() if v is not None} or None
         else:

@@ -143,7 +143,7 @@ def request_resources(cmd: RemotingCommand) -> dict[str, int]:
     if ext is None:
         return resources
     code = cmd.code
-    if code == RequestCode.SEND_MESSAGE or code == RequestCode.SEND_MESSAGE_V2:
+    if code in (RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE):
         topic = ext.get("topic") if code == RequestCode.SEND_MESSAGE else ext.get("b")
         # a send to a retry topic needs SUB on the group the topic is of (Java reads the "group"
         # field, so one group's account could write into another group's retry topic)
@@ -167,6 +167,11 @@ def request_resources(cmd: RemotingCommand) -> dict[str, int]:
         _header(ext, ("consumerGroup", "topic", "queueId", "commitOffset"), ("queueId",), ("commitOffset",))
         _add(resources, retry_topic(ext.get("consumerGroup")), SUB)
         _add(resources, ext.get("topic"), SUB)
+    elif code == RequestCode.QUERY_CONSUMER_OFFSET:  # Java reads neither of these two
+        _add(resources, retry_topic(ext.get("consumerGroup")), SUB)
+        _add(resources, ext.get("topic"), SUB)
+    elif code == RequestCode.END_TRANSACTION:
+        _add(resources, ext.get("topic") or None, PUB)
     else:
         _declared_resources(code, ext, resources)
     return resources

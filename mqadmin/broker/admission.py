@@ -2,8 +2,9 @@
 
 Each request goes through the same steps, in this order, before its handler sees it:
 
-1. **Within budget.** A body over the code's declared bytes (:mod:`mqadmin.protocol.requests`) is
-   refused before anything reads it, credentials included (a signature costs a pass over the body).
+1. **Within budget.** A body over the code's declared bytes (:mod:`mqadmin.protocol.requests`) has
+   been refused by the connection before the gate (as on every server of ours), so not even a
+   signature check passes over it.
 2. **Authenticated.** ACL 1.0: the account's signature; ACL 2.0: the user and signature. Nothing of
    the body has been parsed yet.
 3. **Authorized**, by the declaration: an operator's request needs an ACL 1.0 admin account / an
@@ -36,7 +37,7 @@ from mqadmin.protocol.requests import Declaration, declared
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
 
-__all__ = ["Admission", "NotDeclared", "OverBudget"]
+__all__ = ["Admission", "NotDeclared"]
 
 log = logging.getLogger("mqadmin.broker")
 _peer_log = ThrottledLog(log)
@@ -52,13 +53,6 @@ class NotDeclared(HeaderError):
             f"request code {code} is not declared for a broker: refused while ACL is enabled",
             ResponseCode.NO_PERMISSION,
         )
-
-
-class OverBudget(HeaderError):
-    """A request over its declared budget: refused before anything of it is read."""
-
-    def __init__(self, code: int, what: str, size: int, most: int) -> None:
-        super().__init__(f"request code {code}: {what} of {size} bytes is over its limit of {most} bytes")
 
 
 class Admission:
@@ -98,10 +92,6 @@ class Admission:
         An undeclared code is checked as an operator's request (credentials, then an admin account or
         a super user), and a served one is then refused all the same.
         """
-        if decl is not None:
-            body = cmd.body
-            if body is not None and len(body) > decl.budget.body:
-                raise OverBudget(cmd.code, "a body", len(body), decl.budget.body)
         if self.validator is not None:
             self.validator.check(conn, cmd)
         if self.guard is not None:

@@ -87,6 +87,9 @@ class TransactionService:
             return answer(cmd, 1, "The transaction state table offset wrong")
         if half.commit_log_offset != commit_log_offset:
             return answer(cmd, 1, "The commit log offset wrong")
+        # the topic the message is for decides, not the one the request names (a 4.x client names none)
+        real = half.properties.get(MessageConst.PROPERTY_REAL_TOPIC, "")
+        b.admission.require(conn, cmd, "Topic", real, ("Pub",))
         if kind == MessageSysFlag.TRANSACTION_COMMIT_TYPE:
             props = dict(half.properties)
             real_topic = props.pop(MessageConst.PROPERTY_REAL_TOPIC, "")

@@ -139,14 +139,32 @@ def _os_reason(exc: OSError) -> str:
     return text or type(exc).__name__
 
 
+_SMALLEST_BUDGET = 64 * 1024
+"""No request code's declared body budget is smaller: smaller bodies need no look at the registry."""
+
+
+def _over_budget(code: int, size: int) -> HeaderError | None:
+    """The refusal of a body of ``size`` bytes for ``code`` over its declared budget (an undeclared
+    code gets the smallest), or None."""
+    from mqadmin.protocol.requests import SMALL_BODY, declared  # only for bodies over 64 KiB
+
+    decl = declared(code)
+    most = decl.budget.body if decl is not None else SMALL_BODY
+    if size <= most:
+        return None
+    return HeaderError(f"request code {code}: a body of {size} bytes is over its limit of {most} bytes")
+
+
 class HandlerTable:
     """Request handlers by request code, with an optional default (Java's processor table)."""
 
-    __slots__ = ("_by_code", "default")
+    __slots__ = ("_by_code", "budgets", "default")
 
     def __init__(self) -> None:
         self._by_code: dict[int, Handler] = {}
         self.default: Handler | None = None
+        #: Refuse a body over its code's declared budget before any handler (a server's table).
+        self.budgets = False
 
     def register(self, code: int, handler: Handler) -> None:
         """Route requests with ``code`` to ``handler``, replacing any earlier one."""
@@ -161,6 +179,10 @@ class HandlerTable:
 
     def __contains__(self, code: object) -> bool:
         return code in self._by_code
+
+    def codes(self) -> frozenset[int]:
+        """The codes with a handler of their own (what a registry check walks)."""
+        return frozenset(self._by_code)
 
 
 class Connection(asyncio.Protocol):
@@ -388,6 +410,12 @@ class Connection(asyncio.Protocol):
         if cmd.bad_text is not None:  # refused before any handler can keep it
             self._refuse(cmd, HeaderError(f"request refused: {cmd.bad_text}"))
             return
+        body = cmd.body
+        if body is not None and len(body) > _SMALLEST_BUDGET and self._handlers.budgets:
+            over = _over_budget(cmd.code, len(body))
+            if over is not None:
+                self._refuse(cmd, over)
+                return
         try:
             result = handler(self, cmd)
         except HeaderError as e:

@@ -85,6 +85,7 @@ class RemotingServer:
         reuse_port: bool = False,
     ) -> None:
         self.handlers = HandlerTable()
+        self.handlers.budgets = True  # every server of ours refuses a body over its declared budget
         #: What a new connection is made with (a :class:`Connection` subclass, or a partial of one).
         self.connection_factory: Callable[..., Connection] = Connection
         self.on_connect: list[Callable[[Connection], object]] = []

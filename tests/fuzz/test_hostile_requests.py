@@ -9,12 +9,17 @@ black-listed keys; a few connections send malformed frames. It runs against thre
 drawing the codes of its own features half the time:
 
 - ``4.9.8``: a broker behaving as 4.9.8 with ACL 1.0 on (``aclEnable``), most requests signed by its
-  admin account (the ``plain_acl.yml`` admin codes 50-54 are reached), and a plain name server;
+  admin account (the ``plain_acl.yml`` admin codes 50-54 are reached), a quarter by an ordinary
+  account, and a plain name server;
 - ``5.3.3``: a broker behaving as 5.3.3 with authentication off (ACL 2.0 admin 3001-3010, consume
   modes 401/402, static topics 513, HA 907/908, epochs 1007, cold data 2001-2004, RocksDB probes...)
   and a name server with its embedded controller (``enableControllerInNamesrv``, codes 1001-1018);
 - ``5.3.3-auth``: that broker with ``authenticationEnabled``/``authorizationEnabled``, most requests
-  signed by its super user (the rest unsigned or with a wrong secret).
+  signed by its super user, a quarter by a user with no policy (the rest unsigned or with a wrong
+  secret).
+
+One request in fifty carries a body over its code's declared budget, or a small zlib stream that
+inflates past it.
 
 Then:
 
@@ -30,6 +35,7 @@ Then:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import random
@@ -38,6 +44,7 @@ import socket
 import struct
 import time
 import uuid
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +63,7 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode, request_codes
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import RequestHeader
 from mqadmin.protocol.names import bad_text, check_group, check_topic
+from mqadmin.protocol.requests import declared
 from mqadmin.remoting.client import RemotingClient
 from mqadmin.remoting.errors import RemotingError
 
@@ -112,6 +120,11 @@ accounts:
     defaultTopicPerm: PUB
 """
 ROOT = Credentials("rootUser", "rootSecret")
+ACL1_USER = Credentials("UserAK001", "UserSK001")
+"""An ordinary ACL 1.0 account (not admin)."""
+ALICE = Credentials("alice", "aliceSecret")
+"""An ACL 2.0 Normal user with no policy at all (made by :func:`_seed`)."""
+UNPRIVILEGED = {ACL1_ADMIN.access_key: ACL1_USER, ROOT.access_key: ALICE}
 
 CONTROLLER_CODES = tuple(range(1001, 1019))
 FIVE_BROKER_CODES = (
@@ -269,16 +282,36 @@ def _all_codes() -> list[int]:
 
 
 def _maybe_signed(cmd: RemotingCommand, rng: random.Random, signer: Credentials | None) -> RemotingCommand:
-    """Most requests signed by ``signer`` (so they pass the ACL and reach the handlers), some with a
-    wrong secret, some not at all."""
+    """Most requests signed by ``signer`` (so they pass the ACL and reach the handlers), many by an
+    unprivileged account of the same server (correctly signed: only the declared checks stop it),
+    some with a wrong secret, some not at all."""
     if signer is None:
         return cmd
     r = rng.random()
-    if r < 0.85:
+    if r < 0.6:
         AclSigner(signer)(cmd)
+    elif r < 0.85:
+        AclSigner(UNPRIVILEGED[signer.access_key])(cmd)
     elif r < 0.92:
         AclSigner(Credentials(signer.access_key, "NotTheSecret"))(cmd)
     return cmd
+
+
+def oversized_or_compressed(rng: random.Random, code: int) -> tuple[bytes, dict[str, str]]:
+    """A body over the code's declared budget, or a small zlib stream that inflates past it (with
+    the ext fields that ask for inflation where a request has them)."""
+    decl = declared(code)
+    most = decl.budget.body if decl is not None else 64 * 1024
+    if rng.random() < 0.5 and most < 8 * 1024 * 1024:
+        return b"{" + b" " * most + b"}", {}
+    bomb = _bomb((decl.budget.inflated if decl is not None and decl.budget.inflated else most) + 1024)
+    return bomb, {"compressed": "true", "bodyCrc32": str(zlib.crc32(bomb) & 0x7FFFFFFF)}
+
+
+@functools.cache
+def _bomb(size: int) -> bytes:
+    """A zlib stream of a registration-like body that inflates to ``size`` bytes."""
+    return zlib.compress(b'{"filterServerList":["' + b"1.2.3.4:1," * (size // 10) + b'"]}', 9)
 
 
 async def _fuzz(
@@ -306,7 +339,11 @@ async def _fuzz(
                 else:
                     code = rng.choice(codes) if r < 0.95 else rng.randint(-5, 400000)
                 ext = {rng.choice(FIELD_NAMES): hostile_value(rng, marker) for _ in range(rng.randint(0, 8))}
-                cmd = RemotingCommand.request(code, ext or None, hostile_body(rng, code, marker))
+                body = hostile_body(rng, code, marker)
+                if rng.random() < 0.02:
+                    body, more = oversized_or_compressed(rng, code)
+                    ext.update(more)
+                cmd = RemotingCommand.request(code, ext or None, body)
                 cmd = _maybe_signed(cmd, rng, signer)
                 batch.append(rng.choice(clients).invoke(addr, cmd, 5.0))
             results = await asyncio.gather(*batch, return_exceptions=True)
@@ -395,6 +432,10 @@ def _seed(cluster: LocalCluster, signer: Credentials | None) -> None:
         {"namespace": "FUZZ_NS", "key": "k1", "value": "v1"},
     )
     assert r.code == ok, r.remark
+    if signer is ROOT:  # an ACL 2.0 user with no policy, who signs a share of the fuzz
+        user = json.dumps({"username": ALICE.access_key, "password": ALICE.secret_key}).encode()
+        r = _call(b, RequestCode.AUTH_CREATE_USER, {"username": ALICE.access_key}, user, ROOT)
+        assert r.code == ok, r.remark
 
 
 def _files(root: Path) -> set[str]:

@@ -34,7 +34,7 @@ from mqadmin.namesrv.replica import BODY, FORWARD, NOT_FOUND, FillAnswer
 from mqadmin.namesrv.routeanswer import FAQ_TOPIC_URL, V4_9_4, ZONE_MODE, ZONE_NAME, not_found_remark
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.properties import string_to_properties
-from mqadmin.protocol.bodies.register import RegisterBrokerBody
+from mqadmin.protocol.bodies.register import RegisterBodyRefused, RegisterBrokerBody
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper, TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -215,6 +215,9 @@ class NamesrvProcessor:
         h = PutKVConfigRequestHeader.decode(req.ext_fields, lenient=True)
         if h.namespace is None or h.key is None:
             return req.response(SYSTEM_ERROR, "namespace or key is null")
+        refusal = self.kv.put_refusal(h.namespace, h.key, h.value)
+        if refusal is not None:
+            raise HeaderError(f"put KV config refused: {refusal}")
         self.kv.put(h.namespace, h.key, h.value)
         return req.response(SUCCESS)
 
@@ -356,11 +359,18 @@ class NamesrvProcessor:
     def register_broker(self, conn: Connection, req: RemotingCommand) -> Any:
         """REGISTER_BROKER: small bodies at once, large ones one at a time between other requests.
 
-        A large registration is checked, decoded and applied in slices, each in a loop turn of its
-        own, so route queries are answered in between. A member re-sending the very body of its
-        last registration (every 30 s, typically) is applied without decoding it again.
+        A large registration (or a compressed one, which may inflate to megabytes) is decoded in a
+        thread and checked and applied in slices, each in a loop turn of its own, so route queries
+        are answered in between. A member re-sending the very body of its last registration (every
+        30 s, typically) is applied without decoding it again. A registration that would make a
+        route larger than a route answer may be is refused before anything changes.
         """
-        if len(req.body or b"") >= LARGE_REGISTRATION or self.write_lock.locked():
+        ext = req.ext_fields
+        if (
+            len(req.body or b"") >= LARGE_REGISTRATION
+            or self.write_lock.locked()
+            or (ext is not None and parse_bool(ext.get("compressed")))
+        ):
             return self._register_sliced(conn, req)
         checked = self._register_checks(conn, req)
         if isinstance(checked, RemotingCommand):
@@ -370,6 +380,9 @@ class NamesrvProcessor:
             args = self._register_body(req, compressed)
         except _Failure as f:
             return req.response(SYSTEM_ERROR, f.remark)
+        refusal = self.routes.registration_refusal(**header, **args)
+        if refusal is not None:
+            raise HeaderError(f"register broker refused: {refusal}")
         return self._registered(req, self.routes.register_broker(**header, **args))
 
     def _register_checks(
@@ -408,15 +421,22 @@ class NamesrvProcessor:
             if isinstance(checked, RemotingCommand):
                 return checked
             header, compressed = checked
-            await asyncio.sleep(0)
             started = time.perf_counter()
-            try:
-                args = self._register_body(req, compressed)
+            try:  # off the loop: a body may take the Python JSON parser, or inflate to megabytes
+                args = await asyncio.to_thread(self._register_body, req, compressed)
             except _Failure as f:
                 return req.response(SYSTEM_ERROR, f.remark)
             decoded = time.perf_counter()
             size, req.body = len(req.body or b""), None  # the decoded table is all we need now
-            await asyncio.sleep(0)
+            checks = self.routes.registration_refusal_steps(**header, **args, chunk=_SLICE_TOPICS)
+            while True:
+                try:
+                    next(checks)
+                except StopIteration as done:
+                    if done.value is not None:
+                        raise HeaderError(f"register broker refused: {done.value}") from None
+                    break
+                await asyncio.sleep(0)
             steps = self.routes.register_broker_steps(**header, **args, chunk=_SLICE_TOPICS)
             while True:
                 try:
@@ -460,13 +480,16 @@ class NamesrvProcessor:
     @staticmethod
     def _register_body(req: RemotingCommand, compressed: bool) -> dict[str, Any]:
         """The body-borne arguments of a registration; :class:`_Failure` if the body is bad, and
-        :class:`HeaderError` if it names a topic or filter server the tables cannot hold."""
+        :class:`HeaderError` if it names a topic or filter server the tables cannot hold or goes
+        over the REGISTER_BROKER budget (runs in a thread for a large body: it touches no table)."""
         body = req.body
         filters: list[str] | None = None
         if req.version >= V3_0_11:
             if body:
                 try:
                     rb = RegisterBrokerBody.decode(body, compressed=compressed, broker_version=req.version)
+                except RegisterBodyRefused as e:
+                    raise HeaderError(str(e)) from None
                 except (ProtocolError, ValueError, TypeError) as e:
                     raise _Failure(
                         java_exception_remark(
@@ -594,6 +617,11 @@ class NamesrvProcessor:
 
         def register() -> RemotingCommand:
             if route is not None and route.queue_datas:
+                names = [q.broker_name for q in route.queue_datas]
+                refusal = self.routes.topic_registration_refusal(topic, names)
+                if refusal is not None:
+                    log.warning("register topic %s refused from %s: %s", topic, conn.addr, refusal)
+                    return req.response(SYSTEM_ERROR, f"register topic refused: {refusal}")
                 self.routes.register_topic(topic, route.queue_datas)
             return req.response(SUCCESS)
 

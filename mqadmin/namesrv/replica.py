@@ -8,7 +8,10 @@ only moves forward in time: what it holds is never older than what it answered b
 barrier: its reply arrives after every invalidation the primary had made when it read the SYNC.
 
 The stream is a socket pair made by the primary before it starts the worker, so nothing listens
-for it. Messages: ``uint32 length | kind byte | payload`` (length counts kind and payload).
+for it. Messages: ``uint32 length | kind byte | payload`` (length counts kind and payload), at most
+:data:`MAX_MESSAGE` bytes: more than any route the primary accepts (a registration that would make a
+larger one is refused), so every answer crosses; one that would not is sent as FORWARD instead, and
+the primary answers the query itself.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 __all__ = [
     "BODY",
     "FORWARD",
+    "MAX_MESSAGE",
     "NOT_FOUND",
     "FillAnswer",
     "ReplicaFeed",
@@ -39,7 +43,8 @@ FillAnswer = tuple[int, bytes | None]
 _HEAD = struct.Struct(">IB")
 _FILL_HEAD = struct.Struct(">BBI")  # standard, status, topic length
 _ID = struct.Struct(">Q")
-_MAX_MESSAGE = 64 << 20
+MAX_MESSAGE = 64 << 20
+"""The longest message either end accepts: a route body (under 16 MiB) and its topic fit many times."""
 
 # kinds: worker -> primary
 _K_FILL = ord("F")
@@ -81,7 +86,7 @@ class ReplicaProtocol(asyncio.Protocol):
         pos = 0
         while len(buf) - pos >= 5:
             length, kind = _HEAD.unpack_from(buf, pos)
-            if length < 1 or length > _MAX_MESSAGE:
+            if length < 1 or length > MAX_MESSAGE:
                 log.error("replica channel: bad message length %d, closing it", length)
                 self.close()
                 return
@@ -167,6 +172,9 @@ class ReplicaFeed(ReplicaProtocol):
             status, body = self._answer(topic, standard)
             self.flush()
             raw = _topic_bytes(topic)
+            if body is not None and 1 + _FILL_HEAD.size + len(raw) + len(body) > MAX_MESSAGE:
+                log.error("replica channel: the route of %r is too large to send, forwarding", topic[:128])
+                status, body = FORWARD, None
             head = _FILL_HEAD.pack(payload[0], status, len(raw))
             self.send(_K_ANSWER, head + raw + (body or b""))
         elif kind == _K_SYNC:

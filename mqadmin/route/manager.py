@@ -27,6 +27,13 @@ from mqadmin.protocol.bodies.route import BrokerData, QueueData, TopicRouteData
 from mqadmin.protocol.fastjson import browser_quote, quote
 from mqadmin.protocol.javacoll import ChmOrder, JavaHashMap, chm_order, chm_table, hash_set_copy_order
 from mqadmin.route.routecache import QUEUE_DATAS_MARK, RouteBodyCache
+from mqadmin.route.routesize import (
+    ROUTE_ENVELOPE,
+    broker_weight,
+    filters_weight,
+    mappings_weight,
+    route_refusal,
+)
 from mqadmin.route.tables import (
     DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
     MASTER_ID,
@@ -46,12 +53,14 @@ from mqadmin.route.tables import (
     UnregisterRequest,
 )
 
-__all__ = ["RegisterSteps", "RouteInfoManager"]
+__all__ = ["RefusalSteps", "RegisterSteps", "RouteInfoManager"]
 
 log = logging.getLogger("mqadmin.namesrv.route")
 
 RegisterSteps = Generator[None, None, RegisterResult | None]
 """A registration in slices: each ``next`` applies a chunk of topics; the return value is the result."""
+RefusalSteps = Generator[None, None, str | None]
+"""A check in slices: each ``next`` looks at a chunk of topics; the return value is the refusal."""
 
 _TOPIC_TABLE = chm_table(1024)  # new ConcurrentHashMap<>(1024)
 _BROKER_TABLE = chm_table(128)
@@ -110,6 +119,8 @@ class RouteInfoManager:
         self._queue_datas: dict[tuple[str, int, int, int, int], QueueData] = {}
         # broker name -> count of topics gained or lost, to tell whether a table could be missing any
         self._membership: dict[str, int] = {}
+        # id of a filter server list -> (the list, its weight in routes); lists are replaced, not changed
+        self._filter_weights: dict[int, tuple[list[str], int]] = {}
 
     # ------------------------------------------------------------------------------ registration
 
@@ -415,6 +426,153 @@ class RouteInfoManager:
                     result.ha_server_addr = master_live.ha_server_addr
                     result.master_addr = master_addr
         return result
+
+    # ------------------------------------------------------------------------------ route size
+
+    def registration_refusal(self, **kwargs: Any) -> str | None:
+        """:meth:`registration_refusal_steps` at once."""
+        steps = self.registration_refusal_steps(**kwargs, chunk=1 << 62)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+
+    def registration_refusal_steps(
+        self,
+        *,
+        cluster_name: str | None,
+        broker_addr: str | None,
+        broker_name: str | None,
+        broker_id: int,
+        zone_name: str | None = None,
+        topic_configs: Mapping[str, TopicConfigLike] | None = None,
+        filter_server_list: list[str] | None = None,
+        mapping_infos: Mapping[str, Any] | None = None,
+        chunk: int = 2000,
+        **_: Any,
+    ) -> RefusalSteps:
+        """Why a registration (the arguments of :meth:`register_broker_steps`) must be refused: a
+        route it would make larger than a route answer may be (see :mod:`mqadmin.route.routesize`);
+        None if it may go ahead. Yields after every ``chunk`` topics looked at.
+
+        Only routes that can grow are summed: the registration's topics that do not list this group
+        yet or get a mapping, and, when the group itself grows (a member, a zone, filter servers),
+        every topic it is in.
+        """
+        if cluster_name is None or broker_name is None or broker_addr is None:
+            return None
+        weights: dict[str, int] = {}
+        after = self._weight_after(
+            cluster_name, broker_name, broker_addr, broker_id, zone_name, filter_server_list
+        )
+        grown = after > (self._weight(broker_name, weights) if broker_name in self.broker_addr_table else 0)
+        new_mappings = mapping_infos or {}
+        table = self.topic_queue_table
+
+        def refusal(topic: str) -> str | None:
+            size = ROUTE_ENVELOPE + after
+            for name in table.get(topic) or ():
+                if name != broker_name:
+                    size += self._weight(name, weights)
+            mappings = self.topic_queue_mapping_info_table.get(topic)
+            size += mappings_weight(mappings, broker_name, new_mappings.get(topic))
+            return route_refusal(topic, size)
+
+        looked = 0
+        for topic in topic_configs or ():
+            qmap = table.get(topic)
+            if grown or qmap is None or broker_name not in qmap or topic in new_mappings:
+                why = refusal(topic)
+                if why is not None:
+                    return why
+            looked += 1
+            if looked % chunk == 0:
+                yield
+        for topic in new_mappings:
+            if topic in table and (why := refusal(topic)) is not None:
+                return why
+        if grown and broker_name in self.broker_addr_table:  # a new group is in no topic yet
+            for topic in list(table):
+                qmap = table.get(topic)
+                if qmap is not None and broker_name in qmap and (why := refusal(topic)) is not None:
+                    return why
+                looked += 1
+                if looked % chunk == 0:
+                    yield
+        return None
+
+    def topic_registration_refusal(self, topic: str | None, broker_names: Iterable[str | None]) -> str | None:
+        """Why REGISTER_TOPIC_IN_NAMESRV may not add these groups to ``topic``: a route over the limit."""
+        if topic is None:
+            return None
+        weights: dict[str, int] = {}
+        names = set(self.topic_queue_table.get(topic) or ())
+        names.update(n for n in broker_names if n is not None and n in self.broker_addr_table)
+        size = ROUTE_ENVELOPE + sum(self._weight(name, weights) for name in names)
+        size += mappings_weight(self.topic_queue_mapping_info_table.get(topic))
+        return route_refusal(topic, size)
+
+    def route_size_bound(self, topic: str) -> int:
+        """The most bytes ``topic``'s route can take now, in either form (what refusals rest on)."""
+        weights: dict[str, int] = {}
+        size = ROUTE_ENVELOPE + sum(self._weight(n, weights) for n in self.topic_queue_table.get(topic) or ())
+        return size + mappings_weight(self.topic_queue_mapping_info_table.get(topic))
+
+    def _filters_weight(self, servers: list[str] | None) -> int:
+        """A filter server list's weight, worked out once per list."""
+        if not servers:
+            return 0
+        known = self._filter_weights.get(id(servers))
+        if known is not None and known[0] is servers:
+            return known[1]
+        if len(self._filter_weights) > 2 * len(self.filter_server_table) + 64:
+            self._filter_weights.clear()  # lists replaced since
+        weight = filters_weight(servers)
+        self._filter_weights[id(servers)] = (servers, weight)
+        return weight
+
+    def _weight(self, broker_name: str, weights: dict[str, int]) -> int:
+        """A group's weight in routes now (remembered in ``weights`` for one check)."""
+        weight = weights.get(broker_name)
+        if weight is None:
+            entry = self.broker_addr_table.get(broker_name)
+            weight = 0
+            if entry is not None:
+                filters = self.filter_server_table
+                cluster = entry.cluster
+                weight = broker_weight(
+                    broker_name,
+                    cluster,
+                    entry.zone_name,
+                    entry.addrs.values(),
+                    lambda addr: self._filters_weight(filters.get((cluster, addr))),
+                )
+            weights[broker_name] = weight
+        return weight
+
+    def _weight_after(
+        self,
+        cluster_name: str,
+        broker_name: str,
+        broker_addr: str,
+        broker_id: int,
+        zone_name: str | None,
+        filter_server_list: list[str] | None,
+    ) -> int:
+        """A group's weight in routes once this member's registration is applied."""
+        entry = self.broker_addr_table.get(broker_name)
+        cluster = entry.cluster if entry is not None else cluster_name
+        addrs = {k: v for k, v in entry.addrs.items() if v != broker_addr} if entry is not None else {}
+        addrs[broker_id] = broker_addr
+        filters = self.filter_server_table
+
+        def filters_of(addr: str) -> int:
+            if addr == broker_addr and filter_server_list is not None:
+                return filters_weight(filter_server_list)
+            return self._filters_weight(filters.get((cluster, addr)))
+
+        return broker_weight(broker_name, cluster, zone_name, addrs.values(), filters_of)
 
     def _joined(self, broker_name: str | None) -> None:
         """A topic gained or lost a queue of this group."""

@@ -27,10 +27,19 @@ put; 5.x: ``new ConcurrentHashMap<>(size)`` filled by ``putAll``), mappings in t
 registration's ``HashMap``. A 5.x name server reads the mapping section only when the request's
 version is ``V5_0_0`` or later; a 4.x name server never reads it, and rejects 5.x topic lines (it
 accepts exactly five fields). Trailing bytes after what a reader needs are ignored, as Java does.
+
+What a body may cost is the REGISTER_BROKER budget of the request registry
+(:mod:`mqadmin.protocol.requests`): what a compressed body inflates to, and how many filter servers
+it lists. JSON that only fastjson writes (unquoted keys, single quotes) goes through a parser written
+in Python, some hundred times slower than the standard one: a body holds at most
+:data:`NON_STANDARD_JSON_MAX` bytes of it (a real broker sends standard JSON, bar the small
+``currIdMap`` objects of its static topics). Going over a budget raises :class:`RegisterBodyRefused`,
+whose text names the limit.
 """
 
 from __future__ import annotations
 
+import json
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -45,16 +54,49 @@ from mqadmin.protocol.bodies.topic import (
     TopicConfigAndMappingSerializeWrapper,
     TopicConfigSerializeWrapper,
 )
+from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, chm_put_all_capacity, java_hash_dict
+from mqadmin.protocol.names import NAME_MAX_LENGTH
+from mqadmin.protocol.requests import declared, limit
 from mqadmin.protocol.version import V5_0_0
 
-__all__ = ["MAX_INFLATED", "RegisterBrokerBody"]
+__all__ = [
+    "NON_STANDARD_JSON_MAX",
+    "RegisterBodyRefused",
+    "RegisterBrokerBody",
+    "RegisterBudget",
+    "register_budget",
+]
 
-MAX_INFLATED = 256 << 20
-"""Largest compressed body we inflate (a 10,000-topic table is about 1 MiB): a zlib bomb stops here."""
+NON_STANDARD_JSON_MAX = 1 << 20
+"""Bytes of non-standard JSON a registration body may hold: about half a second of the Python
+parser at its slowest (``[0,0,...]``), measured; standard JSON of any size takes the C parser."""
 
 _INT = struct.Struct(">i")
+_FILTER_ITEM_MAX = NAME_MAX_LENGTH + 3
+"""A filter server's bytes in the list at most: a quoted ``host:port`` and its comma."""
+
+
+class RegisterBodyRefused(ProtocolError):
+    """A registration body over its budget; the text names the limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterBudget:
+    """What one registration body may cost (see the module docstring)."""
+
+    inflated: int
+    filter_servers: int
+    non_standard_json: int = NON_STANDARD_JSON_MAX
+
+
+def register_budget() -> RegisterBudget:
+    """The REGISTER_BROKER budget the request registry declares."""
+    decl = declared(RequestCode.REGISTER_BROKER)
+    if decl is None or decl.budget.inflated <= 0:  # pragma: no cover - a registry bug
+        raise LookupError("REGISTER_BROKER declares no inflated budget")
+    return RegisterBudget(decl.budget.inflated, limit(RequestCode.REGISTER_BROKER, "filterServers"))
 
 
 @dataclass(slots=True)
@@ -92,16 +134,28 @@ class RegisterBrokerBody:
         return out
 
     @classmethod
-    def decode(cls, body: bytes, *, compressed: bool = False, broker_version: int | None = None) -> Self:
+    def decode(
+        cls,
+        body: bytes,
+        *,
+        compressed: bool = False,
+        broker_version: int | None = None,
+        budget: RegisterBudget | None = None,
+    ) -> Self:
         """Decode either layout; ``compressed`` is the request's ext field.
 
         ``broker_version`` is the request's ``version``: with a compressed body, the mapping section
         is read when it is ``V5_0_0`` or later, as a 5.x name server does; ``None`` reads it if
-        there is one.
+        there is one. ``budget`` defaults to the registry's (:func:`register_budget`).
         """
+        budget = budget or register_budget()
+        reader = _JsonReader(budget.non_standard_json)
         if compressed:
-            return cls._decode_compressed(body, broker_version)
-        return cls.from_json_obj(j.decode_object(body, cls.__name__))
+            rb = cls._decode_compressed(body, broker_version, budget, reader)
+        else:
+            rb = cls.from_json_obj(j.obj(reader.loads(body), cls.__name__))
+        _check_filter_count(len(rb.filter_server_list or ()), budget)
+        return rb
 
     def encode(self, standard: bool = False, *, compress: bool = False) -> bytes:
         """The body as the broker sends it; ``compress`` gives the Deflate layout."""
@@ -148,16 +202,12 @@ class RegisterBrokerBody:
         return z.compress(b"".join(chunks)) + z.flush()
 
     @classmethod
-    def _decode_compressed(cls, body: bytes, broker_version: int | None) -> Self:
-        d = zlib.decompressobj()
-        try:
-            data = d.decompress(bytes(body), MAX_INFLATED + 1)
-        except zlib.error as e:
-            raise ProtocolError(f"register body does not inflate: {e}") from None
-        if len(data) > MAX_INFLATED:
-            raise ProtocolError("register body inflates beyond the limit")
+    def _decode_compressed(
+        cls, body: bytes, broker_version: int | None, budget: RegisterBudget, reader: _JsonReader
+    ) -> Self:
+        data = _inflate(body, budget.inflated)
         r = _Reader(data)
-        data_version = DataVersion.from_json_obj(fastjson.loads(r.chunk()), "dataVersion")
+        data_version = DataVersion.from_json_obj(reader.loads(r.chunk()), "dataVersion")
         count = r.read_int()
         if count < 0:
             raise ProtocolError("negative topic count in register body")
@@ -165,11 +215,7 @@ class RegisterBrokerBody:
         for _ in range(count):
             tc = TopicConfig.from_line(_utf8(r.chunk()))
             table[tc.topic_name or ""] = tc
-        filters_json = _utf8(r.chunk())
-        try:
-            filters = j.str_list(fastjson.loads(filters_json), "filterServerList")
-        except ProtocolError:
-            filters = []  # Java logs a bad list and registers without filter servers
+        filters = _filter_list(r.chunk(), budget, reader)
         read_mappings = r.remaining() > 0 if broker_version is None else broker_version >= V5_0_0
         if not read_mappings:
             return cls(TopicConfigSerializeWrapper(table, data_version), filters)
@@ -178,12 +224,77 @@ class RegisterBrokerBody:
         if n_infos < 0:
             raise ProtocolError("negative mapping count in register body")
         for _ in range(n_infos):
-            info = TopicQueueMappingInfo.from_json_obj(fastjson.loads(r.chunk()))
+            info = TopicQueueMappingInfo.from_json_obj(reader.loads(r.chunk()))
             infos[info.topic or ""] = info
         wrapper = TopicConfigAndMappingSerializeWrapper(
             topic_config_table=table, data_version=data_version, topic_queue_mapping_info_map=infos
         )
         return cls(wrapper, filters)
+
+
+def _inflate(body: bytes, cap: int) -> bytes:
+    """The inflated body; a zlib bomb stops at ``cap`` bytes."""
+    d = zlib.decompressobj()
+    try:
+        data = d.decompress(bytes(body), cap + 1)
+    except zlib.error as e:
+        raise ProtocolError(f"register body does not inflate: {e}") from None
+    if len(data) > cap:
+        raise RegisterBodyRefused(f"register broker refused: the body inflates beyond the {cap} byte limit")
+    return data
+
+
+def _filter_list(raw: bytes, budget: RegisterBudget, reader: _JsonReader) -> list[str] | None:
+    """The compressed layout's filter servers; a list too long is refused before it is parsed
+    (Java registers without filter servers when the list does not parse, and so do we)."""
+    most = budget.filter_servers
+    if len(raw) > 2 + most * _FILTER_ITEM_MAX or raw.count(b",") >= most:
+        raise RegisterBodyRefused(
+            f"register broker refused: more than {most} filter servers (limit filterServers={most})"
+        )
+    try:
+        return j.str_list(reader.loads(raw), "filterServerList")
+    except RegisterBodyRefused:
+        raise
+    except ProtocolError:
+        return []
+
+
+def _check_filter_count(n: int, budget: RegisterBudget) -> None:
+    most = budget.filter_servers
+    if n > most:
+        raise RegisterBodyRefused(
+            f"register broker refused: {n} filter servers, more than {most} (limit filterServers={most})"
+        )
+
+
+class _JsonReader:
+    """The JSON documents of one body: standard ones by the C parser, the others charged against the
+    body's allowance of non-standard JSON before the Python parser sees them."""
+
+    __slots__ = ("left", "most")
+
+    def __init__(self, allowance: int) -> None:
+        self.most = allowance
+        self.left = allowance
+
+    def loads(self, data: bytes) -> Any:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return fastjson.loads(data)  # refused there, with its message
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            self.left -= len(data)
+            if self.left < 0:
+                raise RegisterBodyRefused(
+                    f"register broker refused: more than {self.most} bytes of non-standard JSON"
+                ) from None
+            return fastjson.loads(text)
+        if "\\u" in text or "\x00" in text:
+            return fastjson.loads(text)  # its checks of escaped strings (rare in a registration)
+        return value  # what fastjson.loads gives for a standard document
 
 
 def _utf8(b: bytes) -> str:

@@ -394,6 +394,8 @@ _FORMAT = click.Option(
     help="json: Java's metrics.json (the default). prometheus: lag per group and queue, TPS and disk in "
     "the Prometheus text format, on stdout (or as metrics.prom under -f).",
 )
+
+
 def _listen_address(ctx: click.Context, param: click.Parameter, text: str | None) -> tuple[str, int] | None:
     """``[HOST:]PORT`` (``[::1]:9100`` for IPv6) as (host, port); a usage error otherwise."""
     if text is None:
@@ -411,7 +413,9 @@ _LISTEN = click.Option(
     default=None,
     callback=_listen_address,
     help="Serve /metrics in the Prometheus format on HOST:PORT (default host 127.0.0.1), sampling the "
-    "cluster on each scrape, until SIGINT or SIGTERM.",
+    "cluster on each scrape, until SIGINT or SIGTERM. There is no authentication: on 0.0.0.0 or another "
+    "non-loopback address, anyone who can reach the port reads the cluster's broker addresses, topics, "
+    "groups and lag.",
 )
 
 
@@ -550,20 +554,14 @@ async def _serve_metrics(inv: Invocation, cluster: str, listen: tuple[str, int])
     from mqadmin.cli.prometheus import ClusterSample, sample_cluster, serve
 
     host, port = listen
-    await sample_cluster(inv.admin, cluster, inv.deadline)  # an unknown cluster fails now, not per scrape
-    settings, deadline = inv.settings, inv.deadline
+    admin, deadline = inv.admin, inv.deadline
+    await sample_cluster(admin, cluster, deadline)  # an unknown cluster fails now, not per scrape
 
-    def take() -> ClusterSample:  # runs in the HTTP server's thread, on a loop of its own
-        async def sample() -> ClusterSample:
-            from mqadmin.admin.api import MQAdmin
-
-            async with MQAdmin(settings) as admin:
-                return await sample_cluster(admin, cluster, deadline)
-
-        return asyncio.run(sample())
+    async def take() -> ClusterSample:  # on this loop, with this command's admin client
+        return await sample_cluster(admin, cluster, deadline)
 
     try:
-        stop = serve(host, port, take)
+        server = await serve(host, port, take)
     except OSError as e:
         raise CommandError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     click.echo(f"mqadmin exportMetrics: serving http://{host}:{port}/metrics", err=True)
@@ -574,5 +572,5 @@ async def _serve_metrics(inv: Invocation, cluster: str, listen: tuple[str, int])
     try:
         await done.wait()
     finally:
-        stop()
+        await server.stop()
     inv.any_success = True

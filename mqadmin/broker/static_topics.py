@@ -12,6 +12,13 @@ Sends, pulls, consumer offsets, min/max offsets, time searches and earliest stor
 *logical* queue of a static topic; :meth:`TopicQueueMappings.context` finds its generations here,
 and the functions below answer in logical terms. A generation that lives on another broker is asked
 there with physical ids and ``lo=false`` (Java's ``RpcClient``; its address from the name servers).
+
+A mapping names brokers by name, and whoever can register a broker with a name server can give a
+name an address: so a request is forwarded only to a broker of this broker's own cluster (in the
+name server's cluster table, and its own entry says that cluster), at the master address registered
+for it, and only such a request carries this broker's inner credentials. A failed forward is
+answered with a remark that says it failed, never how (a refused connection and a timeout read the
+same, so a forward cannot probe ports).
 """
 
 from __future__ import annotations
@@ -252,8 +259,13 @@ FLAG_SUSPEND = 0x2
 NOT_FOUND_REMARK = "Not found, maybe this group consumer boot first"
 
 
+MASTER_ID = 0
+
+
 async def _master_addr(broker: BrokerController, bname: str) -> str | None:
-    """The address of broker ``bname``'s master, from the first name server that answers."""
+    """The registered master address of broker ``bname`` when it is a broker of this broker's own
+    cluster, from the first name server that says so; None otherwise (nothing is forwarded)."""
+    own = broker.config.broker_cluster_name
     for ns in broker.config.namesrv_list:
         req = RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO, {})
         try:
@@ -266,10 +278,20 @@ async def _master_addr(broker: BrokerController, bname: str) -> str | None:
                 "cluster info", "cluster info from %s for a static-topic request failed: %s", ns, e
             )
             continue
-        bd = (info.broker_addr_table or {}).get(bname)
-        if bd is not None:
-            return bd.select_broker_addr()
+        addr = _member_master(info, own, bname)
+        if addr is not None:
+            return addr
     return None
+
+
+def _member_master(info: ClusterInfo, cluster: str, bname: str) -> str | None:
+    """``bname``'s master address in ``info`` if ``bname`` is a member of ``cluster`` there."""
+    members = (info.cluster_addr_table or {}).get(cluster) or ()
+    bd = (info.broker_addr_table or {}).get(bname)
+    if bname not in members or bd is None or bd.cluster != cluster:
+        return None
+    addr = (bd.broker_addrs or {}).get(MASTER_ID)
+    return addr or None
 
 
 async def _ask(
@@ -283,8 +305,10 @@ async def _ask(
     item's physical queue, ``lo=false``, its broker name, and ``changes``."""
     fwd = dataclasses.replace(header, queue_id=item.queue_id, lo=False, bname=item.bname, **changes)
     addr = await _master_addr(broker, item.bname or "")
-    if addr is None:
-        raise MappingError(f"Can't find addr for broker {item.bname}")
+    if addr is None:  # not a broker of this cluster: neither the request nor the credentials go out
+        raise MappingError(
+            f"Can't find addr for broker {item.bname} in cluster {broker.config.broker_cluster_name}"
+        )
     req = RemotingCommand.request(cmd.code, fwd.to_ext(), version=cmd.version)
     from mqadmin.broker.auth import inner_signer
 
@@ -312,11 +336,13 @@ async def _relay(
     return told(resp)
 
 
+FORWARD_FAILED = "forward the request of the static topic to its broker failed"
+"""The remark of a forward that got no answer, whatever the socket said (logged, not told)."""
+
+
 def _failed(cmd: RemotingCommand, e: Exception) -> RemotingCommand:
     _peer_log.warning("forward failed", "static-topic request %d forwarded: %r", cmd.code, str(e))
-    return answer(
-        cmd, ResponseCode.SYSTEM_ERROR, str(e) if isinstance(e, MappingError) else f"{type(e).__name__}: {e}"
-    )
+    return answer(cmd, ResponseCode.SYSTEM_ERROR, str(e) if isinstance(e, MappingError) else FORWARD_FAILED)
 
 
 def not_leader(cmd: RemotingCommand, static: QueueContext, requested: int) -> RemotingCommand:

@@ -7,6 +7,9 @@ cleanups (1011) go, as in Java, to the leader that metadata names. Config reads 
 
 Controller addresses are checked as ``host:port`` before anything is sent, names with the shared
 rules; a bad one raises :class:`HeaderError` (a usage error on the command line).
+
+Like every request of the admin API, these are signed when the settings carry credentials: what a
+controller with ``controllerAuth`` (ours; Java's controllers check nobody) asks of an admin account.
 """
 
 from __future__ import annotations

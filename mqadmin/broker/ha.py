@@ -18,6 +18,10 @@ It is always the only replica (no slaves connect to this broker), so it answers
 GET_BROKER_HA_STATUS (907) in every mode as a master with no slaves, and GET_BROKER_EPOCH_CACHE
 (1007) in controller mode with its epochs. What the controller answers is read through the
 declared controller headers; a controller that cannot be reached is retried every second.
+
+With ``innerClientAuthenticationCredentials`` (``{"accessKey":..,"secretKey":..}``) in the ``-c``
+file, every controller request is signed with them (ACL 1.0 signature), as a 5.3.3 broker signs what
+its ``BrokerOuterAPI`` sends: what a controller with ``controllerAuth`` asks of a replica.
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ from typing import TYPE_CHECKING
 
 from mqadmin.atomicfile import write_atomic
 from mqadmin.javaconfig import JavaBean, java_field
-from mqadmin.protocol import names
+from mqadmin.protocol import fastjson, names
+from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.bodies.controller import (
     LONG_MAX,
     EpochEntry,
@@ -44,6 +49,7 @@ from mqadmin.protocol.bodies.controller import (
 )
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
 from mqadmin.protocol.headers.controller import (
     ApplyBrokerIdRequestHeader,
@@ -92,6 +98,23 @@ class ControllerModeConfig(JavaBean):
     @property
     def controller_addrs(self) -> list[str]:
         return [a.strip() for a in self.controller_addr.split(";") if a.strip()]
+
+
+def _inner_signer(props: dict[str, str]) -> RequestSigner | None:
+    """What signs the controller requests: ``innerClientAuthenticationCredentials`` when it holds both
+    keys (Java's ``BrokerOuterAPI.newAclRPCHook``), else nothing; JSON that does not parse stops the start."""
+    text = props.get("innerClientAuthenticationCredentials") or ""
+    if not text.strip():
+        return None
+    try:
+        creds = fastjson.loads(text)
+    except ProtocolError as e:
+        raise StartupError(f"innerClientAuthenticationCredentials is not JSON: {e}") from None
+    ak = creds.get("accessKey") if isinstance(creds, dict) else None
+    sk = creds.get("secretKey") if isinstance(creds, dict) else None
+    if not isinstance(ak, str) or not ak.strip() or not isinstance(sk, str) or not sk.strip():
+        return None
+    return RequestSigner(ak, sk)
 
 
 class EpochFile:
@@ -160,6 +183,7 @@ class ReplicasManager:
         self._task: asyncio.Task[None] | None = None
         self._next_sync = 0.0
         self._leader: str | None = None
+        self.signer: RequestSigner | None = None
         if self.enabled:
             self._check_and_load()
 
@@ -176,6 +200,7 @@ class ReplicasManager:
             self.controller_id = self._read_identity()
         except (OSError, ValueError) as e:
             raise StartupError(f"controller mode: {e}") from None
+        self.signer = _inner_signer(self.broker.settings.file_properties)
 
     @property
     def enabled(self) -> bool:
@@ -203,7 +228,8 @@ class ReplicasManager:
         """Load the epochs and identity; join the controller (first try inline, then every second)."""
         if not self.enabled:
             return
-        self.client = RemotingClient(connect_timeout=_TIMEOUT_S)
+        hooks = [self.signer] if self.signer is not None else []
+        self.client = RemotingClient(connect_timeout=_TIMEOUT_S, rpc_hooks=hooks)
         await self._round()
         self._task = asyncio.get_running_loop().create_task(self._loop())
 

@@ -8,8 +8,12 @@ sub-config is left out: this controller is one node and replicates nothing.
 :class:`ControllerConfiguration` is what GET_CONTROLLER_CONFIG (1010) lists and
 UPDATE_CONTROLLER_CONFIG (1009) changes: the controller's fields, the name server's Netty server
 fields (Java's controller in a name server copies them) and the ``-c`` file's other keys, sorted.
-An update is refused whole when a key is black-listed or names a path, when an entry is not one line
-of printable text (:mod:`mqadmin.protocol.configentry`), or when a value does not parse for its field.
+An update is refused whole when a key is black-listed, names a path or is otherwise protected (the
+account and switch of ``controllerAuth``, addresses, ports and peers:
+:func:`~mqadmin.protocol.configentry.protected_key`), when an entry is not one line of printable text
+(:mod:`mqadmin.protocol.configentry`), or when a value does not parse for its field. Listings mask
+credentials (:func:`~mqadmin.protocol.configentry.masked_value`) and the persisted file leaves them
+out: they stay in the ``-c`` file they came from.
 """
 
 from __future__ import annotations
@@ -24,7 +28,13 @@ from mqadmin.atomicfile import write_atomic
 from mqadmin.javaconfig import JavaBean, JavaField, java_field
 from mqadmin.protocol.bodies.properties import properties_store, properties_to_string
 from mqadmin.protocol.codes import ResponseCode
-from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
+from mqadmin.protocol.configentry import (
+    config_entry_refusal,
+    is_path_key,
+    is_secret_key,
+    masked_value,
+    protected_key,
+)
 
 __all__ = [
     "ALWAYS_BLACK_LISTED",
@@ -122,14 +132,20 @@ class ControllerConfiguration:
         return self.all_configs
 
     def format(self) -> str:
-        """``getAllConfigsFormatString``: ``key=value`` lines, sorted, current values."""
-        return properties_to_string(self._refresh(), sort=True)
+        """``getAllConfigsFormatString``: ``key=value`` lines, sorted, current values, credentials masked."""
+        shown = {k: masked_value(k, v) for k, v in self._refresh().items()}
+        return properties_to_string(shown, sort=True)
 
     def refusal(self, props: Mapping[str, str]) -> tuple[int, str] | None:
         """(code, remark) refusing ``props`` as a whole, or None."""
         black = self.config.black_list()
         if any(k in black or is_path_key(k) for k in props):
             return ResponseCode.NO_PERMISSION, "Can not update config in black list."
+        for k in props:
+            kind = protected_key(k)
+            if kind is not None:
+                remark = f"Can not update config in black list: no remote update changes {k} ({kind})."
+                return ResponseCode.NO_PERMISSION, remark
         for k, v in props.items():
             why = config_entry_refusal(k, v, value_controls=True)
             if why is not None:
@@ -159,7 +175,8 @@ class ControllerConfiguration:
             return
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, properties_store(self._refresh(), sort=True))
+            kept = {k: v for k, v in self._refresh().items() if not is_secret_key(k)}
+            write_atomic(path, properties_store(kept, sort=True))
         except OSError as e:
             log.error("persist controller config to %s failed: %s", path, e)
 

@@ -7,17 +7,29 @@ Java's ``onBrokerInactive`` does; with no other live replica in the sync state s
 without a master and its master epoch moves on.
 
 Every header is read strictly through the declared types of
-:mod:`mqadmin.protocol.headers.controller`; a refused request changes nothing.
+:mod:`mqadmin.protocol.headers.controller`; a refused request changes nothing. Before a header is
+read (and after the server held its body to the declared budget), with ``controllerAuth`` on, the
+request must be signed by an admin account of the controller (:mod:`mqadmin.controller.auth`); a
+controller heartbeat (904 with a broker id) too, as it decides which replicas count as alive.
+
+Where Java 5.3.3 trusts any peer, ours refuses, whatever the mode:
+
+- moving a replica to another address (1003 for a known id with a new address) without the check
+  code it applied with (``registerCheckCode``, sent beside the header) or the admin's signature;
+- applying a new broker id other than the set's next one (1013): no id can be taken ahead of time;
+- ``isCleanLivingBroker`` (1011) for a replica whose heartbeats have not expired.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from mqadmin.controller.auth import ControllerAuth, Refusal
 from mqadmin.controller.config import (
     ControllerConfig,
     ControllerConfiguration,
@@ -76,6 +88,9 @@ a request it has nothing to do with (an empty broker list)."""
 
 Handler = Callable[[Connection, RemotingCommand], RemotingCommand | None]
 
+CHECK_CODE_FIELD = "registerCheckCode"
+"""The ext field beside a 1003 header that carries the replica's check code when it moves."""
+
 
 class ControllerProcessor:
     """One controller node: config, replica table, live replicas and the request handlers."""
@@ -93,14 +108,24 @@ class ControllerProcessor:
         self.configuration = ControllerConfiguration(config, server_config, file_properties)
         self.store = ReplicasStore(config.controller_store_path)
         self.heartbeats = HeartbeatTable()
+        self._file_properties = dict(file_properties or {})
+        self.auth = ControllerAuth()
+        """Read by :meth:`load` (a bad account stops the start there, as a damaged table does)."""
         self._scan: asyncio.Task[None] | None = None
         self._stopped = False
 
     # ------------------------------------------------------------------------------ life cycle
 
     def load(self) -> None:
-        """Read the replica table back (:class:`ControllerStoreError` when it is damaged)."""
+        """Read the account settings and the replica table back (:class:`ControllerStoreError` when
+        either cannot be used)."""
+        self.auth = ControllerAuth.from_properties(self._file_properties)
         self.store.load()
+        if self.auth.enabled:
+            n = len(self.auth.accounts)
+            log.info(
+                "controller: controllerAuth on, requests must be signed by one of %d admin account(s)", n
+            )
 
     def install(self, server: RemotingServer, name_server_heartbeat: Handler | None = None) -> None:
         """Answer the controller codes on ``server``; BROKER_HEARTBEAT also reaches the name server's
@@ -119,7 +144,7 @@ class ControllerProcessor:
             RequestCode.CONTROLLER_APPLY_BROKER_ID: self.apply_broker_id,
         }
         for code, handler in handlers.items():
-            server.register_handler(int(code), _guarded(handler))
+            server.register_handler(int(code), _guarded(handler, self.admission))
         server.register_handler(
             int(RequestCode.BROKER_HEARTBEAT), self._heartbeat_handler(name_server_heartbeat)
         )
@@ -182,6 +207,13 @@ class ControllerProcessor:
                     "controller: re-election in %s after its master left: code %d %s", name, d.code, d.remark
                 )
 
+    # ------------------------------------------------------------------------------ admission
+
+    def admission(self, req: RemotingCommand) -> Refusal | None:
+        """Why ``req`` does not reach its handler (auth on: no valid signature of an admin account),
+        or None; the server has already held its body to the declared budget."""
+        return self.auth.refusal(req)
+
     # ------------------------------------------------------------------------------ heartbeats
 
     def _heartbeat_handler(self, name_server: Handler | None) -> Handler:
@@ -192,12 +224,17 @@ class ControllerProcessor:
                 if name_server is not None:  # the name server's own (lenient) reading of 904
                     return name_server(conn, req)
                 return req.response(e.code, e.remark)
-            if name_server is not None:
-                name_server(conn, req)
-            if h.broker_id is None:
+            if h.broker_id is None:  # a name server heartbeat: not the controller's to check
                 if name_server is not None:
+                    name_server(conn, req)
                     return req.response(RC.SUCCESS)
                 return req.response(RC.CONTROLLER_INVALID_REQUEST, "Heart beat with empty brokerId")
+            refused = self.admission(req)
+            if refused is not None:  # a replica kept alive decides elections: the admin's to say
+                _log_refusal(conn, req, refused[1])
+                return req.response(*refused)
+            if name_server is not None:
+                name_server(conn, req)
             self.heartbeats.on_heartbeat(
                 (h.cluster_name, h.broker_name, h.broker_id),
                 h.broker_addr,
@@ -250,6 +287,12 @@ class ControllerProcessor:
             )
             return _answer(req, Decision(), resp)
         known = rs.brokers.get(broker_id)
+        if known is None and broker_id != rs.next_assign_broker_id:
+            remark = (
+                f"Fail to apply brokerId: {broker_id} in broker-set: {h.broker_name}, "
+                f"the next brokerId to assign is {rs.next_assign_broker_id}"
+            )
+            return _answer(req, Decision.refuse(RC.CONTROLLER_BROKER_ID_INVALID, remark), resp)
         if broker_id >= FIRST_BROKER_CONTROLLER_ID and (known is None or known[1] == code):
             if known is None:
                 before = rs.next_assign_broker_id
@@ -274,6 +317,11 @@ class ControllerProcessor:
         if h.broker_id not in rs.brokers:
             remark = f"BrokerId: {h.broker_id} hasn't been registered in broker-set: {h.broker_name}"
             return _answer(req, Decision.refuse(RC.CONTROLLER_BROKER_NEED_TO_BE_REGISTERED, remark), resp)
+        address, check = rs.brokers[h.broker_id]
+        if address != h.broker_address:
+            refused = self._move_refusal(conn, req, rs, h.broker_id, address, h.broker_address)
+            if refused is not None:
+                return _answer(req, refused, resp)
         master = rs.master_broker_id
         if master is not None and self._alive(rs, master):
             resp.master_broker_id = master
@@ -281,11 +329,38 @@ class ControllerProcessor:
             resp.master_epoch = rs.master_epoch
             resp.sync_state_set_epoch = rs.sync_state_set_epoch
         body = SyncStateSet(sorted(rs.sync_state_set), rs.sync_state_set_epoch).encode()
-        address, check = rs.brokers[h.broker_id]
         if address != h.broker_address:
+            log.info(
+                "controller: broker %s id %d moves from %s to %s",
+                rs.broker_name,
+                h.broker_id,
+                address,
+                h.broker_address,
+            )
             rs.brokers[h.broker_id] = (h.broker_address, check)
             self._persist_or_undo(lambda: rs.brokers.__setitem__(h.broker_id, (address, check)))
         return _answer(req, Decision(body=body), resp)
+
+    def _move_refusal(
+        self, conn: Connection, req: RemotingCommand, rs: ReplicaSet, broker_id: int, old: str, new: str
+    ) -> Decision | None:
+        """A replica moves to ``new`` only with the check code it applied with (``registerCheckCode``
+        beside the header) or, with ``controllerAuth`` on, in a request the admin account signed (its
+        admission checked that): else anyone could point its peers, and the next election, at an
+        address of their choosing. Java moves it for anyone."""
+        if self.auth.enabled:
+            return None
+        sent = (req.ext_fields or {}).get(CHECK_CODE_FIELD)
+        kept = rs.brokers[broker_id][1]
+        if sent is not None and hmac.compare_digest(sent.encode("utf-8", "replace"), kept.encode("utf-8")):
+            return None
+        remark = (
+            f"BrokerId: {broker_id} of broker-set: {rs.broker_name} is registered at {old}; moving it to "
+            f"{new} needs its registerCheckCode (the one it applied with) or a request signed by the "
+            "controller's admin account (controllerAuth)"
+        )
+        _log_refusal(conn, req, remark)
+        return Decision.refuse(RC.NO_PERMISSION, remark)
 
     # ------------------------------------------------------------------------------ replica state
 
@@ -530,13 +605,21 @@ class ControllerProcessor:
             if ids is None and rs is not None and rs.master_broker_id is not None:
                 return req.response(bad, f"Broker {h.broker_name} is still alive, clean up failure")
             if ids is not None and rs is not None:
-                for broker_id in ids:
-                    if self.heartbeats.is_alive(h.cluster_name or "", h.broker_name, broker_id):
+                for broker_id in ids:  # alive in the set's cluster, whatever cluster the request names
+                    if self._alive(rs, broker_id):
                         return req.response(
                             bad, f"Broker [{h.broker_name},  {broker_id}] is still alive, clean up failure"
                         )
         if rs is None:
             return req.response(bad, f"Broker {h.broker_name} is not existed,clean broker data failure.")
+        if h.is_clean_living_broker:
+            for broker_id in sorted(ids or rs.brokers):
+                if self._alive(rs, broker_id):
+                    remark = (
+                        f"Broker [{h.broker_name},  {broker_id}] is still alive (its heartbeats have not "
+                        "expired): isCleanLivingBroker does not clean a live replica, clean up failure"
+                    )
+                    return req.response(bad, remark)
         if not ids:
             del self.store.sets[rs.broker_name]
             self._persist_or_undo(lambda: self.store.sets.__setitem__(rs.broker_name, rs))
@@ -610,21 +693,25 @@ def _answer(req: RemotingCommand, d: Decision, header: RequestHeader) -> Remotin
     return req.response(d.code, d.remark, ext or None, d.body)
 
 
-def _guarded(handler: Handler) -> Handler:
-    """A refused header (or a table that cannot be written) is answered, never raised."""
+def _log_refusal(conn: Connection, req: RemotingCommand, remark: str) -> None:
+    _peer_log.log(
+        logging.INFO, "refused", "controller request %d from %s refused: %s", req.code, conn.addr, remark
+    )
+
+
+def _guarded(handler: Handler, admission: Callable[[RemotingCommand], Refusal | None]) -> Handler:
+    """Admission first (the signature); then a refused header (or a table that cannot be
+    written) is answered, never raised."""
 
     def run(conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
+        refused = admission(req)
+        if refused is not None:
+            _log_refusal(conn, req, refused[1])
+            return req.response(*refused)
         try:
             return handler(conn, req)
         except HeaderError as e:
-            _peer_log.log(
-                logging.INFO,
-                "refused",
-                "controller request %d from %s refused: %s",
-                req.code,
-                conn.addr,
-                e.remark,
-            )
+            _log_refusal(conn, req, e.remark)
             return req.response(e.code, e.remark)
 
     return run

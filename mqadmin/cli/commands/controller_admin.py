@@ -6,6 +6,8 @@ error (exit 2); where Java prints nothing because the broker, broker name or clu
 ours prints nothing on stdout either, says so on stderr and exits 7. Java's ``electMaster`` reads the
 answer's body as the wrong type and so never lists the set's members; its text is kept, the
 members are in ``--json``. ``-i N`` repeats a command every N seconds (3 when blank) until stopped.
+The controller commands sign with the usual credentials (``--access-key``/``--secret-key``, a context,
+``tools.yml``), which our controller asks for when it has ``controllerAuth`` on.
 """
 
 from __future__ import annotations

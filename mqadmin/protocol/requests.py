@@ -448,6 +448,26 @@ _WIRE: dict[int, tuple[str | None, str | None]] = {
 _RESPONSES: dict[int, str] = {
     R.GET_ROUTEINFO_BY_TOPIC: "bodies.route:TopicRouteData",
     R.GET_BROKER_CLUSTER_INFO: "bodies.cluster:ClusterInfo",
+    R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER: "bodies.topic:TopicList",
+    R.GET_TOPICS_BY_CLUSTER: "bodies.topic:TopicList",
+    R.GET_SYSTEM_TOPIC_LIST_FROM_NS: "bodies.topic:TopicList",
+    R.GET_SYSTEM_TOPIC_LIST_FROM_BROKER: "bodies.topic:TopicList",
+    R.GET_KVLIST_BY_NAMESPACE: "bodies.kv:KVTable",
+    R.GET_BROKER_RUNTIME_INFO: "bodies.kv:KVTable",
+    R.GET_ALL_TOPIC_CONFIG: "bodies.topic:TopicConfigSerializeWrapper",
+    R.GET_TOPIC_CONFIG: "bodies.static_topic:TopicConfigAndQueueMapping",
+    R.GET_TOPIC_STATS_INFO: "bodies.stats:TopicStatsTable",
+    R.GET_CONSUME_STATS: "bodies.stats:ConsumeStats",
+    R.GET_CONSUMER_CONNECTION_LIST: "bodies.connection:ConsumerConnection",
+    R.GET_PRODUCER_CONNECTION_LIST: "bodies.connection:ProducerConnection",
+    R.GET_ALL_SUBSCRIPTIONGROUP_CONFIG: "bodies.group:SubscriptionGroupWrapper",
+    R.GET_SUBSCRIPTIONGROUP_CONFIG: "bodies.group:SubscriptionGroupConfig",
+    R.GET_BROKER_HA_STATUS: "bodies.controller:HARuntimeInfo",
+    R.GET_BROKER_EPOCH_CACHE: "bodies.controller:EpochEntryCache",
+    R.GET_ALL_MESSAGE_REQUEST_MODE: "bodies.request_mode:MessageRequestModeWrapper",
+    R.CHECK_ROCKSDB_CQ_WRITE_PROGRESS: "bodies.request_mode:CheckRocksdbCqWriteResult",
+    R.AUTH_GET_USER: "bodies.auth:UserInfo",
+    R.AUTH_GET_ACL: "bodies.auth:AclInfo",
 }
 """The response body type of each code whose answer has a typed body."""
 

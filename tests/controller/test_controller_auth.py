@@ -158,8 +158,8 @@ ALL_CODES = [
     (RQ.GET_CONTROLLER_CONFIG, None),
     (RQ.CLEAN_BROKER_DATA, {**IDENT, "isCleanLivingBroker": "true"}),
     (RQ.CONTROLLER_GET_NEXT_BROKER_ID, IDENT),
-    (RQ.CONTROLLER_APPLY_BROKER_ID, {**IDENT, "appliedBrokerId": "2", "registerCheckCode": f"{ELSEWHERE};1"}),
-    (RQ.BROKER_HEARTBEAT, {**IDENT, "brokerAddr": ELSEWHERE, "brokerId": "2"}),
+    (RQ.CONTROLLER_APPLY_BROKER_ID, {**IDENT, "appliedBrokerId": "3", "registerCheckCode": f"{ELSEWHERE};1"}),
+    (RQ.BROKER_HEARTBEAT, {**IDENT, "brokerAddr": ADDR2, "brokerId": "2"}),
 ]
 
 
@@ -167,6 +167,8 @@ def test_every_controller_code_needs_an_admin_signature(tmp_path: Path) -> None:
     async def body(ns: NamesrvController, peer: Callable[..., Peer]) -> None:
         admin, broker = peer(ADMIN), peer(ADMIN)
         await join(broker, 1, ADDR1)
+        apply = {**IDENT, "appliedBrokerId": "2", "registerCheckCode": f"{ADDR2};2"}
+        assert (await admin.ask(RQ.CONTROLLER_APPLY_BROKER_ID, apply)).code == RC.SUCCESS  # not alive
         before = files(tmp_path)
         strangers = {
             "unsigned": peer(),
@@ -206,7 +208,7 @@ def test_every_controller_code_needs_an_admin_signature(tmp_path: Path) -> None:
         # nothing changed: same master, same epoch, and the stranger's heartbeat made nobody alive
         r = await admin.ask(RQ.CONTROLLER_GET_REPLICA_INFO, {"brokerName": NAME})
         assert (r.code, r.ext("masterBrokerId"), r.ext("masterEpoch")) == (RC.SUCCESS, "1", "1")
-        assert await replicas(admin) == {1: (ADDR1, True)}
+        assert await replicas(admin) == {1: (ADDR1, True), 2: (ADDR2, False)}
         # the happy side: a signed admin is served at once, the name server's own requests as ever
         start = time.monotonic()
         assert (await admin.ask(RQ.CONTROLLER_GET_METADATA_INFO)).code == RC.SUCCESS

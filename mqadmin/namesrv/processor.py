@@ -34,7 +34,13 @@ from mqadmin.namesrv.replica import BODY, FORWARD, NOT_FOUND, FillAnswer
 from mqadmin.namesrv.routeanswer import FAQ_TOPIC_URL, V4_9_4, ZONE_MODE, ZONE_NAME, not_found_remark
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.properties import string_to_properties
-from mqadmin.protocol.bodies.register import RegisterBodyRefused, RegisterBrokerBody
+from mqadmin.protocol.bodies.register import (
+    NonStandardJsonRefused,
+    RegisterBodyRefused,
+    RegisterBrokerBody,
+    RegisterBudget,
+    register_budget,
+)
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper, TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -83,6 +89,15 @@ LARGE_REGISTRATION = 64 * 1024
 DIGEST_FROM = 4096
 """Registration bodies from this size on are remembered by digest (to skip identical ones)."""
 _SLICE_TOPICS = 500
+_CHECK_TOPICS = 8192
+"""Topics of a registration whose route size is checked in one loop turn (about a millisecond)."""
+OFF_LOOP_BODY = 4 << 20
+"""Registration bodies from this size on (and every compressed one) are decoded in a thread: standard
+JSON decodes at about 40 MB/s, so a smaller one holds the loop 100 ms at most. Decoding in a thread
+costs route queries more than that while it runs (the GIL), so smaller bodies stay on the loop."""
+INLINE_NON_STANDARD = 128 << 10
+"""Non-standard JSON a body decoded on the loop may hold (70 ms of the Python parser at its slowest);
+one holding more is decoded again in a thread, with the whole budget."""
 
 _ALWAYS_BLACK = ("configBlackList", "configStorePath", "kvConfigPath", "rocketmqHome")
 """Keys 5.3.3 refuses to update whatever ``configBlackList`` says (``initConfigBlackList``)."""
@@ -107,6 +122,10 @@ def _json_exception_remark(e: Exception) -> str:
 def _zero_version() -> DataVersion:
     """The data version of a registration without one."""
     return DataVersion(timestamp=0, counter=0, state_version=0)
+
+
+class _OffLoop(Exception):
+    """A body too costly to decode on the loop after all."""
 
 
 class _Failure(Exception):
@@ -422,13 +441,13 @@ class NamesrvProcessor:
                 return checked
             header, compressed = checked
             started = time.perf_counter()
-            try:  # off the loop: a body may take the Python JSON parser, or inflate to megabytes
-                args = await asyncio.to_thread(self._register_body, req, compressed)
+            try:
+                args = await self._register_body_sliced(req, compressed)
             except _Failure as f:
                 return req.response(SYSTEM_ERROR, f.remark)
             decoded = time.perf_counter()
             size, req.body = len(req.body or b""), None  # the decoded table is all we need now
-            checks = self.routes.registration_refusal_steps(**header, **args, chunk=_SLICE_TOPICS)
+            checks = self.routes.registration_refusal_steps(**header, **args, chunk=_CHECK_TOPICS)
             while True:
                 try:
                     next(checks)
@@ -454,6 +473,18 @@ class NamesrvProcessor:
             )
             return self._registered(req, result)
 
+    async def _register_body_sliced(self, req: RemotingCommand, compressed: bool) -> dict[str, Any]:
+        """:meth:`_register_body` on the loop when that is quick, else in a thread (it touches no
+        table): a compressed body may inflate to megabytes, a large one take the Python parser."""
+        if not compressed and len(req.body or b"") < OFF_LOOP_BODY:
+            budget = register_budget()
+            inline = RegisterBudget(budget.inflated, budget.filter_servers, INLINE_NON_STANDARD)
+            try:
+                return self._register_body(req, compressed, inline)
+            except _OffLoop:
+                pass
+        return await asyncio.to_thread(self._register_body, req, compressed)
+
     @staticmethod
     def _register_header(
         conn: Connection, req: RemotingCommand, h: RegisterBrokerRequestHeader, zone: str | None
@@ -478,7 +509,9 @@ class NamesrvProcessor:
         }
 
     @staticmethod
-    def _register_body(req: RemotingCommand, compressed: bool) -> dict[str, Any]:
+    def _register_body(
+        req: RemotingCommand, compressed: bool, budget: RegisterBudget | None = None
+    ) -> dict[str, Any]:
         """The body-borne arguments of a registration; :class:`_Failure` if the body is bad, and
         :class:`HeaderError` if it names a topic or filter server the tables cannot hold or goes
         over the REGISTER_BROKER budget (runs in a thread for a large body: it touches no table)."""
@@ -487,7 +520,13 @@ class NamesrvProcessor:
         if req.version >= V3_0_11:
             if body:
                 try:
-                    rb = RegisterBrokerBody.decode(body, compressed=compressed, broker_version=req.version)
+                    rb = RegisterBrokerBody.decode(
+                        body, compressed=compressed, broker_version=req.version, budget=budget
+                    )
+                except NonStandardJsonRefused as e:
+                    if budget is not None:  # a trial on the loop: decode it again in a thread
+                        raise _OffLoop from None
+                    raise HeaderError(str(e)) from None
                 except RegisterBodyRefused as e:
                     raise HeaderError(str(e)) from None
                 except (ProtocolError, ValueError, TypeError) as e:

@@ -63,6 +63,7 @@ from mqadmin.protocol.version import V5_0_0
 
 __all__ = [
     "NON_STANDARD_JSON_MAX",
+    "NonStandardJsonRefused",
     "RegisterBodyRefused",
     "RegisterBrokerBody",
     "RegisterBudget",
@@ -80,6 +81,10 @@ _FILTER_ITEM_MAX = NAME_MAX_LENGTH + 3
 
 class RegisterBodyRefused(ProtocolError):
     """A registration body over its budget; the text names the limit."""
+
+
+class NonStandardJsonRefused(RegisterBodyRefused):
+    """A registration body holding more non-standard JSON than its budget allows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +293,7 @@ class _JsonReader:
         except (ValueError, RecursionError):
             self.left -= len(data)
             if self.left < 0:
-                raise RegisterBodyRefused(
+                raise NonStandardJsonRefused(
                     f"register broker refused: more than {self.most} bytes of non-standard JSON"
                 ) from None
             return fastjson.loads(text)

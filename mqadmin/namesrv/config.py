@@ -25,6 +25,7 @@ from pathlib import Path
 from mqadmin.atomicfile import write_atomic
 from mqadmin.javaconfig import JavaBean, JavaField, java_field
 from mqadmin.protocol.bodies.properties import properties_store, properties_to_string
+from mqadmin.protocol.configentry import masked_value
 
 __all__ = [
     "DEFAULT_LISTEN_PORT",
@@ -165,9 +166,13 @@ class Configuration:
             self.all_configs.update(obj.to_properties())
         return self.all_configs
 
-    def format(self) -> str:
-        """``getAllConfigsFormatString``: ``key=value`` lines, sorted, current values."""
-        return properties_to_string(self._refresh(), sort=True)
+    def format(self, *, masked: bool = False) -> str:
+        """``getAllConfigsFormatString``: ``key=value`` lines, sorted, current values; ``masked``:
+        credentials shown as :data:`~mqadmin.protocol.configentry.SECRET_MASK` (a listing sent away)."""
+        table = self._refresh()
+        if masked:
+            table = {k: masked_value(k, v) for k, v in table.items()}
+        return properties_to_string(table, sort=True)
 
     def update(self, props: Mapping[str, str]) -> None:
         """``Configuration.update``: known keys overwritten, fields set, then persisted."""

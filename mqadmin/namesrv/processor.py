@@ -45,7 +45,7 @@ from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper, TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
+from mqadmin.protocol.configentry import config_entry_refusal, protected_key
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.namesrv import (
@@ -100,6 +100,8 @@ INLINE_NON_STANDARD = 128 << 10
 one holding more is decoded again in a thread, with the whole budget."""
 
 _ALWAYS_BLACK = ("configBlackList", "configStorePath", "kvConfigPath", "rocketmqHome")
+_NEVER_REMOTE = frozenset({"enableControllerInNamesrv"})
+"""Keys that decide what the server serves at its next start (the embedded controller)."""
 """Keys 5.3.3 refuses to update whatever ``configBlackList`` says (``initConfigBlackList``)."""
 
 Handler = Callable[
@@ -669,8 +671,10 @@ class NamesrvProcessor:
     # ------------------------------------------------------------------------------ name server config
 
     def update_namesrv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        """UPDATE_NAMESRV_CONFIG: Java's black list, plus every key naming a file or directory, then
-        no line break or control character in a key or value; only then changed and persisted."""
+        """UPDATE_NAMESRV_CONFIG: Java's black list, plus every auth, credential, path, address and
+        controller-switch key (:func:`protected_key`: one update could otherwise switch the controller's
+        auth off or move the server, persisted for the next start), then no line break or control
+        character in a key or value; only then changed and persisted."""
         log.info("updateConfig called by %s", conn.addr)
         if req.body is None:
             return req.response(SUCCESS)
@@ -679,7 +683,7 @@ class NamesrvProcessor:
         except ProtocolError:
             log.error("updateConfig string2Properties error %r", req.body[:200])
             return req.response(SYSTEM_ERROR, "string2Properties error")
-        if any(k in self.black_list or is_path_key(k) for k in props):
+        if any(k in self.black_list or k in _NEVER_REMOTE or protected_key(k) is not None for k in props):
             return req.response(NO_PERMISSION, "Can not update config in black list.")
         refusal = next(
             (why for k, v in props.items() if (why := config_entry_refusal(k, v, value_controls=True))),
@@ -693,7 +697,7 @@ class NamesrvProcessor:
         return req.response(SUCCESS)
 
     def get_namesrv_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        text = self.configuration.format()
+        text = self.configuration.format(masked=True)
         return req.response(SUCCESS, body=text.encode("utf-8") if text.strip() else None)
 
 

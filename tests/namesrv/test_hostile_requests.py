@@ -372,6 +372,12 @@ def test_config_updates_cannot_smuggle_lines_or_paths(ns: NameServer) -> None:
         (b"rocketmqHome=/tmp/x\n", ResponseCode.NO_PERMISSION),
         (b"storePathRootDir=/tmp/x\n", ResponseCode.NO_PERMISSION),
         (b"logDir=/tmp/x\n", ResponseCode.NO_PERMISSION),
+        # the controller's auth and its switch, addresses: never remotely (Java: only its black list)
+        (b"controllerAuth=false\n", ResponseCode.NO_PERMISSION),
+        (b"controllerAclFile=/tmp/x.yml\n", ResponseCode.NO_PERMISSION),
+        (b"enableControllerInNamesrv=true\n", ResponseCode.NO_PERMISSION),
+        (b"listenPort=1\n", ResponseCode.NO_PERMISSION),
+        (b"productEnvName=x\nbindAddress=0.0.0.0\n", ResponseCode.NO_PERMISSION),
         (b"productEnvName=a\\u0000b\n", ResponseCode.SYSTEM_ERROR),
         (b"productEnvName=a\\ud800b\n", ResponseCode.SYSTEM_ERROR),
         (b"product\\nEnvName=a\n", ResponseCode.SYSTEM_ERROR),

@@ -94,6 +94,22 @@ def group_bean(g: SubscriptionGroupConfig) -> Bean:
 # ------------------------------------------------------------------------------------- exportMetadata
 
 
+def _askable_tables(
+    inv: Invocation, topics: dict[str, TopicConfig] | None, groups: dict[str, SubscriptionGroupConfig] | None
+) -> None:
+    """Drop, with a warning each, the entries whose name no request may carry (a group named ``""``
+    that a Java broker keeps): no tool could create them from the file (Java exports them anyway)."""
+    from mqadmin.admin.tablenames import askable_groups, askable_topics
+
+    for table, split in ((topics, askable_topics), (groups, askable_groups)):
+        if table is None:
+            continue
+        _, skipped = split(list(table))
+        for name in skipped:
+            inv.warn(name.note())
+            del table[name.name]
+
+
 @java_command(
     "exportMetadata",
     [
@@ -112,7 +128,9 @@ def group_bean(g: SubscriptionGroupConfig) -> Bean:
     json_doc='{"path": str, "topics": int?, "groups": int?, "brokers": [str], "errors": [...]?} (how many '
     "topics and groups the file holds, and the brokers they came from)",
     epilog="With -b, one of -t (topic.json) or -g (subscriptionGroup.json); with -c, metadata.json "
-    "holds both unless -t or -g narrows it. Retry and DLQ topics only with -s.",
+    "holds both unless -t or -g narrows it. Retry and DLQ topics only with -s. A topic or group whose "
+    'name no tool could create again (a group named "" that a Java broker keeps) is left out, with '
+    "a warning.",
 )
 async def export_metadata(
     inv: Invocation,
@@ -131,6 +149,7 @@ async def export_metadata(
             path = directory + "/topic.json"
             wrapper = await admin.get_user_topic_config(addr, special)
             table = wrapper.topic_config_table or {}
+            _askable_tables(inv, table, None)
             _write(
                 path,
                 Bean(
@@ -143,6 +162,7 @@ async def export_metadata(
             path = directory + "/subscriptionGroup.json"
             groups = await admin.get_user_subscription_group(addr)
             gtable = groups.subscription_group_table or {}
+            _askable_tables(inv, None, gtable)
             ordered = {k: group_bean(gtable[k]) for k in concurrent_hash_order(list(gtable))}
             _write(
                 path,
@@ -185,6 +205,7 @@ async def export_metadata(
             if prev_g is not None:
                 cfg.retry_queue_nums += prev_g.retry_queue_nums
             groups_merged[name] = cfg
+    _askable_tables(inv, topics, groups_merged)
     content: dict[str, Any] = {}
     data = {"brokers": list(answered)}
     if topic:
@@ -391,8 +412,26 @@ _FORMAT = click.Option(
     ["--format", "metrics_format"],
     type=click.Choice(["json", "prometheus"]),
     default="json",
-    help="json: Java's metrics.json (the default). prometheus: lag per group and queue, TPS and disk in "
-    "the Prometheus text format, on stdout (or as metrics.prom under -f).",
+    help="json: Java's metrics.json (the default). prometheus: one scrape in the Prometheus text format "
+    "(names by --metrics-names), on stdout (or as metrics.prom under -f); without -c, every cluster.",
+)
+_NAMES = click.Option(
+    ["--metrics-names", "metrics_names"],
+    type=click.Choice(["exporter", "ours", "both"]),
+    default="exporter",
+    help="Metric names of --format prometheus and --listen: exporter (the default) those of "
+    "apache/rocketmq-exporter, so its Grafana dashboards and alert rules work unchanged; ours; or both. "
+    "rocketmq_broker_up, rocketmq_namesrv_up, rocketmq_consumer_lag, rocketmq_scrape_duration_seconds and "
+    "rocketmq_exporter_build_info are always there.",
+)
+_SCRAPE_TIMEOUT = click.Option(
+    ["--scrape-timeout", "scrape_timeout"],
+    type=click.FloatRange(min=0.1, max=600),
+    default=10.0,
+    metavar="SECONDS",
+    help="Seconds a scrape may take when the scraper does not say (Prometheus sends "
+    "X-Prometheus-Scrape-Timeout-Seconds; a margin is kept from it); a master not answered by then is "
+    "rocketmq_broker_up 0. Default 10; --format prometheus uses --deadline when given.",
 )
 
 
@@ -412,8 +451,9 @@ _LISTEN = click.Option(
     metavar="[HOST:]PORT",
     default=None,
     callback=_listen_address,
-    help="Serve /metrics in the Prometheus format on HOST:PORT (default host 127.0.0.1), sampling the "
-    "cluster on each scrape, until SIGINT or SIGTERM. There is no authentication: on 0.0.0.0 or another "
+    help="Serve /metrics in the Prometheus format on HOST:PORT (default host 127.0.0.1), asking every "
+    "master of the cluster (of every cluster without -c) on each scrape, until SIGINT or SIGTERM; "
+    "/-/healthy answers without asking. There is no authentication: on 0.0.0.0 or another "
     "non-loopback address, anyone who can reach the port reads the cluster's broker addresses, topics, "
     "groups and lag.",
 )
@@ -432,30 +472,45 @@ _LISTEN = click.Option(
     '"normalOneDayOutNum": int, "transOneDayInNum": int, "scheduleOneDayInNum": int}} '
     "(with --format prometheus: the exposition text itself, or "
     '{"path": str} when written under -f)',
-    epilog="--format prometheus and --listen expose rocketmq_broker_up, rocketmq_broker_put_tps, "
+    epilog="--format prometheus and --listen give the metric names, labels and values of "
+    "apache/rocketmq-exporter (rocketmq_group_diff, rocketmq_broker_tps, rocketmq_brokeruntime_*, ...; "
+    "see the README's Monitoring section), or ours with --metrics-names ours: rocketmq_broker_put_tps, "
     "rocketmq_broker_get_tps, rocketmq_broker_commitlog_disk_ratio, "
     "rocketmq_broker_consumequeue_disk_ratio, rocketmq_broker_messages_put_today, "
     "rocketmq_broker_messages_got_today, rocketmq_broker_commitlog_max_offset (labels cluster, broker, "
-    "addr), rocketmq_consumer_lag and rocketmq_consumer_last_timestamp_seconds (cluster, broker, group, "
-    "topic, queue_id), rocketmq_consumer_group_lag (cluster, group, topic), rocketmq_consumer_tps "
-    "(cluster, broker, group, topic) and rocketmq_scrape_duration_seconds. A master that does not "
-    "answer is rocketmq_broker_up 0 and the command exits 6.",
-    own=[_FORMAT, _LISTEN],
+    "addr), rocketmq_consumer_last_timestamp_seconds (cluster, broker, group, topic, queue_id), "
+    "rocketmq_consumer_group_lag (cluster, group, topic), rocketmq_consumer_tps (cluster, broker, group, "
+    "topic). Always: rocketmq_broker_up (cluster, broker, addr), rocketmq_namesrv_up, "
+    "rocketmq_consumer_lag (cluster, broker, group, topic, queue_id), rocketmq_scrape_duration_seconds, "
+    "rocketmq_exporter_build_info. A master that does not answer within the deadline is "
+    "rocketmq_broker_up 0 with its other series absent; --format prometheus then still prints the page "
+    "and exits 6. It exits 7 when -c names a cluster the name server does not know (a cluster whose "
+    "last broker left is gone), and 4 or 5 when the name server cannot be reached or does not answer "
+    "(the page, with rocketmq_namesrv_up 0, is still printed). --listen answers 200 with such a page "
+    "on every scrape, within the scrape's deadline.",
+    own=[_FORMAT, _LISTEN, _NAMES, _SCRAPE_TIMEOUT],
 )
 async def export_metrics(
     inv: Invocation,
-    cluster_name: str,
+    cluster_name: str | None,
     file_path: str | None,
     metrics_format: str,
     listen: tuple[str, int] | None,
+    metrics_names: str,
+    scrape_timeout: float,
 ) -> None:
-    cluster = cluster_name.strip()
+    wanted = cluster_name.strip() if cluster_name is not None else None
     if listen is not None:
-        await _serve_metrics(inv, cluster, listen)
+        await _serve_metrics(inv, wanted, listen, metrics_names, scrape_timeout)
         return
     if metrics_format == "prometheus":
-        await _prometheus_once(inv, cluster, file_path)
+        await _prometheus_once(inv, wanted, file_path, metrics_names, scrape_timeout)
         return
+    if wanted is None:  # -c is optional for the Prometheus page only
+        from mqadmin.cli.errors import usage_error
+
+        raise usage_error("Missing option '-c' / '--clusterName' / '-clusterName'")
+    cluster = wanted
     admin = inv.admin
     path = _dir(file_path) + "/metrics.json"
     info = await admin.examine_broker_cluster_info()
@@ -529,14 +584,29 @@ async def export_metrics(
     inv.out.emit(inv.add_errors(data), lambda: f"export {path} success")
 
 
-async def _prometheus_once(inv: Invocation, cluster: str, file_path: str | None) -> None:
-    from mqadmin.cli.prometheus import exposition, sample_cluster
+for _param in export_metrics.params:  # Java's -c is required; here only where metrics.json is written
+    if _param.name == "cluster_name":
+        _param.required = False
 
-    sample = await sample_cluster(inv.admin, cluster, inv.deadline)
+
+async def _prometheus_once(
+    inv: Invocation, cluster: str | None, file_path: str | None, names: str, scrape_timeout: float
+) -> None:
+    from mqadmin.cli.metrics_collect import scrape
+    from mqadmin.cli.prometheus import exposition
+
+    budget = inv.common.deadline if inv.common.deadline is not None else scrape_timeout
+    sample = await scrape(inv.admin, cluster, budget, full=names != "ours")
+    if sample.cluster_missing is not None:
+        raise CommandError(
+            f"cluster {cluster!r} not found: the name server knows no broker of it ('mqadmin clusterList' "
+            "lists the clusters)",
+            ExitCode.NOT_FOUND,
+        )
     for exc in sample.errors:
         inv.report(exc)
-    inv.any_success = len(sample.errors) < len(sample.brokers)
-    text = exposition(sample)
+    inv.any_success = sample.namesrv_up  # a master down is partial (6); the name server down is not
+    text = exposition(sample, names)
     if file_path is None:
         inv.out.raw(text)
         return
@@ -548,20 +618,22 @@ async def _prometheus_once(inv: Invocation, cluster: str, file_path: str | None)
     inv.out.emit({"path": path}, lambda: f"export {path} success")
 
 
-async def _serve_metrics(inv: Invocation, cluster: str, listen: tuple[str, int]) -> None:
+async def _serve_metrics(
+    inv: Invocation, cluster: str | None, listen: tuple[str, int], names: str, scrape_timeout: float
+) -> None:
     import signal
 
-    from mqadmin.cli.prometheus import ClusterSample, sample_cluster, serve
+    from mqadmin.cli.metrics_collect import Scrape, scrape
+    from mqadmin.cli.prometheus import serve
 
     host, port = listen
-    admin, deadline = inv.admin, inv.deadline
-    await sample_cluster(admin, cluster, deadline)  # an unknown cluster fails now, not per scrape
+    admin = inv.admin
 
-    async def take() -> ClusterSample:  # on this loop, with this command's admin client
-        return await sample_cluster(admin, cluster, deadline)
+    async def take(budget: float) -> Scrape:  # on this loop, with this command's admin client
+        return await scrape(admin, cluster, budget, full=names != "ours")
 
     try:
-        server = await serve(host, port, take)
+        server = await serve(host, port, take, names=names, scrape_timeout=scrape_timeout)
     except OSError as e:
         raise CommandError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     click.echo(f"mqadmin exportMetrics: serving http://{host}:{port}/metrics", err=True)

@@ -71,6 +71,8 @@ class Admission:
     def wrap(self, code: int | None, handler: Handler) -> Handler:
         """``handler`` behind the gate for ``code``; None for the handler of the codes nobody serves
         (checked like any request, then answered REQUEST_CODE_NOT_SUPPORTED)."""
+        if not self.enabled:  # nothing to check: no call in the way of a send or a pull
+            return handler
         decl = declared(code) if code is not None else None
         if decl is not None and _SERVER not in decl.servers:
             decl = None

@@ -9,14 +9,33 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-__all__ = ["FORMATS", "Output", "TableLayout", "finite"]
+__all__ = [
+    "API_VERSION",
+    "FORMATS",
+    "Output",
+    "TableLayout",
+    "conform",
+    "epoch_ms",
+    "finite",
+    "number",
+    "server_stats",
+    "server_value",
+    "tps",
+    "tps_windows",
+]
 
 FORMATS = ("text", "json", "yaml", "table")
+
+API_VERSION = "mqadmin/v1"
+"""The version of the JSON contract (``mqadmin schema``): every document and stream line carries it.
+A change of any published schema is a new version."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +63,131 @@ def finite(value: Any) -> Any:
     return value
 
 
+_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WINDOWS = ("10s", "1m", "10m")
+"""The windows of a broker's three-figure rates (``putTps "0.0 4.16 3.90"``: 10 s, 1 min, 10 min)."""
+
+
+def number(value: Any) -> int | float | None:
+    """A number a server sent as text (``"0"``, ``"185.6"``) as a number; null for absent, blank,
+    ``N`` or anything else that is not one, so "none" is spelled one way."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return value if not isinstance(value, float) or math.isfinite(value) else None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not _NUMBER.fullmatch(text):
+        return None
+    if "." in text or "e" in text or "E" in text:
+        f = float(text)
+        return f if math.isfinite(f) else None
+    return int(text)
+
+
+def tps(value: Any) -> float | None:
+    """A rate as the contract writes it: a number rounded to 2 places, null when unknown."""
+    n = number(value)
+    return None if n is None else round(float(n), 2)
+
+
+def epoch_ms(value: Any) -> int | None:
+    """A time in epoch milliseconds; null for none (servers say 0 or -1 for "never")."""
+    n = number(value)
+    if n is None or n <= 0:
+        return None
+    return int(n)
+
+
+def tps_windows(stem: str, value: Any) -> dict[str, float | None]:
+    """A broker's ``"a b c"`` rate as three keys ``{stem}10sTps``, ``{stem}1mTps``, ``{stem}10mTps``
+    (a window the broker leaves out is null)."""
+    parts = str(value).split() if value is not None else []
+    return {f"{stem}{w}Tps": tps(parts[i]) if i < len(parts) else None for i, w in enumerate(_WINDOWS)}
+
+
+def server_value(value: Any) -> Any:
+    """A config or stats value a server sent as text, typed: a number, ``true``/``false`` as a
+    boolean, anything else (an address, a path, a name) as the text."""
+    if not isinstance(value, str):
+        return value
+    if value in ("true", "false"):
+        return value == "true"
+    n = number(value)
+    return value if n is None or value.strip() != value else n
+
+
+_STATS_RENAMES = {"earliestMessageTimeStamp": "earliestMessageTimestamp"}
+
+
+def server_stats(table: Mapping[str, str]) -> dict[str, Any]:
+    """A broker's runtime-stats table (every value a string) as the contract writes it.
+
+    Values are typed (:func:`server_value`); a ``...Tps`` of several windows becomes one key per
+    window (:func:`tps_windows`); times end in ``Timestamp`` (null for none) and ``...Mills``
+    durations end in ``Ms``; the per-path ``commitLogDiskRatio_<path>`` entries go into the map
+    ``commitLogDiskRatios`` (path: ratio).
+    """
+    out: dict[str, Any] = {}
+    ratios: dict[str, Any] = {}
+    for key in sorted(table):
+        raw = table[key]
+        if key.startswith("commitLogDiskRatio_"):
+            ratios[key.removeprefix("commitLogDiskRatio_")] = number(raw)
+            continue
+        name = _STATS_RENAMES.get(key, key)
+        if name.endswith("Tps"):
+            out.update(tps_windows(name[: -len("Tps")], raw))
+        elif name.endswith("Timestamp"):
+            out[name] = epoch_ms(raw)
+        elif name.endswith("Mills"):
+            out[name[: -len("Mills")] + "Ms"] = number(raw)
+        else:
+            out[name[:1].lower() + name[1:]] = server_value(raw)
+    out["commitLogDiskRatios"] = ratios
+    return out
+
+
+def _is_time_key(key: str) -> bool:
+    return key == "timestamp" or key.endswith("Timestamp")
+
+
+def conform(value: Any) -> Any:
+    """``value`` as the contract writes it, wherever a command built it: NaN and infinities as null
+    (:func:`finite`), a ``...Tps`` rounded to 2 places, a ``...Timestamp`` of 0 or less (a server's
+    "never") as null."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        out: dict[Any, Any] = {}
+        for k, v in value.items():
+            v = conform(v)
+            if isinstance(k, str) and not isinstance(v, bool):
+                if k.endswith("Tps") and isinstance(v, int | float):
+                    v = round(float(v), 2)
+                elif _is_time_key(k) and isinstance(v, int | float) and v <= 0:
+                    v = None
+            out[k] = v
+        return out
+    if isinstance(value, list | tuple):
+        return [conform(v) for v in value]
+    return value
+
+
+def document(value: Any, *, stream: bool = False) -> Any:
+    """One document of the contract: ``apiVersion`` first, a stream line's ``timestamp`` (now, epoch
+    ms) when it has none, the values :func:`conform`-ed. A value that is not an object is left as is."""
+    value = conform(value)
+    if not isinstance(value, dict):
+        return value
+    head: dict[str, Any] = {"apiVersion": API_VERSION}
+    if stream and "timestamp" not in value:
+        head["timestamp"] = int(time.time() * 1000)
+    head.update((k, v) for k, v in value.items() if k != "apiVersion")
+    return head
+
+
 class Output:
     """The result stream of one command run."""
 
@@ -55,6 +199,8 @@ class Output:
         self.lines = 0
         self.compact = False
         """Every JSON document on one line (watch mode: one document a line per round)."""
+        self.stream = False
+        """Documents are lines of a stream (a watch): each carries its ``timestamp``."""
 
     @property
     def structured(self) -> bool:
@@ -73,6 +219,7 @@ class Output:
 
             from mqadmin.cli.richout import render
 
+            value = conform(value)
             if self._stream is sys.stdout.buffer:  # rich sees the terminal: colour only there
                 sys.stdout.flush()
                 render(value, sys.stdout, table)
@@ -82,8 +229,8 @@ class Output:
             render(value, buf, table)
             self._write(buf.getvalue().encode("utf-8", "surrogateescape"))
             return
+        value = document(value, stream=self.stream)
         if self.format == "json":
-            value = finite(value)
             if compact or self.compact:
                 doc = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
             else:
@@ -91,7 +238,7 @@ class Output:
         elif self.format == "yaml":
             from mqadmin.cli.yamlout import dump_yaml
 
-            doc = dump_yaml(finite(value))
+            doc = dump_yaml(value)
         else:
             return
         self._write(doc.encode("utf-8", "surrogateescape"))
@@ -112,8 +259,10 @@ class Output:
 
     def json_line(self, value: Any) -> None:
         """One compact JSON document on a line of its own, written at once (streams, ``--json-lines``)."""
-        doc = json.dumps(finite(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
-        self._write(doc.encode("utf-8", "surrogateescape"))
+        doc = json.dumps(
+            document(value, stream=True), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        )
+        self._write(doc.encode("utf-8", "surrogateescape") + b"\n")
 
     def raw(self, b: bytes) -> None:
         """Write a document that is its own format (a Prometheus exposition), whatever ``--output``."""

@@ -276,6 +276,8 @@ _HEAD_LIMIT = 16 * 1024
 _MAX_HEADER_LINES = 100
 #: Samples of the cluster taken at once; further scrapes wait for one of them to finish.
 _SAMPLES_AT_ONCE = 4
+#: Seconds past its deadline a scrape may run before the page is given up on (a safety net).
+_GUARD = 0.2
 _OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _ALLOW = [("Allow", "OPTIONS,GET")]
@@ -587,8 +589,8 @@ class MetricsServer:
     async def _sample(self, budget: float, arrived: float) -> Scrape:
         """A scrape within ``budget`` seconds of ``arrived`` (waiting for a turn counts); never raises."""
         started = time.monotonic()
-        try:
-            async with asyncio.timeout(budget - (started - arrived)):
+        try:  # the scrape keeps its own deadline; this one is a safety net a little beyond it
+            async with asyncio.timeout(budget - (started - arrived) + _GUARD):
                 async with self._samples:
                     return await self._take(max(0.01, budget - (time.monotonic() - arrived)))
         except Exception as e:  # a bug or no turn in time: a valid page that says nothing answered

@@ -48,12 +48,14 @@ class Invocation:
         self.name = name
         self.common = common
         self.out = Output(common.output)
+        self.out.hold = True  # broker items are completed with their names before they are written
         self._namesrv_opt = namesrv_opt
         self._settings: AdminSettings | None = None
         self._admin: MQAdmin | None = None
         self.failures: list[BaseException] = []
         self._reported: set[str] = set()
         self.any_success = False
+        self._who: dict[str, dict[str, Any]] | None = None
 
     @property
     def settings(self) -> AdminSettings:
@@ -147,8 +149,47 @@ class Invocation:
     async def on_each(
         self, addrs: Sequence[str], call: Callable[[str], Awaitable[Any]]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """``call(addr)`` on every address at once, within the deadline, :meth:`tally`-ed."""
-        return self.tally(await self.admin.fan_out(addrs, call, deadline=self.deadline))
+        """``call(addr)`` on every address at once, within the deadline, :meth:`tally`-ed; each row
+        names its broker (:meth:`broker_items`)."""
+        done, rows = self.tally(await self.admin.fan_out(addrs, call, deadline=self.deadline))
+        if self.out.structured:
+            rows = await self.broker_items(rows)
+        return done, rows
+
+    async def broker_items(self, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``rows`` (each with an ``addr``) as broker items of the JSON contract: ``cluster``,
+        ``brokerName``, ``brokerId`` and ``addr`` first, from the name server's cluster table (null
+        for an address it does not list), then the row's own members."""
+        who = await self._broker_identities()
+        out: list[dict[str, Any]] = []
+        for row in rows:
+            addr = row.get("addr")
+            ident = who.get(addr) if isinstance(addr, str) else None
+            item: dict[str, Any] = dict(ident or {"cluster": None, "brokerName": None, "brokerId": None})
+            item["addr"] = addr
+            item.update((k, v) for k, v in row.items() if k not in item or item[k] is None)
+            out.append(item)
+        return out
+
+    async def broker_item(self, addr: str, **members: Any) -> dict[str, Any]:
+        """One broker item (:meth:`broker_items`) for ``addr`` with ``members``."""
+        return (await self.broker_items([{"addr": addr, **members}]))[0]
+
+    async def _broker_identities(self) -> dict[str, dict[str, Any]]:
+        """addr -> cluster, broker name and id, asked of the name server once per run (empty when
+        it cannot say: the items then carry nulls, the command's answer is not lost for it)."""
+        if self._who is None:
+            self._who = {}
+            try:
+                info = await self.admin.examine_broker_cluster_info()
+            except Exception:
+                return self._who
+            cluster_of = {b: c for c, names in (info.cluster_addr_table or {}).items() for b in names}
+            for name, data in (info.broker_addr_table or {}).items():
+                cluster = data.cluster or cluster_of.get(name)
+                for bid, a in (data.broker_addrs or {}).items():
+                    self._who[a] = {"cluster": cluster, "brokerName": name, "brokerId": int(bid)}
+        return self._who
 
     def warn(self, message: str) -> None:
         click.echo(f"mqadmin {self.name}: warning: {message}", err=True)
@@ -157,6 +198,11 @@ class Invocation:
         if self.common.debug:
             traceback.print_exception(exc, file=sys.stderr)
         click.echo(f"mqadmin {self.name}: {rep.message}", err=True)
+
+    async def release_output(self) -> None:
+        """Write what the output held back, its broker items named (:meth:`Output.release`)."""
+        if self.out.holding:
+            self.out.release(await self._broker_identities())
 
     async def close(self) -> None:
         if self._admin is not None:
@@ -228,7 +274,10 @@ def run_command(
     async def main() -> ExitCode | int | None:
         try:
             if interval is None:
-                return await func(inv, **params)
+                try:
+                    return await func(inv, **params)
+                finally:
+                    await inv.release_output()
             await _watch(inv, func, params, interval)
             return None  # not reached: a watch ends with SIGINT
         finally:
@@ -278,21 +327,57 @@ def watch_option() -> click.Option:
 
 
 async def _watch(inv: Invocation, func: CommandFunc, params: dict[str, Any], interval: float) -> None:
-    """Rounds of ``func`` every ``interval`` seconds (from the start of one to the start of the next)."""
+    """Rounds of ``func`` every ``interval`` seconds (from the start of one to the start of the next).
+
+    A closed reader (``| head``) ends the watch: the broken pipe is not a failed round.
+    """
     inv.out.compact = True
+    inv.out.stream = True
     loop = asyncio.get_running_loop()
     while True:
         started = loop.time()
         inv.failures.clear()
         inv.any_success = False
         try:
-            await func(inv, **params)
+            try:
+                await func(inv, **params)
+            finally:
+                await inv.release_output()
         except PartialFailure as e:
             for exc in e.failures:
                 inv.report(exc)
+        except BrokenPipeError:
+            raise
         except Exception as exc:
             inv.print_error(exc, describe(exc, inv.settings_if_resolved))
-        await asyncio.sleep(max(0.0, interval - (loop.time() - started)))
+        await pause(max(0.0, interval - (loop.time() - started)))
+
+
+async def pause(seconds: float) -> None:
+    """Sleep between the rounds of a watch, or end it as soon as the reader of stdout is gone
+    (``| head`` has what it wanted): a closed pipe raises BrokenPipeError now, not at the next round."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    while True:
+        if _reader_gone():
+            raise BrokenPipeError("stdout reader closed")
+        left = until - loop.time()
+        if left <= 0:
+            return
+        await asyncio.sleep(min(left, 0.05))
+
+
+def _reader_gone() -> bool:
+    """True when stdout is a pipe or socket whose reading end was closed (POLLERR/POLLHUP)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), 0)  # errors and hang-ups are always reported
+        events = poller.poll(0)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return any(ev & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _, ev in events)
 
 
 def _silence_stdout() -> None:

@@ -109,11 +109,19 @@ formats (Java rounds half up), orders (Java hash map and set iteration orders), 
 Nothing else is written to stdout: messages and errors go to stderr.
 .PP
 \fB\-\-json\fR (or \fB\-\-output json\fR) prints the same data as one standard JSON document
-(indented); \fB\-\-output yaml\fR prints it as YAML. The shape of each command's document is
-given with the command above; members are stable. When some of the servers a command asks fail,
+(indented); \fB\-\-output yaml\fR prints it as YAML. Every document follows one contract,
+\fBmqadmin/v1\fR: it starts with "apiVersion": "mqadmin/v1" (each line of a stream, \fB\-i\fR with
+\fB\-\-json\fR or \fBprintMsg \-\-json\-lines\fR, also has a "timestamp"); members are camelCase;
+numbers are numbers; times are epoch milliseconds in members ending Timestamp, durations
+milliseconds in members ending Ms, rates in members ending Tps (rounded to 2 places, one member
+per window); what is absent or unknown is null; every member of a "brokers" list starts with
+cluster, brokerName, brokerId and addr. \fBmqadmin schema\fR lists the JSON Schema files (draft
+2020\-12, shipped in the package) and \fBmqadmin schema\fR \fIcommand\fR prints one; a change of a
+published schema is a new apiVersion. The shape of each command's document is also
+given with the command above. When some of the servers a command asks fail,
 the document has an \fBerrors\fR list. When a command fails, stdout gets
-{"error": {"kind", "exitCode", "message", ...}} instead (\fBkind\fR is one of remote, unreachable,
-timeout, usage, command, settings, response, internal; remote errors add \fBaddr\fR, \fBcode\fR,
+{"apiVersion", "error": {"kind", "exitCode", "message", ...}} instead (\fBkind\fR is one of remote,
+unreachable, timeout, usage, command, settings, response, internal; remote errors add \fBaddr\fR, \fBcode\fR,
 \fBcodeName\fR and \fBremark\fR).
 """,
     "timeouts": r"""

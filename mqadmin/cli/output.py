@@ -118,34 +118,30 @@ def server_value(value: Any) -> Any:
     return value if n is None or value.strip() != value else n
 
 
-_STATS_RENAMES = {"earliestMessageTimeStamp": "earliestMessageTimestamp"}
-
-
 def server_stats(table: Mapping[str, str]) -> dict[str, Any]:
     """A broker's runtime-stats table (every value a string) as the contract writes it.
 
     Values are typed (:func:`server_value`); a ``...Tps`` of several windows becomes one key per
     window (:func:`tps_windows`); times end in ``Timestamp`` (null for none) and ``...Mills``
-    durations end in ``Ms``; the per-path ``commitLogDiskRatio_<path>`` entries go into the map
-    ``commitLogDiskRatios`` (path: ratio).
+    durations end in ``Ms``. The per-directory ``commitLogDiskRatio_<path>`` entries (a key made of
+    a path) are left to the text output: ``commitLogDiskRatio`` is the figure that matters, and the
+    table stays flat (one key a row).
     """
     out: dict[str, Any] = {}
-    ratios: dict[str, Any] = {}
     for key in sorted(table):
         raw = table[key]
         if key.startswith("commitLogDiskRatio_"):
-            ratios[key.removeprefix("commitLogDiskRatio_")] = number(raw)
             continue
-        name = _STATS_RENAMES.get(key, key)
+        name = key
         if name.endswith("Tps"):
             out.update(tps_windows(name[: -len("Tps")], raw))
-        elif name.endswith("Timestamp"):
-            out[name] = epoch_ms(raw)
+        elif name.endswith(("Timestamp", "TimeStamp")):
+            name = name.removesuffix("TimeStamp").removesuffix("Timestamp") + "Timestamp"
+            out[name[:1].lower() + name[1:]] = epoch_ms(raw)
         elif name.endswith("Mills"):
             out[name[: -len("Mills")] + "Ms"] = number(raw)
         else:
             out[name[:1].lower() + name[1:]] = server_value(raw)
-    out["commitLogDiskRatios"] = ratios
     return out
 
 
@@ -175,6 +171,61 @@ def conform(value: Any) -> Any:
     return value
 
 
+BROKER_KEYS = ("cluster", "brokerName", "brokerId", "addr")
+"""What every broker item of a document (a member of a ``brokers`` list) starts with."""
+
+
+def lacks_identity(value: Any) -> bool:
+    """True when a ``brokers`` list anywhere in ``value`` has an item without all of :data:`BROKER_KEYS`
+    (or a bare address)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "brokers" and isinstance(v, list):
+                if any(
+                    isinstance(b, str) or (isinstance(b, dict) and not all(f in b for f in BROKER_KEYS))
+                    for b in v
+                ):
+                    return True
+            if lacks_identity(v):
+                return True
+    elif isinstance(value, list):
+        return any(lacks_identity(v) for v in value)
+    return False
+
+
+def identify(value: Any, who: Mapping[str, Mapping[str, Any]]) -> Any:
+    """``value`` with every broker item starting with :data:`BROKER_KEYS`: its ``addr`` (a
+    ``brokerAddr`` is renamed) and the name server's cluster, broker name and id for it (``who``,
+    by address); what the item says itself wins, what nobody knows is null."""
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if k == "brokers" and isinstance(v, list):
+                out[k] = [_broker_item(b, who) if isinstance(b, dict | str) else b for b in v]
+            else:
+                out[k] = identify(v, who)
+        return out
+    if isinstance(value, list):
+        return [identify(v, who) for v in value]
+    return value
+
+
+def _broker_item(item: dict[str, Any] | str, who: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """One broker item; a bare address (a list of addresses) becomes an item of its own."""
+    if isinstance(item, str):
+        item = {"addr": item}
+    rest = {k: identify(v, who) for k, v in item.items()}
+    addr = rest.pop("addr", None) or rest.pop("brokerAddr", None)
+    known = who.get(addr, {}) if isinstance(addr, str) else {}
+    head: dict[str, Any] = {}
+    for key in BROKER_KEYS[:3]:
+        mine = rest.pop(key, None)
+        head[key] = mine if mine is not None else known.get(key)
+    head["addr"] = addr
+    head.update(rest)
+    return head
+
+
 def document(value: Any, *, stream: bool = False) -> Any:
     """One document of the contract: ``apiVersion`` first, a stream line's ``timestamp`` (now, epoch
     ms) when it has none, the values :func:`conform`-ed. A value that is not an object is left as is."""
@@ -201,6 +252,21 @@ class Output:
         """Every JSON document on one line (watch mode: one document a line per round)."""
         self.stream = False
         """Documents are lines of a stream (a watch): each carries its ``timestamp``."""
+        self.hold = False
+        """Keep a document whose broker items lack their identity until :meth:`release` (the caller
+        asks the name server who the brokers are in between)."""
+        self._held: list[tuple[Any, bool, TableLayout | None]] = []
+
+    @property
+    def holding(self) -> bool:
+        """True when documents wait for :meth:`release`."""
+        return bool(self._held)
+
+    def release(self, who: Mapping[str, Mapping[str, Any]]) -> None:
+        """Write the held documents, their broker items completed from ``who`` (addr -> identity)."""
+        held, self._held = self._held, []
+        for value, compact, table in held:
+            self._data(identify(value, who), compact, table)
 
     @property
     def structured(self) -> bool:
@@ -214,6 +280,12 @@ class Output:
 
     def data(self, value: Any, *, compact: bool = False, table: TableLayout | None = None) -> None:
         """Write one JSON or YAML document, or draw it as tables (only in structured modes)."""
+        if self.hold and self.structured and lacks_identity(value):
+            self._held.append((value, compact, table))
+            return
+        self._data(value, compact, table)
+
+    def _data(self, value: Any, compact: bool, table: TableLayout | None) -> None:
         if self.format == "table":
             import io
 

@@ -284,6 +284,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
         False,
     ),
     CommandEntry("help", "help", "tools", "Print the help of a command, as 'mqadmin CMD -h'.", False),
+    CommandEntry("schema", "schema", "tools", "Print the JSON Schema of a command's --json document.", False),
     CommandEntry("demo", "demo", "tools", "Run mqadmin on the embedded default (loopback only).", False),
     # analytics
     CommandEntry(

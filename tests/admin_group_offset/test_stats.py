@@ -78,8 +78,8 @@ def test_stats_all_shows_the_backlog(backlog: Cluster) -> None:
             "topic": TOPIC,
             "group": GROUP,
             "accumulation": BACKLOG,
-            "inTps": mine[0]["inTps"],
-            "outTps": mine[0]["outTps"],
+            "putTps": mine[0]["putTps"],
+            "consumeTps": mine[0]["consumeTps"],
             "inMsg24Hour": mine[0]["inMsg24Hour"],
             "outMsg24Hour": mine[0]["outMsg24Hour"],
         }

@@ -243,7 +243,7 @@ def test_topic_status_after_sending(cluster: Cluster) -> None:
     assert (by_cluster.code, by_cluster.out) == (0, r.out)
 
     doc = json.loads(cluster.mqadmin("topicStatus", "-t", "StatusTopic", "--json").out)
-    assert doc["topic"] == "StatusTopic" and doc["topicPutTps"] == 0.0
+    assert doc["topic"] == "StatusTopic" and doc["putTps"] == 0.0
     assert sum(q["maxOffset"] for q in doc["queues"]) == 5
     assert [q["queueId"] for q in doc["queues"]] == [0, 1, 2, 3]
 

@@ -41,7 +41,7 @@ def test_success(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-de
     assert data["brokerDatas"][0]["brokerAddrs"] == {"0": "127.0.0.1:10911"}
     assert data["queueDatas"][0]["writeQueueNums"] == 4
     y = mqadmin("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--output", "yaml")
-    assert y.code == 0 and y.out.startswith("---\nbrokerDatas:\n")
+    assert y.code == 0 and y.out.startswith("---\napiVersion: mqadmin/v1\nbrokerDatas:\n")
 
 
 def test_remote_error(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
@@ -182,7 +182,8 @@ def test_update_namesrv_config(mqadmin, ns: NameServer) -> None:  # type: ignore
     assert (r.code, r.err) == (0, "")
     assert r.out == f"update name server config success![{ns.addr}]\norderMessageEnable : true\n"
     shown = mqadmin("getNamesrvConfig", "-n", ns.addr, "--json")
-    assert json.loads(shown.out)[ns.addr]["orderMessageEnable"] == "true"
+    (server,) = json.loads(shown.out)["nameServers"]
+    assert server["addr"] == ns.addr and server["config"]["orderMessageEnable"] is True
     r = mqadmin("updateNamesrvConfig", "-n", ns.addr, "-k", "kvConfigPath", "-v", "/elsewhere")
     assert (r.code, r.out) == (3, "")
     line = one_line(r.err)

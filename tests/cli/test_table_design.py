@@ -98,8 +98,17 @@ def test_cluster_list_is_one_row_per_broker(cluster: Cluster) -> None:
 @pytest.mark.parametrize(
     ("command", "key", "title"),
     [
-        ("brokerStatus", "brokerVersionDesc", "(addr={}, ok=true) stats"),
-        ("getBrokerConfig", "brokerName", "(addr={}, role=master, ok=true) config"),
+        (
+            "brokerStatus",
+            "brokerVersionDesc",
+            "(cluster=DefaultCluster, brokerName=broker-a, brokerId=0, addr={}, role=master, ok=true) stats",
+        ),
+        (
+            "getBrokerConfig",
+            "brokerName",
+            "(cluster=DefaultCluster, brokerName=broker-a, brokerId=0, addr={}, role=master, master=, "
+            "ok=true) config",
+        ),
     ],
 )
 def test_broker_maps_are_key_value(cluster: Cluster, command: str, key: str, title: str) -> None:

@@ -35,8 +35,10 @@ TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
         ),
     ],
     fanout=True,
-    json_doc='{"brokers": [{"addr": str, "ok": true, "stats": {str: str}} | '
-    '{"addr": str, "ok": false, "error": str}], "errors": [...]?} (stats: the runtime table, keys sorted)',
+    json_doc='{"brokers": [{"cluster", "brokerName", "brokerId", "addr", "role": "master"|"slave"|null, '
+    '"ok": bool, "stats": {...} | null, "error"?}], "errors"?} (stats: the runtime table typed: numbers '
+    "as numbers, a rate of three windows as <name>10sTps, <name>1mTps, <name>10mTps; "
+    "mqadmin schema brokerStatus)",
     watch=True,
 )
 async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> None:
@@ -45,20 +47,40 @@ async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: 
         addr = broker_addr.strip()
         table = await admin.fetch_broker_runtime_stats(addr)
         keys = sorted(table, key=java_string_sort_key)  # a TreeMap
-        data = {"brokers": [{"addr": addr, "ok": True, "stats": {k: table[k] for k in keys}}]}
-        inv.out.emit(data, lambda: "".join(jformat("%-32s: %s%n", k, table[k]) for k in keys))
+        if inv.out.structured:
+            item = _status_item(await inv.broker_item(addr, ok=True), table)
+            inv.out.data({"brokers": [item]})
+        else:
+            inv.out.text("".join(jformat("%-32s: %s%n", k, table[k]) for k in keys))
         return
     addrs = await admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
     tables, rows = await inv.on_each(addrs, admin.fetch_broker_runtime_stats)
     lines: list[str] = []
-    for row in rows:
+    for i, row in enumerate(rows):
         addr = row["addr"]
+        rows[i] = _status_item(row, tables.get(addr))
         if addr not in tables:
             continue
         keys = sorted(tables[addr], key=java_string_sort_key)
-        row["stats"] = {k: tables[addr][k] for k in keys}
         lines.extend(jformat("%-24s %-32s: %s%n", addr, k, tables[addr][k]) for k in keys)
     inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(lines))
+
+
+def _role(broker_id: Any) -> str | None:
+    if not isinstance(broker_id, int):
+        return None
+    return "master" if broker_id == 0 else "slave"
+
+
+def _status_item(item: dict[str, Any], table: dict[str, str] | None) -> dict[str, Any]:
+    """A brokerStatus item: who the broker is, its role, and its runtime table typed."""
+    from mqadmin.cli.output import server_stats
+
+    out: dict[str, Any] = {k: item[k] for k in ("cluster", "brokerName", "brokerId", "addr") if k in item}
+    out["role"] = _role(item.get("brokerId"))
+    out.update((k, v) for k, v in item.items() if k not in out)
+    out["stats"] = server_stats(table) if table is not None else None
+    return out
 
 
 # ------------------------------------------------------------------------------------- getBrokerConfig
@@ -76,8 +98,9 @@ def _config_dump(props: dict[str, str]) -> str:
         JavaOpt("c", "clusterName", "get which cluster", dest="cluster_name"),
     ],
     fanout=True,
-    json_doc='{"brokers": [{"addr": str, "role": "master"|"slave", "master": str?, "ok": bool, '
-    '"config": {str: str}?, "error": str?}], "errors": [...]?} (config keys sorted)',
+    json_doc='{"brokers": [{"cluster", "brokerName", "brokerId", "addr", "role": "master"|"slave", '
+    '"master": str|null, "ok": bool, "config": {...}|null, "error"?}], "errors"?} (config keys sorted, '
+    "values typed: numbers, booleans, else strings; mqadmin schema getBrokerConfig)",
 )
 async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> None:
     from mqadmin.admin.brokers import NO_MASTER
@@ -87,10 +110,11 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
     if broker_addr is not None:
         addr = broker_addr.strip()
         props = await admin.get_broker_config(addr)
-        data = {
-            "brokers": [{"addr": addr, "role": "master", "ok": True, "config": dict(sorted(props.items()))}]
-        }
-        inv.out.emit(data, lambda: f"============{addr}============\n" + _config_dump(props))
+        if inv.out.structured:
+            row = await inv.broker_item(addr, role="master", master=None, ok=True)
+            inv.out.data({"brokers": [_config_item(row, props)]})
+        else:
+            inv.out.text(f"============{addr}============\n" + _config_dump(props))
         return
     groups = await admin.fetch_master_slave_map((cluster_name or "").strip())
     targets: list[tuple[str, str, str | None]] = []  # (addr, role, master)
@@ -119,12 +143,26 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
 def _config_row(
     row: dict[str, Any], role: str, master: str | None, configs: dict[str, Any]
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {"addr": row["addr"], "role": role}
-    if master is not None:
-        out["master"] = master
-    out.update(row)
-    if row["addr"] in configs:
-        out["config"] = dict(sorted(configs[row["addr"]].items()))
+    return _config_item({**row, "role": role, "master": master}, configs.get(row["addr"]))
+
+
+def _config_item(row: dict[str, Any], props: dict[str, str] | None) -> dict[str, Any]:
+    """A getBrokerConfig item: who the broker is (its own config says so when the name server does
+    not list it), its role, and its config typed."""
+    from mqadmin.cli.output import server_value
+
+    config = {k: server_value(v) for k, v in sorted(props.items())} if props is not None else None
+    own = config or {}
+    out: dict[str, Any] = {
+        "cluster": row.get("cluster") or own.get("brokerClusterName"),
+        "brokerName": row.get("brokerName") or own.get("brokerName"),
+        "brokerId": row.get("brokerId") if row.get("brokerId") is not None else own.get("brokerId"),
+        "addr": row["addr"],
+        "role": row.get("role"),
+        "master": row.get("master"),
+    }
+    out.update((k, v) for k, v in row.items() if k not in out)
+    out["config"] = config
     return out
 
 

@@ -9,17 +9,16 @@ Java prints then, and a line on stderr; the exit code is then 6.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, java_command, pause
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, to_float32
-from mqadmin.cli.output import TableLayout
+from mqadmin.cli.output import TableLayout, epoch_ms, number, tps
 from mqadmin.cli.routeview import broker_addrs_in_java_order
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
@@ -155,25 +154,26 @@ def base_row(t: Target, table: dict[str, str] | None, now_ms: int) -> tuple[str,
         "brokerName": t.broker_name,
         "brokerId": t.broker_id,
         "addr": t.addr,
-        "version": version,
-        "inTps": in_tps,
-        "outTps": out_tps,
-        "sendThreadPoolQueueSize": send_q,
-        "sendThreadPoolQueueHeadWaitTimeMills": send_w,
-        "pullThreadPoolQueueSize": pull_q,
-        "pullThreadPoolQueueHeadWaitTimeMills": pull_w,
-        "ackThreadPoolQueueSize": ack_q,
-        "ackThreadPoolQueueHeadWaitTimeMills": ack_w,
+        "version": version or None,
+        "putTps": tps(in_tps) if table is not None else None,
+        "getTps": tps(out_tps) if table is not None else None,
+        "sendThreadPoolQueueSize": number(send_q),
+        "sendThreadPoolQueueHeadWaitTimeMs": number(send_w),
+        "pullThreadPoolQueueSize": number(pull_q),
+        "pullThreadPoolQueueHeadWaitTimeMs": number(pull_w),
+        "ackThreadPoolQueueSize": number(ack_q),
+        "ackThreadPoolQueueHeadWaitTimeMs": number(ack_w),
         "timer": {
             "readBehind": timer[0],
             "offsetBehind": timer[1],
             "congestNum": timer[2],
-            "enqueueTps": timer_tps[0],
-            "dequeueTps": timer_tps[1],
+            "enqueueTps": tps(timer_tps[0]),
+            "dequeueTps": tps(timer_tps[1]),
         },
-        "pageCacheLockTimeMills": pc_wait,
-        "hours": hour,
-        "commitLogDiskRatio": space,
+        "pageCacheLockTimeMs": number(pc_wait),
+        # the Java column is hours since this time; -1 or 0 (a broker that does not say) is null
+        "earliestMessageTimestamp": epoch_ms(earliest),
+        "commitLogDiskRatio": number(ratio),
         "activated": active,
         "ok": table is not None,
     }
@@ -201,10 +201,10 @@ def more_row(t: Target, table: dict[str, str] | None) -> tuple[str, dict[str, An
         "brokerName": t.broker_name,
         "brokerId": t.broker_id,
         "addr": t.addr,
-        "inTotalYest": vals[0],
-        "outTotalYest": vals[1],
-        "inTotalToday": vals[2],
-        "outTotalToday": vals[3],
+        "putTotalYesterday": vals[0] if table is not None else None,
+        "getTotalYesterday": vals[1] if table is not None else None,
+        "putTotalToday": vals[2] if table is not None else None,
+        "getTotalToday": vals[3] if table is not None else None,
         "ok": table is not None,
     }
     return text, data
@@ -212,10 +212,10 @@ def more_row(t: Target, table: dict[str, str] | None) -> tuple[str, dict[str, An
 
 _WHO = ("cluster", "brokerName", "brokerId", "addr")
 _LAYOUT = TableLayout(
-    {"brokers": (*_WHO, "version", "inTps", "outTps", "hours", "commitLogDiskRatio", "activated", "ok")}
+    {"brokers": (*_WHO, "version", "putTps", "getTps", "commitLogDiskRatio", "activated", "ok")}
 )
 _MORE_LAYOUT = TableLayout(
-    {"brokers": (*_WHO, "inTotalYest", "outTotalYest", "inTotalToday", "outTotalToday", "ok")}
+    {"brokers": (*_WHO, "putTotalYesterday", "getTotalYesterday", "putTotalToday", "getTotalToday", "ok")}
 )
 """``--output table``: one row per broker, the columns an operator scans (the rest is in ``--json``)."""
 
@@ -259,15 +259,14 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
         JavaOpt("c", "clusterName", "which cluster", dest="cluster_name"),
     ],
     fanout=True,
-    json_doc='{"timestamp": ms, "brokers": [{"cluster": str, "brokerName": str, "brokerId": int, '
-    '"addr": str, "version": str, "inTps": num, "outTps": num, "sendThreadPoolQueueSize": str, '
-    '"sendThreadPoolQueueHeadWaitTimeMills": str, "pullThreadPoolQueueSize": str, '
-    '"pullThreadPoolQueueHeadWaitTimeMills": str, "ackThreadPoolQueueSize": str, '
-    '"ackThreadPoolQueueHeadWaitTimeMills": str, "timer": {"readBehind": int, "offsetBehind": int, '
-    '"congestNum": int, "enqueueTps": num, "dequeueTps": num}, "pageCacheLockTimeMills": str, '
-    '"hours": num, "commitLogDiskRatio": num, "activated": bool, "ok": bool}], "errors": [...]?}; '
-    'with -m each broker has "inTotalYest", "outTotalYest", "inTotalToday", "outTotalToday" instead; '
-    "with -i one compact document per line and round",
+    json_doc='{"timestamp": ms, "brokers": [{"cluster", "brokerName", "brokerId", "addr", "version", '
+    '"putTps", "getTps", "sendThreadPoolQueueSize", "sendThreadPoolQueueHeadWaitTimeMs", '
+    '"pullThreadPoolQueueSize", "pullThreadPoolQueueHeadWaitTimeMs", "ackThreadPoolQueueSize", '
+    '"ackThreadPoolQueueHeadWaitTimeMs", "timer": {"readBehind", "offsetBehind", "congestNum", '
+    '"enqueueTps", "dequeueTps"}, "pageCacheLockTimeMs", "earliestMessageTimestamp", '
+    '"commitLogDiskRatio", "activated", "ok"}], "errors"?}; with -m each broker has "putTotalYesterday", '
+    '"getTotalYesterday", "putTotalToday", "getTotalToday" instead; with -i one line per round '
+    "(mqadmin schema clusterList)",
 )
 async def cluster_list(
     inv: Invocation, more_stats: bool, interval: str | None, cluster_name: str | None
@@ -290,7 +289,7 @@ async def cluster_list(
     rounds = 0
     while True:
         if rounds:
-            await asyncio.sleep(period or 0)
+            await pause(period or 0)
         rounds += 1
         await _one_round(inv, cluster, more_stats, compact=period is not None)
         if period is None:

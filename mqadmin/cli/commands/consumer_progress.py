@@ -109,6 +109,8 @@ async def _group_progress(
         stats, empty = ConsumeStats(), e
     if not failures:
         await _check_group_known(inv, group, stats)
+    if empty is not None and topic is not None and cluster is None and not failures:
+        await inv.admin.examine_topic_route_info(topic)  # a misspelt -t is no topic at all: exit 7
     if empty is not None:
         inv.warn(
             f"group {group} has no committed offset on any queue"
@@ -234,7 +236,7 @@ def group_summary_row(
         "version": version if count else None,
         "type": type_desc or None,
         "model": model_desc or None,
-        "tps": tps,
+        "consumeTps": round(stats.consume_tps, 2) if stats is not None else None,
         "diffTotal": diff,
     }
     return text, data
@@ -292,7 +294,7 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     '"inflight": int, '
     '"lastTimestamp": ms}], "consumeTps": num, "diffTotal": int, "inflightTotal": int}; '
     'without -g: {"groups": [{"group": str, "count": int, "version": str|null, "type": "PUSH"|"PULL"|null, '
-    '"model": str|null, "tps": int, "diffTotal": int}], "errors": [...]?}; '
+    '"model": str|null, "consumeTps": num|null, "diffTotal": int}], "errors": [...]?}; '
     'with --max-lag or --stuck-after both have "alerts": [str]',
     epilog="A group given with -g that has no %RETRY% topic or no committed offset is shown with the "
     "queues found on the brokers (maybe none), not failed as the Java tool does; a group no broker "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.command import Invocation, JavaCommand, java_command
-from mqadmin.cli.errors import PartialFailure
+from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
@@ -123,15 +123,25 @@ add_write_perm = _write_perm_command("addWritePerm", wipe=False)
     "getNamesrvConfig",
     [],
     fanout=True,
-    json_doc='{"<name server>": {"<key>": "<value>"}} (keys sorted)',
+    json_doc='{"nameServers": [{"addr": str, "config": {"<key>": value}}]} (keys sorted, values typed: '
+    "numbers, booleans, else strings; mqadmin schema getNamesrvConfig)",
 )
 async def get_namesrv_config(inv: Invocation) -> None:
     result = await inv.admin.get_namesrv_config(inv.namesrv_given)
     # Java collects the answers in a HashMap<>(4) keyed by address, then prints each Properties
     addrs = java_hash_order([a for a in result.order if a in result.results], 4)
     if inv.out.structured:
-        data = {a: dict(sorted(result.results[a].items())) for a in addrs}
-        inv.out.data(data)
+        from mqadmin.cli.output import server_value
+
+        servers = [
+            {"addr": a, "config": {k: server_value(v) for k, v in sorted(result.results[a].items())}}
+            for a in addrs
+        ]
+        doc: dict[str, Any] = {"nameServers": servers}
+        failed = [result.errors[a] for a in result.order if a in result.errors]
+        if failed:  # what a partial answer (exit 6) lacks, as every fan-out's document says it
+            doc["errors"] = [describe(e, inv.settings_if_resolved).as_json()["error"] for e in failed]
+        inv.out.data(doc)
     else:
         parts = []
         for addr in addrs:

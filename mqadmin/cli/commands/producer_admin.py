@@ -47,17 +47,17 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
 @java_command(
     "producer",
     [JavaOpt("b", "broker", "broker address", required=True)],
-    json_doc='{"broker": str, "groups": {"<group>": [{"clientId": str, "remoteIP": str, "language": str, '
-    '"version": int, "lastUpdateTimestamp": ms}]}}',
+    json_doc='{"broker": str, "groups": [{"group": str, "producers": [{"clientId": str, "remoteIP": str, '
+    '"language": str, "version": int, "lastUpdateTimestamp": ms}]}]}',
 )
 async def producer(inv: Invocation, broker: str) -> None:
     addr = broker.strip()
     table = await inv.admin.get_all_producer_info(addr)
     lines = []
-    groups: dict[str, Any] = {}
+    groups: list[dict[str, Any]] = []
     for group in java_hash_order(list(table)):
         infos = table[group]
-        groups[group] = [p.to_json_obj() for p in infos]
+        groups.append({"group": group, "producers": [p.to_json_obj() for p in infos]})
         if not infos:
             lines.append(f"producer group ({group}) instances are empty\n")
             continue

@@ -177,8 +177,8 @@ async def _topic_rows(
                     "topic": topic,
                     "group": None,
                     "accumulation": 0,
-                    "inTps": put.tps,
-                    "outTps": None,
+                    "putTps": put.tps,
+                    "consumeTps": None,
                     "inMsg24Hour": put.total,
                     "outMsg24Hour": None,
                 }
@@ -213,8 +213,8 @@ async def _topic_rows(
                     "topic": topic,
                     "group": group,
                     "accumulation": accumulate,
-                    "inTps": put.tps,
-                    "outTps": got.tps,
+                    "putTps": put.tps,
+                    "consumeTps": got.tps,
                     "inMsg24Hour": put.total,
                     "outMsg24Hour": got.total,
                 }
@@ -229,8 +229,8 @@ async def _topic_rows(
         JavaOpt("t", "topic", "print select topic only"),
     ],
     fanout=True,
-    json_doc='{"rows": [{"topic": str, "group": str|null, "accumulation": int, "inTps": num, '
-    '"outTps": num|null, '
+    json_doc='{"rows": [{"topic": str, "group": str|null, "accumulation": int, "putTps": num, '
+    '"consumeTps": num|null, '
     '"inMsg24Hour": int, "outMsg24Hour": int|null}], "errors": [...]?} (group null: no consumer)',
     watch=True,
 )

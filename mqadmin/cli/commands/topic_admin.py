@@ -365,7 +365,7 @@ async def update_topic_perm(
     "topicStatus",
     [TOPIC, JavaOpt("c", "cluster", "cluster name or lmq parent topic, lmq is used to find the route.")],
     json_doc='{"topic": str, "queues": [{"brokerName": str, "queueId": int, "minOffset": int, '
-    '"maxOffset": int, "lastUpdateTimestamp": ms}], "topicPutTps": num, "errors": [...]?}',
+    '"maxOffset": int, "lastUpdateTimestamp": ms|null}], "putTps": num|null, "errors"?}',
     epilog="Brokers that do not know GET_TOPIC_CONFIG (4.x) are asked GET_ALL_TOPIC_CONFIG instead, "
     "so this works against 4.x and 5.x brokers alike. When some brokers do not answer, the queues of "
     "the others are shown, each failure is on stderr and the exit code is 6.",
@@ -418,7 +418,7 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
             }
         )
     lines.append(f"\nTopic Put TPS: {java_double(tps)}\n")
-    inv.out.emit(inv.add_errors({"topic": t, "queues": rows, "topicPutTps": tps}), lambda: "".join(lines))
+    inv.out.emit(inv.add_errors({"topic": t, "queues": rows, "putTps": tps}), lambda: "".join(lines))
 
 
 # ------------------------------------------------------------------------------------- updateOrderConf

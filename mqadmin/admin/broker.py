@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.answers import GroupList
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.stats import ConsumeStats
@@ -81,15 +81,9 @@ class BrokerOps(NamesrvOps):
         if not resp.body:
             return []
         try:
-            data = fastjson.loads(resp.body)
+            return GroupList.decode(resp.body).group_list
         except ProtocolError as e:
             raise BadResponseError(addr, f"group list: {e}") from None
-        groups = data.get("groupList") if isinstance(data, dict) else None
-        if groups is None:
-            return []
-        if not isinstance(groups, list) or not all(isinstance(g, str) for g in groups):
-            raise BadResponseError(addr, "groupList is not a list of names")
-        return list(dict.fromkeys(groups))
 
     async def get_consume_stats(
         self, addr: str, group: str, topic: str | None = None, timeout: float | None = None

@@ -32,7 +32,8 @@ from mqadmin.namesrv.kvconfig import NAMESPACE_ORDER_TOPIC_CONFIG, KVConfigManag
 from mqadmin.namesrv.remarks import EXCEPTION_WHERE, java_exception_remark
 from mqadmin.namesrv.replica import BODY, FORWARD, NOT_FOUND, FillAnswer
 from mqadmin.namesrv.routeanswer import FAQ_TOPIC_URL, V4_9_4, ZONE_MODE, ZONE_NAME, not_found_remark
-from mqadmin.protocol import fastjson, names
+from mqadmin.protocol import names
+from mqadmin.protocol.bodies.controller import BrokerMemberGroup, GetBrokerMemberGroupResponseBody
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.bodies.register import (
     NonStandardJsonRefused,
@@ -327,12 +328,8 @@ class NamesrvProcessor:
     def get_broker_member_group(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         h = GetBrokerMemberGroupRequestHeader.decode(req.ext_fields, lenient=True)
         cluster, name = h.cluster_name, h.broker_name
-        group: dict[str, Any] = {
-            "brokerAddrs": self.routes.broker_member_group(cluster, name),
-            "brokerName": name,
-            "cluster": cluster,
-        }
-        body = fastjson.dumps({"brokerMemberGroup": group}).encode()
+        group = BrokerMemberGroup(cluster, name, self.routes.broker_member_group(cluster, name))
+        body = GetBrokerMemberGroupResponseBody(group).encode()
         # Java never replaces the default remark of createResponseCommand(null) here
         return req.response(SUCCESS, "not set any response code", body=body)
 

@@ -442,6 +442,7 @@ _WIRE: dict[int, tuple[str | None, str | None]] = {
     R.SEND_BATCH_MESSAGE: ("headers.message:SendMessageRequestHeaderV2", None),
     R.PULL_MESSAGE: ("headers.message:PullMessageRequestHeader", None),
     R.REGISTER_BROKER: ("headers.namesrv:RegisterBrokerRequestHeader", "bodies.register:RegisterBrokerBody"),
+    R.RESET_CONSUMER_CLIENT_OFFSET: (None, "bodies.answers:ResetOffsetBody"),
 }
 """The header and body type of each code that has one (``module:Class`` under :mod:`mqadmin.protocol`)."""
 
@@ -468,6 +469,14 @@ _RESPONSES: dict[int, str] = {
     R.CHECK_ROCKSDB_CQ_WRITE_PROGRESS: "bodies.request_mode:CheckRocksdbCqWriteResult",
     R.AUTH_GET_USER: "bodies.auth:UserInfo",
     R.AUTH_GET_ACL: "bodies.auth:AclInfo",
+    R.GET_CONSUMER_LIST_BY_GROUP: "bodies.answers:GetConsumerListByGroupResponseBody",
+    R.LOCK_BATCH_MQ: "bodies.answers:LockBatchResponseBody",
+    R.QUERY_TOPIC_CONSUME_BY_WHO: "bodies.answers:GroupList",
+    R.QUERY_CONSUME_TIME_SPAN: "bodies.answers:QueryConsumeTimeSpanBody",
+    R.GET_ALL_PRODUCER_INFO: "bodies.answers:ProducerTableInfo",
+    R.INVOKE_BROKER_TO_RESET_OFFSET: "bodies.answers:ResetOffsetBody",
+    R.INVOKE_BROKER_TO_GET_CONSUMER_STATUS: "bodies.answers:GetConsumerStatusBody",
+    R.GET_BROKER_MEMBER_GROUP: "bodies.controller:GetBrokerMemberGroupResponseBody",
 }
 """The response body type of each code whose answer has a typed body."""
 

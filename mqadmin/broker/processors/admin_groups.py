@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqadmin.broker.processors.wire import RequestError, answer, guarded
 from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.answers import GroupList, QueryConsumeTimeSpanBody, QueueTimeSpan
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
@@ -27,7 +28,7 @@ from mqadmin.protocol.headers.consumer import (
     QueryTopicConsumeByWhoRequestHeader,
     check_subscription_group,
 )
-from mqadmin.protocol.javacoll import bucket_order, chm_capacity, hash_map_capacity, hash_ordered
+from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
@@ -175,8 +176,7 @@ class GroupAdminProcessor:
         topic = QueryTopicConsumeByWhoRequestHeader.decode(cmd.ext_fields).topic
         b = self.broker
         groups = list(dict.fromkeys(b.consumers.groups_of_topic(topic) + b.offsets.groups_of_topic(topic)))
-        ordered = bucket_order(groups, hash_map_capacity(len(groups))) if len(groups) > 1 else groups
-        return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps({"groupList": ordered}).encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, GroupList(groups).encode())
 
     @guarded
     def consume_time_span(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
@@ -200,17 +200,15 @@ class GroupAdminProcessor:
             if consumer_offset < max_offset:
                 delay = b.now_ms() - store.message_store_time(topic, qid, consumer_offset)
             spans.append(
-                {
-                    "consumeTimeStamp": consume_time,
-                    "consumeTimeStampStr": _time_str(consume_time),
-                    "delayTime": delay,
-                    "maxTimeStamp": max_time,
-                    "maxTimeStampStr": _time_str(max_time),
-                    "messageQueue": MessageQueue(topic, b.config.broker_name, qid).to_json_obj(),
-                    "minTimeStamp": min_time,
-                    "minTimeStampStr": _time_str(min_time),
-                }
+                QueueTimeSpan(
+                    MessageQueue(topic, b.config.broker_name, qid),
+                    min_time,
+                    max_time,
+                    consume_time,
+                    delay,
+                    _time_str(min_time),
+                    _time_str(max_time),
+                    _time_str(consume_time),
+                )
             )
-        return answer(
-            cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps({"consumeTimeSpanSet": spans}).encode()
-        )
+        return answer(cmd, ResponseCode.SUCCESS, None, None, QueryConsumeTimeSpanBody(spans).encode())

@@ -20,6 +20,14 @@ from mqadmin.broker.processors.wire import NOT_SET_REMARK, RequestError, answer,
 from mqadmin.broker.topics import RETRY_PREFIX
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.answers import (
+    GetConsumerListByGroupResponseBody,
+    GetConsumerStatusBody,
+    LockBatchResponseBody,
+    ProducerInfo,
+    ProducerTableInfo,
+    ResetOffsetBody,
+)
 from mqadmin.protocol.bodies.connection import (
     Connection as ConnectionData,
 )
@@ -46,7 +54,7 @@ from mqadmin.protocol.headers.consumer import (
     ResetOffsetRequestHeader,
     UnregisterClientRequestHeader,
 )
-from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity, hash_ordered
+from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.protocol.requests import limit
 from mqadmin.remoting.client import Connection, Handler
@@ -87,12 +95,6 @@ def _over_budget(data: HeartbeatData) -> str | None:
             n = len(cd.subscriptions)
             return f"heartbeat subscribes group {cd.group_name} to {n} topics, more than the limit of {subs}"
     return None
-
-
-def _mq_set_json(mqs: list[MessageQueue]) -> list[dict[str, Any]]:
-    """A ``HashSet<MessageQueue>`` in iteration order."""
-    ordered = bucket_order(list(dict.fromkeys(mqs)), hash_map_capacity(len(mqs)), MessageQueue.java_hash)
-    return [mq.to_json_obj() for mq in ordered]
 
 
 class ClientProcessor:
@@ -184,7 +186,7 @@ class ClientProcessor:
         group = GetConsumerListByGroupRequestHeader.decode(cmd.ext_fields).consumer_group
         g = self.broker.consumers.get(group)
         if g is not None and g.channels:
-            body = fastjson.dumps({"consumerIdList": g.client_ids()}).encode()
+            body = GetConsumerListByGroupResponseBody(g.client_ids()).encode()
             return answer(cmd, ResponseCode.SUCCESS, None, {}, body)
         log.warning("getConsumerGroupInfo failed, %s %s", group, conn.remote_addr)
         return answer(cmd, ResponseCode.SYSTEM_ERROR, f"no consumer for this group, {group}", {})
@@ -210,7 +212,7 @@ class ClientProcessor:
     def lock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         req = LockBatchRequestBody.decode(cmd.body)
         locked = self.broker.locks.try_lock_batch(req.consumer_group, req.mq_set, req.client_id)
-        body = fastjson.dumps({"lockOKMQSet": _mq_set_json(locked)}).encode()
+        body = LockBatchResponseBody(locked).encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
     @guarded
@@ -253,18 +255,12 @@ class ClientProcessor:
     def all_producer_info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         data = {
             group: [
-                {
-                    "clientId": c.client_id,
-                    "language": c.language,
-                    "lastUpdateTimestamp": c.last_update,
-                    "remoteIP": "/" + c.client_addr,
-                    "version": c.version,
-                }
+                ProducerInfo(c.client_id, "/" + c.client_addr, c.language, c.version, c.last_update)
                 for c in table.values()
             ]
             for group, table in self.broker.producers.groups.items()
         }
-        return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps({"data": data}).encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, ProducerTableInfo(data).encode())
 
     # ------------------------------------------------------------------------------ 222, 223
 
@@ -328,21 +324,11 @@ class ClientProcessor:
                 b.offsets.forget_pull(group, topic, mq.queue_id)
         ordered = hash_ordered(table, hash_map_capacity(len(table)), MessageQueue.java_hash)
         if channels:
-            if cmd.language == "CPP":
-                offsets: Any = [
-                    {"brokerName": mq.broker_name, "offset": off, "queueId": mq.queue_id, "topic": mq.topic}
-                    for mq, off in ordered.items()
-                ]
-            else:
-                offsets = {mq.to_object_key(): off for mq, off in ordered.items()}
-            notice_body = fastjson.dumps({"offsetTable": offsets}).encode()
+            notice_body = ResetOffsetBody(ordered, as_list=cmd.language == "CPP").encode()
             ext = {"topic": topic, "group": group, "timestamp": str(timestamp), "isForce": "false"}
             for ch in channels:
                 b.send_to_client(ch.conn, RequestCode.RESET_CONSUMER_CLIENT_OFFSET, ext, notice_body)
-        body = fastjson.dumps(
-            {"offsetTable": {mq.to_object_key(): off for mq, off in ordered.items()}}
-        ).encode()
-        return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, body)
+        return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, ResetOffsetBody(ordered).encode())
 
     async def consumer_status(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """``Broker2Client.getConsumeStatus``: ask each consumer (or the named one) for its offsets."""
@@ -381,9 +367,7 @@ class ClientProcessor:
                 log.error("[get-consumer-status] %s %s: %s", group, ch.client_id, e)
             if origin:
                 break
-        return answer(
-            cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, fastjson.dumps({"consumerTable": table}).encode()
-        )
+        return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, GetConsumerStatusBody(table).encode())
 
     # ------------------------------------------------------------------------------ 307, 309
 

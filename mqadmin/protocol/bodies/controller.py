@@ -22,6 +22,7 @@ __all__ = [
     "ElectMasterResponseBody",
     "EpochEntry",
     "EpochEntryCache",
+    "GetBrokerMemberGroupResponseBody",
     "HAClientRuntimeInfo",
     "HAConnectionRuntimeInfo",
     "HARuntimeInfo",
@@ -193,6 +194,21 @@ class BrokerMemberGroup(j.JsonBody):
             "brokerName": self.broker_name,
             "cluster": self.cluster,
         }
+
+
+@dataclass(slots=True)
+class GetBrokerMemberGroupResponseBody(j.JsonBody):
+    broker_member_group: BrokerMemberGroup | None = None
+
+    @classmethod
+    def from_json_obj(cls, obj: Any) -> Self:
+        d = j.obj(obj, "GetBrokerMemberGroupResponseBody")
+        group = d.get("brokerMemberGroup")
+        return cls(None if group is None else BrokerMemberGroup.from_json_obj(group))
+
+    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
+        g = self.broker_member_group
+        return {"brokerMemberGroup": None if g is None else g.to_json_obj(standard)}
 
 
 @dataclass(slots=True)

@@ -130,9 +130,10 @@ async def scrape(admin: MQAdmin, cluster: str | None, budget: float, *, full: bo
         async with asyncio.timeout(budget * NAMESRV_SHARE):
             info = await admin.examine_broker_cluster_info()
     except Exception as e:  # TimeoutError included: the name server is down for this scrape
+        error: BaseException = e
         if isinstance(e, TimeoutError):
-            e = _cut_off(";".join(admin.namesrv_addrs), budget * NAMESRV_SHARE)
-        return Scrape(False, namesrv_error=e, seconds=time.monotonic() - started)
+            error = _cut_off(";".join(admin.namesrv_addrs), budget * NAMESRV_SHARE)
+        return Scrape(False, namesrv_error=error, seconds=time.monotonic() - started)
     result = Scrape(True)
     result.brokers = _masters(info, cluster)
     if cluster is not None and not result.brokers:
@@ -306,7 +307,9 @@ async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
     gate = asyncio.Semaphore(PER_BROKER_CALLS * 2)
 
     async def running(g: GroupScrape, addr: str, client_id: str) -> None:
-        header = GetConsumerRunningInfoRequestHeader(consumer_group=g.group, client_id=client_id)
+        header = GetConsumerRunningInfoRequestHeader(
+            consumer_group=g.group, client_id=client_id, jstack_enable=False
+        )
         async with gate:
             resp = await admin.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
         g.running[client_id] = ConsumerRunningInfo.decode(resp.body or b"{}")
@@ -328,6 +331,8 @@ async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
         for e in got:
             if isinstance(e, TimeoutError):
                 raise e
+            if isinstance(e, Exception):  # that client's series are left out
+                log.info("metrics: running info of a client of %s: %s", group, e)
 
     for group in where:
         result.groups[group] = GroupScrape(group)

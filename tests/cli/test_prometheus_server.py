@@ -131,7 +131,7 @@ class PromServer:
             f"--storage.tsdb.path={workdir / 'data'}",
             f"--web.listen-address=127.0.0.1:{self.port}",
         ]
-        self.log = open(workdir / "prometheus.log", "w")  # noqa: SIM115
+        self.log = open(workdir / "prometheus.log", "w")
         self.proc = subprocess.Popen(argv, stdout=self.log, stderr=subprocess.STDOUT)
         self.wait(lambda: self.api("query", query="up") is not None, 30, "Prometheus to start")
 

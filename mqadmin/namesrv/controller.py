@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,6 +36,10 @@ log = logging.getLogger("mqadmin.namesrv")
 
 _PRINT_TABLES_EVERY = 600.0
 _NOTIFY_TIMEOUT = 0.3
+
+
+WORKER_EXIT_GRACE = 1.0
+"""Seconds around a worker's exit within which a passed-on channel's close is taken as the worker's."""
 
 
 class NamesrvController:
@@ -118,7 +124,7 @@ class NamesrvController:
         to ``internal``, a loopback listener with this server's handlers."""
         internal = RemotingServer(idle_timeout=None, backlog=self.server_config.server_socket_backlog)
         internal.handlers = server.handlers  # one table: handlers added later serve both
-        internal.on_close.append(self._channel_closed)
+        internal.on_close.append(self._passed_on_closed)
         if self.controller is not None:  # a replica passed on by a worker leaves when its channel closes
             internal.on_close.append(self.controller.channel_closed)
         self.internal = internal
@@ -184,6 +190,30 @@ class NamesrvController:
                 self._send_notices(notices)
 
         return self.processor.run_write(destroy)
+
+    def _passed_on_closed(self, conn: Connection) -> None:
+        """A channel a worker passed on closed: its broker left, or the worker itself exited.
+
+        Which one is decided :data:`WORKER_EXIT_GRACE` s later, when the pool has noticed an exit. A
+        broker whose worker exited keeps its routes: it registers again (through another worker or
+        the new one) within its 30 s period, and expiry removes it if it never does. Otherwise a
+        worker restart would take every broker it carried out of the routes.
+        """
+        closed_at = time.monotonic()
+        asyncio.get_running_loop().call_later(WORKER_EXIT_GRACE, self._decide_passed_on, conn, closed_at)
+
+    def _decide_passed_on(self, conn: Connection, closed_at: float) -> None:
+        pool = self.pool
+        if pool is not None and pool.exited_since(closed_at - WORKER_EXIT_GRACE):
+            log.warning(
+                "a worker exited: the broker that registered over channel %s keeps its routes until "
+                "it registers again or expires",
+                conn.addr,
+            )
+            return
+        pending = self._channel_closed(conn)
+        if inspect.isawaitable(pending):
+            self._spawn(pending)
 
     async def _scan_loop(self) -> None:
         await asyncio.sleep(0.005)

@@ -3,7 +3,9 @@
 Each worker gets a socket pair (its :class:`ReplicaFeed` here) and the settings to listen beside the
 primary on the same port. The pool hears of every route that may have changed (the route cache's
 ``on_drop``) and passes it to every feed. A worker that exits while the pool runs is started again
-(at once the first time, then after a pause growing to a few seconds if it keeps dying).
+(at once the first time, then after a pause growing to a few seconds if it keeps dying); the pool
+remembers when (:meth:`WorkerPool.exited_since`), so the primary can tell a worker's exit from its
+brokers leaving.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ class WorkerPool:
         self._watchers: set[asyncio.Task[None]] = set()
         self._stopping = False
         self.restarts = 0
+        #: When a worker last exited (``time.monotonic``; never: minus infinity).
+        self.last_exit = float("-inf")
 
     @property
     def pids(self) -> list[int]:
@@ -125,6 +129,7 @@ class WorkerPool:
             if proc is None:
                 return
             code = await proc.wait()
+            self.last_exit = time.monotonic()
             if slot.feed is not None:
                 slot.feed.close()
                 slot.feed = None
@@ -152,6 +157,10 @@ class WorkerPool:
                 slot.started = time.monotonic()
                 if slot.proc is not None and slot.proc.returncode is None:
                     slot.proc.kill()
+
+    def exited_since(self, when: float) -> bool:
+        """A worker exited at or after ``when`` (``time.monotonic``)."""
+        return self.last_exit >= when
 
     async def stop(self, grace: float = 5.0) -> None:
         """SIGTERM every worker, wait for them (SIGKILL after ``grace``)."""

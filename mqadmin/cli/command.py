@@ -149,12 +149,9 @@ class Invocation:
     async def on_each(
         self, addrs: Sequence[str], call: Callable[[str], Awaitable[Any]]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """``call(addr)`` on every address at once, within the deadline, :meth:`tally`-ed; each row
-        names its broker (:meth:`broker_items`)."""
-        done, rows = self.tally(await self.admin.fan_out(addrs, call, deadline=self.deadline))
-        if self.out.structured:
-            rows = await self.broker_items(rows)
-        return done, rows
+        """``call(addr)`` on every address at once, within the deadline, :meth:`tally`-ed (the rows
+        of a ``brokers`` list are named when written: :meth:`release_output`)."""
+        return self.tally(await self.admin.fan_out(addrs, call, deadline=self.deadline))
 
     async def broker_items(self, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """``rows`` (each with an ``addr``) as broker items of the JSON contract: ``cluster``,

@@ -78,9 +78,22 @@ def test_json_outputs(cluster: Cluster, tmp_path: Path) -> None:
         r = cluster.mqadmin(*args, "--json")
         assert (r.code, r.err) == (0, ""), args
         doc = json.loads(r.out)
-        assert set(doc) == keys, (args, doc)
+        assert set(doc) == keys | {"apiVersion"}, (args, doc)
     perm = json.loads(cluster.mqadmin("updateTopicPerm", "-b", b, "-t", "JsonTopic", "-p", "2", "--json").out)
-    assert perm["brokers"] == [{"addr": b, "oldPerm": 6, "ok": True}] and perm["changed"] is True
+    assert (
+        perm["brokers"]
+        == [
+            {
+                "cluster": "DefaultCluster",
+                "brokerName": "broker-a",
+                "brokerId": 0,
+                "addr": b,
+                "oldPerm": 6,
+                "ok": True,
+            }
+        ]
+        and perm["changed"] is True
+    )
     assert perm["topicConfig"]["perm"] == 2
 
 

@@ -9,11 +9,20 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from mqadmin.admin.topics import ORDER_TOPIC_CONFIG
 from mqadmin.remoting.errors import RemoteCommandError
 from tests.admin_topic_broker.servers import Cluster
 from tests.broker.peers import cpp
+
+
+def expect(doc: dict[str, Any], c: Cluster) -> dict[str, Any]:
+    """``doc`` as the JSON contract writes it: apiVersion first, each broker item named."""
+    from mqadmin.cli.output import document, identify
+
+    who = {c.broker_addr: {"cluster": "DefaultCluster", "brokerName": "broker-a", "brokerId": 0}}
+    return document(identify(doc, who))  # type: ignore[no-any-return]
 
 
 def broker_topics(c: Cluster) -> dict:
@@ -78,20 +87,23 @@ def test_update_topic_cluster_order_conf_and_json(cluster: Cluster) -> None:
     )
     assert (r.code, r.err) == (0, "")
     doc = json.loads(r.out)
-    assert doc == {
-        "topicConfig": {
-            "topicName": "OrderedByCluster",
-            "readQueueNums": 8,
-            "writeQueueNums": 8,
-            "perm": 6,
-            "topicFilterType": "SINGLE_TAG",
-            "topicSysFlag": 0,
-            "order": True,
-            "attributes": {},
+    assert doc == expect(
+        {
+            "topicConfig": {
+                "topicName": "OrderedByCluster",
+                "readQueueNums": 8,
+                "writeQueueNums": 8,
+                "perm": 6,
+                "topicFilterType": "SINGLE_TAG",
+                "topicSysFlag": 0,
+                "order": True,
+                "attributes": {},
+            },
+            "brokers": [{"addr": cluster.broker_addr, "ok": True}],
+            "orderConf": "broker-a:8",
         },
-        "brokers": [{"addr": cluster.broker_addr, "ok": True}],
-        "orderConf": "broker-a:8",
-    }
+        cluster,
+    )
     assert cluster.admin(lambda a: a.get_kv_config(ORDER_TOPIC_CONFIG, "OrderedByCluster")) == "broker-a:8"
 
 
@@ -141,10 +153,13 @@ def test_update_topic_list_from_a_file(cluster: Cluster, tmp_path: Path) -> None
     path.write_text(json.dumps([{"topicName": "ListedC", "readQueueNums": 1, "writeQueueNums": 1}]))
     r = cluster.mqadmin("updateTopicList", "-c", "DefaultCluster", "-f", str(path), "--json")
     assert r.code == 0, r.err
-    assert json.loads(r.out) == {
-        "topics": ["ListedC"],
-        "brokers": [{"addr": cluster.broker_addr, "ok": True}],
-    }
+    assert json.loads(r.out) == expect(
+        {
+            "topics": ["ListedC"],
+            "brokers": [{"addr": cluster.broker_addr, "ok": True}],
+        },
+        cluster,
+    )
     assert "ListedC" in broker_topics(cluster)
 
     r = cluster.mqadmin("updateTopicList", "-b", cluster.broker_addr, "-f", str(tmp_path / "missing.json"))
@@ -160,12 +175,15 @@ def test_delete_topic_from_brokers_and_name_servers(cluster: Cluster) -> None:
     assert "Doomed" in broker_topics(cluster)
     r = cluster.mqadmin("deleteTopic", "-c", "DefaultCluster", "-t", "Doomed", "--json")
     assert (r.code, r.err) == (0, "")
-    assert json.loads(r.out) == {
-        "topic": "Doomed",
-        "cluster": "DefaultCluster",
-        "brokers": [{"addr": cluster.broker_addr, "ok": True}],
-        "nameServers": [{"addr": cluster.ns_addr, "ok": True}],
-    }
+    assert json.loads(r.out) == expect(
+        {
+            "topic": "Doomed",
+            "cluster": "DefaultCluster",
+            "brokers": [{"addr": cluster.broker_addr, "ok": True}],
+            "nameServers": [{"addr": cluster.ns_addr, "ok": True}],
+        },
+        cluster,
+    )
     assert "Doomed" not in broker_topics(cluster)
     assert no_route(cluster, "Doomed")
 
@@ -271,7 +289,9 @@ def test_update_order_conf_put_get_delete(cluster: Cluster) -> None:
         "get orderConf success. topic=[ConfTopic], orderConf=[broker-a:4;broker-b:4] ",
     )
     r = cluster.mqadmin("updateOrderConf", "-t", "ConfTopic", "-m", "get", "--json")
-    assert json.loads(r.out) == {"topic": "ConfTopic", "method": "get", "orderConf": "broker-a:4;broker-b:4"}
+    assert json.loads(r.out) == expect(
+        {"topic": "ConfTopic", "method": "get", "orderConf": "broker-a:4;broker-b:4"}, cluster
+    )
 
     r = cluster.mqadmin("updateOrderConf", "-t", "ConfTopic", "-m", "delete")
     assert (r.code, r.out) == (0, "delete orderConf success. topic=[ConfTopic]")

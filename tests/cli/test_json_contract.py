@@ -420,7 +420,7 @@ PINNED: dict[str, str] = {  # schema name: the first 16 hex digits of its file's
     "deleteExpiredCommitLog": "aecc3c9f4e3ecb0e",
     "deleteKvConfig": "4f77ea45fb3eb973",
     "deleteSubGroup": "550469ed38ae9741",
-    "deleteTopic": "2f2e1f2e21e63fb1",
+    "deleteTopic": "dfe99aac4e6ce299",
     "deleteUser": "5cde3a0c46b4812f",
     "dumpCompactionLog": "d2d037cdac6cff06",
     "electMaster": "36132c00ee2c3af4",

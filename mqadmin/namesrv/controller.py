@@ -38,7 +38,7 @@ _PRINT_TABLES_EVERY = 600.0
 _NOTIFY_TIMEOUT = 0.3
 
 
-WORKER_EXIT_GRACE = 1.0
+WORKER_EXIT_GRACE = 0.25
 """Seconds around a worker's exit within which a passed-on channel's close is taken as the worker's."""
 
 

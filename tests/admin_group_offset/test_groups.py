@@ -9,6 +9,11 @@ from pathlib import Path
 from tests.admin_group_offset.servers import Cluster
 
 
+def named(c: Cluster) -> dict[str, object]:
+    """How the JSON contract names our broker in a ``brokers`` list."""
+    return {"cluster": "DefaultCluster", "brokerName": "broker-a", "brokerId": 0, "addr": c.addr}
+
+
 def test_update_sub_group_sets_every_option(cluster: Cluster) -> None:
     policy = '{"type":"EXPONENTIAL","exponentialRetryPolicy":{"initial":1000,"max":60000,"multiplier":3}}'
     r = cluster.mqadmin(
@@ -39,7 +44,7 @@ def test_update_sub_group_sets_every_option(cluster: Cluster) -> None:
 
 def test_update_sub_group_json(cluster: Cluster) -> None:
     doc = cluster.json("updateSubGroup", "-c", "DefaultCluster", "-g", "G2", "-r", "3")
-    assert doc["brokers"] == [{"brokerAddr": cluster.addr, "ok": True}]
+    assert doc["brokers"] == [{**named(cluster), "ok": True}]
     assert doc["config"]["groupName"] == "G2" and doc["config"]["retryMaxTimes"] == 3
     assert cluster.groups_on_broker()["G2"]["retryMaxTimes"] == 3
 
@@ -70,7 +75,8 @@ def test_update_sub_group_list_falls_back_to_one_request_per_group(cluster: Clus
 
     f.write_text(json.dumps([{"groupName": "GL3"}]))
     doc = cluster.json("updateSubGroupList", "-c", "DefaultCluster", "-f", str(f))
-    assert doc == {"groups": ["GL3"], "brokers": [{"brokerAddr": cluster.addr, "ok": True, "batch": False}]}
+    brokers = [{**named(cluster), "ok": True, "batch": False}]
+    assert doc == {"apiVersion": "mqadmin/v1", "groups": ["GL3"], "brokers": brokers}
     assert "GL3" in cluster.groups_on_broker()
 
     r = cluster.mqadmin("updateSubGroupList", "-b", cluster.addr, "-f", str(tmp_path / "missing.json"))
@@ -91,9 +97,10 @@ def test_delete_sub_group_by_broker_with_and_without_offsets(cluster: Cluster) -
 
     doc = cluster.json("deleteSubGroup", "-b", cluster.addr, "-g", "GD2")
     assert doc == {
+        "apiVersion": "mqadmin/v1",
         "group": "GD2",
         "cluster": None,
-        "brokers": [{"brokerAddr": cluster.addr, "ok": True}],
+        "brokers": [{**named(cluster), "ok": True}],
         "topicsDeleted": [],
     }
     assert "GD2" not in cluster.groups_on_broker()
@@ -115,9 +122,7 @@ def test_get_consumer_config(cluster: Cluster) -> None:
     assert lines[0] == "=" * 29 + "DefaultCluster:broker-a" + "=" * 29
     assert f"{'retryMaxTimes':<40}=  4" in lines and len(lines) == 16
     doc = cluster.json("getConsumerConfig", "-g", "GC")
-    assert (
-        doc["brokers"][0]["brokerAddr"] == cluster.addr and doc["brokers"][0]["cluster"] == "DefaultCluster"
-    )
+    assert doc["brokers"][0]["addr"] == cluster.addr and doc["brokers"][0]["cluster"] == "DefaultCluster"
     assert doc["brokers"][0]["config"]["retryMaxTimes"] == 4
 
     r = cluster.mqadmin("getConsumerConfig", "-g", "NoSuchGroup")

@@ -144,14 +144,14 @@ _SMALLEST_BUDGET = 64 * 1024
 
 
 def _over_budget(code: int, size: int) -> HeaderError | None:
-    """The refusal of a body of ``size`` bytes for ``code`` over its declared budget (an undeclared
-    code gets the smallest), or None."""
-    from mqadmin.protocol.requests import SMALL_BODY, declared  # only for bodies over 64 KiB
+    """The refusal of a body of ``size`` bytes for ``code`` over its declared budget, or None (an
+    undeclared code has none here: its handler, if any, is refused by the server's own rules)."""
+    from mqadmin.protocol.requests import declared  # only for bodies over 64 KiB
 
     decl = declared(code)
-    most = decl.budget.body if decl is not None else SMALL_BODY
-    if size <= most:
+    if decl is None or size <= decl.budget.body:
         return None
+    most = decl.budget.body
     return HeaderError(f"request code {code}: a body of {size} bytes is over its limit of {most} bytes")
 
 

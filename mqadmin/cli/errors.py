@@ -52,10 +52,22 @@ _NOT_EXIST_REMARKS = re.compile(
 offsets of) or "no such message" (an offset id past what the broker wrote)."""
 
 
+_AUTH_NOT_EXIST = re.compile(r"^The (user|subject|acl)\b.* is not exist", re.IGNORECASE)
+"""ACL 2.0 remarks (NO_PERMISSION, Java's words) to a deletion that mean "no such user or ACL", not
+"no right" (a create or update naming an unknown user stays a refusal, exit 3)."""
+
+
 def _not_found(exc: RemoteCommandError) -> bool:
     if exc.code in NOT_FOUND_CODES:
         return True
-    return exc.code == ResponseCode.SYSTEM_ERROR and bool(_NOT_EXIST_REMARKS.search(exc.remark or ""))
+    remark = exc.remark or ""
+    req = exc.request_code
+    if exc.code == ResponseCode.NO_PERMISSION and req in (
+        RequestCode.AUTH_DELETE_USER,
+        RequestCode.AUTH_DELETE_ACL,
+    ):
+        return bool(_AUTH_NOT_EXIST.search(remark))
+    return exc.code == ResponseCode.SYSTEM_ERROR and bool(_NOT_EXIST_REMARKS.search(remark))
 
 
 _FAQ = re.compile(

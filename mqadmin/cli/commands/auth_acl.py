@@ -25,11 +25,23 @@ from mqadmin.cli.authargs import (
     targets_opts,
     trim,
 )
-from mqadmin.cli.brokertargets import BROKERS_DOC, target_opts
+from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, change_each, target_opts
 from mqadmin.cli.command import Invocation, JavaCommand, java_command
 from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat
+from mqadmin.cli.safety import (
+    Step,
+    confirm,
+    failed,
+    not_found,
+    on_any,
+    probe,
+    safety_options,
+    show_plan,
+    unknown,
+)
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.auth import AclInfo
@@ -133,23 +145,68 @@ update_acl = _put_acl_command("update", ip_first=False)
     ],
     fanout=True,
     json_doc=f'{{"subject": str, "resource": str|null, {BROKERS_DOC}}}',
+    epilog="An ACL (or a resource in it) that none of the brokers has exits 7: the broker refuses the "
+    "first, the second is sent as the Java tool does (its lines are printed). --dry-run lists, per "
+    "broker, what would be deleted (with --json: dryRun, exists and a plan of {role, addr, action, "
+    "changes}). On a terminal the plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def delete_acl(
-    inv: Invocation, cluster_name: str | None, broker_addr: str | None, subject: str, resources: str | None
-) -> None:
+    inv: Invocation,
+    cluster_name: str | None,
+    broker_addr: str | None,
+    subject: str,
+    resources: str | None,
+    dry_run: bool,
+    yes: bool,
+) -> ExitCode | None:
     from mqadmin.admin.auth import check_resource, check_subject
 
     subj = check_subject(trim(subject))
     resource = trim(resources)
     if resource is not None:
         check_resource(resource)
-    await change(
+    addrs = await all_members(inv, broker_addr, cluster_name)
+    acls = await probe(inv, addrs, lambda a: inv.admin.get_acl(a, subj))
+    steps = [_delete_acl_step(inv, a, acl, subj, resource) for a, acl in acls.items()]
+    known = [s for s in steps if not failed(acls[s.addr])]
+    exists = True if any(s.changes for s in known) else None if len(known) < len(steps) else False
+    title = f"delete acl of [{subj}]" + (f" for [{resource}]" if resource else "")
+    what = f"ACL of {subj}" + (f" for {resource}" if resource else "")
+    missing = f"no {what} on {on_any(addrs)}"
+    if dry_run:
+        rows = [{"addr": a, "ok": None} for a in addrs]
+        doc = {"subject": subj, "resource": resource, "exists": exists, "brokers": rows}
+        show_plan(inv, title, steps, doc)
+        return not_found(inv, missing) if exists is False else None
+    if exists is not False:
+        confirm(title, steps, yes)
+    await change_each(
         inv,
-        broker_addr,
-        cluster_name,
+        addrs,
         lambda a: inv.admin.delete_acl(a, subj, resource),
         "delete acl to %s success.\n",
         {"subject": subj, "resource": resource},
+    )
+    return not_found(inv, missing) if exists is False and not inv.failures else None
+
+
+def _delete_acl_step(inv: Invocation, addr: str, acl: Any, subject: str, resource: str | None) -> Step:
+    """What deleteAcl would do on one broker (``acl``: its ACL of the subject, None, or a failure)."""
+    if failed(acl):
+        return Step("broker", addr, unknown(inv, acl))
+    if acl is None:
+        return Step("broker", addr, f"no ACL of {subject}, nothing to delete", changes=False)
+    entries = [e for p in acl.policies or [] for e in p.entries or []]
+    if resource is None:
+        return Step("broker", addr, f"delete the ACL of {subject} ({len(entries)} resource(s))")
+    from mqadmin.protocol.bodies.auth import parse_resource
+
+    wanted = parse_resource(resource)
+    if any(e.resource == resource or parse_resource(e.resource or "") == wanted for e in entries):
+        return Step("broker", addr, f"delete {resource} from the ACL of {subject}")
+    return Step(
+        "broker", addr, f"{resource} is not in the ACL of {subject}, nothing to delete", changes=False
     )
 
 

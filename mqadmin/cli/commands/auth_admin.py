@@ -26,11 +26,23 @@ from mqadmin.cli.authargs import (
     targets_opts,
     trim,
 )
-from mqadmin.cli.brokertargets import BROKERS_DOC, target_opts
+from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, change_each, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
+from mqadmin.cli.safety import (
+    Step,
+    confirm,
+    failed,
+    not_found,
+    on_any,
+    probe,
+    safety_options,
+    show_plan,
+    unknown,
+)
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.auth import UserInfo
@@ -151,22 +163,52 @@ async def update_user(
     ],
     fanout=True,
     json_doc=f'{{"username": str, {BROKERS_DOC}}}',
+    epilog="A user that none of the brokers has is deleted as the Java tool does (its lines are printed), "
+    "and the exit code is 7. --dry-run lists, per broker, whether the user is there (with --json: "
+    "dryRun, exists and a plan of {role, addr, action, changes}). On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def delete_user(
-    inv: Invocation, cluster_name: str | None, broker_addr: str | None, username: str
-) -> None:
+    inv: Invocation,
+    cluster_name: str | None,
+    broker_addr: str | None,
+    username: str,
+    dry_run: bool,
+    yes: bool,
+) -> ExitCode | None:
     from mqadmin.admin.auth import check_user
     from mqadmin.protocol.bodies.auth import UserInfo
 
     name = check_user(UserInfo(trim(username)), creating=False).username or ""
-    await change(
+    addrs = await all_members(inv, broker_addr, cluster_name)
+    users = await probe(inv, addrs, lambda a: inv.admin.get_user(a, name))
+    steps = [
+        Step("broker", a, unknown(inv, u))
+        if failed(u)
+        else Step("broker", a, f"delete user {name} and its ACL")
+        if u is not None
+        else Step("broker", a, "not there, nothing to delete", changes=False)
+        for a, u in users.items()
+    ]
+    known = [u for u in users.values() if not failed(u)]
+    exists = True if any(u is not None for u in known) else None if len(known) < len(users) else False
+    title = f"delete user [{name}]"
+    missing = f"user {name} does not exist on {on_any(addrs)}"
+    if dry_run:
+        rows = [{"addr": a, "ok": None} for a in addrs]
+        show_plan(inv, title, steps, {"username": name, "exists": exists, "brokers": rows})
+        return not_found(inv, missing) if exists is False else None
+    if exists is not False:
+        confirm(title, steps, yes)
+    await change_each(
         inv,
-        broker_addr,
-        cluster_name,
+        addrs,
         lambda a: inv.admin.delete_user(a, name),
         "delete user to %s success.\n",
         {"username": name},
     )
+    return not_found(inv, missing) if exists is False and not inv.failures else None
 
 
 @java_command(

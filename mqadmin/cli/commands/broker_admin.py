@@ -18,6 +18,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import NAMESRV, JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.optvalues import need_target
+from mqadmin.cli.safety import Step, confirm, failed, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key, properties_order
 
 TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
@@ -180,6 +181,10 @@ def _config_item(row: dict[str, Any], props: dict[str, str] | None) -> dict[str,
     ],
     fanout=True,
     json_doc=f'{{"key": str, "value": str, "brokers": {TARGETS_DOC}, "errors": [...]?}}',
+    epilog="--dry-run shows, per broker, the value now and the one it would get (with --json: dryRun "
+    "and a plan of {role, addr, action, changes}). On a terminal that plan is shown and confirmed "
+    "first (--yes does not ask).",
+    own=safety_options(),
 )
 async def update_broker_config(
     inv: Invocation,
@@ -188,6 +193,8 @@ async def update_broker_config(
     update_all_broker: str | None,
     key: str,
     value: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     from mqadmin.admin.brokers import check_broker_config_update
 
@@ -203,11 +210,37 @@ async def update_broker_config(
             addrs = await admin.fetch_master_and_slave_addrs(cluster)
         else:
             addrs = await admin.fetch_master_addrs(cluster)
+    steps = await _config_plan(inv, addrs, k, v)
+    title = f"update broker config {k}={v}"
+    if dry_run:
+        show_plan(
+            inv, title, steps, {"key": k, "value": v, "brokers": [{"addr": a, "ok": None} for a in addrs]}
+        )
+        return
+    confirm(title, steps, yes)
     done, rows = await inv.on_each(addrs, lambda a: admin.update_broker_config(a, props))
     inv.out.emit(
         inv.add_errors({"key": k, "value": v, "brokers": rows}),
         lambda: "".join(f"update broker config success, {a}\n" for a in addrs if a in done),
     )
+
+
+async def _config_plan(inv: Invocation, addrs: list[str], key: str, value: str) -> list[Step]:
+    """Per broker: the value of ``key`` now, and the one the update would set."""
+    configs = await probe(inv, addrs, inv.admin.get_broker_config)
+    steps: list[Step] = []
+    for addr, config in configs.items():
+        if failed(config):
+            steps.append(Step("broker", addr, unknown(inv, config)))
+        elif key not in config:
+            steps.append(
+                Step("broker", addr, f"{key} is not one of its settings; it would be set to {value}")
+            )
+        elif config[key] == value:
+            steps.append(Step("broker", addr, f"{key} is {value} already", changes=False))
+        else:
+            steps.append(Step("broker", addr, f"{key}: {config[key]} -> {value}"))
+    return steps
 
 
 # ------------------------------------------------------------------------------------- housekeeping
@@ -219,8 +252,19 @@ _HOUSEKEEPING_DOC = (
 )
 
 
+_HOUSEKEEPING_PLAN = {
+    "clean_unused_topic": "delete the consume queues and offsets of topics it no longer has",
+    "clean_expired_consume_queue": "delete the consume queues whose messages have all left the commit log",
+}
+
+
 async def _housekeeping(
-    inv: Invocation, broker_addr: str | None, cluster: str | None, request: str
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster: str | None,
+    request: str,
+    dry_run: bool = False,
+    yes: bool = False,
 ) -> ExitCode | None:
     """``success``/``false`` (no newline) after asking the broker, a cluster's brokers or all brokers."""
     from mqadmin.admin.brokers import check_cluster_name
@@ -242,6 +286,15 @@ async def _housekeeping(
         addrs = []
         for c in [name] if name else java_hash_order(list(table)):
             addrs.extend(await admin.fetch_master_and_slave_addrs(c, info))
+    if request in _HOUSEKEEPING_PLAN and addrs:
+        steps = [Step("broker", a, _HOUSEKEEPING_PLAN[request]) for a in addrs]
+        title = f"{inv.name} on {len(addrs)} broker(s)"
+        if dry_run:
+            show_plan(
+                inv, title, steps, {"result": None, "brokers": [{"addr": a, "ok": None} for a in addrs]}
+            )
+            return None
+        confirm(title, steps, yes)
     done, rows = await inv.on_each(addrs, call)
     result = bool(addrs) and len(done) == len(addrs)
     if not addrs:
@@ -256,16 +309,25 @@ _CLUSTER_OPT = JavaOpt("c", "cluster", "clustername")
 _BROKER_OPT = JavaOpt("b", "brokerAddr", "Broker address", dest="broker_addr")
 
 
+_SAFETY_EPILOG = (
+    "--dry-run lists the brokers that would be asked and what each would delete (with --json: dryRun "
+    "and a plan of {role, addr, action, changes}). On a terminal that plan is shown and confirmed first "
+    "(--yes does not ask)."
+)
+
+
 @java_command(
     "cleanUnusedTopic",
     [_BROKER_OPT, JavaOpt("c", "cluster", "cluster name")],
     fanout=True,
     json_doc=_HOUSEKEEPING_DOC,
+    epilog=_SAFETY_EPILOG,
+    own=safety_options(),
 )
 async def clean_unused_topic(
-    inv: Invocation, broker_addr: str | None, cluster: str | None
+    inv: Invocation, broker_addr: str | None, cluster: str | None, dry_run: bool, yes: bool
 ) -> ExitCode | None:
-    return await _housekeeping(inv, broker_addr, cluster, "clean_unused_topic")
+    return await _housekeeping(inv, broker_addr, cluster, "clean_unused_topic", dry_run, yes)
 
 
 @java_command(
@@ -273,9 +335,13 @@ async def clean_unused_topic(
     [_BROKER_OPT, _CLUSTER_OPT],
     fanout=True,
     json_doc=_HOUSEKEEPING_DOC,
+    epilog=_SAFETY_EPILOG,
+    own=safety_options(),
 )
-async def clean_expired_cq(inv: Invocation, broker_addr: str | None, cluster: str | None) -> ExitCode | None:
-    return await _housekeeping(inv, broker_addr, cluster, "clean_expired_consume_queue")
+async def clean_expired_cq(
+    inv: Invocation, broker_addr: str | None, cluster: str | None, dry_run: bool, yes: bool
+) -> ExitCode | None:
+    return await _housekeeping(inv, broker_addr, cluster, "clean_expired_consume_queue", dry_run, yes)
 
 
 @java_command(

@@ -24,6 +24,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_map_string, jformat, jstr
 from mqadmin.cli.nameargs import group_arg, strict_bool
 from mqadmin.cli.optvalues import in_range, need_target, parse_int, parse_long
+from mqadmin.cli.safety import Step, confirm, failed, not_found, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import RETRY_QUEUE_NUMS_MAX, check_subscription_group
@@ -354,6 +355,11 @@ async def update_sub_group_list(
     fanout=True,
     json_doc='{"group": str, "cluster": str|null, "brokers": [{"brokerAddr": str, "ok": bool}], '
     '"topicsDeleted": [str] (with -c: the group\'s %RETRY% and %DLQ% topics), "errors": [...]?}',
+    epilog="A group that none of the brokers has is deleted as the Java tool does (its lines are "
+    "printed), and the exit code is 7. --dry-run lists, per broker, what would be deleted (with --json: "
+    "dryRun, exists and a plan of {role, addr, action, changes}). On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def delete_sub_group(
     inv: Invocation,
@@ -361,13 +367,25 @@ async def delete_sub_group(
     cluster_name: str | None,
     group_name: str,
     remove_offset: str | None,
-) -> None:
+    dry_run: bool,
+    yes: bool,
+) -> ExitCode | None:
     need_target(broker_addr, cluster_name)
     group = group_arg(group_name)
     clean = strict_bool(remove_offset, "-r") if remove_offset is not None else False
     admin = inv.admin
     cluster = None if broker_addr is not None else (cluster_name or "").strip()
     addrs = [broker_addr.strip()] if broker_addr is not None else await cluster_masters(inv, cluster or "")
+    steps, exists = await _delete_group_plan(inv, group, cluster, addrs, clean)
+    where = f"broker [{addrs[0]}]" if cluster is None and addrs else f"cluster [{cluster}]"
+    title = f"delete subscription group [{group}] from {where}"
+    missing = f"subscription group {group} does not exist on {'that broker' if cluster is None else where}"
+    if dry_run:
+        plan: dict[str, Any] = {"group": group, "cluster": cluster, "exists": exists, "topicsDeleted": []}
+        show_plan(inv, title, steps, {**plan, "brokers": [{"brokerAddr": a, "ok": None} for a in addrs]})
+        return not_found(inv, missing) if exists is False else None
+    if exists is not False:
+        confirm(title, steps, yes)
     result = await admin.fan_out(
         addrs, lambda a: admin.delete_subscription_group(a, group, clean), deadline=inv.deadline
     )
@@ -397,6 +415,35 @@ async def delete_sub_group(
         inv.out.data(inv.add_errors(doc))
     else:
         inv.out.text("".join(lines))
+    return not_found(inv, missing) if exists is False and not inv.failures else None
+
+
+async def _delete_group_plan(
+    inv: Invocation, group: str, cluster: str | None, addrs: list[str], clean: bool
+) -> tuple[list[Step], bool | None]:
+    """What deleteSubGroup would do on each broker, and whether any has the group (None: a broker
+    could not be asked)."""
+    admin = inv.admin
+    tables = await probe(inv, addrs, admin.get_all_subscription_group)
+    steps: list[Step] = []
+    has: list[bool] = []
+    for addr, wrapper in tables.items():
+        if failed(wrapper):
+            steps.append(Step("broker", addr, unknown(inv, wrapper)))
+            continue
+        there = group in (wrapper.subscription_group_table or {})
+        has.append(there)
+        if there:
+            what = f"delete subscription group {group}" + (" and its offsets" if clean else "")
+            steps.append(Step("broker", addr, what))
+        else:
+            steps.append(Step("broker", addr, "not there, nothing to delete", changes=False))
+    if cluster is not None:
+        topics = f"{RETRY_PREFIX}{group} and %DLQ%{group}"
+        steps.append(Step("cluster", cluster, f"delete topics {topics} from its brokers and name servers"))
+    if any(has):
+        return steps, True
+    return steps, None if len(has) < len(tables) else False
 
 
 # ------------------------------------------------------------------------------- getConsumerConfig

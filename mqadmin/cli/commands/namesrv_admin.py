@@ -13,6 +13,7 @@ from mqadmin.cli.command import Invocation, JavaCommand, java_command
 from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
+from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
 
 if TYPE_CHECKING:
@@ -73,9 +74,37 @@ async def delete_kv_config(inv: Invocation, namespace: str, key: str) -> None:
 # ------------------------------------------------------------------------------- write permission
 
 
-async def _write_perm(inv: Invocation, broker_name: str, wipe: bool) -> None:
+async def _wipe_plan(inv: Invocation, name: str) -> list[Step]:
+    """Per name server: what wipeWritePerm would do to the routes of broker ``name``."""
+    from mqadmin.admin.errors import AdminError, RemotingError
+
+    admin = inv.admin
+    try:
+        info = await admin.examine_broker_cluster_info()
+        known: bool | None = name in (info.broker_addr_table or {})
+    except (AdminError, RemotingError):
+        known = None
+    what = {
+        True: f"remove the write permission of broker {name} from every topic route (producers stop sending)",
+        False: f"broker {name} is not registered: nothing to change",
+        None: f"remove the write permission of broker {name} from every topic route, if registered there",
+    }[known]
+    return [
+        Step("name server", a, what, changes=known is not False) for a in java_hash_order(admin.namesrv_addrs)
+    ]
+
+
+async def _write_perm(inv: Invocation, broker_name: str, wipe: bool, dry_run: bool, yes: bool) -> None:
     name = broker_name.strip()
     admin = inv.admin
+    if wipe:
+        steps = await _wipe_plan(inv, name)
+        title = f"wipe write perm of broker[{name}]"
+        if dry_run:
+            planned = [{"nameServer": s.addr, "ok": None} for s in steps]
+            show_plan(inv, title, steps, {"brokerName": name, "results": planned})
+            return
+        confirm(title, steps, yes)
     result = await (admin.wipe_write_perm_of_broker(name) if wipe else admin.add_write_perm_of_broker(name))
     verb = "wipe" if wipe else "add"
     lines: list[str] = []
@@ -107,12 +136,25 @@ def _write_perm_command(name: str, wipe: bool) -> JavaCommand:
         json_doc=_PERM_DOC,
     )
     async def command(inv: Invocation, broker_name: str) -> None:
-        await _write_perm(inv, broker_name, wipe=wipe)
+        await _write_perm(inv, broker_name, wipe, False, False)
 
     return command
 
 
-wipe_write_perm = _write_perm_command("wipeWritePerm", wipe=True)
+@java_command(
+    "wipeWritePerm",
+    [BROKER_NAME],
+    fanout=True,
+    json_doc=_PERM_DOC,
+    epilog="--dry-run shows, per name server, whether the broker is registered and what would change "
+    "(with --json: dryRun and a plan of {role, addr, action, changes}). On a terminal that plan is shown "
+    "and confirmed first (--yes does not ask).",
+    own=safety_options(),
+)
+async def wipe_write_perm(inv: Invocation, broker_name: str, dry_run: bool, yes: bool) -> None:
+    await _write_perm(inv, broker_name, True, dry_run, yes)
+
+
 add_write_perm = _write_perm_command("addWritePerm", wipe=False)
 
 

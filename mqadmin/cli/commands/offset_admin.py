@@ -30,6 +30,7 @@ from mqadmin.cli.javatext import (
 )
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
+from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
@@ -196,8 +197,9 @@ _DRY_RUN = click.Option(
     "client expects it (Java: the deprecated --cplus, which 5.3.3 ties to -c). "
     "--dry-run computes the new offsets as the queue-by-queue reset does (the group's committed "
     "offsets, then the offset of the timestamp per queue) and prints them in that table; nothing is "
-    "committed and no consumer is told.",
-    own=[_DRY_RUN],
+    "committed and no consumer is told. On a terminal those new offsets are shown and confirmed first "
+    "(--yes does not ask).",
+    own=[_DRY_RUN, safety_options()[1]],
 )
 async def reset_offset_by_time(
     inv: Invocation,
@@ -210,6 +212,7 @@ async def reset_offset_by_time(
     offset: str | None,
     cluster: str | None,
     dry_run: bool,
+    yes: bool,
 ) -> None:
     g, t, ts_text = group_arg(group), topic_arg(topic), timestamp.strip()
     cluster_name = cluster.strip() if cluster is not None else None
@@ -222,6 +225,10 @@ async def reset_offset_by_time(
 
     if broker is not None and queue_id >= 0 and not dry_run:
         addr = broker.strip()
+        what = f"reset queue {queue_id} of topic {t} for group {g} to " + (
+            f"offset {expect}" if expect is not None else f"the offset of {ts_text}"
+        )
+        confirm(f"reset consumer offset of group [{g}]", [Step("broker", addr, what)], yes)
         lines = [
             "start reset consumer offset by specified, "
             f"group[{g}], topic[{t}], queueId[{queue_id}], broker[{addr}], "
@@ -252,6 +259,13 @@ async def reset_offset_by_time(
         _emit_rollback(inv, "dry run, nothing changed: " + by_spec, {**base, "mode": "dryRun"}, rows)
         return
 
+    if on_terminal() and not yes:
+        rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name, write=False)
+        steps = [
+            Step("queue", f"{r.broker_name}:{r.queue_id}", f"{r.consumer_offset} -> {r.rollback_offset}")
+            for r in rows
+        ]
+        confirm(f"reset consumer offset of group [{g}] on topic [{t}] to {ts_text}", steps, yes)
     try:
         is_cpp = await clients_are_cpp(inv, g)
         tables = await admin.reset_offset_by_timestamp(

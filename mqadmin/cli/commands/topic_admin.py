@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from mqadmin.admin.brokers import check_cluster_name
+from mqadmin.admin.errors import AdminError, RemoteCommandError, RemotingError
 from mqadmin.admin.topics import check_order_conf, check_topic_config, check_topic_name, create_topic_header
 from mqadmin.cli.command import Invocation, java_command, read_json_list
 from mqadmin.cli.errors import CommandError
@@ -23,8 +24,10 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.cli.javatime import human_time
 from mqadmin.cli.optvalues import need_target, parse_int
+from mqadmin.cli.safety import Step, confirm, failed, not_found, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
+from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
@@ -256,24 +259,82 @@ async def update_topic_list(
     json_doc=f'{{"topic": str, "cluster": str, "brokers": {TARGETS_DOC}, "nameServers": {TARGETS_DOC}, '
     '"errors": [...]?} (nameServers is empty when a broker failed: the name servers are then left '
     "alone)",
+    epilog="A topic that neither a master of the cluster nor the name servers' route has is deleted as "
+    "the Java tool does (its lines are printed), and the exit code is 7. --dry-run lists, per master and "
+    "name server, what would be deleted (with --json: dryRun, exists and a plan of {role, addr, action, "
+    "changes}). On a terminal the plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def delete_topic(inv: Invocation, topic: str, cluster_name: str) -> None:
+async def delete_topic(
+    inv: Invocation, topic: str, cluster_name: str, dry_run: bool, yes: bool
+) -> ExitCode | None:
     admin = inv.admin
     t, cluster = topic.strip(), cluster_name.strip()
     check_topic_name(t, deleting=True)
     masters = await admin.fetch_master_addrs(cluster)
+    namesrvs = java_hash_order(list(admin.namesrv_addrs))
+    steps, exists = await _delete_topic_plan(inv, t, cluster, masters, namesrvs)
+    title = f"delete topic [{t}] from cluster [{cluster}]"
+    missing = (
+        f"topic {t} does not exist in cluster {cluster}: no master has it and no name server routes it there"
+    )
+    if dry_run:
+        brokers = [{"addr": a, "ok": None} for a in masters]
+        doc = {"topic": t, "cluster": cluster, "exists": exists, "brokers": brokers, "nameServers": []}
+        doc["nameServers"] = [{"addr": a, "ok": None} for a in namesrvs]
+        show_plan(inv, title, steps, doc)
+        return not_found(inv, missing) if exists is False else None
+    if exists is not False:
+        confirm(title, steps, yes)
     ok, brokers = await inv.on_each(masters, lambda a: admin.delete_topic_in_broker(a, t))
     data: dict[str, Any] = {"topic": t, "cluster": cluster, "brokers": brokers, "nameServers": []}
     lines: list[str] = []
     if len(ok) == len(masters):
         lines.append(f"delete topic [{t}] from cluster [{cluster}] success.\n")
-        namesrvs = java_hash_order(list(admin.namesrv_addrs))
         ns_ok, data["nameServers"] = await inv.on_each(
             namesrvs, lambda a: admin.delete_topic_in_namesrv(a, t, cluster)
         )
         if len(ns_ok) == len(namesrvs):
             lines.append(f"delete topic [{t}] from NameServer success.\n")
     inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
+    return not_found(inv, missing) if exists is False and not inv.failures else None
+
+
+async def _delete_topic_plan(
+    inv: Invocation, topic: str, cluster: str, masters: list[str], namesrvs: list[str]
+) -> tuple[list[Step], bool | None]:
+    """What deleteTopic would do on each master and name server, and whether the topic exists there
+    (None: a server could not be asked, so it may)."""
+    admin = inv.admin
+    configs = await probe(inv, masters, lambda a: admin.examine_topic_config(a, topic))
+    routed: bool | None
+    try:
+        route = await admin.examine_topic_route_info(topic)
+        routed = any(bd.cluster == cluster for bd in route.broker_datas or [])
+    except RemoteCommandError as e:
+        if e.code != ResponseCode.TOPIC_NOT_EXIST:
+            raise
+        routed = False
+    except (AdminError, RemotingError):
+        routed = None
+    steps: list[Step] = []
+    for addr, tc in configs.items():
+        if failed(tc):
+            steps.append(Step("broker", addr, unknown(inv, tc)))
+        elif tc is None:
+            steps.append(Step("broker", addr, "not there, nothing to delete", changes=False))
+        else:
+            queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm_string(tc.perm)}"
+            steps.append(Step("broker", addr, f"delete topic {topic} ({queues}) and its offsets"))
+    for addr in namesrvs:
+        what = f"delete the route of {topic} in cluster {cluster}" if routed else "no route there"
+        steps.append(Step("name server", addr, what, changes=routed is not False))
+    on_broker = [tc for tc in configs.values() if not failed(tc)]
+    if any(tc is not None for tc in on_broker) or routed:
+        return steps, True
+    if len(on_broker) < len(configs) or routed is None:
+        return steps, None
+    return steps, False
 
 
 # ------------------------------------------------------------------------------------- updateTopicPerm

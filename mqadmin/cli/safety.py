@@ -1,0 +1,123 @@
+"""The safety net of the destructive commands: ``--dry-run``, and a question on a terminal.
+
+``--dry-run`` shows what the command would change, server by server, and changes nothing. On a
+terminal (stdin and stdout both TTYs) the command shows the same plan on stderr and asks before it
+acts, unless ``--yes``. Without a terminal (a script, cron, a pipe) it acts at once, as the Java tool
+does, so runbooks keep working.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from mqadmin.cli.command import Invocation
+
+__all__ = ["Step", "confirm", "failed", "not_found", "on_terminal", "probe", "safety_options", "show_plan"]
+
+
+def safety_options() -> list[click.Option]:
+    """``--dry-run`` and ``--yes`` (new objects for each command that takes them)."""
+    return [
+        click.Option(
+            ["--dry-run", "dry_run"],
+            is_flag=True,
+            default=False,
+            help="Show what would change, server by server; change nothing.",
+        ),
+        click.Option(
+            ["--yes", "yes"],
+            is_flag=True,
+            default=False,
+            help="Do not ask on a terminal (without a terminal the command never asks).",
+        ),
+    ]
+
+
+@dataclass(slots=True)
+class Step:
+    """What the command would do on one server, or why it would do nothing there."""
+
+    role: str
+    """``broker`` or ``name server``."""
+    addr: str
+    what: str
+    changes: bool = True
+    """False when there is nothing to change there (the topic is not on that broker)."""
+
+    def line(self) -> str:
+        return f"  {self.role} {self.addr}: {self.what}\n"
+
+    def as_json(self) -> dict[str, Any]:
+        role = "nameServer" if self.role == "name server" else self.role
+        return {"role": role, "addr": self.addr, "action": self.what, "changes": self.changes}
+
+
+def on_terminal() -> bool:
+    """A person at a terminal: both stdin and stdout are TTYs (a pipe on either side is a script)."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def plan_text(title: str, steps: list[Step]) -> str:
+    return title + "\n" + "".join(s.line() for s in steps)
+
+
+def show_plan(inv: Invocation, title: str, steps: list[Step], doc: dict[str, Any]) -> None:
+    """The ``--dry-run`` output: the plan as text, or ``doc`` with ``dryRun`` and the ``plan``."""
+    inv.out.emit(
+        {**doc, "dryRun": True, "plan": [s.as_json() for s in steps]},
+        lambda: plan_text(f"dry run, nothing changed: {title}", steps),
+    )
+
+
+def confirm(title: str, steps: list[Step], yes: bool) -> None:
+    """On a terminal, unless ``--yes``: show the plan on stderr and ask; a no changes nothing (exit 1)."""
+    if yes or not on_terminal():
+        return
+    click.echo(plan_text(title, steps), err=True, nl=False)
+    try:
+        agreed = click.confirm("Go ahead?", default=False, err=True)
+    except click.Abort:  # Ctrl-D or Ctrl-C at the question
+        agreed = False
+    if not agreed:
+        raise CommandError("nothing was changed (not confirmed; --yes skips the question)", ExitCode.ERROR)
+
+
+async def probe(inv: Invocation, addrs: list[str], call: Callable[[str], Awaitable[Any]]) -> dict[str, Any]:
+    """``call(addr)`` on every address at once, for the plan: the answer, or the failure itself
+    (not reported: the command's own request to that server will be, or the plan says it)."""
+    result = await inv.admin.fan_out(addrs, call, deadline=inv.deadline)
+    return {a: result.results[a] if a in result.results else result.errors[a] for a in result.order}
+
+
+def failed(value: Any) -> bool:
+    return isinstance(value, BaseException)
+
+
+def unknown(inv: Invocation, value: BaseException) -> str:
+    """A plan's words for a server that could not be asked."""
+    from mqadmin.cli.errors import describe
+
+    return f"cannot tell ({describe(value, inv.settings_if_resolved).message})"
+
+
+def on_any(addrs: list[str]) -> str:
+    """The brokers asked, as the end of a line saying none of them has the thing."""
+    return addrs[0] if len(addrs) == 1 else f"any of the {len(addrs)} brokers asked"
+
+
+def not_found(inv: Invocation, message: str) -> ExitCode:
+    """Say on stderr that what was to be deleted does not exist; the exit code that says so (7)."""
+    click.echo(f"mqadmin {inv.name}: {message}", err=True)
+    return ExitCode.NOT_FOUND

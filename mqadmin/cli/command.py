@@ -30,6 +30,7 @@ from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
 from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
 from mqadmin.cli.output import Output
 from mqadmin.cli.registry import BY_NAME, define
+from mqadmin.cli.watch import Watch, pop_watch, watch_options
 
 if TYPE_CHECKING:
     from mqadmin.admin.api import MQAdmin
@@ -47,7 +48,7 @@ class Invocation:
     def __init__(self, name: str, common: CommonValues, namesrv_opt: str | None) -> None:
         self.name = name
         self.common = common
-        self.out = Output(common.output)
+        self.out = Output(common.output, view=common.view)
         self.out.hold = True  # broker items are completed with their names before they are written
         self._namesrv_opt = namesrv_opt
         self._settings: AdminSettings | None = None
@@ -266,17 +267,16 @@ def run_command(
     _configure_logging(common.debug)
     inv = Invocation(name, common, namesrv)
 
-    interval = params.pop(WATCH_PARAM, None)
+    watch = pop_watch(params)
 
     async def main() -> ExitCode | int | None:
         try:
-            if interval is None:
+            if watch is None:
                 try:
                     return await func(inv, **params)
                 finally:
                     await inv.release_output()
-            await _watch(inv, func, params, interval)
-            return None  # not reached: a watch ends with SIGINT
+            return await Watch(inv, watch.interval, watch.count).run(lambda: func(inv, **params))
         finally:
             await inv.close()
 
@@ -306,75 +306,6 @@ def run_command(
     if inv.failures:
         return exit_code_of(inv.failures, inv.any_success)
     return ExitCode.OK
-
-
-WATCH_PARAM = "watch_interval"
-
-
-def watch_option() -> click.Option:
-    """``-i SECONDS`` of the commands that can watch (Java's clusterList has it; we give it to more)."""
-    return click.Option(
-        ["-i", "--interval", WATCH_PARAM],
-        type=click.FloatRange(min=0.1),
-        default=None,
-        metavar="SECONDS",
-        help="Watch: run again every SECONDS until interrupted (Ctrl-C); with --json one compact "
-        "document a line per round. A failed round is reported on stderr and the next one runs.",
-    )
-
-
-async def _watch(inv: Invocation, func: CommandFunc, params: dict[str, Any], interval: float) -> None:
-    """Rounds of ``func`` every ``interval`` seconds (from the start of one to the start of the next).
-
-    A closed reader (``| head``) ends the watch: the broken pipe is not a failed round.
-    """
-    inv.out.compact = True
-    inv.out.stream = True
-    loop = asyncio.get_running_loop()
-    while True:
-        started = loop.time()
-        inv.failures.clear()
-        inv.any_success = False
-        try:
-            try:
-                await func(inv, **params)
-            finally:
-                await inv.release_output()
-        except PartialFailure as e:
-            for exc in e.failures:
-                inv.report(exc)
-        except BrokenPipeError:
-            raise
-        except Exception as exc:
-            inv.print_error(exc, describe(exc, inv.settings_if_resolved))
-        await pause(max(0.0, interval - (loop.time() - started)))
-
-
-async def pause(seconds: float) -> None:
-    """Sleep between the rounds of a watch, or end it as soon as the reader of stdout is gone
-    (``| head`` has what it wanted): a closed pipe raises BrokenPipeError now, not at the next round."""
-    loop = asyncio.get_running_loop()
-    until = loop.time() + seconds
-    while True:
-        if _reader_gone():
-            raise BrokenPipeError("stdout reader closed")
-        left = until - loop.time()
-        if left <= 0:
-            return
-        await asyncio.sleep(min(left, 0.05))
-
-
-def _reader_gone() -> bool:
-    """True when stdout is a pipe or socket whose reading end was closed (POLLERR/POLLHUP)."""
-    import select
-
-    try:
-        poller = select.poll()
-        poller.register(sys.stdout.fileno(), 0)  # errors and hang-ups are always reported
-        events = poller.poll(0)
-    except (OSError, ValueError, AttributeError):
-        return False
-    return any(ev & (select.POLLERR | select.POLLHUP | select.POLLNVAL) for _, ev in events)
 
 
 def _silence_stdout() -> None:
@@ -502,8 +433,9 @@ class JavaCommand(click.Command):
         self.own_params: list[click.Parameter] = list(own)
         """This command's options that the Java tool does not have (``--dry-run``, ``--max-lag``)."""
         if watch:
-            self.own_params.append(watch_option())
-        self.extra_params: list[click.Parameter] = list(common_options())
+            self.own_params.extend(watch_options())
+        short_o = not any(o.short == "o" for o in self.java_opts)  # -o: --output, unless Java's
+        self.extra_params: list[click.Parameter] = list(common_options(short_output=short_o))
         if fanout:
             self.extra_params.append(deadline_option())
         super().__init__(

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from mqadmin.cli.output import FORMATS
+from mqadmin.cli.output import FORMATS, TableView
 
 __all__ = [
     "COMMON_NAMES",
@@ -35,6 +35,15 @@ class CommonValues:
     tls: bool | None = None
     debug: bool = False
     deadline: float | None = None
+    wide: bool = False
+    sort_by: str | None = None
+    no_headers: bool = False
+
+    @property
+    def view(self) -> TableView:
+        """How ``--output table`` reads: ``--wide``, ``--sort-by``, ``--no-headers``."""
+        cols = tuple(c.strip() for c in (self.sort_by or "").split(",") if c.strip())
+        return TableView(wide=self.wide, sort_by=cols, headers=not self.no_headers)
 
 
 def context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -47,8 +56,9 @@ def context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -
         return []
 
 
-def common_options() -> list[click.Option]:
-    """Fresh click options for one command (or the group)."""
+def common_options(short_output: bool = False) -> list[click.Option]:
+    """Fresh click options for one command (or the group); ``short_output`` adds ``-o`` for
+    ``--output`` (on the commands whose Java options have no ``-o``)."""
     return [
         click.Option(
             ["--context", "context"],
@@ -70,11 +80,31 @@ def common_options() -> list[click.Option]:
             help="Print the result as JSON (same data as the text; shapes in mqadmin(1)).",
         ),
         click.Option(
-            ["--output", "output"],
+            ["-o", "--output", "output"] if short_output else ["--output", "output"],
             type=click.Choice(FORMATS),
             metavar="FORMAT",
-            help="Output format: text (the Java tool's, the default), json, yaml, or table (rich tables, "
-            "coloured on a terminal).",
+            help="Output format: text (the Java tool's, the default), json, yaml, table (columns that "
+            "fit the terminal, or 80 in a pipe; coloured on a terminal), or name (one resource name a "
+            "line)." + (" -o where the Java command has no -o of its own." if short_output else ""),
+        ),
+        click.Option(
+            ["--wide", "wide"],
+            is_flag=True,
+            default=False,
+            help="--output table: every column, whole, however wide (by default columns shorten, "
+            "elide or drop to fit).",
+        ),
+        click.Option(
+            ["--sort-by", "sort_by"],
+            metavar="COLUMNS",
+            help="--output table: sort rows by these columns (comma-separated, -COLUMN descending) "
+            "instead of their natural key (cluster, broker, topic, group, queue).",
+        ),
+        click.Option(
+            ["--no-headers", "no_headers"],
+            is_flag=True,
+            default=False,
+            help="--output table: rows only, no header rows or titles.",
         ),
         click.Option(
             ["--access-key", "access_key"],
@@ -123,6 +153,9 @@ COMMON_NAMES = (
     "tls",
     "debug",
     "deadline",
+    "wide",
+    "sort_by",
+    "no_headers",
 )
 
 
@@ -140,4 +173,7 @@ def common_values(params: dict[str, Any], parent: CommonValues | None = None) ->
         tls=got["tls"] if got["tls"] is not None else base.tls,
         debug=bool(got["debug"]) or base.debug,
         deadline=got["deadline"] if got["deadline"] is not None else base.deadline,
+        wide=bool(got["wide"]) or base.wide,
+        sort_by=got["sort_by"] if got["sort_by"] is not None else base.sort_by,
+        no_headers=bool(got["no_headers"]) or base.no_headers,
     )

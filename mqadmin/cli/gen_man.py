@@ -123,6 +123,24 @@ the document has an \fBerrors\fR list. When a command fails, stdout gets
 {"apiVersion", "error": {"kind", "exitCode", "message", ...}} instead (\fBkind\fR is one of remote,
 unreachable, timeout, usage, command, settings, response, internal; remote errors add \fBaddr\fR, \fBcode\fR,
 \fBcodeName\fR and \fBremark\fR).
+.PP
+\fB\-\-output table\fR draws the same data as columns for people: they fit the terminal, or 80
+columns (\fBCOLUMNS\fR) in a pipe, a cell is never wrapped, so no word is split: headers shorten,
+then long text is cut with \(lq\&...\(rq, then the least important columns are left out (the title
+says how many); the columns naming a row (cluster, broker, topic, group, queue) always stay.
+\fB\-\-wide\fR shows every column whole. Rows are sorted by those naming columns (digits as
+numbers); \fB\-\-sort\-by\fR \fIcolumn\fR[,...] sorts by others (\fB\-\fR\fIcolumn\fR descending,
+a short header works too). \fB\-\-no\-headers\fR prints rows only. Permissions read \fBRW\-\fR, times
+are local times, none is \fB\-\fR, and empty lists are left out.
+\fB\-\-output name\fR (\fB\-o name\fR where the Java command has no \fB\-o\fR) prints the names
+of the resources listed, one a line, for \fBxargs\fR or \fBwhile read\fR.
+.PP
+\fB\-i\fR \fIseconds\fR (clusterList, consumerProgress, topicStatus, statsAll, brokerStatus)
+runs the command again and again; \fB\-\-count\fR \fIn\fR stops after n rounds with the last
+round's exit code. On a terminal the screen is redrawn in place under a line with the round's time
+and what changed since the round before (the lag's move in red while it grows, green as it
+shrinks); piped, the rounds follow each other (one compact JSON document a line with
+\fB\-\-json\fR, tables under a line with the round's time).
 """,
     "timeouts": r"""
 \fB\-\-timeout\fR \fIseconds\fR bounds every request (default 5, as the Java tool's 5000 ms).
@@ -201,6 +219,9 @@ def man_page(specs: list[CmdSpec], common: list[OptSpec]) -> str:
                         "--timeout",
                         "--json",
                         "--output",
+                        "--wide",
+                        "--sort-by",
+                        "--no-headers",
                         "--access-key",
                         "--secret-key",
                         "--tls",

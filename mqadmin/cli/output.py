@@ -7,13 +7,14 @@ line ends whatever the locale, as the Java tool writes on Linux.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "FORMATS",
     "Output",
     "TableLayout",
+    "TableView",
     "conform",
     "epoch_ms",
     "finite",
@@ -31,7 +33,8 @@ __all__ = [
     "tps_windows",
 ]
 
-FORMATS = ("text", "json", "yaml", "table")
+FORMATS = ("text", "json", "yaml", "table", "name")
+"""``name``: one resource name a line (topics, groups, brokers), for ``xargs`` and ``while read``."""
 
 API_VERSION = "mqadmin/v1"
 """The version of the JSON contract (``mqadmin schema``): every document and stream line carries it.
@@ -44,11 +47,27 @@ class TableLayout:
 
     ``columns`` names, per list member of the document (``"brokers"``), the record keys to show as
     columns (``a.b`` for a nested one), one row per record; a key in ``always`` (an error) is added
-    as a column when any record has it.
+    as a column when any record has it. ``keep`` are the columns never dropped nor cut at 80
+    columns besides the natural key's (``mqadmin.cli.tables``); ``priority`` lists the columns most
+    important first (those last in it go first when the table is too wide; default: left to right).
     """
 
     columns: Mapping[str, tuple[str, ...]]
     always: tuple[str, ...] = ("error",)
+    keep: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    priority: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The options that change how ``--output table`` reads (not what it holds)."""
+
+    wide: bool = False
+    """Every column, whole, however wide."""
+    sort_by: tuple[str, ...] = ()
+    """Columns to sort rows by (``-col``: descending) instead of the natural key."""
+    headers: bool = True
+    """Header rows and title lines (``--no-headers``: rows only)."""
 
 
 def finite(value: Any) -> Any:
@@ -242,11 +261,14 @@ def document(value: Any, *, stream: bool = False) -> Any:
 class Output:
     """The result stream of one command run."""
 
-    def __init__(self, fmt: str = "text", stream: BinaryIO | None = None) -> None:
+    def __init__(
+        self, fmt: str = "text", stream: BinaryIO | None = None, view: TableView | None = None
+    ) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown output format {fmt!r}")
         self.format = fmt
         self._stream = stream if stream is not None else sys.stdout.buffer
+        self.view = view or TableView()
         self.lines = 0
         self.compact = False
         """Every JSON document on one line (watch mode: one document a line per round)."""
@@ -256,6 +278,15 @@ class Output:
         """Keep a document whose broker items lack their identity until :meth:`release` (the caller
         asks the name server who the brokers are in between)."""
         self._held: list[tuple[Any, bool, TableLayout | None]] = []
+        self.frame: io.BytesIO | None = None
+        """A watch redrawn on a terminal: what a round writes is kept here, drawn when it ends."""
+        self.frame_width = 80
+        """The terminal's width, for the tables of a :attr:`frame`."""
+        self.previous: Any = None
+        """The last round's document of a watch (tables show how lag moved since)."""
+        self.seen: list[Any] = []
+        """The documents given since the watch last emptied this (text mode included)."""
+        self._sort_warned = False
 
     @property
     def holding(self) -> bool:
@@ -280,6 +311,7 @@ class Output:
 
     def data(self, value: Any, *, compact: bool = False, table: TableLayout | None = None) -> None:
         """Write one JSON or YAML document, or draw it as tables (only in structured modes)."""
+        self.seen.append(value)
         if self.hold and self.structured and lacks_identity(value):
             self._held.append((value, compact, table))
             return
@@ -287,19 +319,10 @@ class Output:
 
     def _data(self, value: Any, compact: bool, table: TableLayout | None) -> None:
         if self.format == "table":
-            import io
-
-            from mqadmin.cli.richout import render
-
-            value = conform(value)
-            if self._stream is sys.stdout.buffer:  # rich sees the terminal: colour only there
-                sys.stdout.flush()
-                render(value, sys.stdout, table)
-                sys.stdout.flush()
-                return
-            buf = io.StringIO()
-            render(value, buf, table)
-            self._write(buf.getvalue().encode("utf-8", "surrogateescape"))
+            self._table(conform(value), table)
+            return
+        if self.format == "name":
+            self._names(value)
             return
         value = document(value, stream=self.stream)
         if self.format == "json":
@@ -327,7 +350,44 @@ class Output:
         if self.structured:
             self.data(value, compact=compact, table=table)
         else:
+            self.seen.append(value)
             self.text(render())
+
+    def _table(self, value: Any, layout: TableLayout | None) -> None:
+        """Tables fitted to the terminal (coloured there), to 80 columns in a pipe, or to the
+        terminal under a watch's redraw."""
+        from mqadmin.cli.richout import render, terminal_width
+
+        buf = io.StringIO()
+        if self.frame is not None:
+            width: int | None = self.frame_width
+            color: bool | None = True
+        elif self._stream is sys.stdout.buffer:
+            width = terminal_width(sys.stdout)
+            color = width is not None
+        else:
+            width, color = None, False
+        used = render(value, buf, layout, self.view, width=width, color=color, previous=self.previous)
+        if self.view.sort_by and not used and not self._sort_warned:
+            self._sort_warned = True
+            wanted = ",".join(self.view.sort_by)
+            sys.stderr.write(f"mqadmin: warning: --sort-by {wanted}: no table has such a column\n")
+        self._write(buf.getvalue().encode("utf-8", "surrogateescape"))
+
+    def _names(self, value: Any) -> None:
+        """One resource name a line; a document that names none is a usage error (an error
+        document, whose message is on stderr already, writes nothing)."""
+        from mqadmin.cli.tables import names
+
+        found = names(value)
+        if found is None:
+            if isinstance(value, dict) and "error" in value:
+                return
+            from mqadmin.cli.errors import CommandError
+            from mqadmin.cli.exitcodes import ExitCode
+
+            raise CommandError("--output name: this command's output names no resources", ExitCode.USAGE)
+        self._write("".join(f"{n}\n" for n in found).encode("utf-8", "surrogateescape"))
 
     def json_line(self, value: Any) -> None:
         """One compact JSON document on a line of its own, written at once (streams, ``--json-lines``)."""
@@ -341,6 +401,9 @@ class Output:
         self._write(b)
 
     def _write(self, b: bytes) -> None:
+        if self.frame is not None:
+            self.frame.write(b)
+            return
         self._stream.write(b)
         self._stream.flush()
         self.lines += b.count(b"\n")

@@ -13,13 +13,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.cli.command import Invocation, java_command, pause
+from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, to_float32
 from mqadmin.cli.output import TableLayout, epoch_ms, number, tps
 from mqadmin.cli.routeview import broker_addrs_in_java_order
+from mqadmin.cli.watch import Watch, check_count, count_option
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_double, parse_int, parse_long
@@ -259,6 +260,7 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
         JavaOpt("c", "clusterName", "which cluster", dest="cluster_name"),
     ],
     fanout=True,
+    own=[count_option()],
     json_doc='{"timestamp": ms, "brokers": [{"cluster", "brokerName", "brokerId", "addr", "version", '
     '"putTps", "getTps", "sendThreadPoolQueueSize", "sendThreadPoolQueueHeadWaitTimeMs", '
     '"pullThreadPoolQueueSize", "pullThreadPoolQueueHeadWaitTimeMs", "ackThreadPoolQueueSize", '
@@ -269,8 +271,13 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
     "(mqadmin schema clusterList)",
 )
 async def cluster_list(
-    inv: Invocation, more_stats: bool, interval: str | None, cluster_name: str | None
-) -> None:
+    inv: Invocation,
+    more_stats: bool,
+    interval: str | None,
+    cluster_name: str | None,
+    watch_count: int | None = None,
+) -> ExitCode | int | None:
+    check_count(interval, watch_count)
     period: float | None = None
     if interval is not None:
         try:
@@ -286,12 +293,10 @@ async def cluster_list(
         from mqadmin.admin.brokers import check_cluster_name
 
         check_cluster_name(cluster)
-    rounds = 0
-    while True:
-        if rounds:
-            await pause(period or 0)
-        rounds += 1
-        await _one_round(inv, cluster, more_stats, compact=period is not None)
-        if period is None:
-            return
-        inv.failures.clear()
+    if period is None:
+        await _one_round(inv, cluster, more_stats, compact=False)
+        return None
+    # as Java, a round that fails ends the watch
+    return await Watch(inv, period, watch_count).run(
+        lambda: _one_round(inv, cluster, more_stats, compact=True), survive=False
+    )

@@ -34,6 +34,7 @@ __all__ = [
     "SettingsError",
     "describe",
     "malformed_addr",
+    "wrong_port",
 ]
 
 NOT_FOUND_CODES = frozenset(
@@ -158,6 +159,17 @@ def _request_hint(exc: RemoteCommandError, settings: AdminSettings | None) -> st
     return ""
 
 
+def _timeout_hint(applied: float, settings: AdminSettings | None) -> str:
+    """Which limit a timed-out request had: --timeout, a multiple of it, or a fixed one (as Java's)."""
+    given = settings.timeout if settings is not None else None
+    if given is None or given <= 0 or abs(applied - given) < 1e-6:
+        return "--timeout sets the limit"
+    times = applied / given
+    if abs(times - round(times)) < 1e-6 and round(times) > 1:
+        return f"this request waits {round(times)} times --timeout ({given:g} s), as the Java tool's does"
+    return f"this request has a fixed {applied:g} s limit, as the Java tool's has"
+
+
 def _unreachable_hint(addr: str, settings: AdminSettings | None) -> str:
     if settings is None:
         return ""
@@ -192,8 +204,81 @@ def _with_hint(message: str, hint: str) -> str:
     return f"{message}; {hint}" if hint else message
 
 
+_IDENTIFIED: dict[tuple[str, bool], Any] = {}
+"""What answered at an address (:func:`mqadmin.remoting.diagnose.identify`), asked once per run."""
+
+
+def _identify(addr: str, remoting: bool) -> Any:
+    from mqadmin.remoting.diagnose import identify
+
+    key = (addr, remoting)
+    if key not in _IDENTIFIED:
+        _IDENTIFIED[key] = identify(addr, 1.0, remoting=remoting)
+    return _IDENTIFIED[key]
+
+
+def wrong_port(exc: BaseException, settings: AdminSettings | None) -> tuple[str, str] | None:
+    """When a failure at an address is explained by what listens there ("127.0.0.1:10911 is a broker,
+    not a name server"): that line and the kind's name; None otherwise (or when it cannot be told).
+
+    Asked only for the symptoms of a wrong address: a request the server does not know, a connection
+    closed or refused, no answer at all (then no RocketMQ request is sent: the peer may be busy).
+    """
+    from mqadmin.remoting.diagnose import Kind
+
+    addr = getattr(exc, "addr", None)
+    if settings is None or not isinstance(addr, str) or malformed_addr(addr) is not None:
+        return None
+    if isinstance(exc, RemoteCommandError):
+        if exc.code != ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
+            return None
+        kind = _identify(addr, True)
+    elif isinstance(exc, DeadlineError):
+        return None
+    elif isinstance(exc, RemotingTimeoutError):
+        kind = _identify(addr, False)
+    elif isinstance(exc, RemotingConnectError):
+        kind = Kind.CLOSED if "refused" in exc.reason.lower() else None
+    elif isinstance(exc, RemotingError):
+        kind = _identify(addr, True)
+    else:
+        return None
+    expected = "name server" if addr in settings.namesrv_addrs else "broker"
+    if isinstance(exc, RemoteCommandError) and kind in (Kind.NAME_SERVER, Kind.BROKER):
+        # a server that refused the request as unknown was asked what the other kind answers
+        expected = "broker" if kind is Kind.NAME_SERVER else "name server"
+    if kind is None or kind is Kind.SILENT or kind.value == f"a {expected}":
+        return None
+    if kind is Kind.CLOSED:  # the connect error's own words first: scripts grep for them
+        return f"{one_line(str(exc))} ({addr} is a closed port: nothing listens there)", "closed"
+    if kind is Kind.TLS and not settings.tls:
+        return f"{addr} is a TLS server, not a plain {expected}: add --tls, or give its plain port", "tls"
+    return f"{addr} is {kind.value}, not a {expected}", kind.name.lower()
+
+
+def _diagnosed(report: ErrorReport, exc: BaseException, settings: AdminSettings | None) -> ErrorReport:
+    """``report`` with its message replaced by what answered at the address, when that explains it."""
+    found = wrong_port(exc, settings)
+    if found is None:
+        return report
+    line, kind = found
+    hint = ""
+    if isinstance(exc, RemotingConnectError):
+        hint = _unreachable_hint(exc.addr, settings)
+    elif settings is not None and getattr(exc, "addr", None) in settings.namesrv_addrs:
+        hint = "check -n, NAMESRV_ADDR or the context"
+    report.message = _with_hint(line, hint)
+    report.details["answeredBy"] = kind
+    return report
+
+
 def describe(exc: BaseException, settings: AdminSettings | None = None) -> ErrorReport:
-    """The exit code, the one-line message and the JSON details of a failure."""
+    """The exit code, the one-line message and the JSON details of a failure (and, for the symptoms
+    of a wrong address, what answered there: :func:`wrong_port`)."""
+    return _diagnosed(_describe(exc, settings), exc, settings)
+
+
+def _describe(exc: BaseException, settings: AdminSettings | None) -> ErrorReport:
     if isinstance(exc, RemoteCommandError):
         remark = clean_remark(exc.remark)
         role = "name server" if settings is not None and exc.addr in settings.namesrv_addrs else "server"
@@ -216,7 +301,7 @@ def describe(exc: BaseException, settings: AdminSettings | None = None) -> Error
         limit = (
             "--deadline sets that limit (default three times --timeout)"
             if isinstance(exc, DeadlineError)
-            else "--timeout sets the limit"
+            else _timeout_hint(exc.timeout, settings)
         )
         msg = _with_hint(one_line(str(exc)), f"the server may be overloaded or the address wrong; {limit}")
         return ErrorReport(ExitCode.TIMEOUT, msg, "timeout", {"addr": exc.addr})

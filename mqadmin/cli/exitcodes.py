@@ -25,9 +25,10 @@ class ExitCode(IntEnum):
 
 DESCRIPTIONS: dict[ExitCode, str] = {
     ExitCode.OK: "The command did what it was asked.",
-    ExitCode.ERROR: "Any other failure: a bad option value, an unknown context, an unusable answer.",
-    ExitCode.USAGE: "The command line could not be parsed (unknown option, missing argument); "
-    "nothing was sent.",
+    ExitCode.ERROR: "Any other failure: an unknown context, an unusable answer, a question on a "
+    "terminal answered no.",
+    ExitCode.USAGE: "The command line could not be used (unknown option, missing argument, a bad option "
+    "value such as a malformed address, number or name); nothing was sent.",
     ExitCode.REMOTE: "A name server or broker answered with an error code; the code, the remark and the "
     "address are on stderr.",
     ExitCode.UNREACHABLE: "A name server or broker could not be reached (connection refused, no route, "

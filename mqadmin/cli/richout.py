@@ -322,7 +322,7 @@ def render(
             console.out("")
         if block.title and view.headers:
             title = block.title if view.wide else elide(block.title, width)
-            console.out(Text(title, style="bold"), highlight=False)
+            console.print(Text(title, style="bold", no_wrap=True, overflow="ignore"))
         console.print(block.table)
     text = buf.getvalue()
     if not color:  # a pipe gets no trailing blanks

@@ -248,7 +248,7 @@ class Watch:
                 d = lag_now - lag_then
                 style = "bold red" if d > 0 else "bold green" if d < 0 else ""
                 out.append("  lag ")
-                out.append(f"{lag_now:,}" + (f" ({'+' if d > 0 else ''}{d:,})" if d else " (=)"), style=style)
+                out.append(f"{lag_now:,}" + (f" ({'+' if d > 0 else ''}{d:,})" if d else ""), style=style)
             out.append(f"  {changed} value{'' if changed == 1 else 's'} changed")
             return out
         before = self._before_lines

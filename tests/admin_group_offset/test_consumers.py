@@ -63,13 +63,13 @@ def test_consumer_connection(cluster: Cluster, online: OnlineConsumer, client_id
 
 
 def test_consumer_status_writes_each_clients_running_info(cluster: Cluster, client_id: str) -> None:
-    r = cluster.mqadmin("consumerStatus", "-g", GROUP)
+    r = cluster.mqadmin("consumerStatus", "-g", GROUP, "--save", ".")  # Java writes there unasked
     assert (r.code, r.err) == (0, "")
     lines = r.out.split("\n")
     assert lines[0] == f"{'#Index':<10} {'#ClientId':<40} {'#Version':<20} #ConsumerRunningInfoFile"
     index, cid, version, path = lines[1].split()
     assert (index, cid, version) == ("1", client_id, "V3_1_8") and re.fullmatch(
-        rf"\d+/{re.escape(cid)}", path
+        rf"(\./)?\d+/{re.escape(cid)}", path
     )
     assert r.out.endswith("\n\nSame subscription in the same group of consumer\n\nRebalance OK\n")
     saved = (cluster.cwd / path).read_text()
@@ -85,7 +85,7 @@ def test_consumer_status_writes_each_clients_running_info(cluster: Cluster, clie
         assert f"\n\n#Consumer {section}#\n" in one.out
     assert f"Topic: {TOPIC:<40} ClassFilter: false    SubExpression: *" in one.out
 
-    doc = cluster.json("consumerStatus", "-g", GROUP)
+    doc = cluster.json("consumerStatus", "-g", GROUP, "--save", ".")
     assert doc["consumers"][0]["clientId"] == client_id and doc["sameSubscription"] is True
     assert (cluster.cwd / doc["consumers"][0]["file"]).is_file()
     doc = cluster.json("consumerStatus", "-g", GROUP, "-i", client_id)
@@ -93,11 +93,11 @@ def test_consumer_status_writes_each_clients_running_info(cluster: Cluster, clie
 
 
 def test_consumer_is_the_unregistered_java_command(cluster: Cluster, client_id: str) -> None:
-    r = cluster.mqadmin("consumer", "-g", GROUP)
+    r = cluster.mqadmin("consumer", "-g", GROUP, "--save", ".")
     assert (r.code, r.err) == (0, "")
     first = r.out.split("\n")[0]
     assert first.startswith(f"001  {client_id:<40} {'V3_1_8':<20} ")  # Java: "%03d  %-40s %-20s %s%n"
-    assert re.fullmatch(rf"\d+/{re.escape(client_id)}", first.split()[-1])
+    assert re.fullmatch(rf"(\./)?\d+/{re.escape(client_id)}", first.split()[-1])
     path = first.split()[-1]
     assert (cluster.cwd / path).read_text().startswith("#Consumer Properties#")
     assert r.out.endswith("\n\nSame subscription in the same group of consumer\n\nRebalance OK\n")

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import click
+
 from mqadmin.admin.consumers import ConsumerRunningInfo, NoConnectionError
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
@@ -176,8 +178,11 @@ async def _running_infos(
     cc: ConsumerConnection,
     jstack: bool,
     row: Callable[[int, str, str, str], str],
+    save: str | None,
 ) -> None:
-    """Each client's running info saved to ``<now>/<clientId>``, a row per client, then the analysis."""
+    """A row per client, then the analysis; with ``--save DIR`` each client's running info is written
+    to ``DIR/<now>/<clientId>`` (Java writes ``<now>/<clientId>`` into the working directory on every
+    run; a read-only command should not leave files behind, so the file column is ``-`` unless saved)."""
     now = int(time.time() * 1000)
     infos: dict[str, ConsumerRunningInfo] = {}
     lines: list[str] = []
@@ -193,16 +198,12 @@ async def _running_infos(
         if info is None:
             continue
         infos[cid] = info
-        path = f"{now}/{cid}"
-        try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            Path(path).write_text(running_info_text(info), encoding="utf-8")
-        except OSError as e:
-            inv.report(CommandError(f"cannot write {path}: {e}"))
+        path = None if save is None else _save_running_info(inv, Path(save) / str(now) / cid, info)
+        if save is not None and path is None:
             continue
         inv.any_success = True
         version = version_name(conn.version)
-        lines.append(row(index, cid, version, path))
+        lines.append(row(index, cid, version, path or "-"))
         clients.append({"index": index, "clientId": cid, "version": version, "file": path})
         index += 1
     same = None
@@ -229,6 +230,27 @@ async def _running_infos(
         inv.out.text("".join(lines))
 
 
+def _save_running_info(inv: Invocation, path: Path, info: ConsumerRunningInfo) -> str | None:
+    """Write one client's running info where ``--save`` asked; the path written, or None (reported)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(running_info_text(info), encoding="utf-8")
+    except OSError as e:
+        inv.report(CommandError(f"cannot write {path}: {e}"))
+        return None
+    return str(path)
+
+
+_SAVE = click.Option(
+    ["--save", "save"],
+    metavar="DIR",
+    default=None,
+    help="Write each consumer's running info to DIR/<now>/<clientId> (the Java tool always writes "
+    "<now>/<clientId> into the working directory; without --save nothing is written and the file "
+    "column shows -).",
+)
+
+
 async def _one_running_info(inv: Invocation, group: str, client_id: str, jstack: bool) -> None:
     info = await inv.admin.get_consumer_running_info(group, client_id, jstack)
     if info is None:
@@ -240,7 +262,7 @@ async def _one_running_info(inv: Invocation, group: str, client_id: str, jstack:
 
 
 _RUNNING_JSON = (
-    '{"group": str, "consumers": [{"index": int, "clientId": str, "version": str, "file": str}], '
+    '{"group": str, "consumers": [{"index": int, "clientId": str, "version": str, "file": str|null}], '
     '"sameSubscription": bool|null, "problems": [str], "errors": [...]?}; with -i: {"group": str, '
     '"clientId": str, "runningInfo": {"properties": {..}, "subscriptionSet": [..], "mqTable": [..], '
     '"mqPopTable": [..], "statusTable": {..}, "userConsumerInfo": {..}, "jstack": str|null}}'
@@ -256,11 +278,17 @@ _RUNNING_JSON = (
         JavaOpt("s", "jstack", "Run jstack command in the consumer progress", has_arg=False),
     ],
     json_doc=_RUNNING_JSON,
-    epilog="Without -i, each consumer's running info is written to <now>/<clientId> under the "
-    "current directory, as the Java tool does.",
+    epilog="Without -i, each consumer's running info is written to DIR/<now>/<clientId> only with "
+    "--save DIR (the Java tool writes <now>/<clientId> under the current directory every time).",
+    own=[_SAVE],
 )
 async def consumer_status(
-    inv: Invocation, consumer_group: str, client_id: str | None, broker_addr: str | None, jstack: bool
+    inv: Invocation,
+    consumer_group: str,
+    client_id: str | None,
+    broker_addr: str | None,
+    jstack: bool,
+    save: str | None,
 ) -> None:
     group = group_arg(consumer_group)
     cc = await _connection(inv, group, broker_addr.strip() if broker_addr is not None else None)
@@ -271,7 +299,7 @@ async def consumer_status(
         jformat("%-10s %-40s %-20s %s%n", "#Index", "#ClientId", "#Version", "#ConsumerRunningInfoFile")
     )
     await _running_infos(
-        inv, group, cc, jstack, lambda i, cid, v, p: jformat("%-10d %-40s %-20s %s%n", i, cid, v, p)
+        inv, group, cc, jstack, lambda i, cid, v, p: jformat("%-10d %-40s %-20s %s%n", i, cid, v, p), save
     )
 
 
@@ -284,18 +312,26 @@ async def consumer_status(
     ],
     json_doc=_RUNNING_JSON,
     epilog="Not registered in the Java tool (its class ConsumerSubCommand exists); this is what it does, "
-    "in its output format: one line per online consumer (index, client id, version, file) with its "
-    "running info written to <now>/<clientId>, then the subscription check; -i prints one client's "
-    "running info.",
+    "in its output format: one line per online consumer (index, client id, version, file), then the "
+    "subscription check; the running info is written to DIR/<now>/<clientId> only with --save DIR; "
+    "-i prints one client's running info.",
+    own=[_SAVE],
 )
-async def consumer(inv: Invocation, consumer_group: str, jstack: bool, client_id: str | None) -> None:
+async def consumer(
+    inv: Invocation, consumer_group: str, jstack: bool, client_id: str | None, save: str | None
+) -> None:
     group = group_arg(consumer_group)
     cc = await _connection(inv, group, None)
     if client_id is not None:
         await _one_running_info(inv, group, client_id.strip(), jstack)
         return
     await _running_infos(
-        inv, group, cc, jstack, lambda i, cid, v, p: f"{i:03d}" + jformat("  %-40s %-20s %s%n", cid, v, p)
+        inv,
+        group,
+        cc,
+        jstack,
+        lambda i, cid, v, p: f"{i:03d}" + jformat("  %-40s %-20s %s%n", cid, v, p),
+        save,
     )
 
 

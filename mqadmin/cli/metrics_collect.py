@@ -12,9 +12,11 @@ deadline is cut off, and whatever it had not finished is left out, never filled 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -191,66 +193,137 @@ async def _broker(admin: MQAdmin, b: BrokerScrape, end: float, full: bool) -> No
         log.info("metrics: %s (%s) cut short: %s", b.broker, b.addr, e or type(e).__name__)
 
 
+async def _run(jobs: Iterable[Awaitable[None]], width: int) -> None:
+    """The jobs, ``width`` at a time, on a few workers: a task per job would hold thousands of waiting
+    tasks (most of a scrape's memory, and their scheduling much of its time). One job raising ends
+    them all."""
+    todo = iter(jobs)
+
+    async def worker() -> None:
+        for job in todo:
+            await job
+
+    async with asyncio.TaskGroup() as tg:
+        for _ in range(width):
+            tg.create_task(worker())
+
+
 async def _details(admin: MQAdmin, b: BrokerScrape) -> None:
-    gate = asyncio.Semaphore(PER_BROKER_CALLS)
+    """The exporter's per-topic and per-group figures, asking only what the consume stats do not tell.
+
+    A topic's offsets come from the consume stats already fetched when some group has them (the same
+    queues and figures as GET_TOPIC_STATS_INFO, see :func:`_known_offsets`). A stats item is not
+    asked for a topic this broker never stored a message of (its offsets all 0): the broker counts
+    puts and gets only for messages it stored, so it has no such item and would answer an error (the
+    Java exporter asks, gets that error and gives no series: the page is the same). Nor is a size item
+    asked when its count item is missing: brokers create the two together (every ``incTopicPutNums``
+    and ``incGroupGetNums`` of Java 4.9.8 and 5.3.3 has its ``...Size`` beside it)."""
 
     async def call(fn: Callable[[], Awaitable[T]]) -> T | None:
-        async with gate:
-            try:
-                return await fn()
-            except TimeoutError:
-                raise
-            except Exception:  # no such item, a refused request: that one figure is left out
-                return None
+        try:
+            return await fn()
+        except TimeoutError:
+            raise
+        except Exception:  # no such item, a refused request: that one figure is left out
+            return None
 
     async def stats(name: str, key: str) -> dict[str, Any] | None:
         return await call(lambda: admin.view_broker_stats_data(b.addr, name, key))
 
     async def topic(name: str) -> None:
-        table = await call(lambda: admin.examine_topic_stats_in_broker(b.addr, name))
-        if table is not None:
-            b.topic_offsets[name] = sum(o.max_offset for o in (table.offset_table or {}).values())
-        if name.startswith((RETRY_GROUP_TOPIC_PREFIX, DLQ_GROUP_TOPIC_PREFIX)):
+        offset = b.topic_offsets.get(name)
+        if offset is None:
+            offset = await call(lambda: _topic_offset(admin, b.addr, name))
+            if offset is not None:
+                b.topic_offsets[name] = offset
+        if name.startswith((RETRY_GROUP_TOPIC_PREFIX, DLQ_GROUP_TOPIC_PREFIX)) or offset == 0:
             return
-        nums, size = await asyncio.gather(stats("TOPIC_PUT_NUMS", name), stats("TOPIC_PUT_SIZE", name))
-        n, s = minute_figure(nums, "tps"), minute_figure(size, "tps")
+        n = minute_figure(await stats("TOPIC_PUT_NUMS", name), "tps")
+        s = None if n is None else minute_figure(await stats("TOPIC_PUT_SIZE", name), "tps")
         if n is not None and s is not None:
             b.topic_put[name] = (fixed_double(n), fixed_double(s))
 
     async def pair(t: str, g: str) -> None:
         key = f"{t}@{g}"
-        got = await asyncio.gather(
-            stats("GROUP_GET_NUMS", key), stats("GROUP_GET_SIZE", key), stats("SNDBCK_PUT_NUMS", key)
-        )
-        n, s, back = minute_figure(got[0], "tps"), minute_figure(got[1], "tps"), minute_figure(got[2], "sum")
+        n = minute_figure(await stats("GROUP_GET_NUMS", key), "tps")
+        s = None if n is None else minute_figure(await stats("GROUP_GET_SIZE", key), "tps")
+        back = minute_figure(await stats("SNDBCK_PUT_NUMS", key), "sum")
         b.group_get[(t, g)] = [
             None if n is None else fixed_double(n),
             None if s is None else fixed_double(s),
             back,
         ]
 
-    async def config() -> list[str]:
+    async def config() -> dict[str, Any]:
         wrapper = await call(lambda: admin.get_all_topic_config(b.addr))
-        return list((wrapper.topic_config_table or {}) if wrapper is not None else {})
+        return dict((wrapper.topic_config_table or {}) if wrapper is not None else {})
 
     async def slave(addr: str) -> None:
         table = await call(lambda: admin.fetch_broker_runtime_stats(addr))
         if table is not None and (table.get("commitLogMaxOffset") or "").lstrip("-").isdigit():
             b.slave_max_offsets[addr] = int(table["commitLogMaxOffset"])
 
-    topics, b.broker_put, b.broker_get, b.producers, *_ = await asyncio.gather(
+    configs, b.broker_put, b.broker_get, b.producers, *_ = await asyncio.gather(
         config(),
         stats("BROKER_PUT_NUMS", b.cluster),
         stats("BROKER_GET_NUMS", b.cluster),
         call(lambda: _producer_counts(admin, b.addr)),
         *(slave(a) for a in b.slaves.values()),
     )
-    pairs = sorted({(mq.topic or "", g) for g, s in _stats(b) for mq in s.offset_table})
-    await asyncio.gather(
-        *(topic(t) for t in topics),
-        *(pair(t, g) for t, g in pairs if not t.startswith(DLQ_GROUP_TOPIC_PREFIX)),
-        _latencies(admin, b, call),
+    b.topic_offsets.update(_known_offsets(b, configs))
+    stored: dict[tuple[str, str], int] = {}  # (topic, group) → the broker's offsets summed
+    for g, st in _stats(b):
+        for mq, w in st.offset_table.items():
+            stored[(mq.topic or "", g)] = stored.get((mq.topic or "", g), 0) + w.broker_offset
+    await _run(
+        itertools.chain(
+            (topic(t) for t in configs),
+            (
+                pair(t, g)
+                for (t, g), total in sorted(stored.items())
+                if total > 0 and not t.startswith(DLQ_GROUP_TOPIC_PREFIX)
+            ),
+            _latencies(admin, b, call),
+        ),
+        PER_BROKER_CALLS,
     )
+
+
+_MAX_OFFSET = re.compile(rb'"maxOffset":(-?[0-9]+)')
+
+
+async def _topic_offset(admin: MQAdmin, addr: str, topic: str) -> int:
+    """GET_TOPIC_STATS_INFO: the sum of the max offsets of the topic's queues on the broker.
+
+    Only that one field of each queue is read (a ``"maxOffset":`` can only be a key there: inside a
+    string its quotes are escaped): decoding the whole table, keyed by JSON objects that the C parser
+    cannot read, took most of a scrape's time on a broker with thousands of topics."""
+    from mqadmin.protocol.codes import RequestCode
+    from mqadmin.protocol.headers.topic import GetTopicStatsInfoRequestHeader
+
+    resp = await admin.invoke(
+        addr, RequestCode.GET_TOPIC_STATS_INFO, GetTopicStatsInfoRequestHeader(topic=topic)
+    )
+    return sum(int(n) for n in _MAX_OFFSET.findall(resp.body or b""))
+
+
+def _known_offsets(b: BrokerScrape, configs: dict[str, Any]) -> dict[str, int]:
+    """Topic → sum of its queues' max offsets, from the broker's consume stats, where they hold what
+    GET_TOPIC_STATS_INFO would: both give every write queue's max offset (0 below 0), and a 5.x
+    broker's topic stats also the read queues beyond them, so only topics with no more read queues
+    than write queues, and every write queue present, are taken."""
+    out: dict[str, int] = {}
+    for _, st in _stats(b):
+        sums: dict[str, list[int]] = {}
+        for mq, w in st.offset_table.items():
+            acc = sums.setdefault(mq.topic or "", [0, 0])
+            acc[0] += w.broker_offset
+            acc[1] += 1
+        for t, (total, queues) in sums.items():
+            cfg = configs.get(t)
+            if cfg is not None and cfg.read_queue_nums <= cfg.write_queue_nums == queues:
+                out.setdefault(t, total)
+    return out
 
 
 def _stats(b: BrokerScrape) -> list[tuple[str, Any]]:
@@ -266,30 +339,32 @@ async def _producer_counts(admin: MQAdmin, addr: str) -> dict[str, int]:
     return {g: len(items) for g, items in (await admin.get_all_producer_info(addr)).items()}
 
 
-async def _latencies(admin: MQAdmin, b: BrokerScrape, call: Callable[..., Awaitable[Any]]) -> None:
+def _latencies(
+    admin: MQAdmin, b: BrokerScrape, call: Callable[..., Awaitable[Any]]
+) -> Iterator[Awaitable[None]]:
     """The exporter's ``rocketmq_group_get_latency_by_storetime``: per (topic, group), the largest
     "now minus the store time of the first message not consumed" over its lagging queues (a queue with
-    nothing to consume counts 0, as in Java; only lagging queues are pulled)."""
+    nothing to consume counts 0, as in Java; only lagging queues are pulled). Yields the pulls."""
+    from mqadmin.protocol.bodies.message_queue import MessageQueue
+
     now_ms = int(time.time() * 1000)
 
-    async def one(topic: str, group: str, mq: Any, offset: int) -> None:
-        from mqadmin.protocol.bodies.message_queue import MessageQueue
-
-        q = MessageQueue(topic, b.broker, mq.queue_id)
+    async def one(topic: str, group: str, queue_id: int, offset: int) -> None:
+        q = MessageQueue(topic, b.broker, queue_id)
         got = await call(lambda: admin.pull_message(q, "*", offset, 1))
         if got is not None and got.status == "FOUND" and got.messages:
             age = now_ms - got.messages[0].store_timestamp
             key = (topic, group)
             b.latency_ms[key] = max(b.latency_ms.get(key, 0), age, 0)
 
-    jobs = []
+    lagging = []
     for group, stats in _stats(b):
         for mq, w in stats.offset_table.items():
             topic = mq.topic or ""
             b.latency_ms.setdefault((topic, group), 0)
             if w.broker_offset > w.consumer_offset >= 0:
-                jobs.append(one(topic, group, mq, w.consumer_offset))
-    await asyncio.gather(*jobs)
+                lagging.append((topic, group, mq.queue_id, w.consumer_offset))
+    return (one(*job) for job in lagging)
 
 
 async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
@@ -304,21 +379,18 @@ async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
         if b.up:
             for group, _ in _stats(b):
                 where.setdefault(group, b.addr)
-    gate = asyncio.Semaphore(PER_BROKER_CALLS * 2)
 
     async def running(g: GroupScrape, addr: str, client_id: str) -> None:
         header = GetConsumerRunningInfoRequestHeader(
             consumer_group=g.group, client_id=client_id, jstack_enable=False
         )
-        async with gate:
-            resp = await admin.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
+        resp = await admin.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
         g.running[client_id] = ConsumerRunningInfo.decode(resp.body or b"{}")
 
     async def one(group: str, addr: str) -> None:
         g = result.groups[group]
         try:
-            async with gate:
-                cc = await admin.examine_consumer_connection_info(group, addr)
+            cc = await admin.examine_consumer_connection_info(group, addr)
         except TimeoutError:
             raise
         except Exception:  # nobody online (or the broker refused): 0 consumers, clustering
@@ -337,6 +409,6 @@ async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
     for group in where:
         result.groups[group] = GroupScrape(group)
     try:
-        await _within(end, asyncio.gather(*(one(g, a) for g, a in where.items())))
+        await _within(end, _run((one(g, a) for g, a in where.items()), PER_BROKER_CALLS * 2))
     except Exception as e:
         log.info("metrics: consumer groups cut short: %s", e or type(e).__name__)

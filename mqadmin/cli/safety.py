@@ -25,19 +25,19 @@ __all__ = ["Step", "confirm", "failed", "not_found", "on_terminal", "probe", "sa
 
 
 def safety_options() -> list[click.Option]:
-    """``--dry-run`` and ``--yes`` (new objects for each command that takes them)."""
+    """``--yes`` and ``--dry-run`` (new objects for each command that takes them)."""
     return [
-        click.Option(
-            ["--dry-run", "dry_run"],
-            is_flag=True,
-            default=False,
-            help="Show what would change, server by server; change nothing.",
-        ),
         click.Option(
             ["--yes", "yes"],
             is_flag=True,
             default=False,
             help="Do not ask on a terminal (without a terminal the command never asks).",
+        ),
+        click.Option(
+            ["--dry-run", "dry_run"],
+            is_flag=True,
+            default=False,
+            help="Show what would change, server by server; change nothing.",
         ),
     ]
 

@@ -116,7 +116,7 @@ def _format_options(f: Callable[..., Any]) -> Callable[..., Any]:
         type=click.Choice(FORMATS),
         default="table",
         show_default=True,
-        help="Output format.",
+        help="Output format (json: JSON Lines, one object a row as in Spark's part files; no rows: none).",
     )(f)
 
 

@@ -5,6 +5,7 @@ a C++ push consumer online; with ``--save DIR`` the running info goes to ``DIR/<
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Iterator
@@ -68,3 +69,43 @@ def test_save_writes_the_running_info_there(cluster: Cluster, online: OnlineCons
     r = cluster.mqadmin("consumer", "-g", GROUP, "--save", str(out))
     assert r.code == 0 and Path(r.out.splitlines()[0].split()[-1]).is_file()
     assert tree(cluster.cwd) == before
+
+
+# ------------------------------------------------- analyze --format json: the documented empty form
+
+
+class _Rows:
+    """What :func:`mqadmin.pipeline.jobs.output.emit` reads of a collected DataFrame."""
+
+    def __init__(self, columns: list[str], rows: list[tuple[object, ...]]) -> None:
+        self.columns = columns
+        self._rows = rows
+
+    def collect(self) -> list[tuple[object, ...]]:
+        return self._rows
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_json_lines_with_no_rows_is_no_lines_and_a_terminal_is_told(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from mqadmin.pipeline.jobs.output import emit
+
+    rows = _Rows(["group", "lag"], [("G1", 3), ("G2", 0)])
+    piped = io.StringIO()
+    emit(rows, "json", None, piped)  # type: ignore[arg-type]
+    assert [json.loads(x) for x in piped.getvalue().splitlines()] == [
+        {"group": "G1", "lag": 3},
+        {"group": "G2", "lag": 0},
+    ]
+    empty = _Rows(["group", "lag"], [])
+    piped = io.StringIO()
+    emit(empty, "json", None, piped)  # type: ignore[arg-type]
+    assert piped.getvalue() == "" and capsys.readouterr().err == ""  # a JSON Lines reader reads no rows
+    shown = _Terminal()
+    emit(empty, "json", None, shown)  # type: ignore[arg-type]
+    assert shown.getvalue() == "" and "no rows" in capsys.readouterr().err

@@ -199,7 +199,7 @@ _DRY_RUN = click.Option(
     "offsets, then the offset of the timestamp per queue) and prints them in that table; nothing is "
     "committed and no consumer is told. On a terminal those new offsets are shown and confirmed first "
     "(--yes does not ask).",
-    own=[_DRY_RUN, safety_options()[1]],
+    own=[safety_options()[0], _DRY_RUN],
 )
 async def reset_offset_by_time(
     inv: Invocation,

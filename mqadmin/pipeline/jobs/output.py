@@ -3,6 +3,11 @@
 On stdout the result is collected to the driver (job results are aggregates: one row per group,
 topic or queue). With ``--out`` a table/JSON/CSV goes to a local file, while ``parquet`` (and JSON or
 CSV to a non-local URI such as ``s3a://``) is written by Spark as a directory with a single part.
+
+``json`` is JSON Lines, one object a row, the same on stdout, in a local file and in Spark's part
+files, so one reader reads them all. No rows is no lines (a ``[]`` line would be a row that is not an
+object, and would break ``jq .group`` exactly when all is well); on a terminal a note on stderr says
+so. One document with ``"rows": []`` is what ``--json`` prints.
 """
 
 from __future__ import annotations
@@ -105,6 +110,13 @@ def _text(df: DataFrame, fmt: str) -> str:
     return buf.getvalue()
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def emit(df: DataFrame, fmt: str, out: str | None, stdout: TextIO | None = None) -> str | None:
     """Write ``df`` as ``fmt`` to ``out`` (a path) or to stdout; returns where it went (None: stdout)."""
     if fmt not in FORMATS:
@@ -112,7 +124,11 @@ def emit(df: DataFrame, fmt: str, out: str | None, stdout: TextIO | None = None)
     if out is None:
         if fmt == "parquet":
             raise OutputError("--format parquet needs --out PATH")
-        (stdout or sys.stdout).write(_text(df, fmt))
+        stream = stdout or sys.stdout
+        text = _text(df, fmt)
+        stream.write(text)
+        if not text and _is_terminal(stream):
+            sys.stderr.write("no rows (--format json prints one line a row; --json prints rows: [])\n")
         return None
     if fmt == "parquet" or not _is_local(out):
         if fmt == "table":

@@ -375,14 +375,12 @@ class Output:
         self._write(buf.getvalue().encode("utf-8", "surrogateescape"))
 
     def _names(self, value: Any) -> None:
-        """One resource name a line; a document that names none is a usage error (an error
+        """One resource name a line; a document that names none is a usage error (a failure's
         document, whose message is on stderr already, writes nothing)."""
         from mqadmin.cli.tables import names
 
         found = names(value)
         if found is None:
-            if isinstance(value, dict) and "error" in value:
-                return
             from mqadmin.cli.errors import CommandError
             from mqadmin.cli.exitcodes import ExitCode
 

@@ -343,8 +343,9 @@ def pipe_width() -> int:
 
 
 def names(value: Any) -> list[str] | None:
-    """``--output name``: the names of the resources a document lists (its first list of names or
-    of records with a :data:`NAME_KEYS` member), each once, in natural order; None if it has none."""
+    """``--output name``: the name of the one thing a document is about (``topic``, ``group``...),
+    else of the resources it lists (its first list of names or of records with a :data:`NAME_KEYS`
+    member), each once, in natural order; None if it has none."""
     if isinstance(value, list):
         if all(isinstance(v, str) for v in value):
             return sorted(dict.fromkeys(value), key=natural)
@@ -355,15 +356,17 @@ def names(value: Any) -> list[str] | None:
                 return sorted(dict.fromkeys(str(g) for g in got), key=natural)
         return None
     if isinstance(value, Mapping):
+        if "error" in value:  # a failure's document names nothing (its message is on stderr)
+            return []
+        for key in NAME_KEYS:  # a document about one named thing (a topic's status, a group)
+            if isinstance(value.get(key), str):
+                return [value[key]]
         lists = [v for k, v in value.items() if isinstance(v, list) and k != "errors"]
         for v in lists:
             if v:
                 found = names(v)
                 if found is not None:
                     return found
-        for key in NAME_KEYS:
-            if isinstance(value.get(key), str):
-                return [value[key]]
         for v in value.values():
             if isinstance(v, Mapping):
                 found = names(v)

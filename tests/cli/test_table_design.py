@@ -164,6 +164,8 @@ def test_names_of_a_document() -> None:
     assert names({"rows": [{"topic": "T", "group": "G"}, {"topic": "S", "group": None}]}) == ["S", "T"]
     assert names({"groups": []}) == []
     assert names({"enabled": True}) is None
+    assert names({"topic": "T", "queues": [{"brokerName": "b", "queueId": 0}]}) == ["T"]
+    assert names({"error": {"kind": "remote", "addr": "h:1"}}) == []
 
 
 # ------------------------------------------------------------------------------- against our servers

@@ -157,7 +157,10 @@ def test_output_name_one_resource_a_line(cluster: Cluster) -> None:
     assert [t for t in names if t in TOPICS] == ["T0", "T1", "T2", "T3"]
     assert set(names) == set(cluster.json("topicList")["topics"])
     assert cluster.mqadmin("clusterList", "--output", "name").out == "broker-a\n"
-    assert cluster.mqadmin("consumerProgress", "-g", GROUP, "-o", "name").out == "T0\n"  # what it reads
+    assert cluster.mqadmin("consumerProgress", "-g", GROUP, "-o", "name").out == f"{GROUP}\n"
+    assert cluster.mqadmin("topicStatus", "-t", "T1", "-o", "name").out == "T1\n"
+    missing = cluster.mqadmin("topicRoute", "-t", "NoSuchTopic", "-o", "name")
+    assert (missing.code, missing.out) == (7, "")  # the failure is on stderr only
     p = subprocess.run(  # for xargs and while-read: nothing but the names
         f"{MQADMIN} topicList -o name -n {cluster.namesrv} | grep -c '^T[0-3]$'",
         shell=True,

@@ -34,6 +34,8 @@ from mqadmin.remoting.logthrottle import ThrottledLog
 if TYPE_CHECKING:
     from prometheus_client.registry import CollectorRegistry
 
+    from mqadmin.cli.metrics_web import WebConfig
+
 __all__ = [
     "NAMES",
     "MetricsServer",
@@ -377,6 +379,9 @@ class MetricsServer:
     ``X-Prometheus-Scrape-Timeout-Seconds`` less a margin, else ``scrape_timeout``; whatever did not
     answer by then is down on the page, so every scrape is a 200 in time. ``/-/healthy`` says the
     listener is alive (without asking the cluster) and ``/`` links both.
+
+    ``web`` (``--web-config``) adds TLS, its handshake within ``head_timeout``, and basic auth on
+    every path: a request without the right user and password is answered 401.
     """
 
     def __init__(
@@ -388,8 +393,11 @@ class MetricsServer:
         max_connections: int | None = None,
         head_timeout: float = HEAD_TIMEOUT,
         write_timeout: float = WRITE_TIMEOUT,
+        web: WebConfig | None = None,
     ) -> None:
         self._take = take
+        self._tls = web.tls if web is not None else None
+        self._auth = web.auth if web is not None else None
         self._names = names
         self._scrape_timeout = scrape_timeout
         self._max_connections = max_connections
@@ -532,7 +540,12 @@ class MetricsServer:
             reader = asyncio.StreamReader(limit=_HEAD_LIMIT)
             protocol = asyncio.StreamReaderProtocol(reader)
             async with asyncio.timeout(self._head_timeout):
-                transport, _ = await loop.connect_accepted_socket(lambda: protocol, peer.sock)
+                transport, _ = await loop.connect_accepted_socket(
+                    lambda: protocol,
+                    peer.sock,
+                    ssl=self._tls,
+                    ssl_handshake_timeout=self._head_timeout if self._tls is not None else None,
+                )
                 peer.transport = transport
                 writer = asyncio.StreamWriter(transport, protocol, reader, loop)
                 try:
@@ -549,8 +562,8 @@ class MetricsServer:
                 async with asyncio.timeout(self._write_timeout):
                     await writer.drain()
                 writer.close()
-        except (TimeoutError, OSError):
-            pass  # too slow, or gone: closed below
+        except (TimeoutError, OSError):  # ssl.SSLError included
+            pass  # too slow, gone, or no TLS handshake: closed below
         except Exception as e:
             self._log.error("answer failed", "metrics answer failed: %s", e, exc_info=e)
         finally:
@@ -562,6 +575,9 @@ class MetricsServer:
 
     async def _answer(self, head: _Head) -> bytes:
         arrived = time.monotonic()
+        if self._auth is not None and not await self._auth.allows(head.headers.get("authorization")):
+            body = b"# HTTP 401 Unauthorized\n"
+            return _response("401 Unauthorized", [("WWW-Authenticate", 'Basic realm="mqadmin"')], body)
         if head.method == "OPTIONS":
             return _response("200 OK", _ALLOW, b"")
         if head.method != "GET":
@@ -629,8 +645,10 @@ async def serve(
     *,
     names: str = "exporter",
     scrape_timeout: float = SCRAPE_TIMEOUT,
+    web: WebConfig | None = None,
 ) -> MetricsServer:
-    """Serve ``/metrics`` on ``host:port`` on the running loop, a new scrape each time; ``stop()`` it."""
-    server = MetricsServer(take, names=names, scrape_timeout=scrape_timeout)
+    """Serve ``/metrics`` on ``host:port`` on the running loop, ``take`` giving each scrape's sample;
+    ``stop()`` it."""
+    server = MetricsServer(take, names=names, scrape_timeout=scrape_timeout, web=web)
     await server.start(host, port)
     return server

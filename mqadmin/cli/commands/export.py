@@ -432,9 +432,31 @@ _LISTEN = click.Option(
     callback=_listen_address,
     help="Serve /metrics in the Prometheus format on HOST:PORT (default host 127.0.0.1), asking every "
     "master of the cluster (of every cluster without -c) on each scrape, until SIGINT or SIGTERM; "
-    "/-/healthy answers without asking. There is no authentication: on 0.0.0.0 or another "
-    "non-loopback address, anyone who can reach the port reads the cluster's broker addresses, topics, "
-    "groups and lag.",
+    "/-/healthy answers without asking. Without --web-config there is no authentication: on 0.0.0.0 or "
+    "another non-loopback address, anyone who can reach the port reads the cluster's broker addresses, "
+    "topics, groups and lag.",
+)
+_CACHE_INTERVAL = click.Option(
+    ["--cache-interval", "cache_interval"],
+    type=click.FloatRange(min=0.5, max=3600),
+    default=None,
+    metavar="SECONDS",
+    help="With --listen: ask the cluster once every SECONDS in the background (each sample within "
+    "--scrape-timeout or SECONDS, the smaller) and answer every scrape at once with the newest complete "
+    "sample, so several Prometheus servers scraping one exporter cost one collection per interval. The "
+    "page is then up to one interval old; a master that stops answering is rocketmq_broker_up 0 in the "
+    "first sample started after it stopped (on the page within two intervals). Default: a new sample "
+    "per scrape.",
+)
+_WEB_CONFIG = click.Option(
+    ["--web-config", "web_config"],
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="With --listen: TLS and basic auth from FILE, in the format of Prometheus' exporter-toolkit "
+    "(node_exporter's --web.config.file): tls_server_config (cert_file, key_file, client_auth_type, "
+    "client_ca_file, min_version, max_version; paths relative to FILE) and basic_auth_users (user: "
+    "bcrypt hash). Read once at start; another key is refused.",
 )
 
 
@@ -467,7 +489,7 @@ _LISTEN = click.Option(
     "last broker left is gone), and 4 or 5 when the name server cannot be reached or does not answer "
     "(the page, with rocketmq_namesrv_up 0, is still printed). --listen answers 200 with such a page "
     "on every scrape, within the scrape's deadline.",
-    own=[_FORMAT, _LISTEN, _NAMES, _SCRAPE_TIMEOUT],
+    own=[_FORMAT, _LISTEN, _NAMES, _SCRAPE_TIMEOUT, _CACHE_INTERVAL, _WEB_CONFIG],
 )
 async def export_metrics(
     inv: Invocation,
@@ -477,11 +499,17 @@ async def export_metrics(
     listen: tuple[str, int] | None,
     metrics_names: str,
     scrape_timeout: float,
+    cache_interval: float | None,
+    web_config: str | None,
 ) -> None:
     wanted = cluster_name.strip() if cluster_name is not None else None
     if listen is not None:
-        await _serve_metrics(inv, wanted, listen, metrics_names, scrape_timeout)
+        await _serve_metrics(inv, wanted, listen, metrics_names, scrape_timeout, cache_interval, web_config)
         return
+    if cache_interval is not None or web_config is not None:
+        from mqadmin.cli.errors import usage_error
+
+        raise usage_error("--cache-interval and --web-config go with --listen")
     if metrics_format == "prometheus":
         await _prometheus_once(inv, wanted, file_path, metrics_names, scrape_timeout)
         return
@@ -598,24 +626,47 @@ async def _prometheus_once(
 
 
 async def _serve_metrics(
-    inv: Invocation, cluster: str | None, listen: tuple[str, int], names: str, scrape_timeout: float
+    inv: Invocation,
+    cluster: str | None,
+    listen: tuple[str, int],
+    names: str,
+    scrape_timeout: float,
+    cache_interval: float | None,
+    web_config: str | None,
 ) -> None:
     import signal
 
+    from mqadmin.cli.metrics_cache import SampleCache
     from mqadmin.cli.metrics_collect import Scrape, scrape
+    from mqadmin.cli.metrics_web import WebConfigError, load_web_config
     from mqadmin.cli.prometheus import serve
 
     host, port = listen
     admin = inv.admin
+    try:
+        web = load_web_config(web_config) if web_config is not None else None
+    except WebConfigError as e:
+        raise CommandError(f"--web-config {e}") from None
 
     async def take(budget: float) -> Scrape:  # on this loop, with this command's admin client
         return await scrape(admin, cluster, budget, full=names != "ours")
 
+    cache = SampleCache(take, cache_interval, scrape_timeout) if cache_interval is not None else None
     try:
-        server = await serve(host, port, take, names=names, scrape_timeout=scrape_timeout)
+        server = await serve(
+            host,
+            port,
+            cache.take if cache is not None else take,
+            names=names,
+            scrape_timeout=scrape_timeout,
+            web=web,
+        )
     except OSError as e:
         raise CommandError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
-    click.echo(f"mqadmin exportMetrics: serving http://{host}:{port}/metrics", err=True)
+    if cache is not None:
+        cache.start()
+    scheme = "https" if web is not None and web.tls is not None else "http"
+    click.echo(f"mqadmin exportMetrics: serving {scheme}://{host}:{port}/metrics", err=True)
     done = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -623,5 +674,7 @@ async def _serve_metrics(
     try:
         await done.wait()
     finally:
+        if cache is not None:
+            await cache.stop()
         await server.stop()
     inv.any_success = True

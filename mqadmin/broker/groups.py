@@ -7,6 +7,11 @@ and persisting, exactly as heartbeats, pulls and unregistrations on a Java broke
 A failed persist is logged once and retried by the next change (see :mod:`.jsonfile`). Inside
 :meth:`GroupManager.batched` (a heartbeat naming many groups) the file is written once, at the end.
 
+The file is read as a Java broker reads it: a group named ``""`` is kept, and a name escaped with a
+lone surrogate (``\\ud800``, which Java reads as it stands) loads with ``?`` in its place, the form in
+which a Java broker sends it and writes it back (``String.getBytes(UTF_8)``); the other groups of
+the file are never lost over one such name.
+
 A group is kept in the form it was given: a 5.x tool's body (with ``consumeMessageOrderly``,
 ``groupRetryPolicy``, ``attributes``...) keeps those fields, with 5.x defaults for the ones it left
 out, so reading the group back shows what was set; a 4.x body stays the nine classic fields.
@@ -15,13 +20,14 @@ out, so reading the group back shows what was set; a 4.x body stays the nine cla
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
-from mqadmin.protocol import names
+from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
 from mqadmin.protocol.bodies.topic import DataVersion
 
@@ -63,7 +69,7 @@ class GroupManager:
             if w.data_version is not None:
                 self.data_version = DataVersion(w.data_version.timestamp, w.data_version.counter)
 
-        load_config_file(self.path, decode)
+        load_config_file(self.path, decode, parse=_loads_as_java)
 
     def wrapper(self) -> SubscriptionGroupWrapper:
         return SubscriptionGroupWrapper(dict(self.table), self.data_version)
@@ -131,6 +137,27 @@ class GroupManager:
         log.info("delete subscription group OK, %r", group)
         self._changed()
         return True
+
+
+# a surrogate pair (kept), a lone surrogate (replaced), or any other escape (kept, an escaped backslash
+# among them, so that the "u" after it is not read as an escape)
+_ESCAPE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+    r"|\\u[dD][89a-fA-F][0-9a-fA-F]{2}"
+    r"|\\."
+)
+
+
+def _java_escape(m: re.Match[str]) -> str:
+    text = m.group(0)
+    return "?" if len(text) == 6 and text[1] == "u" else text
+
+
+def _loads_as_java(text: str) -> object:
+    """The file's JSON with each escaped lone surrogate read as ``?`` (see the module docstring)."""
+    if "\\u" in text:
+        text = _ESCAPE.sub(_java_escape, text)
+    return fastjson.loads(text)
 
 
 def _is_5x(cfg: SubscriptionGroupConfig) -> bool:

@@ -99,8 +99,12 @@ def persist_config_file(path: Path, text: str | Callable[[], str]) -> bool:
     return True
 
 
-def load_config_file(path: Path, decode: Callable[[Any], None]) -> bool:
-    """``ConfigManager.load``: decode the file, else its ``.bak``; False when neither is usable."""
+def load_config_file(
+    path: Path, decode: Callable[[Any], None], parse: Callable[[str], Any] = fastjson.loads
+) -> bool:
+    """``ConfigManager.load``: decode the file, else its ``.bak``; False when neither is usable.
+
+    ``parse`` turns the text into JSON values (a manager may read what Java writes more leniently)."""
     for p in (path, path.with_name(path.name + ".bak")):
         try:
             text = p.read_text("utf-8")
@@ -112,7 +116,7 @@ def load_config_file(path: Path, decode: Callable[[Any], None]) -> bool:
         if not text.strip():
             continue
         try:
-            decode(fastjson.loads(text))
+            decode(parse(text))
         except (ProtocolError, ValueError, TypeError, KeyError) as e:
             log.error("cannot parse %s: %s", p, e)
             continue

@@ -14,6 +14,10 @@ anything else that answers them. One run:
 4. stops at ``deadline`` seconds: unfinished calls are cancelled and recorded as missing, and what was
    answered is kept.
 
+A topic or group name that no request may carry (a Java broker keeps a group named ``""``, for one;
+see :mod:`mqadmin.admin.tablenames`) is not asked about, as Java's tools never ask: it becomes one
+``skipped`` note of the run, not a missing row.
+
 Rows are plain dicts in the column layout of :mod:`mqadmin.pipeline.schema` (no pyarrow needed here).
 """
 
@@ -27,6 +31,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, TypeVar
 
 from mqadmin.admin.errors import NameServersUnavailableError
+from mqadmin.admin.tablenames import SkippedName, askable_groups, askable_topics
 from mqadmin.pipeline.layout import BROKER_STATS, GROUP_OFFSETS, MISSING, QUEUE_OFFSETS
 from mqadmin.protocol.bodies import ClusterInfo, ConsumeStats, SubscriptionGroupWrapper, TopicStatsTable
 from mqadmin.protocol.codes import ResponseCode
@@ -99,6 +104,8 @@ class Snapshot:
     group_offsets: list[Row] = field(default_factory=list)
     broker_stats: list[Row] = field(default_factory=list)
     missing: list[Row] = field(default_factory=list)
+    skipped: list[Row] = field(default_factory=list)
+    """Names deliberately not asked about (``what`` = ``group``/``topic``, ``target``, ``reason``)."""
     brokers: int = 0
     elapsed: float = 0.0
 
@@ -179,6 +186,20 @@ class _Run:
             }
         )
 
+    def skip(self, target: BrokerTarget | None, names: list[SkippedName]) -> None:
+        """One note per name left out (of ``target``'s table; None: of the name server's topic list)."""
+        for n in names:
+            self.snap.skipped.append(
+                {
+                    "cluster": target.cluster if target else None,
+                    "broker": target.broker if target else None,
+                    "broker_addr": target.addr if target else None,
+                    "what": n.kind,
+                    "target": n.name,
+                    "reason": n.reason,
+                }
+            )
+
     async def call(
         self, target: BrokerTarget, what: str, name: str | None, make: Callable[[], Awaitable[T]]
     ) -> tuple[bool, T | None]:
@@ -250,9 +271,11 @@ class _Run:
         return list((await self.source.get_all_subscription_group(addr)).subscription_group_table or {})
 
     async def groups(self, target: BrokerTarget, addr: str) -> None:
-        ok, groups = await self._tolerant(target, "list_groups", None, lambda: self._group_names(addr))
-        if not ok or not groups:
+        ok, listed = await self._tolerant(target, "list_groups", None, lambda: self._group_names(addr))
+        if not ok or not listed:
             return
+        groups, skipped = askable_groups(listed)
+        self.skip(target, skipped)
         await asyncio.gather(*(self.group(target, addr, g) for g in groups))
 
     async def group(self, target: BrokerTarget, addr: str, group: str) -> None:
@@ -330,15 +353,17 @@ async def collect_snapshot(
     targets = brokers_of(info)
     snap.brokers = len(targets)
 
-    topics: list[str] = []
+    listed: list[str] = []
     left = deadline - (loop.time() - started)
     try:
         async with asyncio.timeout(max(left, 0.001)):
-            topics = sorted(set(await source.fetch_all_topic_list()))
+            listed = sorted(set(await source.fetch_all_topic_list()))
     except TimeoutError:
         run.miss(None, "topic_list", None, "deadline exceeded")
     except Exception as e:
         run.miss(None, "topic_list", None, _reason(e))
+    topics, skipped = askable_topics(listed)
+    run.skip(None, skipped)
 
     tasks = [asyncio.ensure_future(run.broker(t, topics)) for t in targets]
     if tasks:

@@ -3,6 +3,10 @@
 Each run is collected by :mod:`mqadmin.pipeline.collector` through a
 :class:`~mqadmin.admin.api.MQAdmin` and written by :mod:`mqadmin.pipeline.writer`; one
 summary line per run goes to stdout, each missing broker or call to stderr. Needs pyarrow, not Spark.
+
+A name no request may carry (a group named ``""`` on a Java broker) is skipped, as Java's tools skip
+it: one note per name on stderr and in the run's manifest (``<out>/_manifests/...``), and the run
+still exits 0 when nothing else was missed.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ def _summary(snap: Snapshot, where: str) -> str:
     return (
         f"{snap.run_time.strftime('%Y-%m-%dT%H:%M:%S.%f')[:-3]}Z  {brokers}  "
         f"queues {len(snap.queue_offsets)}  group rows {len(snap.group_offsets)}  "
-        f"stats {len(snap.broker_stats)}  missing {len(snap.missing)}  {snap.elapsed:.2f}s  -> {where}"
+        f"stats {len(snap.broker_stats)}  missing {len(snap.missing)}  skipped {len(snap.skipped)}  "
+        f"{snap.elapsed:.2f}s  -> {where}"
     )
 
 
@@ -63,6 +68,16 @@ def _document(snap: Snapshot, where: str) -> dict[str, Any]:
             }
             for r in snap.missing
         ],
+        "skipped": [
+            {
+                "what": r["what"],
+                "target": r["target"],
+                "broker": r["broker"],
+                "brokerAddr": r["broker_addr"],
+                "reason": r["reason"],
+            }
+            for r in snap.skipped
+        ],
         "elapsedMs": round(snap.elapsed * 1000),
     }
 
@@ -83,6 +98,29 @@ def _warn_missing(snap: Snapshot) -> None:
         click.echo(f"mqadmin snapshot: ... and {more} more (see the missing table)", err=True)
 
 
+def _note_skipped(snap: Snapshot) -> None:
+    """One stderr line per name skipped on purpose (the first few; the manifest has them all)."""
+    for r in snap.skipped[:_MAX_WARNINGS]:
+        where = r["broker"] or "name server"
+        click.echo(
+            f"mqadmin snapshot: note: skipped {r['what']} {r['target']!r} of {where}: {r['reason']}", err=True
+        )
+    if len(snap.skipped) > _MAX_WARNINGS:
+        more = len(snap.skipped) - _MAX_WARNINGS
+        click.echo(f"mqadmin snapshot: ... and {more} more skipped (see the run's manifest)", err=True)
+
+
+def _write(out: str, snap: Snapshot) -> None:
+    """The run's tables, then its manifest (the run document, naming the table files)."""
+    from mqadmin.pipeline.layout import new_run_id
+    from mqadmin.pipeline.writer import write_manifest, write_run
+
+    run_id = new_run_id()
+    files = write_run(out, snap.run_time, snap.tables(), run_id)
+    doc = {**_document(snap, out), "runId": run_id, "files": {t: str(p) for t, p in files.items()}}
+    write_manifest(out, snap.run_time, run_id, doc)
+
+
 async def _snapshots(
     settings: AdminSettings,
     out: str,
@@ -94,7 +132,6 @@ async def _snapshots(
 ) -> int:
     from mqadmin.admin.api import MQAdmin
     from mqadmin.pipeline.collector import CollectorError, collect_snapshot
-    from mqadmin.pipeline.writer import write_run
 
     loop = asyncio.get_running_loop()
     worst = 0
@@ -111,11 +148,13 @@ async def _snapshots(
                 click.echo(f"mqadmin snapshot: {e}", err=True)
                 worst = max(worst, EXIT_TIMEOUT if e.timed_out else EXIT_UNREACHABLE)
                 continue
-            await asyncio.to_thread(write_run, out, snap.run_time, snap.tables())
+            await asyncio.to_thread(_write, out, snap)
             if document is None:
                 click.echo(_summary(snap, out))
             else:
                 print_document(document, _document(snap, out), compact=count != 1)
+            if snap.skipped:
+                _note_skipped(snap)
             if snap.missing:
                 _warn_missing(snap)
                 worst = max(worst, EXIT_PARTIAL)
@@ -132,7 +171,10 @@ def snapshot_command(resolve: SettingsResolver | None = None) -> click.Command:
         epilog="With --json or --output json|yaml (here or before the command), one document per run "
         "instead of its line (one line each when --count is not 1): {runTime (epoch ms), out, brokers, "
         "missingBrokers, queueOffsets, groupOffsets, brokerStats (row counts), missing [{what, target, "
-        "broker, brokerAddr, error}], elapsedMs}.",
+        "broker, brokerAddr, error}], skipped [{what, target, broker, brokerAddr, reason}] (names no "
+        'request may carry, such as a group named "" that a Java broker keeps: not asked about, as '
+        "Java's tools do not ask; not a failure), elapsedMs}. Each run also leaves that document, with "
+        "its runId and files, as <out>/_manifests/date=DAY/run-STAMP-ID.json.",
     )
     @click.option(
         "--out", "out", required=True, metavar="DIR", help="Snapshot root directory (created if needed)."

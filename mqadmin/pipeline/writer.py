@@ -4,12 +4,13 @@ A run is one file per table in that table's ``date=`` partition (see :mod:`mqadm
 Each file is written under a hidden temporary name in its final directory, flushed to disk and
 renamed: a reader (Spark, or a collector running next to a job) sees complete files only, and a
 crash leaves at most a hidden ``.tmp`` file behind. Tables are written even when empty, so every run
-leaves a trace of each table.
+leaves a trace of each table. The run's manifest (a small JSON document, see
+:func:`write_manifest`) is written the same way.
 """
 
 from __future__ import annotations
 
-import uuid
+import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -19,10 +20,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from mqadmin.atomicfile import atomic_output
-from mqadmin.pipeline.layout import TABLES, file_name, partition_dir
+from mqadmin.pipeline.layout import TABLES, file_name, manifest_path, new_run_id, partition_dir
 from mqadmin.pipeline.schema import SCHEMAS
 
-__all__ = ["to_table", "write_run", "write_table_atomic"]
+__all__ = ["to_table", "write_manifest", "write_run", "write_table_atomic"]
 
 Rows = Iterable[Mapping[str, Any]]
 
@@ -42,16 +43,18 @@ def write_table_atomic(table: pa.Table, path: Path) -> Path:
     return path
 
 
-def write_run(root: str | Path, run_time: datetime, tables: Mapping[str, pa.Table | Rows]) -> dict[str, Path]:
+def write_run(
+    root: str | Path, run_time: datetime, tables: Mapping[str, pa.Table | Rows], run_id: str | None = None
+) -> dict[str, Path]:
     """Write the tables of one run under ``root``; returns the file written per table.
 
     Tables not given are written empty. Unknown table names are an error (a typo would otherwise
-    lose data silently).
+    lose data silently). ``run_id`` names the run's files (a new one when not given).
     """
     unknown = set(tables) - set(TABLES)
     if unknown:
         raise ValueError(f"unknown snapshot table(s): {', '.join(sorted(unknown))}")
-    run_id = uuid.uuid4().hex[:8]
+    run_id = run_id or new_run_id()
     out: dict[str, Path] = {}
     for name in TABLES:
         data = to_table(name, tables.get(name, ()))
@@ -60,3 +63,10 @@ def write_run(root: str | Path, run_time: datetime, tables: Mapping[str, pa.Tabl
     return out
 
 
+def write_manifest(root: str | Path, run_time: datetime, run_id: str, document: Mapping[str, Any]) -> Path:
+    """Write one run's manifest (``document`` as JSON, ASCII only: a name read from a broker may
+    hold a lone surrogate, which has no UTF-8 form) where :func:`manifest_path` says."""
+    path = manifest_path(root, run_time, run_id)
+    with atomic_output(path) as f:
+        f.write(json.dumps(document, indent=1, sort_keys=True).encode("ascii") + b"\n")
+    return path

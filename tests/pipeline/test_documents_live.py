@@ -50,8 +50,9 @@ def test_snapshot_json_before_the_command(namesrv: str, tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert set(doc) == {"runTime", "out", "brokers", "missingBrokers", "queueOffsets", "groupOffsets",
-                        "brokerStats", "missing", "elapsedMs"}  # fmt: skip
-    assert doc["out"] == str(tmp_path / "s") and doc["brokers"] == 1 and doc["missing"] == []
+                        "brokerStats", "missing", "skipped", "elapsedMs"}  # fmt: skip
+    assert doc["out"] == str(tmp_path / "s") and doc["brokers"] == 1
+    assert doc["missing"] == doc["skipped"] == []
     assert before - 1000 <= doc["runTime"] <= int(time.time() * 1000)
     assert doc["queueOffsets"] >= 2 and isinstance(doc["elapsedMs"], int)
     assert list((tmp_path / "s").iterdir())  # it wrote the run as usual

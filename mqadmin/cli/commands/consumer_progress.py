@@ -6,7 +6,9 @@ reason we do better, and say so in the help epilog:
 - ``consumerProgress -g G`` for a group without a ``%RETRY%`` topic (it never had a consumer retry,
   Java fails with code 17) looks the group up on every broker and shows what it finds, possibly no
   queue at all; so does a group with no committed offset (Java fails with code 206);
-- a 4.x broker without GET_TOPIC_CONFIG (351) does not make consumerProgress fail or show zeros.
+- a 4.x broker without GET_TOPIC_CONFIG (351) does not make consumerProgress fail or show zeros;
+- without -g, a group whose name no request may carry (``%RETRY%`` alone names the group ``""``) is
+  left out with a warning: Java asks for it, fails, and shows it as an OFFLINE row of zeros.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import click
 
 from mqadmin.admin.consumers import EmptyConsumeStatsError, sorted_queues
 from mqadmin.admin.errors import AdminError
+from mqadmin.admin.tablenames import askable_groups
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -249,7 +252,11 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     )
     topics = java_hash_order(await admin.fetch_all_topic_list())
     inv.any_success = True
-    groups = [parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)]
+    groups, skipped = askable_groups(
+        parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)
+    )
+    for name in dict.fromkeys(skipped):
+        inv.warn(name.note())
     # a group's summary is a route, consume stats (three request timeouts, as Java) and a connection
     # lookup: the default deadline leaves room for all of them, so a frozen broker is reported as the
     # request that timed out, not as groups cut off

@@ -94,6 +94,22 @@ def group_bean(g: SubscriptionGroupConfig) -> Bean:
 # ------------------------------------------------------------------------------------- exportMetadata
 
 
+def _askable_tables(
+    inv: Invocation, topics: dict[str, TopicConfig] | None, groups: dict[str, SubscriptionGroupConfig] | None
+) -> None:
+    """Drop, with a warning each, the entries whose name no request may carry (a group named ``""``
+    that a Java broker keeps): no tool could create them from the file (Java exports them anyway)."""
+    from mqadmin.admin.tablenames import askable_groups, askable_topics
+
+    for table, split in ((topics, askable_topics), (groups, askable_groups)):
+        if table is None:
+            continue
+        _, skipped = split(list(table))
+        for name in skipped:
+            inv.warn(name.note())
+            del table[name.name]
+
+
 @java_command(
     "exportMetadata",
     [
@@ -112,7 +128,9 @@ def group_bean(g: SubscriptionGroupConfig) -> Bean:
     json_doc='{"path": str, "topics": int?, "groups": int?, "brokers": [str], "errors": [...]?} (how many '
     "topics and groups the file holds, and the brokers they came from)",
     epilog="With -b, one of -t (topic.json) or -g (subscriptionGroup.json); with -c, metadata.json "
-    "holds both unless -t or -g narrows it. Retry and DLQ topics only with -s.",
+    "holds both unless -t or -g narrows it. Retry and DLQ topics only with -s. A topic or group whose "
+    'name no tool could create again (a group named "" that a Java broker keeps) is left out, with '
+    "a warning.",
 )
 async def export_metadata(
     inv: Invocation,
@@ -131,6 +149,7 @@ async def export_metadata(
             path = directory + "/topic.json"
             wrapper = await admin.get_user_topic_config(addr, special)
             table = wrapper.topic_config_table or {}
+            _askable_tables(inv, table, None)
             _write(
                 path,
                 Bean(
@@ -143,6 +162,7 @@ async def export_metadata(
             path = directory + "/subscriptionGroup.json"
             groups = await admin.get_user_subscription_group(addr)
             gtable = groups.subscription_group_table or {}
+            _askable_tables(inv, None, gtable)
             ordered = {k: group_bean(gtable[k]) for k in concurrent_hash_order(list(gtable))}
             _write(
                 path,
@@ -185,6 +205,7 @@ async def export_metadata(
             if prev_g is not None:
                 cfg.retry_queue_nums += prev_g.retry_queue_nums
             groups_merged[name] = cfg
+    _askable_tables(inv, topics, groups_merged)
     content: dict[str, Any] = {}
     data = {"brokers": list(answered)}
     if topic:

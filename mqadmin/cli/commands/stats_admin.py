@@ -4,6 +4,8 @@ brokerConsumeStats (every group's progress on one broker).
 statsAll asks, per topic, who consumes it, the put rate of each master and the get rate and backlog
 of each group: all topics at once (bounded by ``--deadline``), printed in the Java tool's order.
 A failing stats request counts as zero, as in Java; a broker that cannot be reached is reported.
+A topic or group whose name no request may carry (a blank group a Java broker keeps) is left out
+with a warning, rather than shown as a row of zeros as Java does.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
+from mqadmin.admin.tablenames import SkippedName, askable_groups, askable_topics
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, jformat
@@ -147,27 +150,36 @@ async def _rates(inv: Invocation, masters: list[str], name: str, key: str) -> _R
     return out
 
 
-async def _topic_rows(
-    inv: Invocation, topic: str, active: bool
-) -> tuple[list[str], list[dict[str, Any]], list[BaseException]]:
+class _TopicRows:
+    """What one topic adds: text lines, JSON rows, failures to report, group names left out."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.rows: list[dict[str, Any]] = []
+        self.problems: list[BaseException] = []
+        self.skipped: list[SkippedName] = []
+
+
+async def _topic_rows(inv: Invocation, topic: str, active: bool) -> _TopicRows:
     """The rows of one topic (``StatsAllSubCommand.printTopicDetail``) and the failures to report.
 
     A topic whose route or consumers cannot be had (gone since the list was read) is left out, as in
     Java; only servers that cannot be reached are reported.
     """
     admin = inv.admin
+    out = _TopicRows()
     try:
         route = await admin.examine_topic_route_info(topic)
-        groups = java_hash_order(await admin.query_topic_consume_by_who(topic, route))
+        consumers = java_hash_order(await admin.query_topic_consume_by_who(topic, route))
     except (RemoteCommandError, AdminError):
-        return [], [], []
+        return out
+    groups, out.skipped = askable_groups(consumers)
     masters = [
         a for a in ((bd.broker_addrs or {}).get(0) for bd in route.broker_datas or []) if a is not None
     ]
     put = await _rates(inv, masters, TOPIC_PUT_NUMS, topic)
-    problems = list(put.problems)
-    lines: list[str] = []
-    rows: list[dict[str, Any]] = []
+    problems, lines, rows = out.problems, out.lines, out.rows
+    problems.extend(put.problems)
     name64 = front_string_at_least(topic, 64)
     if not groups:
         if not active or put.total > 0:
@@ -183,7 +195,7 @@ async def _topic_rows(
                     "outMsg24Hour": None,
                 }
             )
-        return lines, rows, problems
+        return out
     for group in groups:
         got = await _rates(inv, masters, GROUP_GET_NUMS, f"{topic}@{group}")
         problems.extend(got.problems)
@@ -219,7 +231,7 @@ async def _topic_rows(
                     "outMsg24Hour": got.total,
                 }
             )
-    return lines, rows, problems
+    return out
 
 
 @java_command(
@@ -250,7 +262,8 @@ async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> N
             "#OutMsg24Hour",
         )
     )
-    selected = [t for t in names if not t.startswith(("%RETRY%", "%DLQ%")) and (not topic or t == topic)]
+    listed, skipped = askable_topics(names)
+    selected = [t for t in listed if not t.startswith(("%RETRY%", "%DLQ%")) and (not topic or t == topic)]
     result = await admin.fan_out(selected, lambda t: _topic_rows(inv, t, active_topic), deadline=inv.deadline)
     lines: list[str] = []
     rows: list[dict[str, Any]] = []
@@ -260,11 +273,14 @@ async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> N
             if t not in cut:
                 inv.report_once(result.errors[t])
             continue
-        text, data, problems = result.results[t]
-        for p in problems:  # a frozen broker fails every topic it holds: said once
+        got = result.results[t]
+        for p in got.problems:  # a frozen broker fails every topic it holds: said once
             inv.report_once(p)
-        lines.extend(text)
-        rows.extend(data)
+        lines.extend(got.lines)
+        rows.extend(got.rows)
+        skipped.extend(got.skipped)
+    for name in dict.fromkeys(skipped):  # a group on many topics: said once
+        inv.warn(name.note())
     if inv.out.structured:
         doc: dict[str, Any] = {"rows": rows}
         inv.out.data(inv.add_errors(doc))

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from mqadmin.admin.tablenames import GROUP_NAME_REGEX
 from mqadmin.pipeline.jobs.common import (
     duration_text,
     level_change,
@@ -57,7 +58,9 @@ _GROUP_TOPIC = ["group", "topic"]
 
 
 def _offsets(group_offsets: DataFrame, include_system: bool) -> DataFrame:
-    df = group_offsets.where(F.col("topic").isNotNull() & F.col("queue_id").isNotNull())
+    # a group no request may name (blank, say) is never a consumer's, even with --all
+    askable = F.col("group").rlike(GROUP_NAME_REGEX)
+    df = group_offsets.where(F.col("topic").isNotNull() & F.col("queue_id").isNotNull() & askable)
     return df if include_system else without_system_topics(without_system_groups(df))
 
 

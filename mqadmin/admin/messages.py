@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mqadmin.admin.broker import BrokerOps, max_offset_header, offset_field, search_offset_header
 from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
@@ -53,6 +55,7 @@ __all__ = [
     "MessageTrack",
     "PullResult",
     "QueryResult",
+    "broker_addr_in_cluster",
     "parse_sub_expression",
     "queues_in_hash_set_order",
     "subscribe_queues",
@@ -74,11 +77,44 @@ class MessageNotFoundError(AdminError):
 
 
 class BrokerNotFoundError(AdminError):
-    """A broker name that the topic's route does not know (Java: ``The broker[X] not exist``)."""
+    """A broker name that neither the topic's route nor the cluster info knows (Java: ``The
+    broker[X] not exist``)."""
 
     def __init__(self, broker_name: str, topic: str) -> None:
-        super().__init__(f"The broker[{broker_name}] not exist in the route of topic {topic}")
+        super().__init__(
+            f"The broker[{broker_name}] not exist (not in the route of topic {topic}, nor in the clusters "
+            "the name server knows)"
+        )
         self.broker_name = broker_name
+
+
+_CLUSTER_ADDRS: weakref.WeakKeyDictionary[NamesrvOps, dict[tuple[str, bool], str]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Addresses :func:`broker_addr_in_cluster` found, per admin object (gone with it)."""
+
+
+async def broker_addr_in_cluster(admin: NamesrvOps, broker_name: str, *, master_only: bool) -> str | None:
+    """``broker_name``'s address from the name server's cluster info: the master, else (unless
+    ``master_only``) any member; None when no cluster lists it.
+
+    A queue named with ``-b`` may be on a broker the topic's route does not list (yet): a Java client
+    finds any broker it knows and sends there, and the broker decides. The answer is kept per admin
+    object, so a long pull loop asks the name server once.
+    """
+    cache = _CLUSTER_ADDRS.setdefault(admin, {})
+    key = (broker_name, master_only)
+    if key not in cache:
+        info = await admin.examine_broker_cluster_info()
+        bd = (info.broker_addr_table or {}).get(broker_name)
+        addrs = (bd.broker_addrs if bd is not None else None) or {}
+        addr = addrs.get(MASTER_ID)
+        if addr is None and not master_only and addrs:
+            addr = addrs[min(addrs)]
+        if addr is None:
+            return None
+        cache[key] = addr
+    return cache[key]
 
 
 @dataclass(slots=True)
@@ -187,14 +223,23 @@ class MessageOps(BrokerOps):
             cache[topic] = cache[route_topic]
 
     async def broker_addr_of(self, topic: str, broker_name: str) -> str:
-        """The master address of ``broker_name`` (else any member), from the topic's route."""
+        """The master address of ``broker_name`` (else any member): from the topic's route, else
+        from the cluster info (:func:`broker_addr_in_cluster`; the broker answers for the topic)."""
         for refresh in (False, True):
-            route = await self.topic_route_cached(topic, refresh=refresh)
+            try:
+                route = await self.topic_route_cached(topic, refresh=refresh)
+            except RemoteCommandError as e:
+                if e.code != ResponseCode.TOPIC_NOT_EXIST:
+                    raise
+                break  # no route at all: the named broker may still hold the topic
             for bd in route.broker_datas or []:
                 if bd.broker_name == broker_name and bd.broker_addrs:
                     addr = bd.broker_addrs.get(MASTER_ID)
                     return addr if addr is not None else next(iter(bd.broker_addrs.values()))
-        raise BrokerNotFoundError(broker_name, topic)
+        addr = await broker_addr_in_cluster(self, broker_name, master_only=False)
+        if addr is None:
+            raise BrokerNotFoundError(broker_name, topic)
+        return addr
 
     async def fetch_subscribe_message_queues(self, topic: str) -> list[MessageQueue]:
         """The readable queues of a topic in the order Java's tools walk them (a HashSet's)."""

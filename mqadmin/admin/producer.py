@@ -5,8 +5,11 @@ like every other one): the topic's route from a name server (falling back to the
 ``TBW102`` when the topic has none, which lets a broker with ``autoCreateTopicEnable`` create it),
 the publish queues in Java's order, round-robin queue selection from a random start, a
 ``UNIQ_KEY`` of Java's layout, zlib for bodies over 4 KiB, SEND_MESSAGE_V2 (310) with the
-one-letter header, three attempts. With ``trace=True`` a ``Pub`` trace record of every successful
-send goes to the trace topic when the producer closes, as ``AsyncTraceDispatcher`` does.
+one-letter header, three attempts. A queue named by the caller may be on a broker the topic's route
+does not list (or the topic may have no route yet): its broker is then found by name in the cluster
+info, as a Java client finds any broker it knows, and that broker decides. With ``trace=True`` a
+``Pub`` trace record of every successful send goes to the trace topic when the producer closes, as
+``AsyncTraceDispatcher`` does.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
+from mqadmin.protocol.bodies.route import MASTER_ID, BrokerData, TopicRouteData
 from mqadmin.protocol.bodies.topic import PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -45,6 +48,7 @@ __all__ = [
     "DEFAULT_TOPIC",
     "TRACE_TOPIC",
     "MessageCheckError",
+    "NoWritableQueueError",
     "Producer",
     "SendResult",
     "check_message",
@@ -67,6 +71,10 @@ _STATUS: dict[int, str] = {
 }
 _RETRY_CODES = frozenset({17, 14, 1, 16, 204, 205, 2, 1500})
 """Broker answers after which Java's ``sendDefaultImpl`` tries again (5.3.3's list)."""
+
+
+class NoWritableQueueError(AdminError):
+    """The topic has a route, but no writable queue on a broker with a master."""
 
 
 class MessageCheckError(AdminError):
@@ -236,7 +244,7 @@ class Producer:
             if not queues:
                 raise e from None
         if not queues:
-            raise AdminError(
+            raise NoWritableQueueError(
                 f"No route info of this topic: {topic} (no writable queue on a broker with a master)"
             )
         info = _PublishInfo(queues, route)
@@ -247,11 +255,24 @@ class Producer:
         return list((await self.publish_info(topic)).queues)
 
     async def broker_addr(self, topic: str, broker_name: str) -> str:
-        info = await self.publish_info(topic)
-        for bd in info.route.broker_datas or []:
+        """The master of ``broker_name``: from the topic's route, else from the cluster info."""
+        from mqadmin.admin.messages import broker_addr_in_cluster
+
+        datas: list[BrokerData] = []
+        try:
+            datas = (await self.publish_info(topic)).route.broker_datas or []
+        except NoWritableQueueError:
+            pass
+        except RemoteCommandError as e:
+            if e.code != ResponseCode.TOPIC_NOT_EXIST:
+                raise
+        for bd in datas:
             if bd.broker_name == broker_name and bd.broker_addrs and MASTER_ID in bd.broker_addrs:
                 return bd.broker_addrs[MASTER_ID]
-        raise AdminError(f"The broker[{broker_name}] not exist")
+        addr = await broker_addr_in_cluster(self.admin, broker_name, master_only=True)
+        if addr is None:
+            raise AdminError(f"The broker[{broker_name}] not exist")
+        return addr
 
     # ------------------------------------------------------------------------------ sending
 

@@ -8,18 +8,22 @@ it is the cluster's answer.
 
 from __future__ import annotations
 
-import ssl
 from collections.abc import Awaitable, Callable, Container, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mqadmin.admin.errors import NameServersUnavailableError, is_unreachable
-from mqadmin.admin.fanout import FanOutResult, fan_out
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.admin.signing import AclSigner, ordered_fields
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
-from mqadmin.remoting.client import RemotingClient
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
+
+if TYPE_CHECKING:
+    import ssl
+
+    from mqadmin.admin.fanout import FanOutResult
+    from mqadmin.remoting.blocking import BlockingClient
+    from mqadmin.remoting.client import RemotingClient
 
 __all__ = ["AdminCore", "Fields"]
 
@@ -32,33 +36,63 @@ SUCCESS = 0
 
 def _client_tls() -> ssl.SSLContext:
     """TLS as the Java client does by default (``tls.client.authServer=false``): no server check."""
+    import ssl  # only with --tls: a plain connection needs none of it
+
     ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
     return ctx
 
 
+_DONE: Any = object()
+
 _SMALLEST_BUDGET = 64 * 1024
 """No declared body budget is smaller: a smaller body needs no look at the registry."""
 
 
 class AdminCore:
-    """Requests to name servers and brokers over one :class:`RemotingClient`.
+    """Requests to name servers and brokers over one :class:`RemotingClient`, or over a
+    :class:`BlockingClient` (``blocking=True``) for a command that sends a handful of requests.
+
+    On the blocking client every method runs to its end without suspending (drive it with
+    :func:`mqadmin.remoting.blocking.run_sync`): the same request building and answer parsing serve
+    both, and :meth:`fan_out` runs its calls on threads instead of tasks.
 
     Use as ``async with``; the connections close at the end.
     """
 
-    def __init__(self, settings: AdminSettings, client: RemotingClient | None = None) -> None:
+    def __init__(
+        self,
+        settings: AdminSettings,
+        client: RemotingClient | BlockingClient | None = None,
+        *,
+        blocking: bool = False,
+    ) -> None:
         self.settings = settings
         self._signer = AclSigner(settings.credentials) if settings.credentials else None
         if client is None:
-            client = RemotingClient(
-                connect_timeout=min(settings.connect_timeout, settings.timeout),
-                ssl=_client_tls() if settings.tls else None,
-                rpc_hooks=[self._signer] if self._signer else (),
-            )
-        self.client = client
+            options: dict[str, Any] = {
+                "connect_timeout": min(settings.connect_timeout, settings.timeout),
+                "ssl": _client_tls() if settings.tls else None,
+                "rpc_hooks": [self._signer] if self._signer else (),
+            }
+            if blocking:
+                from mqadmin.remoting.blocking import BlockingClient
+
+                client = BlockingClient(**options)
+            else:
+                from mqadmin.remoting.client import RemotingClient
+
+                client = RemotingClient(**options)
+        self.client: RemotingClient | BlockingClient = client
         self._current = 0
+
+    @property
+    def blocking(self) -> bool:
+        """True on the blocking client: no event loop runs, none may be awaited."""
+        from mqadmin.remoting.blocking import BlockingClient  # loaded with either client
+
+        return isinstance(self.client, BlockingClient)
 
     async def __aenter__(self) -> AdminCore:
         return self
@@ -75,9 +109,7 @@ class AdminCore:
 
     # ------------------------------------------------------------------------------ requests
 
-    def request(
-        self, code: int, fields: Fields = None, body: bytes | None = None
-    ) -> RemotingCommand:
+    def request(self, code: int, fields: Fields = None, body: bytes | None = None) -> RemotingCommand:
         """A request as the Java tool builds it; ``fields`` in the header class's declaration order.
 
         A declared header is checked first (names and required fields, as the server will check
@@ -177,7 +209,10 @@ class AdminCore:
         addr_of: Callable[[T], str] | None = None,
     ) -> FanOutResult[T, Any]:
         """``call(key)`` for every key, concurrently, stopping at ``deadline`` seconds from now."""
-        return await fan_out(
+        from mqadmin.admin import fanout
+
+        run = fanout.fan_out_threads if self.blocking else fanout.fan_out
+        return await run(
             keys,
             call,
             deadline=self.default_deadline() if deadline is None else deadline,
@@ -185,6 +220,26 @@ class AdminCore:
             code=code,
             addr_of=addr_of,
         )
+
+    async def gather(self, *calls: Awaitable[Any]) -> list[Any]:
+        """The results of ``calls`` in order: all at once on the event loop (``asyncio.gather``), one
+        after the other on the blocking client. The first failure is raised either way."""
+        if not self.blocking:
+            import asyncio
+
+            return list(await asyncio.gather(*calls))
+        results: list[Any] = []
+        pending = list(calls)
+        try:
+            for i, call in enumerate(pending):
+                results.append(await call)
+                pending[i] = _DONE
+        finally:
+            for call in pending:  # not started after a failure: closed, never awaited
+                close = getattr(call, "close", None)
+                if call is not _DONE and close is not None:
+                    close()
+        return results
 
     def default_deadline(self) -> float:
         """A fan-out waits for its slowest call at most this long: a few request timeouts."""

@@ -7,14 +7,13 @@ collected, not raised: the caller prints what it got and reports what it missed.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from mqadmin.admin.errors import DeadlineError
 
-__all__ = ["FanOutResult", "fan_out"]
+__all__ = ["FanOutResult", "fan_out", "fan_out_threads"]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -56,10 +55,9 @@ async def fan_out(
 
     A call unfinished at the deadline is cancelled and recorded as :class:`DeadlineError`.
     """
-    result: FanOutResult[K, V] = FanOutResult()
-    for k in keys:
-        if k not in result.order:
-            result.order.append(k)
+    import asyncio  # here: a command on the blocking client fans out on threads, without a loop
+
+    result = _ordered(keys)
     if not result.order:
         return result
     gate = asyncio.Semaphore(max(1, limit))
@@ -83,6 +81,75 @@ async def fan_out(
             if t in pending and k not in result.results and k not in result.errors:
                 addr = addr_of(k) if addr_of is not None else str(k)
                 result.errors[k] = DeadlineError(addr, deadline, code)
+    return result
+
+
+def _ordered(keys: Iterable[K]) -> FanOutResult[K, Any]:
+    result: FanOutResult[K, Any] = FanOutResult()
+    for k in keys:
+        if k not in result.order:
+            result.order.append(k)
+    return result
+
+
+async def fan_out_threads(
+    keys: Iterable[K],
+    call: Callable[[K], Awaitable[V]],
+    *,
+    deadline: float,
+    limit: int = 32,
+    code: int | None = None,
+    addr_of: Callable[[K], str] | None = None,
+) -> FanOutResult[K, V]:
+    """:func:`fan_out` for calls on the blocking client: each ``call(key)`` runs to its end on one of
+    at most ``limit`` threads, all within ``deadline`` seconds. It never suspends.
+
+    A call unfinished at the deadline is recorded as :class:`DeadlineError`; its thread is left to
+    end on its own request timeout, and what it brings then is dropped.
+    """
+    import threading
+    import time
+
+    from mqadmin.remoting.blocking import run_sync
+
+    result = _ordered(keys)
+    todo = list(reversed(result.order))
+    lock = threading.Lock()
+    finished = threading.Condition(lock)
+    running = [0]
+    cut = [False]
+
+    def work() -> None:
+        while True:
+            with lock:
+                if cut[0] or not todo:
+                    running[0] -= 1
+                    finished.notify_all()
+                    return
+                key = todo.pop()
+            try:
+                value: Any = run_sync(call(key))
+                failed = False
+            except Exception as e:
+                value, failed = e, True
+            with lock:
+                if not cut[0]:
+                    (result.errors if failed else result.results)[key] = value
+
+    workers = min(max(1, limit), len(result.order))
+    running[0] = workers
+    for _ in range(workers):
+        threading.Thread(target=work, daemon=True).start()
+    end = time.monotonic() + deadline
+    with lock:
+        while running[0] and (left := end - time.monotonic()) > 0:
+            finished.wait(left)
+        cut[0] = True
+        for k in result.order:
+            if k not in result.results and k not in result.errors:
+                result.errors[k] = DeadlineError(
+                    addr_of(k) if addr_of is not None else str(k), deadline, code
+                )
     return result
 
 

@@ -8,7 +8,6 @@ GET_ALL_TOPIC_CONFIG (21), and the topic is picked from its table, so the same c
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -167,7 +166,7 @@ class TopicAdminOps(BrokerAdminOps):
             ok=(ResponseCode.SUCCESS, ResponseCode.REQUEST_CODE_NOT_SUPPORTED),
         )
         if resp.code == ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
-            await asyncio.gather(*(self.create_and_update_topic_config(addr, c) for c in configs))
+            await self.gather(*(self.create_and_update_topic_config(addr, c) for c in configs))
 
     async def delete_topic_in_broker(self, addr: str, topic: str) -> None:
         """DELETE_TOPIC_IN_BROKER."""
@@ -205,7 +204,7 @@ class TopicAdminOps(BrokerAdminOps):
 
         ``special`` keeps the retry and DLQ topics; topics with an invalid permission are dropped.
         """
-        wrapper, system = await asyncio.gather(
+        wrapper, system = await self.gather(
             self.get_all_topic_config(addr), self.get_system_topic_list_from_broker(addr)
         )
         table = wrapper.topic_config_table or {}
@@ -272,7 +271,7 @@ class TopicAdminOps(BrokerAdminOps):
         """
         brokers = [(bd.broker_name or "", bd.select_broker_addr()) for bd in route.broker_datas or []]
         asked = [(name, addr) for name, addr in brokers if addr is not None]
-        configs = await asyncio.gather(*(self.examine_topic_config(addr, topic) for _, addr in asked))
+        configs = await self.gather(*(self.examine_topic_config(addr, topic) for _, addr in asked))
         out: dict[str, TopicConfig] = {}
         for (name, _), tc in zip(asked, configs, strict=True):
             if tc is not None:
@@ -310,7 +309,7 @@ class TopicAdminOps(BrokerAdminOps):
             route = await self.examine_topic_route_info(topic)
 
         async def one(addr: str) -> TopicStatsTable:
-            stats, _ = await asyncio.gather(
+            stats, _ = await self.gather(
                 self.examine_topic_stats_in_broker(addr, topic),
                 self.examine_topic_config(addr, topic),  # 5.x's static-topic check (module doc)
             )

@@ -9,14 +9,15 @@ click command that:
 - prints the Java help block (``mqadmin help CMD``, ``-h``), then our own options;
 - resolves the connection settings, runs the function on an event loop with a lazily created
   :class:`~mqadmin.admin.api.MQAdmin`, and turns failures into one stderr line and an exit code.
+
+A command that sends a handful of requests (``topicRoute``) is declared ``blocking``: its function
+then runs without an event loop, on the blocking client (:mod:`mqadmin.remoting.blocking`), the same
+code awaiting calls that never suspend; start-up is then the interpreter's and click's, not asyncio's.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import sys
-import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -40,13 +41,19 @@ if TYPE_CHECKING:
 __all__ = ["Invocation", "JavaCommand", "java_command", "read_json_list"]
 
 CommandFunc = Callable[..., Awaitable[ExitCode | int | None]]
+Blocking = bool | Callable[[dict[str, Any]], bool]
+"""Whether a command runs on the blocking client: always, never, or as its parameters say."""
 
 
 class Invocation:
     """One run of a command: its output, settings, admin client (made on first use) and failures."""
 
-    def __init__(self, name: str, common: CommonValues, namesrv_opt: str | None) -> None:
+    def __init__(
+        self, name: str, common: CommonValues, namesrv_opt: str | None, *, blocking: bool = False
+    ) -> None:
         self.name = name
+        self.blocking = blocking
+        """No event loop runs: the admin client is the blocking one (:mod:`mqadmin.remoting.blocking`)."""
         self.common = common
         self.out = Output(common.output, view=common.view)
         self.out.hold = True  # broker items are completed with their names before they are written
@@ -75,7 +82,7 @@ class Invocation:
         if self._admin is None:
             from mqadmin.admin.api import MQAdmin
 
-            self._admin = MQAdmin(self.settings)
+            self._admin = MQAdmin(self.settings, blocking=self.blocking)
         return self._admin
 
     @property
@@ -194,6 +201,8 @@ class Invocation:
 
     def print_error(self, exc: BaseException, rep: ErrorReport) -> None:
         if self.common.debug:
+            import traceback
+
             traceback.print_exception(exc, file=sys.stderr)
         click.echo(f"mqadmin {self.name}: {rep.message}", err=True)
 
@@ -250,7 +259,13 @@ def read_json_list(path_text: str, what: str) -> list[Any]:
     return data
 
 
-def _configure_logging(debug: bool) -> None:
+def _configure_logging(debug: bool, on_loop: bool) -> None:
+    """Log lines on stderr with ``--debug``, else none at all. Without a loop and ``--debug``
+    logging is not even imported: no module such a command loads logs anything."""
+    if not (debug or on_loop or "logging" in sys.modules):
+        return
+    import logging
+
     root = logging.getLogger()
     if debug:
         logging.basicConfig(
@@ -261,13 +276,22 @@ def _configure_logging(debug: bool) -> None:
 
 
 def run_command(
-    name: str, func: CommandFunc, params: dict[str, Any], common: CommonValues, namesrv: str | None
+    name: str,
+    func: CommandFunc,
+    params: dict[str, Any],
+    common: CommonValues,
+    namesrv: str | None,
+    blocking: Blocking = False,
 ) -> int:
-    """Run ``func(inv, **params)`` to completion and return the exit code."""
-    _configure_logging(common.debug)
-    inv = Invocation(name, common, namesrv)
+    """Run ``func(inv, **params)`` to completion and return the exit code.
 
+    With ``blocking`` (and no ``-i`` watch, which sleeps on the event loop) it runs on the blocking
+    client without a loop; the output, errors and exit codes are the same either way.
+    """
     watch = pop_watch(params)
+    on_loop = watch is not None or not (blocking(params) if callable(blocking) else blocking)
+    _configure_logging(common.debug, on_loop)
+    inv = Invocation(name, common, namesrv, blocking=not on_loop)
 
     async def main() -> ExitCode | int | None:
         try:
@@ -281,7 +305,14 @@ def run_command(
             await inv.close()
 
     try:
-        rc = asyncio.run(main())
+        if on_loop:
+            import asyncio
+
+            rc = asyncio.run(main())
+        else:
+            from mqadmin.remoting.blocking import run_sync
+
+            rc = run_sync(main())
     except KeyboardInterrupt:
         click.echo(f"mqadmin {name}: interrupted", err=True)
         return ExitCode.INTERRUPTED
@@ -420,6 +451,7 @@ class JavaCommand(click.Command):
         epilog_text: str = "",
         own: Sequence[click.Option] = (),
         watch: bool = False,
+        blocking: Blocking = False,
     ) -> None:
         # a command declaring its own -n (``-n,--nameserverAddr``) replaces the common one, as a
         # commons-cli option of the same key does; it must keep ``dest="namesrv"``
@@ -427,6 +459,7 @@ class JavaCommand(click.Command):
         self.java_opts: tuple[JavaOpt, ...] = (HELP, *common_n, *opts)
         self.desc = desc
         self.func = func
+        self.blocking = blocking
         self.json_doc = json_doc
         self.fanout = fanout
         params: list[click.Parameter] = [_click_option(o) for o in self.java_opts if o is not HELP]
@@ -493,7 +526,7 @@ class JavaCommand(click.Command):
             click.echo(
                 f"mqadmin {self.name}: warning: ignoring extra arguments: {' '.join(ctx.args)}", err=True
             )
-        return run_command(self.name or "", self.func, params, common, namesrv)
+        return run_command(self.name or "", self.func, params, common, namesrv, self.blocking)
 
 
 def java_command(
@@ -505,6 +538,7 @@ def java_command(
     epilog: str = "",
     own: Sequence[click.Option] = (),
     watch: bool = False,
+    blocking: Blocking = False,
 ) -> Callable[[CommandFunc], JavaCommand]:
     """Decorator: ``@java_command("topicRoute", [...])`` on an async function.
 
@@ -512,6 +546,8 @@ def java_command(
     and the command is filed there under its name for the loader (:func:`~mqadmin.cli.registry.define`).
     ``own`` are click options of ours the Java command does not have; they get their own help section.
     ``watch`` adds ``-i SECONDS``: the command runs again every SECONDS until interrupted.
+    ``blocking`` (True, or a test of the parameters) runs it without an event loop: for commands that
+    send a handful of requests, whose every await is an admin call (:mod:`mqadmin.remoting.blocking`).
     """
     entry = BY_NAME.get(name)
     if entry is None:
@@ -528,6 +564,7 @@ def java_command(
             epilog_text=epilog,
             own=own,
             watch=watch,
+            blocking=blocking,
         )
         return define(cmd)
 

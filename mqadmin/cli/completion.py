@@ -10,7 +10,6 @@ otherwise there is simply no suggestion.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -115,6 +114,8 @@ async def _fetch(kind: str, settings: Any) -> list[str]:
 
 def names_of(kind: str, ctx: click.Context) -> list[str]:
     """Topic, group or cluster names from the name server; empty when it does not answer in time."""
+    import asyncio  # on a TAB only: a command's start-up needs no event loop
+
     try:
         settings = _settings(ctx)
 

@@ -185,7 +185,7 @@ def _unreachable_hint(addr: str, settings: AdminSettings | None) -> str:
 
 def malformed_addr(addr: str) -> str | None:
     """Why ``addr`` is not a ``host:port`` address (None when it is one)."""
-    from mqadmin.remoting.client import parse_addr
+    from mqadmin.remoting.blocking import parse_addr
 
     try:
         parse_addr(addr)

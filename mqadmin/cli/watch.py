@@ -15,7 +15,6 @@ A closed reader (``| head``) ends the watch at once, not at the next round.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import shlex
@@ -124,6 +123,8 @@ class Watch:
         """Run ``one_round`` every ``interval`` seconds (start to start); returns the last round's
         exit code when ``count`` rounds are done. With ``survive`` a failed round is reported and
         the next one runs; without (clusterList, as Java), the failure ends the watch."""
+        import asyncio  # a watch runs on the event loop; a single round may run without one
+
         out = self.inv.out
         if not self.redraw:
             out.compact = True
@@ -337,6 +338,8 @@ def _stdout_is_terminal() -> bool:
 async def pause(seconds: float) -> None:
     """Sleep between the rounds of a watch, or end it as soon as the reader of stdout is gone
     (``| head`` has what it wanted): a closed pipe raises BrokenPipeError now, not at the next round."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     until = loop.time() + seconds
     while True:

@@ -15,9 +15,6 @@ import asyncio
 import functools
 import inspect
 import logging
-import os
-import re
-import socket
 import ssl as _ssl
 from collections.abc import Awaitable, Callable, Container, Iterable
 from typing import Any, TypeAlias
@@ -27,6 +24,8 @@ from mqadmin.protocol.command import FLAG_ONEWAY, FLAG_RESPONSE, RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.remoting.blocking import os_reason as _os_reason
+from mqadmin.remoting.blocking import parse_addr
 from mqadmin.remoting.errors import (
     RemoteCommandError,
     RemotingClosedError,
@@ -76,7 +75,6 @@ RpcHook: TypeAlias = Callable[[RemotingCommand], object]
 _TIMED_OUT: Any = object()
 _CLOSED: Any = object()
 _NEVER = float("inf")
-_ERRNO = re.compile(r"\[Errno (\d+)\]")
 
 
 _background: set[asyncio.Task[Any]] = set()
@@ -105,38 +103,11 @@ def exception_remark(exc: BaseException) -> str:
     return f"{name}: {text}" if text else name
 
 
-def parse_addr(addr: str) -> tuple[str, int]:
-    """``host:port`` (IPv6 hosts may be bracketed) as a (host, port) pair.
-
-    Java splits at the last colon; so do we, so ``::1:9876`` and ``[::1]:9876`` both work.
-    """
-    host, sep, port = addr.strip().rpartition(":")
-    if host.startswith("[") and host.endswith("]"):
-        host = host[1:-1]
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise RemotingConnectError(addr, "bad address, expected host:port")
-    return host, int(port)
-
-
 def _format_sockaddr(sa: Any) -> str:
     if isinstance(sa, tuple) and len(sa) >= 2:
         host, port = sa[0], sa[1]
         return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
     return str(sa) if sa else ""
-
-
-def _os_reason(exc: OSError) -> str:
-    """The short reason for a failed connect: ``Connection refused`` rather than asyncio's wording."""
-    if isinstance(exc, _ssl.SSLError | socket.gaierror):
-        return exc.strerror or str(exc)
-    if exc.errno:
-        return os.strerror(exc.errno)
-    text = str(exc)
-    # a name with several addresses (localhost: ::1 and 127.0.0.1) fails with one joined message
-    errnos = set(_ERRNO.findall(text))
-    if len(errnos) == 1:
-        return os.strerror(int(errnos.pop()))
-    return text or type(exc).__name__
 
 
 _SMALLEST_BUDGET = 64 * 1024

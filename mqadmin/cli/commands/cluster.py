@@ -269,6 +269,7 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
     '"commitLogDiskRatio", "activated", "ok"}], "errors"?}; with -m each broker has "putTotalYesterday", '
     '"getTotalYesterday", "putTotalToday", "getTotalToday" instead; with -i one line per round '
     "(mqadmin schema clusterList)",
+    blocking=lambda params: params.get("interval") is None,  # a -i watch sleeps on the event loop
 )
 async def cluster_list(
     inv: Invocation,

@@ -333,10 +333,22 @@ class BlockingClient:
         try:
             sock = _open_socket(host, port, self.connect_timeout)
             if self._ssl is not None:  # the handshake is part of the connect, and of its timeout
-                sock.settimeout(max(deadline - time.monotonic(), 0.001))
-                sock = self._ssl.wrap_socket(sock, server_hostname=host)
+                sock = _handshake(self._ssl, sock, host, deadline)
         except TimeoutError:
             raise RemotingConnectError(addr, "timed out", timeout=self.connect_timeout) from None
         except OSError as e:
             raise RemotingConnectError(addr, os_reason(e)) from e
         return _Channel(addr, sock)
+
+
+def _handshake(ctx: _ssl.SSLContext, sock: socket.socket, host: str, deadline: float) -> socket.socket:
+    """``sock`` over TLS by ``deadline``; a peer that hangs up meanwhile (a plain RocketMQ port reads
+    the hello as a frame too long and closes) is ConnectionResetError, as asyncio reports it."""
+    try:
+        sock.settimeout(max(deadline - time.monotonic(), 0.001))
+        return ctx.wrap_socket(sock, server_hostname=host)
+    except OSError as e:
+        sock.close()
+        if isinstance(e, ConnectionError | sys.modules["ssl"].SSLEOFError):
+            raise ConnectionResetError from None
+        raise

@@ -90,9 +90,7 @@ async def send_message(
     if keys:
         msg.keys = keys
     msg.wait_store_msg_ok = True
-    producer = Producer(
-        inv.admin, _millis_group(), trace=trace is not None and parse_bool(trace.strip())
-    )
+    producer = Producer(inv.admin, _millis_group(), trace=trace is not None and parse_bool(trace.strip()))
     try:
         if broker_name is not None and queue_id > -1:
             result = await producer.send(msg, MessageQueue(topic, broker_name, queue_id))
@@ -318,4 +316,5 @@ async def cluster_rt(
                     out.text(f"{_gmt8_now()}|{room}|{name}|{broker}|{rounded}\n")
         if out.structured:
             out.data({"round": rounds, "brokers": rows}, compact=True)
+            await inv.release_output()  # a round is written when it ends, its brokers named
         await asyncio.sleep(period)

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mqadmin.admin.tablenames import drop_unaskable_groups
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.names import DLQ_GROUP_TOPIC_PREFIX, RETRY_GROUP_TOPIC_PREFIX
 
@@ -184,6 +185,8 @@ async def _broker(admin: MQAdmin, b: BrokerScrape, end: float, full: bool) -> No
     except Exception as e:
         b.error = _cut_off(b.addr, round(end - start, 3)) if isinstance(e, TimeoutError) else e
         return
+    if b.consume is not None:  # a blank group a Java broker keeps: no series, no request
+        drop_unaskable_groups(b.consume)
     if not full:
         return
     try:

@@ -193,6 +193,10 @@ def test_the_commands_that_walk_the_tables_skip_them(live: Live, tmp_path: Path)
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)["rows"]
     assert {r["group"] for r in rows if r["topic"] == TOPIC} == {GROUP}
+
+    p = mqadmin("exportMetrics", *ns, "-c", "DefaultCluster", "--format", "prometheus")
+    assert p.returncode == 0, p.stderr
+    assert f'group="{GROUP}"' in p.stdout and 'group=""' not in p.stdout
     assert live.group_file.read_bytes() == before
 
 

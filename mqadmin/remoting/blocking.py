@@ -108,7 +108,8 @@ def _open_socket(host: str, port: int, timeout: float) -> socket.socket:
     """A connected TCP socket: each address of ``host`` in turn, all within ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     errors: list[OSError] = []
-    for family, kind, proto, _, sockaddr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
+    name = _numeric(host) or host
+    for family, kind, proto, _, sockaddr in socket.getaddrinfo(name, port, type=socket.SOCK_STREAM):
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError
@@ -128,6 +129,18 @@ def _open_socket(host: str, port: int, timeout: float) -> socket.socket:
     if len(errors) == 1:
         raise errors[0]
     raise OSError("Multiple exceptions: " + ", ".join(str(e) for e in errors))
+
+
+def _numeric(host: str) -> bytes | None:
+    """An IP address as bytes: a host name given as text is IDNA-encoded first, and loading that codec
+    costs more than the rest of the lookup; an address needs no encoding."""
+    for family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            socket.inet_pton(family, host)
+        except (OSError, ValueError):
+            continue
+        return host.encode("ascii")
+    return None
 
 
 class _Channel:

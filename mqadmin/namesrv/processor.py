@@ -24,7 +24,7 @@ import hashlib
 import logging
 import time
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Container
 from typing import Any
 
 from mqadmin.namesrv.config import Configuration, NamesrvConfig
@@ -395,7 +395,7 @@ class NamesrvProcessor:
             return checked
         header, compressed = checked
         try:
-            args = self._register_body(req, compressed)
+            args = self._register_body(req, compressed, known=self.routes.topic_queue_table)
         except _Failure as f:
             return req.response(SYSTEM_ERROR, f.remark)
         refusal = self.routes.registration_refusal(**header, **args)
@@ -475,14 +475,15 @@ class NamesrvProcessor:
     async def _register_body_sliced(self, req: RemotingCommand, compressed: bool) -> dict[str, Any]:
         """:meth:`_register_body` on the loop when that is quick, else in a thread (it touches no
         table): a compressed body may inflate to megabytes, a large one take the Python parser."""
+        known = self.routes.topic_queue_table
         if not compressed and len(req.body or b"") < OFF_LOOP_BODY:
             budget = register_budget()
             inline = RegisterBudget(budget.inflated, budget.filter_servers, INLINE_NON_STANDARD)
             try:
-                return self._register_body(req, compressed, inline)
+                return self._register_body(req, compressed, inline, known=known)
             except _OffLoop:
                 pass
-        return await asyncio.to_thread(self._register_body, req, compressed)
+        return await asyncio.to_thread(self._register_body, req, compressed, known=known)
 
     @staticmethod
     def _register_header(
@@ -509,11 +510,16 @@ class NamesrvProcessor:
 
     @staticmethod
     def _register_body(
-        req: RemotingCommand, compressed: bool, budget: RegisterBudget | None = None
+        req: RemotingCommand,
+        compressed: bool,
+        budget: RegisterBudget | None = None,
+        *,
+        known: Container[object] = (),
     ) -> dict[str, Any]:
         """The body-borne arguments of a registration; :class:`_Failure` if the body is bad, and
         :class:`HeaderError` if it names a topic or filter server the tables cannot hold or goes
-        over the REGISTER_BROKER budget (runs in a thread for a large body: it touches no table)."""
+        over the REGISTER_BROKER budget (runs in a thread for a large body: it changes no table,
+        and only looks names up in ``known``, the topics already checked)."""
         body = req.body
         filters: list[str] | None = None
         if req.version >= V3_0_11:
@@ -549,7 +555,7 @@ class NamesrvProcessor:
         else:
             wrapper = TopicConfigSerializeWrapper({}, _zero_version())
         mapping_infos = getattr(wrapper, "topic_queue_mapping_info_map", None)
-        _check_registered_names(wrapper.topic_config_table, mapping_infos, filters)
+        _check_registered_names(wrapper.topic_config_table, mapping_infos, filters, known)
         return {
             "data_version": wrapper.data_version or _zero_version(),
             "topic_configs": wrapper.topic_config_table,
@@ -699,18 +705,32 @@ class NamesrvProcessor:
 
 
 def _check_registered_names(
-    topic_configs: dict[str, Any] | None, mapping_infos: object, filters: list[str] | None
+    topic_configs: dict[str, Any] | None,
+    mapping_infos: object,
+    filters: list[str] | None,
+    known: Container[object] = (),
 ) -> None:
-    """Refuse a registration whose body names a topic or filter server the tables cannot hold."""
-    for name, tc in (topic_configs or {}).items():
+    """Refuse a registration whose body names a topic or filter server the tables cannot hold.
+
+    ``known`` holds names checked before (the route table: every topic it holds passed these
+    checks on its way in), so a broker re-sending its few thousand names every 30 seconds has
+    them checked once, not on every registration.
+    """
+    table = topic_configs or {}
+    for name in [k for k in table if k not in known]:
         why = route_topic_refusal(name) if isinstance(name, str) else "a topic name is not text"
-        own = getattr(tc, "topic_name", None)
-        if why is None and own is not None and own != name:
-            why = route_topic_refusal(own) if isinstance(own, str) else "a topic name is not text"
         if why is not None:
             raise HeaderError(f"register broker refused: {why}")
+    for name, tc in table.items():
+        own = getattr(tc, "topic_name", None)
+        if own is not None and own != name and own not in known:
+            why = route_topic_refusal(own) if isinstance(own, str) else "a topic name is not text"
+            if why is not None:
+                raise HeaderError(f"register broker refused: {why}")
     if isinstance(mapping_infos, dict):
         for name in mapping_infos:
+            if name in known:
+                continue
             why = route_topic_refusal(name) if isinstance(name, str) else "a topic name is not text"
             if why is not None:
                 raise HeaderError(f"register broker refused: {why}")

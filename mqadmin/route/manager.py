@@ -172,6 +172,7 @@ class RouteInfoManager:
             )
             return result
         displaced: list[str] = []
+        news = _TopicNews()
         try:
             # 1. cluster membership
             names = self.cluster_addr_table.get(cluster_name)
@@ -282,21 +283,26 @@ class RouteInfoManager:
                             yield
                     configs = [topic_configs[k] for k in order]
                     yield
-                done = 0
+                looked = 0
+                get = table.get
                 for tc in configs:
                     name = tc.topic_name
                     if name is None:
                         raise _JavaNullPointer("topic config without a topic name")
-                    if not apply_all:
-                        qmap = table.get(name)
-                        if qmap and broker_name in qmap:
-                            continue
-                    perm = tc.perm & ~PERM_WRITE if wipe_write else tc.perm
-                    self._create_and_update_queue_data(
-                        name, broker_name, tc.read_queue_nums, tc.write_queue_nums, perm, tc.topic_sys_flag
-                    )
-                    done += 1
-                    if done % chunk == 0:
+                    qmap = get(name)
+                    old = None if qmap is None else qmap.get(broker_name)
+                    if old is None or apply_all:
+                        perm = tc.perm & ~PERM_WRITE if wipe_write else tc.perm
+                        rq, wq, flag = tc.read_queue_nums, tc.write_queue_nums, tc.topic_sys_flag
+                        if old is None or not (  # a topic whose queues did not change costs nothing more
+                            old.perm == perm
+                            and old.read_queue_nums == rq
+                            and old.write_queue_nums == wq
+                            and old.topic_sys_flag == flag
+                        ):
+                            self._create_and_update_queue_data(name, broker_name, rq, wq, perm, flag, news)
+                    looked += 1
+                    if looked % chunk == 0:
                         yield
                 if apply_all:
                     for topic, info in mappings.items():
@@ -356,6 +362,7 @@ class RouteInfoManager:
         finally:
             if displaced:
                 self._drop_unreferenced(cluster_name, displaced)
+            news.log(broker_name)
         return result
 
     def register_unchanged(
@@ -479,14 +486,19 @@ class RouteInfoManager:
             size += mappings_weight(mappings, broker_name, new_mappings.get(topic))
             return route_refusal(topic, size)
 
+        # the names the tables will hold (a config's own name, as the registration applies it)
+        topics = [tc.topic_name for tc in (topic_configs or {}).values()]
+        get = table.get
+        empty: Mapping[str, Any] = {}
         looked = 0
-        for topic in topic_configs or ():
-            qmap = table.get(topic)
-            if grown or qmap is None or broker_name not in qmap or topic in new_mappings:
-                why = refusal(topic)
-                if why is not None:
+        for start in range(0, len(topics), chunk):
+            part = topics[start : start + chunk]
+            looked += len(part)
+            if not grown:  # then a route grows only where the group joins the topic or maps it anew
+                part = [t for t in part if broker_name not in get(t, empty) or t in new_mappings]  # type: ignore[arg-type]
+            for topic in part:
+                if topic is not None and (why := refusal(topic)) is not None:
                     return why
-            looked += 1
             if looked % chunk == 0:
                 yield
         for topic in new_mappings:
@@ -591,7 +603,7 @@ class RouteInfoManager:
         return new
 
     def _create_and_update_queue_data(
-        self, topic: str, broker_name: str, read: int, write: int, perm: int, sys_flag: int
+        self, topic: str, broker_name: str, read: int, write: int, perm: int, sys_flag: int, news: _TopicNews
     ) -> None:
         qd = self._queue_data(broker_name, read, write, perm, sys_flag)
         qmap = self.topic_queue_table.get(topic)
@@ -602,7 +614,7 @@ class RouteInfoManager:
             self._topic_order.add(topic)
             self._routes.drop(topic)
             self._joined(broker_name)
-            log.info("new topic registered, %s %s", topic, qd)
+            news.new(topic, qd)
             return
         existing = qmap.get(broker_name)
         if existing is None:
@@ -610,7 +622,7 @@ class RouteInfoManager:
             self._routes.drop(topic)
             self._joined(broker_name)
         elif existing is not qd:
-            log.info("topic changed, %s OLD: %s NEW: %s", topic, existing, qd)
+            news.changed(topic, existing, qd)
             qmap[broker_name] = qd
             self._routes.drop(topic)
 
@@ -1095,6 +1107,51 @@ class RouteInfoManager:
             "filterServers": len(self.filter_server_table),
             "cachedRoutes": len(self._routes),
         }
+
+
+class _TopicNews:
+    """What one registration did to topics, logged in two lines at its end: a line per topic (as
+    Java logs) cost a large registration more than all of its table work."""
+
+    __slots__ = ("_changed", "_new", "_new_queues")
+
+    def __init__(self) -> None:
+        self._new: list[str] = []
+        self._new_queues: dict[int, QueueData] = {}  # by id: shared, never changed
+        self._changed: list[str] = []
+
+    def new(self, topic: str, qd: QueueData) -> None:
+        self._new.append(topic)
+        if len(self._new_queues) < _LOGGED_TOPICS:
+            self._new_queues[id(qd)] = qd
+
+    def changed(self, topic: str, old: QueueData, new: QueueData) -> None:
+        if len(self._changed) < _LOGGED_TOPICS:
+            self._changed.append(f"{topic} OLD: {old} NEW: {new}")
+        else:
+            self._changed.append(topic)
+
+    def log(self, broker_name: str | None) -> None:
+        if self._new:
+            log.info(
+                "new topics registered by %s: %d, %s, queues %s",
+                broker_name,
+                len(self._new),
+                _cut(self._new),
+                ", ".join(map(str, self._new_queues.values())),
+            )
+        if self._changed:
+            log.info("topics changed by %s: %d, %s", broker_name, len(self._changed), _cut(self._changed))
+
+
+_LOGGED_TOPICS = 100
+"""Topics a registration's log lines name; the count says how many more there were."""
+
+
+def _cut(items: list[str]) -> str:
+    shown = "; ".join(items[:_LOGGED_TOPICS])
+    more = len(items) - _LOGGED_TOPICS
+    return shown if more <= 0 else f"{shown}; and {more} more"
 
 
 def _appoint_acting_masters(topic: str, route: TopicRouteData) -> None:

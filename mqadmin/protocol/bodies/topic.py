@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
@@ -390,16 +391,47 @@ class TopicList:
 # ---------------------------------------------------------------------------------------- wrappers
 
 
+_TOPIC_FIELDS = itemgetter(
+    "topicName", "readQueueNums", "writeQueueNums", "perm", "topicFilterType", "topicSysFlag", "order"
+)
+
+
 def _topic_table(v: Any) -> dict[str, TopicConfig] | None:
+    """A registration's topic table: thousands of topics, so the usual one (every field present,
+    of its type and range, no attributes or an empty map) is read inline; any other goes through
+    :meth:`TopicConfig.from_json_obj`, which reads it the same way or says what is wrong."""
     if v is None:
         return None
     d = j.obj(v, "topicConfigTable")
     out: dict[str, TopicConfig] = {}
     parse = TopicConfig.from_json_obj
+    make = TopicConfig
+    fields = _TOPIC_FIELDS
+    lo, hi = j.INT_MIN, j.INT_MAX
     for k, x in d.items():
         if type(k) is not str:
             raise ProtocolError("topicConfigTable has a non-string key")
-        if x is None:
+        if type(x) is dict:
+            try:
+                name, rq, wq, perm, tft, flag, order = fields(x)
+            except KeyError:
+                out[k] = parse(x)
+                continue
+            attrs = x.get("attributes")
+            if (
+                type(name) is str
+                and type(tft) is str
+                and type(order) is bool
+                and type(rq) is type(wq) is type(perm) is type(flag) is int
+                and lo <= rq <= hi
+                and lo <= wq <= hi
+                and lo <= perm <= hi
+                and lo <= flag <= hi
+                and (attrs is None or (type(attrs) is dict and not attrs))
+            ):
+                out[k] = make(name, rq, wq, perm, tft, flag, order, None if attrs is None else {})
+                continue
+        elif x is None:
             continue
         out[k] = parse(x)
     return out

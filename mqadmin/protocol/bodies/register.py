@@ -283,8 +283,9 @@ def _check_filter_count(n: int, budget: RegisterBudget) -> None:
 
 
 class _JsonReader:
-    """The JSON documents of one body: standard ones by the C parser, the others charged against the
-    body's allowance of non-standard JSON before the Python parser sees them."""
+    """The JSON documents of one body: standard ones by orjson (or json's C parser where a string
+    needs checking), the others charged against the body's allowance of non-standard JSON before the
+    Python parser sees them."""
 
     __slots__ = ("left", "most")
 

@@ -138,3 +138,31 @@ def with_namesrv(args: list[str], addr: str) -> list[str]:
     out = list(args)
     out[out.index("-n") + 1] = addr
     return out
+
+
+BROKER_IDENTITY = ("cluster", "brokerName", "brokerId")
+
+
+def unwrap(doc: Any) -> Any:
+    """A JSON-contract document as the data a test expects: its ``apiVersion`` checked and left out,
+    and each ``brokers`` item's identity checked (every key present, the broker named) and left out
+    but for its ``addr``."""
+    if isinstance(doc, dict):
+        out = {}
+        for k, v in doc.items():
+            if k == "apiVersion":
+                assert v == "mqadmin/v1", v
+                continue
+            if k == "brokers" and isinstance(v, list):
+                items = []
+                for item in v:
+                    assert all(key in item for key in (*BROKER_IDENTITY, "addr")), item
+                    assert item["brokerName"], item
+                    items.append(unwrap({x: y for x, y in item.items() if x not in BROKER_IDENTITY}))
+                out[k] = items
+            else:
+                out[k] = unwrap(v)
+        return out
+    if isinstance(doc, list):
+        return [unwrap(v) for v in doc]
+    return doc

@@ -245,8 +245,9 @@ def wrong_port(exc: BaseException, settings: AdminSettings | None) -> tuple[str,
         return None
     expected = "name server" if addr in settings.namesrv_addrs else "broker"
     if isinstance(exc, RemoteCommandError) and kind in (Kind.NAME_SERVER, Kind.BROKER):
-        # a server that refused the request as unknown was asked what the other kind answers
-        expected = "broker" if kind is Kind.NAME_SERVER else "name server"
+        # a server that refused the request as unknown: the wrong kind only if the request registry
+        # says the other kind serves that code (else the right kind, without the feature)
+        expected = _server_of(exc.request_code, kind)
     if kind is None or kind is Kind.SILENT or kind.value == f"a {expected}":
         return None
     if kind is Kind.CLOSED:  # the connect error's own words first: scripts grep for them
@@ -254,6 +255,21 @@ def wrong_port(exc: BaseException, settings: AdminSettings | None) -> tuple[str,
     if kind is Kind.TLS and not settings.tls:
         return f"{addr} is a TLS server, not a plain {expected}: add --tls, or give its plain port", "tls"
     return f"{addr} is {kind.value}, not a {expected}", kind.name.lower()
+
+
+def _server_of(code: int | None, kind: Any) -> str:
+    """The kind of server a request ``code`` was meant for when a ``kind`` server refused it as
+    unknown: the other kind when only that one serves it, else ``kind``'s own (no diagnosis)."""
+    from mqadmin.protocol.requests import declared
+    from mqadmin.remoting.diagnose import Kind
+
+    decl = declared(code) if code is not None else None
+    servers = decl.servers if decl is not None else frozenset()
+    if kind is Kind.BROKER and "namesrv" in servers and "broker" not in servers:
+        return "name server"
+    if kind is Kind.NAME_SERVER and "broker" in servers and not servers & {"namesrv", "controller"}:
+        return "broker"
+    return "name server" if kind is Kind.NAME_SERVER else "broker"
 
 
 def _diagnosed(report: ErrorReport, exc: BaseException, settings: AdminSettings | None) -> ErrorReport:

@@ -257,6 +257,9 @@ def _table() -> list[Declaration]:
     # --- an operator's: ACL 2.0 super users, ACL 1.0 admin accounts
     d(R.UPDATE_AND_CREATE_TOPIC_LIST, B, ADMIN, CREATE, writes=True, budget=_budget(4 * MIB, topics=10_000))
     d(R.UPDATE_BROKER_CONFIG, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
+    d(R.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, B, ADMIN, UPDATE, writes=True, budget=_budget(4 * MIB))
+    for code in (R.ADD_BROKER, R.REMOVE_BROKER):  # a Java broker container's
+        d(code, B, ADMIN, UPDATE, writes=True)
     d(R.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
     d(R.UPDATE_AND_CREATE_STATIC_TOPIC, B, ADMIN, UPDATE, writes=True, budget=_BODY_1M)
     for code in (

@@ -141,7 +141,8 @@ def test_producer_connection_and_producer(cluster: Cluster, online: OnlineConsum
             re.M,
         )
         doc = cluster.json("producer", "-b", cluster.addr)
-        assert doc["groups"]["PGX"][0]["language"] == "JAVA"
+        pgx = next(g for g in doc["groups"] if g["group"] == "PGX")
+        assert pgx["producers"][0]["language"] == "JAVA"
     finally:
         hb.close()
     deadline = time.monotonic() + 10

@@ -23,7 +23,7 @@ from mqadmin.protocol.javacoll import properties_order
 from tests.admin_topic_broker.servers import Cluster
 from tests.broker.peers import cpp_start
 from tests.captures import captures_dir
-from tests.cli_harness import recorded_text
+from tests.cli_harness import recorded_text, unwrap
 
 S35 = "rocketmq-4.9.8/s35_exportMetadata"
 
@@ -99,7 +99,11 @@ def test_export_metadata_of_one_broker(s35_state: Cluster, out_dir: Path) -> Non
     assert doc["topicConfigTable"]["GoldenTopic"]["writeQueueNums"] == 4
 
     r = c.mqadmin("exportMetadata", "-b", c.broker_addr, "-t", "-s", "-f", str(out_dir), "--json")
-    assert json.loads(r.out) == {"path": f"{out_dir}/topic.json", "topics": 4, "brokers": [c.broker_addr]}
+    assert unwrap(json.loads(r.out)) == {
+        "path": f"{out_dir}/topic.json",
+        "topics": 4,
+        "brokers": [{"addr": c.broker_addr}],
+    }
     doc = json.loads((out_dir / "topic.json").read_text())
     assert "%RETRY%GoldenGroup" in doc["topicConfigTable"]
 

@@ -245,7 +245,8 @@ def test_a_request_without_ext_fields_or_with_an_unknown_code_is_checked_too(
     assert_refused(resp, "No accessKey is configured")
     # a code no declaration names is an operator's: an ordinary account is refused (Java: not checked)
     resp = call(acl_broker.addr, signed(RemotingCommand.request(9999, {"x": "y"}), USER))
-    assert_refused(resp, f"Need admin permission for request code=9999, but accessKey={USER.access_key} is not")
+    need = f"Need admin permission for request code=9999, but accessKey={USER.access_key} is not"
+    assert_refused(resp, need)
     resp = call(acl_broker.addr, signed(RemotingCommand.request(9999, {"x": "y"}), ADMIN))
     assert resp.code == ResponseCode.REQUEST_CODE_NOT_SUPPORTED
 

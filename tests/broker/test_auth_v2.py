@@ -198,7 +198,9 @@ def test_user_and_acl_requests_are_kept_to_super_users_whatever_the_policy(broke
             need_super.format(RequestCode.AUTH_LIST_USER),
         )
         refused(
-            as_user(broker, ALICE, RequestCode.AUTH_CREATE_USER, {"username": "eve"}, user_body("eve", "eve1")),
+            as_user(
+                broker, ALICE, RequestCode.AUTH_CREATE_USER, {"username": "eve"}, user_body("eve", "eve1")
+            ),
             ResponseCode.NO_PERMISSION,
             need_super.format(RequestCode.AUTH_CREATE_USER),
         )

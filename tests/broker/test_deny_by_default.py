@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from mqadmin.protocol.requests import (
     RESOURCE,
     Declaration,
     declarations,
+    declared,
     served_by,
     wire_type,
 )
@@ -57,6 +59,18 @@ def test_every_declaration_is_well_formed() -> None:
             assert decl.resources, f"{name} is checked on what it names but names nothing"
         for ref in (decl.header, decl.body, decl.response):
             assert ref is None or isinstance(wire_type(ref), type), (name, ref)
+
+
+def test_every_code_the_tools_send_is_declared() -> None:
+    """What the admin client, the commands and the pipeline send: each code has its declaration."""
+    root = Path(__file__).resolve().parents[2] / "mqadmin"
+    sent: set[str] = set()
+    for folder in ("admin", "cli", "pipeline"):
+        for path in (root / folder).rglob("*.py"):
+            sent |= set(re.findall(r"RequestCode\.([A-Z_0-9]+)", path.read_text()))
+    assert len(sent) > 80
+    undeclared = sorted(n for n in sent if declared(getattr(RequestCode, n)) is None)
+    assert not undeclared, undeclared
 
 
 def test_the_admin_client_sends_no_body_over_its_budget() -> None:

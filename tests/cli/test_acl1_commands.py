@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from tests.broker.test_acl import PLAIN_ACL
-from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin
+from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin, unwrap
 
 ADMIN_KEYS = ["--access-key", "AdminAK01", "--secret-key", "AdminSK01"]
 USER_KEYS = ["--access-key", "UserAK001", "--secret-key", "UserSK001"]
@@ -105,7 +105,7 @@ def test_update_then_send_then_delete(acl: Acl) -> None:
 def test_cluster_fan_out_and_json(acl: Acl) -> None:
     r = acl.run("updateAclConfig", "-c", "DefaultCluster", "-a", "CliAcct002", "-s", "CliSecret02", "--json")
     assert r.code == 0, r.err
-    data = json.loads(r.out)
+    data = unwrap(json.loads(r.out))
     assert data == {
         "accessKey": "CliAcct002",
         "config": {
@@ -122,7 +122,8 @@ def test_cluster_fan_out_and_json(acl: Acl) -> None:
     assert "CliSecret02" not in r.out
     r = acl.run("deleteAclConfig", "-c", "DefaultCluster", "-a", "CliAcct002", "--json")
     assert r.code == 0, r.err
-    assert json.loads(r.out) == {"accessKey": "CliAcct002", "brokers": [{"addr": acl.addr, "ok": True}]}
+    expected = {"accessKey": "CliAcct002", "brokers": [{"addr": acl.addr, "ok": True}]}
+    assert unwrap(json.loads(r.out)) == expected
     r = acl.run("deleteAclConfig", "-c", "DefaultCluster", "-a", "CliAcct002")
     assert r.code != 0 and r.out == ""
 
@@ -162,7 +163,7 @@ def test_update_global_white_addr(acl: Acl) -> None:
         "updateGlobalWhiteAddr", "-c", "DefaultCluster", "-g", "127.0.0.2", "-p", str(acl.file), "--json"
     )
     assert r.code == 0, r.err
-    assert json.loads(r.out) == {
+    assert unwrap(json.loads(r.out)) == {
         "globalWhiteRemoteAddresses": ["127.0.0.2"],
         "aclFileFullPath": str(acl.file),
         "brokers": [{"addr": acl.addr, "ok": True}],

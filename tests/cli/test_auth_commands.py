@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.broker.peers import BrokerProcess, NameServerProcess
-from tests.cli_harness import Result, clean_env, run_mqadmin
+from tests.cli_harness import Result, clean_env, run_mqadmin, unwrap
 
 CLUSTER = "DefaultCluster"
 
@@ -194,7 +194,7 @@ def test_acls_create_update_get_list_delete(cl: Cluster) -> None:
     # -c: every master is asked; broker-b has no ACL, so only broker-a's table is printed
     assert ok(cl.run("listAcl", "-c", CLUSTER, "-s", "gina")) == ACL_HEAD + "".join(gina)
 
-    data = json.loads(ok(cl.run("getAcl", "-b", a, "-s", "User:hank", "--json")))
+    data = unwrap(json.loads(ok(cl.run("getAcl", "-b", a, "-s", "User:hank", "--json"))))
     assert data == {
         "brokers": [
             {

@@ -21,7 +21,7 @@ import pytest
 from mqadmin.protocol.command import RemotingCommand
 from tests.admin_topic_broker.servers import Cluster, run
 from tests.cli.peers import NameServer, RecordedBroker, register_broker, registration_frame
-from tests.cli_harness import Result, recorded_text
+from tests.cli_harness import Result, recorded_text, unwrap
 
 V533 = "rocketmq-5.3.3"
 JAVA_BROKER5 = "127.0.0.1:10921"
@@ -100,7 +100,7 @@ def test_set_consume_mode_by_cluster_and_json(c5: Cluster) -> None:
         "setConsumeMode", "-b", c5.broker_addr, "-t", "GoldenTopic5", "-g", "G6", "-m", "POP", "--json"
     )
     doc = json.loads(r.out)
-    assert doc["brokers"] == [{"addr": c5.broker_addr, "ok": True}] and doc["mode"] == "POP"
+    assert unwrap(doc)["brokers"] == [{"addr": c5.broker_addr, "ok": True}] and doc["mode"] == "POP"
 
 
 @pytest.mark.parametrize(
@@ -442,7 +442,7 @@ def test_json_documents(c5: Cluster, tmp_path: Path) -> None:
     def doc(*args: str) -> dict[str, object]:
         r = c5.mqadmin(*args, "--json")
         assert r.code == 0, r.err
-        return json.loads(r.out)  # type: ignore[no-any-return]
+        return unwrap(json.loads(r.out))  # type: ignore[no-any-return]
 
     addr = c5.broker_addr
     d = doc("setCommitLogReadAheadMode", "-b", addr, "-m", "0")
@@ -459,18 +459,18 @@ def test_json_documents(c5: Cluster, tmp_path: Path) -> None:
     }
     assert doc("exportPopRecord", "-b", addr) == {
         "dryRun": False,
-        "brokers": [{"brokerName": "broker-b", "addr": addr, "ok": True}],
+        "brokers": [{"addr": addr, "ok": True}],
     }
     assert doc("resetMasterFlushOffset", "-b", addr, "-o", "5") == {"brokerAddr": addr, "offset": 5}
     d = doc("checkRocksdbCqWriteProgress", "-c", "DefaultCluster5", "-cf", "0")
     assert d["brokers"] == [
-        {"brokerName": "broker-b", "addr": addr, "ok": True, "checkStatus": 2, "checkResult": None}
+        {"addr": addr, "ok": True, "checkStatus": 2, "checkResult": None}
     ]
     d = doc("rocksDBConfigToJson", "-c", "DefaultCluster5", "-t", "topics")
     assert d == {
         "mode": "rpc",
         "configTypes": ["topics"],
-        "brokers": [{"brokerName": "broker-b", "addr": addr, "ok": True}],
+        "brokers": [{"addr": addr, "ok": True}],
     }
     r = c5.mqadmin("addBroker", "-c", addr, "-b", "/x.properties", "--json")
     assert r.code != 0 and json.loads(r.out)["error"]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from mqadmin.cli.commands.cold_data_admin import render_info
-from tests.cli_harness import OurCluster, Result, recorded_text, with_namesrv
+from tests.cli_harness import OurCluster, Result, recorded_text, unwrap, with_namesrv
 
 Run = Callable[..., Result]
 
@@ -60,7 +60,7 @@ def test_update_remove_cluster_and_json(mqadmin: Run, five: OurCluster) -> None:
         "}\n"
     )
     r = mqadmin("getColdDataFlowCtrInfo", "-n", ns, "-b", addr, "--json")
-    assert json.loads(r.out) == {
+    assert unwrap(json.loads(r.out)) == {
         "brokers": [
             {
                 "addr": addr,
@@ -80,7 +80,8 @@ def test_update_remove_cluster_and_json(mqadmin: Run, five: OurCluster) -> None:
     r = mqadmin(
         "removeColdDataFlowCtrGroupConfig", "-n", ns, "-c", "DefaultCluster", "-g", "ColdGroupB", "--json"
     )
-    assert json.loads(r.out) == {"consumerGroup": "ColdGroupB", "brokers": [{"addr": addr, "ok": True}]}
+    expected = {"consumerGroup": "ColdGroupB", "brokers": [{"addr": addr, "ok": True}]}
+    assert unwrap(json.loads(r.out)) == expected
     r = mqadmin("removeColdDataFlowCtrGroupConfig", "-n", ns, "-b", addr, "-g", "ColdGroupA")
     assert (r.code, r.out) == (0, f"remove broker cold read threshold success, {addr}\n")
     r = mqadmin("getColdDataFlowCtrInfo", "-n", ns, "-b", addr, "--json")

@@ -16,6 +16,9 @@ from mqadmin.namesrv.controller import WORKER_EXIT_GRACE
 from tests.namesrv.support import Wire, namesrv, register, route_query, run, topic_config
 from tests.namesrv.test_budgets import _through_worker
 
+KEPT = [topic_config("Kept"), topic_config("KeptToo")]  # a first registration of one topic is refused
+LEAVING = [topic_config("Leaving"), topic_config("LeavingToo")]
+
 
 async def _routable(port: int, topic: str) -> bool:
     w = await Wire.open(port)
@@ -30,9 +33,9 @@ def test_a_worker_exit_keeps_its_brokers_routable(tmp_path: Path) -> None:
         async with namesrv(tmp_path, workers=2) as ctl:
             assert ctl.pool is not None
             kept = await _through_worker(ctl)
-            await register(kept, "C", "broker-k", 0, "10.2.0.1:10911", [topic_config("Kept"), topic_config("KeptToo")])
+            await register(kept, "C", "broker-k", 0, "10.2.0.1:10911", KEPT)
             leaving = await _through_worker(ctl)
-            await register(leaving, "C", "broker-l", 0, "10.2.0.2:10911", [topic_config("Leaving"), topic_config("LeavingToo")])
+            await register(leaving, "C", "broker-l", 0, "10.2.0.2:10911", LEAVING)
             assert await _routable(ctl.port, "Kept") and await _routable(ctl.port, "Leaving")
 
             # a broker that closes its own channel leaves (a quarter second later than without workers)
@@ -52,7 +55,7 @@ def test_a_worker_exit_keeps_its_brokers_routable(tmp_path: Path) -> None:
             assert await _routable(ctl.port, "Kept")
             # and registers again over a new channel as a broker does every 30 s
             again = await _through_worker(ctl)
-            await register(again, "C", "broker-k", 0, "10.2.0.1:10911", [topic_config("Kept"), topic_config("KeptToo")])
+            await register(again, "C", "broker-k", 0, "10.2.0.1:10911", KEPT)
             assert await _routable(ctl.port, "Kept")
             await again.close()
             await asyncio.sleep(WORKER_EXIT_GRACE + 0.5)

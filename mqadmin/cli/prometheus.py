@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from mqadmin.cli.metrics_collect import BrokerScrape, Scrape
-from mqadmin.remoting.limits import connection_limit
+from mqadmin.remoting.limits import accept_ready, connection_limit
 from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
@@ -271,8 +271,6 @@ WRITE_TIMEOUT = 10.0
 MAX_CONNECTIONS = 128
 #: Seconds without accepting after ``accept()`` failed for want of descriptors or memory.
 ACCEPT_BACKOFF = 0.1
-#: Connections taken per readiness of the listening socket, so a crowd cannot starve the others.
-_ACCEPT_BATCH = 64
 #: Bytes of request line and headers together, and header lines, at most.
 _HEAD_LIMIT = 16 * 1024
 _MAX_HEADER_LINES = 100
@@ -473,16 +471,7 @@ class MetricsServer:
     def _accept(self, listener: socket.socket) -> None:
         """The listening socket is readable: take the waiting connections (a batch at most)."""
         loop = asyncio.get_running_loop()
-        for _ in range(_ACCEPT_BATCH):
-            try:
-                sock, _addr = listener.accept()
-            except (BlockingIOError, InterruptedError):
-                return
-            except ConnectionAbortedError:
-                continue
-            except OSError as e:
-                self._accept_failed(e)
-                return
+        for sock in accept_ready(listener, self._accept_failed):
             if self.limit is not None and len(self._peers) >= self.limit and not self._evict():
                 sock.close()
                 self._log.warning(

@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import logging
 import resource
+import socket
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from mqadmin.remoting.logthrottle import ThrottledLog
 
 __all__ = [
+    "ACCEPT_BATCH",
     "DEFAULT_PARTIAL_FRAME_BUDGET",
     "PartialFrameBudget",
+    "accept_ready",
     "connection_limit",
 ]
 
@@ -30,6 +34,29 @@ log = logging.getLogger("mqadmin.remoting")
 
 #: Total bytes of unfinished frames a server holds for all its peers together.
 DEFAULT_PARTIAL_FRAME_BUDGET = 64 * 1024 * 1024
+
+
+ACCEPT_BATCH = 64
+"""Connections taken per readiness of a listening socket, so a crowd cannot starve open ones."""
+
+
+def accept_ready(
+    listener: socket.socket, failed: Callable[[OSError], None], batch: int = ACCEPT_BATCH
+) -> Iterator[socket.socket]:
+    """The connections waiting on a readable listening socket, ``batch`` at most. An ``accept()``
+    that fails for another reason than none being left (out of descriptors, memory) goes to
+    ``failed`` and ends the batch: retrying at once would spin, the socket stays readable."""
+    for _ in range(batch):
+        try:
+            sock, _addr = listener.accept()
+        except (BlockingIOError, InterruptedError):
+            return
+        except ConnectionAbortedError:
+            continue
+        except OSError as e:
+            failed(e)
+            return
+        yield sock
 
 
 def connection_limit(soft_limit: int | None = None) -> int | None:

@@ -36,6 +36,7 @@ from mqadmin.remoting.client import (
 from mqadmin.remoting.limits import (
     DEFAULT_PARTIAL_FRAME_BUDGET,
     PartialFrameBudget,
+    accept_ready,
     connection_limit,
 )
 from mqadmin.remoting.logthrottle import ThrottledLog
@@ -58,8 +59,6 @@ DEFAULT_IDLE_TIMEOUT = 120.0
 
 #: Seconds without accepting after ``accept()`` failed for want of descriptors or memory.
 ACCEPT_BACKOFF = 0.1
-#: Connections taken per readiness of the listening socket, so a crowd cannot starve open ones.
-_ACCEPT_BATCH = 64
 _OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
@@ -231,16 +230,7 @@ class RemotingServer:
     def _accept(self, listener: socket.socket) -> None:
         """The listening socket is readable: take the waiting connections (a batch at most)."""
         loop = asyncio.get_running_loop()
-        for _ in range(_ACCEPT_BATCH):
-            try:
-                sock, _addr = listener.accept()
-            except (BlockingIOError, InterruptedError):
-                return
-            except ConnectionAbortedError:
-                continue
-            except OSError as e:
-                self._accept_failed(e)
-                return
+        for sock in accept_ready(listener, self._accept_failed):
             if self._accept_failures:
                 log.warning("accepting connections again on %s", self.address)
                 self._accept_failures = 0

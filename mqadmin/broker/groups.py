@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.broker.jsonfile import Coalesced, load_config_file, persist_config_file, pretty_json
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
 from mqadmin.protocol.bodies.topic import DataVersion
@@ -58,8 +57,7 @@ class GroupManager:
             name: SubscriptionGroupConfig(group_name=name) for name in BUILTIN_GROUPS
         }
         self.data_version = DataVersion()
-        self._batch_depth = 0
-        self._unsaved = False
+        self._writes = Coalesced()
 
     def load(self) -> None:
         def decode(obj: Any) -> None:
@@ -83,22 +81,11 @@ class GroupManager:
 
     def _changed(self) -> None:
         self.data_version.next_version()
-        if self._batch_depth:
-            self._unsaved = True
-        else:
-            self.persist()
+        self._writes.ask(self.persist)
 
-    @contextmanager
-    def batched(self) -> Iterator[None]:
+    def batched(self) -> AbstractContextManager[None]:
         """Changes made inside are written once, when the outermost block ends (whatever ends it)."""
-        self._batch_depth += 1
-        try:
-            yield
-        finally:
-            self._batch_depth -= 1
-            if not self._batch_depth and self._unsaved:
-                self._unsaved = False
-                self.persist()
+        return self._writes.batch()
 
     def get(self, group: str) -> SubscriptionGroupConfig | None:
         """The group's config, without creating it."""

@@ -15,7 +15,8 @@ says so once it works again). Periodic flushes and the shutdown therefore always
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +24,37 @@ from mqadmin.atomicfile import write_atomic
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.errors import ProtocolError
 
-__all__ = ["load_config_file", "persist_config_file", "pretty_json"]
+__all__ = ["Coalesced", "load_config_file", "persist_config_file", "pretty_json"]
 
 log = logging.getLogger("mqadmin.broker")
+
+
+class Coalesced:
+    """Actions (a file write, a registration) asked for inside :meth:`batch` run once each when the
+    outermost batch ends, whatever ends it; outside a batch they run at once. So one request that
+    creates many groups or retry topics writes each file once and registers once."""
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._due: dict[Callable[[], object], None] = {}
+
+    def ask(self, action: Callable[[], object]) -> None:
+        if self._depth:
+            self._due[action] = None  # a bound method asked twice is one entry
+        else:
+            action()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if not self._depth:
+                due, self._due = self._due, {}
+                for action in due:
+                    action()
 
 
 def pretty_json(value: Any) -> str:

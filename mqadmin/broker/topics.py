@@ -13,13 +13,13 @@ cost of a request grows with its elements, not with their square.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from mqadmin.broker.config import BrokerConfig
-from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.broker.jsonfile import Coalesced, load_config_file, persist_config_file, pretty_json
 from mqadmin.broker.static_topics import TopicQueueMappings
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import (
@@ -114,9 +114,7 @@ class TopicManager:
         self.data_version = DataVersion()
         self.system_topics: set[str] = set(_STATIC_SYSTEM_TOPICS)
         self.on_auto_create: Callable[[], None] = lambda: None
-        self._batch_depth = 0
-        self._unsaved = False
-        self._unregistered = False
+        self._writes = Coalesced()
         self.mappings = TopicQueueMappings(config, config_dir)
         """Static topics' queue mappings (``topicQueueMapping.json``), kept beside their configs."""
         self._builtin()
@@ -172,36 +170,21 @@ class TopicManager:
 
     def _changed(self) -> None:
         self.data_version.next_version()
-        if self._batch_depth:
-            self._unsaved = True
-        else:
-            self.persist()
+        self._writes.ask(self.persist)
 
     def _auto_created(self) -> None:
-        if self._batch_depth:
-            self._unregistered = True
-        else:
-            self.on_auto_create()
+        self._writes.ask(self._register)
 
-    @contextmanager
-    def batched(self) -> Iterator[None]:
+    def _register(self) -> None:
+        self.on_auto_create()
+
+    def batched(self) -> AbstractContextManager[None]:
         """Changes made inside are written once and registered once, when the outermost block ends.
 
         Whatever ends the block (an exception included), what changed in memory reaches the file
         and the name servers, so the table and its file never disagree for long.
         """
-        self._batch_depth += 1
-        try:
-            yield
-        finally:
-            self._batch_depth -= 1
-            if not self._batch_depth:
-                unsaved, unregistered = self._unsaved, self._unregistered
-                self._unsaved = self._unregistered = False
-                if unsaved:
-                    self.persist()
-                if unregistered:
-                    self.on_auto_create()
+        return self._writes.batch()
 
     # ------------------------------------------------------------------------------ queries
 

@@ -47,7 +47,7 @@ def test_recorded_ha_status_body_decodes_and_encodes_byte_exact() -> None:
 
 
 SAMPLES: list[Any] = [
-    SyncStateSet([3, 1, 2], 7),
+    SyncStateSet([1, 2, 3], 7),
     BrokerReplicasInfo(
         {
             "b": ReplicasInfo(
@@ -71,7 +71,12 @@ SAMPLES: list[Any] = [
 @pytest.mark.parametrize("body", SAMPLES, ids=lambda b: type(b).__name__)
 def test_bodies_round_trip(body: Any) -> None:
     again = type(body).decode(body.encode())
+    assert again == body  # every field read back (comparing encodings alone misses a dropped one)
     assert again.encode() == body.encode()
+
+
+def test_a_set_is_written_in_javas_order() -> None:
+    assert SyncStateSet([3, 1, 2], 7).encode() == b'{"syncStateSet":[1,2,3],"syncStateSetEpoch":7}'
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from mqadmin import API_VERSION
+
 __all__ = [
     "API_VERSION",
     "FORMATS",
@@ -36,9 +38,6 @@ __all__ = [
 FORMATS = ("text", "json", "yaml", "table", "name")
 """``name``: one resource name a line (topics, groups, brokers), for ``xargs`` and ``while read``."""
 
-API_VERSION = "mqadmin/v1"
-"""The version of the JSON contract (``mqadmin schema``): every document and stream line carries it.
-A change of any published schema is a new version."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 The option may be given on the command or before it (``mqadmin --json analyze lag ...``); the
 top-level group keeps it on its context object (read here by attribute, as :func:`clitools.debug`
 does, since the CLI layer sits above this one). Keys are camelCase and times epoch milliseconds,
-like the rest of mqadmin's JSON. ``--output table``/``text`` keep the usual human output.
+like the rest of mqadmin's JSON, and each document starts with the contract's ``apiVersion``.
+``--output table``/``text`` keep the usual human output.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import click
+
+from mqadmin import API_VERSION
 
 __all__ = ["camel", "document_format", "epoch_ms", "print_document", "record", "structured_options"]
 
@@ -77,6 +80,7 @@ def print_document(fmt: str, doc: dict[str, Any], *, compact: bool = False) -> N
 
     ``compact``: one of several (a JSON document on one line, a YAML one opened with ``---``).
     """
+    doc = {"apiVersion": API_VERSION, **{k: v for k, v in doc.items() if k != "apiVersion"}}
     if fmt == "yaml":
         import yaml
 

@@ -87,6 +87,7 @@ def test_yaml_document_when_written_to_out(history: Path, tmp_path: Path) -> Non
                 "--output", "yaml", "--since", "2024-05-02T00:00Z")  # fmt: skip
     assert r.exit_code == 0, r.output
     doc = yaml.safe_load(r.stdout)
+    assert next(iter(doc)) == "apiVersion" and doc.pop("apiVersion") == "mqadmin/v1"
     assert doc == {"job": "throughput", "input": str(history), "since": 1714608000000, "until": None,
                    "out": str(out), "format": "csv", "rowCount": 3}  # fmt: skip
     assert len(out.read_text().splitlines()) == 1 + 3 and "wrote" not in r.stderr

@@ -49,6 +49,7 @@ def test_snapshot_json_before_the_command(namesrv: str, tmp_path: Path) -> None:
     p = mqadmin("--json", "snapshot", "--out", str(tmp_path / "s"), "-n", namesrv)
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
+    assert doc.pop("apiVersion") == "mqadmin/v1"
     assert set(doc) == {"runTime", "out", "brokers", "missingBrokers", "queueOffsets", "groupOffsets",
                         "brokerStats", "missing", "skipped", "elapsedMs"}  # fmt: skip
     assert doc["out"] == str(tmp_path / "s") and doc["brokers"] == 1
@@ -77,6 +78,7 @@ def test_export_messages_json_and_yaml(namesrv: str, tmp_path: Path) -> None:
     p = mqadmin("export", *args, "--begin", "1714566600000")
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
+    assert doc.pop("apiVersion") == "mqadmin/v1"
     assert {k: v for k, v in doc.items() if k != "elapsedMs"} == {
         "topic": TOPIC, "out": str(out), "format": "json", "messages": COUNT,
         "begin": 1714566600000, "end": None,

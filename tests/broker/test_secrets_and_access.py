@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from mqadmin.protocol.message import decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.client import RemotingClient
 from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic_fields
+from tests.broker.test_acl import send_cmd
 from tests.captures import pairs
 from tests.cli_harness import clean_env, run_mqadmin
 
@@ -89,24 +89,6 @@ def as_user(
 def ok(resp: RemotingCommand) -> RemotingCommand:
     assert resp.code == ResponseCode.SUCCESS, (resp.code, resp.remark)
     return resp
-
-
-def send_cmd(topic: str, body: bytes) -> RemotingCommand:
-    ext = {
-        "a": "AlicePG",
-        "b": topic,
-        "c": "TBW102",
-        "d": "4",
-        "e": "0",
-        "f": "0",
-        "g": str(int(time.time() * 1000)),
-        "h": "0",
-        "i": "WAIT\x01true\x02",
-        "j": "0",
-        "k": "false",
-        "m": "false",
-    }
-    return request(RequestCode.SEND_MESSAGE_V2, ext, body)
 
 
 def sent_offset(resp: RemotingCommand) -> int:

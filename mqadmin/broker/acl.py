@@ -30,7 +30,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from mqadmin.broker.acl_addresses import peer_host
+from mqadmin.broker.acl_addresses import connection_host
 from mqadmin.broker.acl_plain import (
     ANY,
     DENY,
@@ -74,7 +74,6 @@ RELOAD_CHECK_INTERVAL_S = 5.0
 
 TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC"
 
-_HOST_ATTR = "acl.host"
 
 
 class AclDenied(HeaderError):
@@ -287,15 +286,12 @@ class PlainAccessValidator:
     def check(self, conn: Connection, cmd: RemotingCommand) -> None:
         """Raise :class:`AclDenied` unless the request may go to its handler."""
         self._maybe_reload()
-        host = conn.attrs.get(_HOST_ATTR)
-        if host is None:
-            host = conn.attrs[_HOST_ATTR] = peer_host(conn.remote_addr or conn.addr)
-        self.validate(cmd, host)
+        self.validate(cmd, connection_host(conn))
 
     def require(self, conn: Connection, cmd: RemotingCommand, rtype: str, name: str, perm: int) -> None:
         """Refuse unless the sender of ``cmd`` (already let through :meth:`check`) holds ``perm`` on
         the topic (``rtype`` ``Topic``) or group ``name``: a handler's check of what it found."""
-        host = conn.attrs.get(_HOST_ATTR) or peer_host(conn.remote_addr or conn.addr)
+        host = connection_host(conn)
         tables = self.tables
         if any(white(host) for white in tables.global_white):
             return

@@ -14,10 +14,21 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 
-__all__ = ["AddressMatcher", "AddressPatternError", "address_matcher", "expand_ip", "peer_host"]
+if TYPE_CHECKING:
+    from mqadmin.remoting.client import Connection
+
+__all__ = [
+    "AddressMatcher",
+    "AddressPatternError",
+    "address_matcher",
+    "connection_host",
+    "expand_ip",
+    "peer_host",
+]
 
 AddressMatcher = Callable[[str], bool]
 """Whether a peer's host (``127.0.0.1``, ``::1``) is inside the pattern."""
@@ -78,6 +89,18 @@ def peer_host(remote_addr: str) -> str:
         if mapped is not None:
             return str(mapped)
     return host
+
+
+_HOST_ATTR = "peer.host"
+
+
+def connection_host(conn: Connection) -> str:
+    """:func:`peer_host` of a connection's peer, worked out once per connection (ACL checks ask it
+    on every request)."""
+    host = conn.attrs.get(_HOST_ATTR)
+    if host is None:
+        host = conn.attrs[_HOST_ATTR] = peer_host(conn.remote_addr or conn.addr)
+    return str(host)
 
 
 def _never(host: str) -> bool:

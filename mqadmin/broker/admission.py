@@ -27,6 +27,7 @@ import logging
 from typing import Any
 
 from mqadmin.broker.acl import PUB, SUB, PlainAccessValidator
+from mqadmin.broker.acl_addresses import connection_host
 from mqadmin.broker.auth.contexts import resource_context
 from mqadmin.broker.auth.guard import AuthGuard
 from mqadmin.protocol.codes import ResponseCode
@@ -113,4 +114,4 @@ class Admission:
         if guard is not None and guard.config.authorization_enabled:
             if str(cmd.code) in guard.authz_whitelist:
                 return
-            guard.authorize_resource(cmd, resource_context(rtype, name, actions), guard.host(conn))
+            guard.authorize_resource(cmd, resource_context(rtype, name, actions), connection_host(conn))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 
-from mqadmin.broker.acl_addresses import peer_host
+from mqadmin.broker.acl_addresses import connection_host
 from mqadmin.broker.auth.contexts import RequestContext, request_contexts
 from mqadmin.broker.auth.model import DEFAULT, DISABLE, PolicyEntry
 from mqadmin.broker.auth.store import AuthRefused, AuthStore
@@ -41,7 +41,6 @@ __all__ = ["AuthGuard"]
 log = logging.getLogger("mqadmin.broker")
 
 _V4_9_3 = version_ordinal("V4_9_3")
-_HOST_ATTR = "auth.host"
 _AUTHZ_FAILED = "Authorization failed. Please verify your access rights and try again."
 
 
@@ -96,14 +95,8 @@ class AuthGuard:
         if self.config.authentication_enabled and code not in self.authn_whitelist:
             self.authenticate(cmd)
         if self.config.authorization_enabled and code not in self.authz_whitelist:
-            self.authorize(cmd, self.host(conn))
+            self.authorize(cmd, connection_host(conn))
 
-    @staticmethod
-    def host(conn: Connection) -> str:
-        host = conn.attrs.get(_HOST_ATTR)
-        if host is None:
-            host = conn.attrs[_HOST_ATTR] = peer_host(conn.remote_addr or conn.addr)
-        return str(host)
 
     # ------------------------------------------------------------------------------ authentication
 

@@ -373,6 +373,9 @@ def test_schema_command_prints_the_shipped_files(tmp_path: Path) -> None:
     assert json.loads(every.out)["brokerStatus"] == schemas.load("brokerStatus")
     missing = run_mqadmin(["schema", "noSuchCommand"], env)
     assert (missing.code, missing.out) == (2, "") and "mqadmin schema" in missing.err
+    for hostile in ("../schemas/common", "../../pyproject", "a\udcffb", "x" * 5000, "common/"):
+        r = run_mqadmin(["schema", hostile], env)
+        assert (r.code, r.out) == (2, "") and "no schema for" in r.err, (hostile, r.err)
 
 
 def test_other_commands_do_not_load_the_schemas(tmp_path: Path) -> None:

@@ -35,10 +35,11 @@ def path_of(name: str) -> Path:
 
 
 def text(name: str) -> str:
-    """The schema file as shipped; KeyError for a name without one."""
-    path = path_of(name)
-    if not path.is_file():
+    """The schema file as shipped; KeyError for a name without one (only a shipped name becomes a
+    path: a path segment, a NUL or a lone surrogate is just not a name)."""
+    if name not in names():
         raise KeyError(name)
+    path = path_of(name)
     return path.read_text(encoding="utf-8")
 
 

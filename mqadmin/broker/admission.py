@@ -26,8 +26,8 @@ import functools
 import logging
 from typing import Any
 
-from mqadmin.broker.acl import PUB, SUB, PlainAccessValidator
-from mqadmin.broker.acl_addresses import connection_host
+from mqadmin.broker.acl.addresses import connection_host
+from mqadmin.broker.acl.validator import PUB, SUB, PlainAccessValidator
 from mqadmin.broker.auth.contexts import resource_context
 from mqadmin.broker.auth.guard import AuthGuard
 from mqadmin.protocol.codes import ResponseCode

@@ -69,7 +69,7 @@ from mqadmin.remoting.logthrottle import ThrottledLog
 from mqadmin.servermain import StartupError
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["ControllerModeConfig", "EpochFile", "ReplicasManager"]
 

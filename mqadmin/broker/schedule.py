@@ -35,7 +35,7 @@ from mqadmin.protocol.javanum import JavaNumberError, parse_int
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["ScheduleService"]
 

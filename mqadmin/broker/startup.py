@@ -19,9 +19,9 @@ import os
 import sys
 from typing import TextIO
 
-from mqadmin.broker.acl_plain import AclConfigError
+from mqadmin.broker.acl.accounts import AclConfigError
 from mqadmin.broker.config import BrokerSettings
-from mqadmin.broker.controller import BrokerController
+from mqadmin.broker.server import BrokerController
 from mqadmin.broker.store import StoreError
 from mqadmin.broker.version import broker_version
 from mqadmin.remoting.loops import loop_factory

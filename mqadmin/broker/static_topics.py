@@ -66,7 +66,7 @@ from mqadmin.protocol.staticmapping import (
 from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
     from mqadmin.protocol.headers.consumer import (
         GetEarliestMsgStoretimeRequestHeader,
         GetMaxOffsetRequestHeader,

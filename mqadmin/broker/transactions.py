@@ -26,7 +26,7 @@ from mqadmin.protocol.message import MessageConst, MessageExt, MessageSysFlag, d
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
     from mqadmin.broker.store import PutResult
 
 __all__ = ["TransactionService"]

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from mqadmin.broker.config import BrokerSettings
-from mqadmin.broker.controller import BrokerController
+from mqadmin.broker.server import BrokerController
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.protocol.command import RemotingCommand

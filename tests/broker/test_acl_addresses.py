@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from mqadmin.broker.acl_addresses import AddressPatternError, address_matcher, expand_ip, peer_host
+from mqadmin.broker.acl.addresses import AddressPatternError, address_matcher, expand_ip, peer_host
 
 
 def matching(pattern: str, hosts: list[str]) -> list[str]:

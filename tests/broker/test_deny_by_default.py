@@ -20,7 +20,7 @@ import pytest
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.settings import AdminSettings, Credentials
 from mqadmin.broker.admission import NotDeclared
-from mqadmin.broker.controller import BrokerController
+from mqadmin.broker.server import BrokerController
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
 from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.protocol.codes import RequestCode, ResponseCode, request_name

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.acl_plain import AclConfigError
+from mqadmin.broker.acl.accounts import AclConfigError
 from mqadmin.broker.auth.guard import AuthGuard
 from mqadmin.broker.auth.model import SUPER, User
 from mqadmin.broker.auth.store import AuthStore
@@ -25,7 +25,7 @@ from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.errors import ProtocolError
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["AuthConfigError", "AuthGuard", "AuthStore", "init_users", "inner_signer", "start_auth"]
 

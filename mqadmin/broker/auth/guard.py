@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 
-from mqadmin.broker.acl_addresses import connection_host
+from mqadmin.broker.acl.addresses import connection_host
 from mqadmin.broker.auth.contexts import RequestContext, request_contexts
 from mqadmin.broker.auth.model import DEFAULT, DISABLE, PolicyEntry
 from mqadmin.broker.auth.store import AuthRefused, AuthStore

@@ -1,11 +1,11 @@
 """ACL 1.0 administration (4.9.8): accounts (50, 51), global white addresses (53), the files' versions
 (52) and their content (54, as 4.7 brokers answered it; 4.9.8 dropped it).
 
-The edits are :class:`~mqadmin.broker.acl_edit.PlainAclEditor`'s; a refused one is answered with
+The edits are :class:`~mqadmin.broker.acl.edit.PlainAclEditor`'s; a refused one is answered with
 Java's failure code (209, 210, 211) and Java's text, and changes nothing. Without ``aclEnable`` a
 Java broker fails each of these with a null pointer (no remark, or no answer at all for 52); here
 the answer says the ACL is off. The ACL check itself (signature, admin flag) ran before any of
-these handlers: see :data:`mqadmin.broker.acl.ADMIN_CODES`.
+these handlers: see :data:`mqadmin.broker.acl.validator.ADMIN_CODES`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.broker.acl import PlainAccessValidator
-from mqadmin.broker.acl_edit import AclEditError, PlainAclEditor
+from mqadmin.broker.acl.edit import AclEditError, PlainAclEditor
+from mqadmin.broker.acl.validator import PlainAccessValidator
 from mqadmin.broker.processors.wire import answer, guarded, hash_ordered
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -31,7 +31,7 @@ from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["AclAdminProcessor"]
 

@@ -27,7 +27,7 @@ from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["BrokerAdminProcessor"]
 

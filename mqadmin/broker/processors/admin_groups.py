@@ -32,7 +32,7 @@ from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["GroupAdminProcessor"]
 

@@ -32,7 +32,7 @@ from mqadmin.protocol.headers.topic import (
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["TopicAdminProcessor"]
 

@@ -48,7 +48,7 @@ from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
     from mqadmin.broker.auth.store import AuthStore
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["AuthProcessor"]
 

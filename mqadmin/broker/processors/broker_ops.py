@@ -51,7 +51,7 @@ from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["READ_AHEAD_KEY", "BrokerOpsProcessor"]
 

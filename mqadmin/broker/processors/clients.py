@@ -61,7 +61,7 @@ from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.errors import RemotingTimeoutError
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["ClientProcessor"]
 

@@ -16,7 +16,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["HAProcessor"]
 

@@ -30,7 +30,7 @@ from mqadmin.protocol.staticmapping import PullOffsets
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["PullProcessor", "Subscription"]
 

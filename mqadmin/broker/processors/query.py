@@ -20,7 +20,7 @@ from mqadmin.protocol.message import decode_message
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
 
 __all__ = ["QueryProcessor"]
 

@@ -44,7 +44,7 @@ from mqadmin.protocol.message import (
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.controller import BrokerController
+    from mqadmin.broker.server import BrokerController
     from mqadmin.broker.store.results import PutResult
 
 __all__ = ["SendProcessor"]

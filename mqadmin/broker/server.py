@@ -1,5 +1,5 @@
-"""One running broker (Java ``BrokerController``): the managers, the store, the processors behind a
-remoting server, the name-server registration and the periodic housekeeping.
+"""The composition root of one running broker (Java ``BrokerController``): the managers, the store,
+the processors behind a remoting server, the name-server registration and the periodic housekeeping.
 
 Usable in-process (tests, benchmarks) as ``async with BrokerController(settings) as broker``; the
 ``mqadmin broker start`` command wraps it with logging and signals (:mod:`mqadmin.broker.startup`).
@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Coroutine, Mapping
 from typing import Any
 
-from mqadmin.broker.acl import plain_validator
+from mqadmin.broker.acl.validator import plain_validator
 from mqadmin.broker.admission import Admission
 from mqadmin.broker.auth import AuthStore, start_auth
 from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager

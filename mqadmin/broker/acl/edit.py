@@ -21,8 +21,7 @@ from typing import Any
 import yaml
 
 from mqadmin.atomicfile import write_atomic
-from mqadmin.broker.acl import PlainAccessValidator
-from mqadmin.broker.acl_plain import (
+from mqadmin.broker.acl.accounts import (
     AclConfigError,
     PlainAccessConfig,
     access_config_refusal,
@@ -32,6 +31,7 @@ from mqadmin.broker.acl_plain import (
     read_acl_yaml,
     white_addrs_refusal,
 )
+from mqadmin.broker.acl.validator import PlainAccessValidator
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.codes import ResponseCode
 

@@ -21,7 +21,7 @@ The format::
 
 Accounts and white lists are edited through the broker (``updateAclConfig`` and friends): the rules
 an edit must pass are :func:`access_config_refusal` and :func:`white_addrs_refusal`; the edits
-themselves live in :mod:`mqadmin.broker.acl_edit`. Each file's ``dataVersion`` (Java keeps a
+themselves live in :mod:`mqadmin.broker.acl.edit`. Each file's ``dataVersion`` (Java keeps a
 ``[{counter, timestamp}]`` list in the file) is read here into :attr:`AclTables.versions`.
 
 What Java refuses when it builds an account (a key or secret of 6 characters or less, a perm entry
@@ -41,7 +41,7 @@ from typing import Any
 
 import yaml
 
-from mqadmin.broker.acl_addresses import AddressMatcher, AddressPatternError, address_matcher
+from mqadmin.broker.acl.addresses import AddressMatcher, AddressPatternError, address_matcher
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.headers.acl import PlainAccessConfig

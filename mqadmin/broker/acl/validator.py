@@ -17,7 +17,7 @@ authentication refuses, and with the text of Java 4.9.8's ``AclException`` as th
 broker answers SYSTEM_ERROR with that exception's class, message and first stack frame). Nothing of
 the request reaches a handler.
 
-The account files (:mod:`mqadmin.broker.acl_plain`) are read at start; every 5 s at most, when a
+The account files (:mod:`mqadmin.broker.acl.accounts`) are read at start; every 5 s at most, when a
 request comes, their modification times are checked and changed files are read again. A file that
 has become unreadable keeps the tables that were in force, with one error line in the log.
 """
@@ -30,8 +30,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from mqadmin.broker.acl_addresses import connection_host
-from mqadmin.broker.acl_plain import (
+from mqadmin.broker.acl.accounts import (
     ANY,
     DENY,
     PUB,
@@ -45,6 +44,7 @@ from mqadmin.broker.acl_plain import (
     load_acl_files,
     retry_topic,
 )
+from mqadmin.broker.acl.addresses import connection_host
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.protocol.acl import ACCESS_KEY, UNIQUE_MSG_QUERY_FLAG, verify
 from mqadmin.protocol.bodies import _json as j

@@ -21,7 +21,7 @@ from mqadmin.controller import ControllerProcessor
 from mqadmin.namesrv.config import Configuration, NamesrvConfig, NettyServerConfig
 from mqadmin.namesrv.kvconfig import KVConfigManager
 from mqadmin.namesrv.processor import NamesrvProcessor
-from mqadmin.namesrv.routeanswer import RouteAnswers, RouteConnection
+from mqadmin.namesrv.routeanswer import RouteAnswers, route_prefilter
 from mqadmin.namesrv.workers import WorkerPool
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
@@ -102,9 +102,8 @@ class NamesrvController:
         self.processor.install(server)
         if self.controller is not None:
             self.controller.attach(server, self.processor.broker_heartbeat)
-        server.connection_factory = functools.partial(
-            RouteConnection, answers=RouteAnswers(self.processor.fast_route_body)
-        )
+        prefilter = route_prefilter(RouteAnswers(self.processor.fast_route_body))
+        server.connection_factory = functools.partial(Connection, prefilter=prefilter)
         server.on_close.append(self._channel_closed)
         port = await server.start(self.server_config.bind_address, self.server_config.listen_port)
         self.server = server

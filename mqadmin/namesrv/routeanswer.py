@@ -2,8 +2,8 @@
 
 Route queries are nearly all a name server does, and in Python the generic path (header decoded
 into a :class:`RemotingCommand`, a handler, a response object encoded, one write per response)
-costs several times the lookup itself. A :class:`RouteConnection` looks at each whole frame of a
-read first: a plain JSON route query whose answer is at hand is answered from bytes kept per topic,
+costs several times the lookup itself. The connection hook of :func:`route_prefilter` looks at each
+whole frame of a read first: a plain JSON route query whose answer is at hand is answered from bytes kept per topic,
 only the opaque spliced into a ready header, and all answers of one read leave in one write. Any
 other frame (another code, a ROCKETMQ or C++-style header, an escape, an odd field, a zone-mode
 query, a topic whose answer is not at hand) goes, with everything after it in that read, down the
@@ -25,7 +25,7 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.frame import encode_header
 from mqadmin.protocol.javanum import parse_bool
-from mqadmin.remoting.client import Connection
+from mqadmin.remoting.client import FramePrefilter
 
 _loads: Callable[[bytes], Any] = json.loads
 try:  # about seven times json's speed on a request header; the generic path decides what it refuses
@@ -42,8 +42,8 @@ __all__ = [
     "ZONE_MODE",
     "ZONE_NAME",
     "RouteAnswers",
-    "RouteConnection",
     "not_found_remark",
+    "route_prefilter",
     "success_frame",
 ]
 
@@ -98,22 +98,14 @@ class RouteAnswers:
         self.body = body
 
 
-class RouteConnection(Connection):
-    """A server connection whose plain route queries are answered straight from their frames."""
+def route_prefilter(answers: RouteAnswers) -> FramePrefilter:
+    """The connection hook that answers the plain route queries leading a read straight from their frames."""
+    body_of = answers.body
 
-    def __init__(self, *args: Any, answers: RouteAnswers, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._answers = answers
-
-    def data_received(self, data: bytes) -> None:
-        # while a request of this connection is still being worked on, what follows waits its turn
-        if self._closed or self._decoder.buffered or self._tasks:
-            super().data_received(data)
-            return
+    def prefilter(data: bytes) -> tuple[int, bytes | None]:
         n = len(data)
         pos = 0
         out: list[bytes] = []
-        body_of = self._answers.body
         while n - pos >= 8:
             total, mark = _LEN2.unpack_from(data, pos)
             end = pos + 4 + total
@@ -129,12 +121,11 @@ class RouteConnection(Connection):
                 break
             out.append(answer)
             pos = end
-        if out:
-            self._write(b"".join(out) if len(out) > 1 else out[0])
-            if self._closed:
-                return
-        if pos < n:
-            super().data_received(data[pos:] if pos else data)
+        if not out:
+            return 0, None
+        return pos, b"".join(out) if len(out) > 1 else out[0]
+
+    return prefilter
 
 
 def _answer(header: bytes, body_of: Callable[[str, bool], bytes | None]) -> bytes | None:

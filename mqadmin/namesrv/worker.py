@@ -36,8 +36,8 @@ from mqadmin.namesrv.routeanswer import (
     V4_9_4,
     ZONE_MODE,
     RouteAnswers,
-    RouteConnection,
     not_found_remark,
+    route_prefilter,
 )
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -73,8 +73,8 @@ class Worker:
     def install(self, server: RemotingServer) -> None:
         server.register_handler(ROUTE_CODE, self.route)
         server.register_default_handler(self.forward)
-        answers = RouteAnswers(self.replica.body)
-        server.connection_factory = functools.partial(RouteConnection, answers=answers)
+        prefilter = route_prefilter(RouteAnswers(self.replica.body))
+        server.connection_factory = functools.partial(Connection, prefilter=prefilter)
 
     def route(self, conn: Connection, req: RemotingCommand) -> HandlerResult | Awaitable[HandlerResult]:
         """A route query the fast path left: answered at once when its route is at hand and

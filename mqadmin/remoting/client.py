@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
     "CloseCallback",
     "Connection",
+    "FramePrefilter",
     "Handler",
     "HandlerResult",
     "HandlerTable",
@@ -68,6 +69,14 @@ Plain functions run inline as the frame is decoded (cheapest, for quick answers)
 handlers run as tasks, so a slow one never holds up the other requests on the same connection.
 """
 CloseCallback: TypeAlias = Callable[["Connection"], object]
+FramePrefilter: TypeAlias = Callable[[bytes], tuple[int, bytes | None]]
+"""Answers requests straight from the bytes of a read, before anything is decoded (a server's hot path).
+
+Given the bytes of one read, it returns how many leading bytes it took (whole frames) and what to write
+back for them (in one write), or ``(0, None)`` to leave them all. The connection calls it only when
+nothing read before waits (no partial frame held, no handler of this connection still at work), so the
+answers keep the requests' order; what it leaves goes down the ordinary path, decoded and dispatched.
+"""
 RpcHook: TypeAlias = Callable[[RemotingCommand], object]
 """Called with every outgoing request just before it is written (ACL signing, tracing)."""
 
@@ -162,7 +171,8 @@ class Connection(asyncio.Protocol):
     ``addr`` is how errors name the peer: the address the client dialled, or the peer's
     ``ip:port`` on the server side. ``attrs`` is free per-connection state for handlers (a client
     id, the broker this channel belongs to). ``on_close`` callbacks run once, when the connection is
-    gone for whatever reason (Java's onChannelClose/Exception/Idle all end there).
+    gone for whatever reason (Java's onChannelClose/Exception/Idle all end there). ``prefilter``
+    (a :data:`FramePrefilter`) sees each read first and may answer its leading frames itself.
     """
 
     def __init__(
@@ -174,6 +184,7 @@ class Connection(asyncio.Protocol):
         pause_reading_on_backpressure: bool = False,
         on_open: Callable[[Connection], object] | None = None,
         frame_budget: PartialFrameBudget | None = None,
+        prefilter: FramePrefilter | None = None,
     ) -> None:
         self.addr = addr or ""
         self.remote_addr = ""
@@ -203,6 +214,7 @@ class Connection(asyncio.Protocol):
         self._idle_timeout = idle_timeout
         self._idle_handle: asyncio.TimerHandle | None = None
         self._last_active = self._loop.time()
+        self._prefilter = prefilter
 
     # ------------------------------------------------------------------------------ state
 
@@ -242,6 +254,17 @@ class Connection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._closed:
             return
+        if self._prefilter is not None and not self._decoder.buffered and not self._tasks:
+            taken, answer = self._prefilter(data)
+            if answer:
+                self._write(answer)
+                if self._closed:
+                    return
+            if taken >= len(data):
+                self._last_active = self._loop.time()
+                return
+            if taken:
+                data = data[taken:]
         self._last_active = self._loop.time()
         try:
             cmds = self._decoder.feed(data)

@@ -1,6 +1,8 @@
 """Imports point down the layers of the design, checked statically over every module.
 
-``cli`` > ``pipeline`` > ``admin`` > ``namesrv`` / ``broker`` > ``route`` > ``remoting`` > ``protocol``.
+``cli`` > ``pipeline`` > two stacks > ``route`` > ``remoting`` > ``protocol``, the two stacks being
+the admin client (``admin``) and the servers (``namesrv`` / ``broker`` over ``controller`` and
+``servermain``). Neither stack imports the other: what both need lives in the base below them.
 Every import statement counts, also the lazy ones inside functions: a lazy import changes when a
 module is loaded, not which layer may depend on which.
 """
@@ -34,6 +36,16 @@ RANK: dict[str, int] = {
     "demo": 9,  # the demo session: servers and admin calls, printed by the cli command
     "cli": 10,
     "__main__": 11,
+}
+
+# the two stacks over protocol/remoting/route: a part of one never imports a part of the other (the
+# ranks alone would let a server import admin, which sits above it)
+STACK: dict[str, str] = {
+    "admin": "client",
+    "servermain": "servers",
+    "controller": "servers",
+    "namesrv": "servers",
+    "broker": "servers",
 }
 
 
@@ -74,6 +86,17 @@ def test_every_part_has_a_rank() -> None:
     assert parts <= set(RANK), f"place these in the layer table: {sorted(parts - set(RANK))}"
 
 
+def forbidden(own: str, other: str) -> str | None:
+    """Why a module of part ``own`` may not import part ``other``, or None when it may."""
+    if other == own:
+        return None
+    if own in STACK and other in STACK and STACK[own] != STACK[other]:
+        return f"the {STACK[own]} stack imports the {STACK[other]} stack"
+    if RANK[other] >= RANK[own]:
+        return "points up or sideways"
+    return None
+
+
 def test_imports_point_down() -> None:
     bad: list[str] = []
     for path, module in _modules():
@@ -84,11 +107,57 @@ def test_imports_point_down() -> None:
             own = "__main__"
         for line, name in _imports(path, module):
             other = _part(name)
-            if other is None or other == own:
+            if other is None or (why := forbidden(own, other)) is None:
                 continue
-            if RANK[other] >= RANK[own]:
-                bad.append(f"{path.relative_to(ROOT.parent)}:{line}: {own} imports {name}")
-    assert not bad, "imports that point up or sideways:\n" + "\n".join(bad)
+            bad.append(f"{path.relative_to(ROOT.parent)}:{line}: {own} imports {name} ({why})")
+    assert not bad, "imports across the layers:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("own", "other"),
+    [
+        ("admin", "broker"),
+        ("admin", "namesrv"),
+        ("admin", "controller"),
+        ("admin", "servermain"),
+        ("broker", "admin"),
+        ("namesrv", "admin"),
+        ("controller", "admin"),
+        ("servermain", "admin"),
+        ("broker", "namesrv"),
+        ("namesrv", "broker"),
+        ("route", "admin"),
+        ("protocol", "remoting"),
+        ("admin", "pipeline"),
+    ],
+)
+def test_refused_imports(own: str, other: str) -> None:
+    assert forbidden(own, other) is not None
+
+
+@pytest.mark.parametrize(
+    ("own", "other"),
+    [
+        ("admin", "route"),
+        ("admin", "remoting"),
+        ("broker", "route"),
+        ("broker", "controller"),
+        ("namesrv", "controller"),
+        ("namesrv", "servermain"),
+        ("pipeline", "admin"),
+        ("cli", "admin"),
+        ("cli", "broker"),
+        ("localcluster", "namesrv"),
+    ],
+)
+def test_allowed_imports(own: str, other: str) -> None:
+    assert forbidden(own, other) is None
+
+
+def test_stack_parts_have_ranks_between_base_and_users() -> None:
+    """Each stack sits over route and under the parts that use both (localcluster, pipeline, cli)."""
+    for part in STACK:
+        assert RANK["route"] < RANK[part] < RANK["localcluster"], part
 
 
 @pytest.mark.parametrize("low", ["protocol", "route"])

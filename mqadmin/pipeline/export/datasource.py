@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
 
-__all__ = ["ExportOptions", "RocketMQDataSource", "plan", "register"]  # ExportOptions, plan: from .plan
+__all__ = ["ExportOptions", "RocketMQDataSource", "RocketMQReader", "plan", "register"]  # from .plan: 2
+
 
 class RangePartition(InputPartition):
     """One queue range: what a Spark task reads."""
@@ -72,5 +73,7 @@ class RocketMQDataSource(DataSource):
 
 
 def register(spark: SparkSession) -> None:
-    """Make ``format("rocketmq")`` known to ``spark``."""
-    spark.dataSource.register(RocketMQDataSource)
+    """Make ``format("rocketmq")`` known to ``spark``: the full source (streams and writes too)."""
+    from mqadmin.pipeline.stream.datasource import register as register_all
+
+    register_all(spark)

@@ -9,25 +9,49 @@ range's store-time window are dropped, which makes a time range exact.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, Iterator
+from collections import deque
+from collections.abc import AsyncGenerator, Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import pyarrow as pa
 
 from mqadmin.admin.api import MQAdmin
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.messages import TOOLS_CONSUMER, MessageOps
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.pipeline.export.ranges import QueueRange
 from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.headers.message import PullMessageRequestHeader
+from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt
 
-__all__ = ["DEFAULT_GROUP", "MESSAGE_DDL", "MESSAGE_SCHEMA", "pull_range", "read_range", "to_batch"]
+__all__ = [
+    "DEFAULT_GROUP", "IN_FLIGHT", "MESSAGE_DDL", "MESSAGE_SCHEMA", "PULL_MAX", "Chunk", "pull_chunks",
+    "pull_range", "read_range", "to_batch",
+]  # fmt: skip
 
 DEFAULT_GROUP = TOOLS_CONSUMER
 """A group every broker has; pulling with it commits nothing."""
 
 PULL_BATCH = 32
-"""Messages per PULL_MESSAGE (the Java tools' batch)."""
+"""Messages per PULL_MESSAGE of :func:`pull_range` (the Java tools' batch)."""
+
+PULL_MAX = 1024
+"""Messages a task's PULL_MESSAGE asks for (Java's largest ``pullBatchSize``; a broker may send fewer:
+``maxTransferCountOnMessageInMemory`` is 32 by default)."""
+
+IN_FLIGHT = 4
+"""Pulls one task keeps in flight (each on its own chunk of :data:`PULL_MAX` offsets)."""
+
+_PULL_FLAG_SUBSCRIPTION = 0x4
+_SUSPEND_MS = 20000
+_NO_MATCHED = 20
+_OFFSET_MOVED = 21
+_PULL_CODES = (ResponseCode.SUCCESS, 19, _NO_MATCHED, _OFFSET_MOVED)
 
 _PULL_ONLY = frozenset({MessageConst.PROPERTY_MIN_OFFSET, MessageConst.PROPERTY_MAX_OFFSET})
 """Properties a pull adds to each message (the queue's bounds at that moment): not the message's own."""
@@ -114,26 +138,120 @@ def to_batch(messages: list[MessageExt], broker: str) -> pa.RecordBatch:
 
 
 def read_range(
-    settings: AdminSettings, r: QueueRange, group: str = DEFAULT_GROUP, batch_rows: int = 4096
+    settings: AdminSettings,
+    r: QueueRange,
+    group: str = DEFAULT_GROUP,
+    batch_rows: int = 4096,
+    *,
+    sub_expression: str | None = None,
+    include_properties: bool = True,
+    on_loss: Callable[[QueueRange, int, int], None] | None = None,
 ) -> Iterator[pa.RecordBatch]:
-    """Synchronous reading of one range (a Spark task), in record batches of about ``batch_rows``."""
+    """Synchronous reading of one range (a Spark task), in record batches of about ``batch_rows``.
+
+    :data:`IN_FLIGHT` pulls of up to :data:`PULL_MAX` messages each are in flight at once, each
+    answer decoded straight into Arrow columns (:mod:`.columns`). Offsets found below the queue's
+    min offset (the commit log expired) are passed to ``on_loss`` as ``(range, lost_from, lost_to)``
+    and skipped.
+    """
+    from mqadmin.pipeline.export.columns import Columns
+
     loop = asyncio.new_event_loop()
     admin = MQAdmin(settings)
-    pulls = pull_range(admin, r, group)
-    pending: list[MessageExt] = []
+    cols = Columns(r.broker, include_properties)
+    chunks = pull_chunks(admin.core, r, group, sub_expression)
     try:
         while True:
             try:
-                got = loop.run_until_complete(anext(pulls))
+                chunk = loop.run_until_complete(anext(chunks))
             except StopAsyncIteration:
                 break
-            pending.extend(got)
-            if len(pending) >= batch_rows:
-                yield to_batch(pending, r.broker)
-                pending = []
-        if pending:
-            yield to_batch(pending, r.broker)
+            if chunk.lost is not None and on_loss is not None:
+                on_loss(r, *chunk.lost)
+            for body in chunk.bodies:
+                cols.add_body(body, chunk.lo, chunk.hi)
+            if len(cols) >= batch_rows:
+                yield _windowed(cols.drain(), r)
+        if len(cols):
+            yield _windowed(cols.drain(), r)
     finally:
-        loop.run_until_complete(pulls.aclose())
+        loop.run_until_complete(chunks.aclose())
         loop.run_until_complete(admin.close())
         loop.close()
+
+
+def _windowed(batch: pa.RecordBatch, r: QueueRange) -> pa.RecordBatch:
+    """Rows stored inside the range's store-time window (all of them when it has none)."""
+    if r.begin_ms is None and r.end_ms is None:
+        return batch
+    import pyarrow.compute as pc
+
+    ts = batch.column("store_timestamp")
+    keep = None
+    for bound, op in ((r.begin_ms, pc.greater_equal), (r.end_ms, pc.less)):
+        if bound is not None:
+            test = op(ts, pa.scalar(bound * 1000, _TS))
+            keep = test if keep is None else pc.and_(keep, test)
+    return batch.filter(keep)
+
+
+@dataclass(slots=True)
+class Chunk:
+    """The pull answers of queue offsets ``[lo, hi)``, and the offsets found lost below the queue's min."""
+
+    lo: int
+    hi: int
+    bodies: list[bytes] = field(default_factory=list)
+    lost: tuple[int, int] | None = None
+
+
+async def pull_chunks(
+    admin: AdminCore, r: QueueRange, group: str, sub_expression: str | None, in_flight: int = IN_FLIGHT
+) -> AsyncGenerator[Chunk, None]:
+    """The range as chunks of :data:`PULL_MAX` offsets, in order, ``in_flight`` pulled at once."""
+    bounds = [(s, min(s + PULL_MAX, r.end)) for s in range(r.start, r.end, PULL_MAX)]
+    expr = "*" if sub_expression is None or not sub_expression.strip() else sub_expression
+    pending: deque[asyncio.Task[Chunk]] = deque()
+    try:
+        for lo, hi in bounds:
+            pending.append(asyncio.ensure_future(_pull_chunk(admin, r, lo, hi, group, expr)))
+            if len(pending) >= in_flight:
+                yield await pending.popleft()
+        while pending:
+            yield await pending.popleft()
+    finally:
+        for task in pending:
+            task.cancel()
+
+
+async def _pull_chunk(admin: AdminCore, r: QueueRange, lo: int, hi: int, group: str, expr: str) -> Chunk:
+    chunk = Chunk(lo, hi)
+    offset = lo
+    while offset < hi:
+        header = PullMessageRequestHeader(
+            group, r.topic, r.queue_id, offset, min(PULL_MAX, hi - offset), _PULL_FLAG_SUBSCRIPTION, 0,
+            _SUSPEND_MS, expr, sub_version=0, expression_type="TAG", max_msg_bytes=INT_MAX, bname=r.broker,
+        ).check()  # fmt: skip
+        fields: dict[str, str | None] = {**header.to_ext(), "ReqT": "0"}  # as the tools' pull consumer
+        resp = await admin.invoke(r.addr, RequestCode.PULL_MESSAGE, fields, ok=_PULL_CODES)
+        nxt = _ext_int(resp, "nextBeginOffset")
+        if resp.code == ResponseCode.SUCCESS and resp.body:
+            chunk.bodies.append(resp.body)
+        elif resp.code == _OFFSET_MOVED and offset < _ext_int(resp, "minOffset"):
+            lost_to = min(hi, _ext_int(resp, "minOffset"))
+            chunk.lost = (offset, lost_to) if chunk.lost is None else (chunk.lost[0], lost_to)
+            nxt = max(nxt, lost_to)
+        elif resp.code not in (ResponseCode.SUCCESS, _NO_MATCHED):
+            break  # past the queue's end: nothing more to read here
+        if nxt <= offset:
+            break
+        offset = nxt
+    return chunk
+
+
+def _ext_int(resp: RemotingCommand, name: str) -> int:
+    value = resp.ext(name)
+    try:
+        return int(value or 0)
+    except ValueError:
+        raise ProtocolError(f"PULL_MESSAGE answer field {name} is not a number: {value!r}") from None

@@ -279,7 +279,7 @@ async def _fill(namesrv: str, broker_addr: str, count: int) -> None:
         config = TopicConfig(
             topic_name=EXPORT_TOPIC, read_queue_nums=EXPORT_QUEUES, write_queue_nums=EXPORT_QUEUES, perm=6
         )
-        await admin.create_and_update_topic_config(broker_addr, config)
+        await admin.topics.create_and_update_topic_config(broker_addr, config)
         await asyncio.sleep(1.0)  # the broker registers the topic with the name server
         producer = Producer(admin, "bench-export-producer")
         body = b"x" * 256

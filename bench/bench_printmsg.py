@@ -37,7 +37,7 @@ async def store(ns_addr: str, count: int, body_size: int) -> float:
     """Create the topic and store ``count`` messages; returns the seconds it took."""
     admin = MQAdmin(AdminSettings(namesrv_addrs=(ns_addr,), timeout=30))
     try:
-        info = await admin.examine_broker_cluster_info()
+        info = await admin.namesrv.examine_broker_cluster_info()
         addr = next(iter((info.broker_addr_table or {})["broker-a"].broker_addrs.values()))  # type: ignore[union-attr]
         fields = {
             "topic": TOPIC,
@@ -49,13 +49,13 @@ async def store(ns_addr: str, count: int, body_size: int) -> float:
             "topicSysFlag": "0",
             "order": "false",
         }
-        await admin.invoke(addr, 17, fields)
+        await admin.core.invoke(addr, 17, fields)
         for _ in range(100):  # wait until the name server has the topic's route
             try:
-                await admin.examine_topic_route_info(TOPIC)
+                await admin.namesrv.examine_topic_route_info(TOPIC)
                 break
             except Exception:
-                await admin.invoke(addr, 17, fields)
+                await admin.core.invoke(addr, 17, fields)
                 await asyncio.sleep(0.2)
         producer = Producer(admin, "BenchPrintPG", send_timeout=30)
         pad = "x" * max(0, body_size - 16)

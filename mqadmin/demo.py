@@ -105,12 +105,12 @@ async def consume_all(namesrv: str, topic: str, group: str) -> list[str]:
 
     lines: list[str] = []
     async with MQAdmin(AdminSettings(namesrv_addrs=(namesrv,))) as admin:
-        for mq in await admin.fetch_subscribe_message_queues(topic):
+        for mq in await admin.messages.fetch_subscribe_message_queues(topic):
             assert mq.broker_name is not None
-            addr = await admin.broker_addr_of(topic, mq.broker_name)
+            addr = await admin.messages.broker_addr_of(topic, mq.broker_name)
             offset = 0
             while True:
-                result = await admin.pull_message(mq, "*", offset, 32, group=group)
+                result = await admin.messages.pull_message(mq, "*", offset, 32, group=group)
                 for m in result.messages:
                     body = m.body.decode("utf-8", "replace")
                     lines.append(
@@ -120,7 +120,7 @@ async def consume_all(namesrv: str, topic: str, group: str) -> list[str]:
                     break
                 offset = result.next_begin_offset
             if offset:
-                await admin.update_consume_offset(addr, group, mq, offset)
+                await admin.consumers.update_consume_offset(addr, group, mq, offset)
     lines.append(
         f"# {sum(1 for x in lines if x.startswith('consumed'))} messages consumed, offsets committed"
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mqadmin.admin.errors import BadResponseError
-from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.admin.family import Family
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.codes import RequestCode
@@ -38,24 +38,26 @@ class ClusterAclVersionInfo:
     all_acl_config_data_version: dict[str, DataVersion]
 
 
-class AclOps(NamesrvOps):
+class AclOps(Family):
     """UPDATE_AND_CREATE_ACL_CONFIG, DELETE_ACL_CONFIG, UPDATE_GLOBAL_WHITE_ADDRS_CONFIG and
     GET_BROKER_CLUSTER_ACL_INFO to one broker."""
 
     async def create_and_update_plain_access_config(self, addr: str, cfg: PlainAccessConfig) -> None:
-        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_ACL_CONFIG, cfg.header())
+        await self.core.invoke(addr, RequestCode.UPDATE_AND_CREATE_ACL_CONFIG, cfg.header())
 
     async def delete_plain_access_config(self, addr: str, access_key: str) -> None:
-        await self.invoke(addr, RequestCode.DELETE_ACL_CONFIG, DeleteAccessConfigRequestHeader(access_key))
+        await self.core.invoke(
+            addr, RequestCode.DELETE_ACL_CONFIG, DeleteAccessConfigRequestHeader(access_key)
+        )
 
     async def update_global_white_addr_config(
         self, addr: str, global_white_addrs: str, acl_file_full_path: str | None = None
     ) -> None:
         hdr = UpdateGlobalWhiteAddrsConfigRequestHeader(global_white_addrs, acl_file_full_path)
-        await self.invoke(addr, RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG, hdr)
+        await self.core.invoke(addr, RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG, hdr)
 
     async def examine_broker_cluster_acl_version_info(self, addr: str) -> ClusterAclVersionInfo:
-        resp = await self.invoke(addr, RequestCode.GET_BROKER_CLUSTER_ACL_INFO)
+        resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CLUSTER_ACL_INFO)
         try:
             hdr = GetBrokerAclConfigResponseHeader.decode(resp.ext_fields)
             default = DataVersion.from_json_obj(fastjson.loads(hdr.version))

@@ -1,49 +1,19 @@
-"""``MQAdmin``: the admin API as one object, composed of one mixin per family of requests.
+"""``MQAdmin``: one :class:`AdminCore` and the families of requests over it, one attribute each.
 
-A family module defines ``class XxxOps(AdminCore)`` (or a subclass of another family it builds on)
-with async methods named like Java's ``DefaultMQAdminExt``; listing it in :data:`FAMILIES` (and in
-the bases the type checker sees below) makes its methods available to every command.
-
-A family's module is imported when one of its methods is first used, not before: ``mqadmin
-topicRoute`` loads the name-server family only (start-up time of the CLI). The object is then an
-instance of ``MQAdmin`` composed with the families loaded so far, exactly as if all were there:
-:mod:`mqadmin.admin.family_index` (generated from the full class) says which family defines each
-name, and which families must come along because they override something the loaded one has
-(``python -m mqadmin.admin.family_index`` writes it; a test checks it is current).
+``admin.<family>`` is the family class of ``mqadmin/admin/<family>.py``, built on first use and kept
+for the admin's lifetime; its methods keep the names of Java's ``DefaultMQAdminExt``
+(``admin.topics.create_and_update_topic_config(...)``, ``admin.consumers.examine_consume_stats(...)``).
+A family that asks another one gets it here, in its constructor. A family's module is imported
+inside its property, so ``mqadmin topicRoute`` loads the name-server family only (start-up time of
+the CLI).
 """
 
 from __future__ import annotations
 
-import importlib
-import threading
-from typing import TYPE_CHECKING, Any
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from mqadmin.admin.core import AdminCore
-
-__all__ = ["FAMILIES", "MQAdmin", "compose", "family_class"]
-
-FAMILIES: tuple[str, ...] = (
-    "mqadmin.admin.acl:AclOps",
-    "mqadmin.admin.cold_data:ColdDataOps",
-    "mqadmin.admin.auth:AuthOps",
-    "mqadmin.admin.static_topics:StaticTopicOps",
-    "mqadmin.admin.consumers:ConsumerOps",
-    "mqadmin.admin.groups:GroupOps",
-    "mqadmin.admin.messages:MessageOps",
-    "mqadmin.admin.controller:ControllerOps",
-    "mqadmin.admin.broker_ops:BrokerOpsAdmin",
-    "mqadmin.admin.topics:TopicAdminOps",
-    "mqadmin.admin.brokers:BrokerAdminOps",
-    "mqadmin.admin.broker:BrokerOps",
-    "mqadmin.admin.namesrv:NamesrvOps",
-)
-"""Every family, in the order of ``MQAdmin``'s bases (which decides who wins when two define a name)."""
-
-
-def family_class(family: str) -> type:
-    module, _, name = family.partition(":")
-    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
-
 
 if TYPE_CHECKING:
     from mqadmin.admin.acl import AclOps
@@ -57,71 +27,133 @@ if TYPE_CHECKING:
     from mqadmin.admin.groups import GroupOps
     from mqadmin.admin.messages import MessageOps
     from mqadmin.admin.namesrv import NamesrvOps
+    from mqadmin.admin.settings import AdminSettings
     from mqadmin.admin.static_topics import StaticTopicOps
     from mqadmin.admin.topics import TopicAdminOps
+    from mqadmin.remoting.blocking import BlockingClient
+    from mqadmin.remoting.client import RemotingClient
 
-    class _Families(
-        AclOps,
-        ColdDataOps,
-        AuthOps,
-        StaticTopicOps,
-        ConsumerOps,
-        GroupOps,
-        MessageOps,
-        ControllerOps,
-        BrokerOpsAdmin,
-        TopicAdminOps,
-        BrokerAdminOps,
-        BrokerOps,
-        NamesrvOps,
-    ):
-        pass
-
-else:
-
-    class _Families(AdminCore):
-        """At run time: no family yet; the first use of a name loads the family that defines it."""
-
-        def __getattr__(self, name: str) -> Any:
-            if name.startswith("__"):
-                raise AttributeError(name)
-            from mqadmin.admin.family_index import DEFINED_BY
-
-            family = DEFINED_BY.get(name)
-            cls = _with(family) if family is not None else None
-            if cls is None or cls is type(self):
-                raise AttributeError(f"'MQAdmin' object has no attribute {name!r}")
-            self.__class__ = cls
-            return getattr(self, name)
+__all__ = ["MQAdmin"]
 
 
-_loaded: set[str] = set()
-_composed: dict[frozenset[str], type] = {}
-_lock = threading.Lock()
+class MQAdmin:
+    """Async admin client for a RocketMQ cluster (use ``async with MQAdmin(settings) as admin``).
 
+    ``core`` sends the requests (name server failover, signing, timeouts, fan-out); every other
+    attribute is a family of requests over it.
+    """
 
-def _with(family: str) -> type:
-    """``MQAdmin`` composed with every family loaded so far, ``family`` and what comes along with it."""
-    from mqadmin.admin.family_index import COMES_WITH
-
-    with _lock:
-        _loaded.add(family)
-        _loaded.update(COMES_WITH.get(family, ()))
-        key = frozenset(_loaded)
-        cls = _composed.get(key)
-        if cls is None:
-            cls = _composed[key] = compose(key)
-        return cls
-
-
-def compose(families: frozenset[str]) -> type:
-    """``MQAdmin`` with ``families`` as further bases, in the order of :data:`FAMILIES`."""
-    bases = tuple(family_class(f) for f in FAMILIES if f in families)
-    return type("MQAdmin", (MQAdmin, *bases), {"__module__": __name__, "__qualname__": "MQAdmin"})
-
-
-class MQAdmin(_Families):
-    """Async admin client for a RocketMQ cluster (use ``async with MQAdmin(settings) as admin``)."""
+    def __init__(
+        self,
+        settings: AdminSettings,
+        client: RemotingClient | BlockingClient | None = None,
+        *,
+        blocking: bool = False,
+    ) -> None:
+        self.core = AdminCore(settings, client, blocking=blocking)
 
     async def __aenter__(self) -> MQAdmin:
         return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self.core.close()
+
+    # ------------------------------------------------------------------------------ name servers
+
+    @cached_property
+    def namesrv(self) -> NamesrvOps:
+        """Routes, cluster info, topic lists, KV config, name server configs, write permission."""
+        from mqadmin.admin.namesrv import NamesrvOps
+
+        return NamesrvOps(self.core)
+
+    @cached_property
+    def acl(self) -> AclOps:
+        """ACL 1.0: plain access configs, global white addresses, ACL versions."""
+        from mqadmin.admin.acl import AclOps
+
+        return AclOps(self.core)
+
+    @cached_property
+    def cold_data(self) -> ColdDataOps:
+        """Cold data flow control of a broker."""
+        from mqadmin.admin.cold_data import ColdDataOps
+
+        return ColdDataOps(self.core)
+
+    @cached_property
+    def auth(self) -> AuthOps:
+        """ACL 2.0: users and access rules."""
+        from mqadmin.admin.auth import AuthOps
+
+        return AuthOps(self.core)
+
+    # ------------------------------------------------------------------------------ brokers
+
+    @cached_property
+    def broker(self) -> BrokerOps:
+        """One broker's answers: consume stats, queue offsets, runtime stats, who consumes a topic."""
+        from mqadmin.admin.broker import BrokerOps
+
+        return BrokerOps(self.core, self.namesrv)
+
+    @cached_property
+    def brokers(self) -> BrokerAdminOps:
+        """Broker configs, addresses by cluster, subscription groups, housekeeping requests."""
+        from mqadmin.admin.brokers import BrokerAdminOps
+
+        return BrokerAdminOps(self.core, self.namesrv)
+
+    @cached_property
+    def broker_ops(self) -> BrokerOpsAdmin:
+        """Broker containers, RocksDB, pop records, message request modes, read-ahead."""
+        from mqadmin.admin.broker_ops import BrokerOpsAdmin
+
+        return BrokerOpsAdmin(self.core)
+
+    @cached_property
+    def controller(self) -> ControllerOps:
+        """The HA controller: metadata, sync state, elections, configs."""
+        from mqadmin.admin.controller import ControllerOps
+
+        return ControllerOps(self.core, self.namesrv)
+
+    # ------------------------------------------------------------------------------ topics and groups
+
+    @cached_property
+    def topics(self) -> TopicAdminOps:
+        """Topic configs, stats, order configs, deletion."""
+        from mqadmin.admin.topics import TopicAdminOps
+
+        return TopicAdminOps(self.core, self.namesrv)
+
+    @cached_property
+    def static_topics(self) -> StaticTopicOps:
+        """Static topics: creation, remapping, their configs and logical queues."""
+        from mqadmin.admin.static_topics import StaticTopicOps
+
+        return StaticTopicOps(self.core, self.namesrv, self.topics)
+
+    @cached_property
+    def groups(self) -> GroupOps:
+        """Subscription group configs and their deletion."""
+        from mqadmin.admin.groups import GroupOps
+
+        return GroupOps(self.core, self.namesrv, self.topics, self.brokers)
+
+    @cached_property
+    def consumers(self) -> ConsumerOps:
+        """Consume stats, connections, running info, producers, offset resets, consume queues."""
+        from mqadmin.admin.consumers import ConsumerOps
+
+        return ConsumerOps(self.core, self.namesrv, self.broker, self.topics)
+
+    @cached_property
+    def messages(self) -> MessageOps:
+        """Message lookups, pulls, tracks, queue offsets through the route."""
+        from mqadmin.admin.messages import MessageOps
+
+        return MessageOps(self.core, self.namesrv, self.broker)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import bad_response
+from mqadmin.admin.family import Family
 from mqadmin.protocol.bodies.auth import (
     ACTIONS,
     DECISIONS,
@@ -133,31 +133,35 @@ def check_acl(
     )
 
 
-class AuthOps(AdminCore):
+class AuthOps(Family):
     """AUTH_CREATE_USER..AUTH_LIST_ACL (3001-3010)."""
 
     # ------------------------------------------------------------------------------ users
 
     async def create_user(self, addr: str, user: UserInfo) -> None:
         hdr = CreateUserRequestHeader(username=user.username)
-        await self.invoke(addr, RequestCode.AUTH_CREATE_USER, hdr, user.encode())
+        await self.core.invoke(addr, RequestCode.AUTH_CREATE_USER, hdr, user.encode())
 
     async def update_user(self, addr: str, user: UserInfo) -> None:
         hdr = UpdateUserRequestHeader(username=user.username)
-        await self.invoke(addr, RequestCode.AUTH_UPDATE_USER, hdr, user.encode())
+        await self.core.invoke(addr, RequestCode.AUTH_UPDATE_USER, hdr, user.encode())
 
     async def delete_user(self, addr: str, username: str) -> None:
-        await self.invoke(addr, RequestCode.AUTH_DELETE_USER, DeleteUserRequestHeader(username=username))
+        await self.core.invoke(addr, RequestCode.AUTH_DELETE_USER, DeleteUserRequestHeader(username=username))
 
     async def get_user(self, addr: str, username: str | None) -> UserInfo | None:
-        resp = await self.invoke(addr, RequestCode.AUTH_GET_USER, GetUserRequestHeader(username=username))
+        resp = await self.core.invoke(
+            addr, RequestCode.AUTH_GET_USER, GetUserRequestHeader(username=username)
+        )
         if not resp.body:
             return None
         with bad_response(addr, "user"):
             return UserInfo.decode(resp.body)
 
     async def list_user(self, addr: str, name_filter: str | None = None) -> list[UserInfo]:
-        resp = await self.invoke(addr, RequestCode.AUTH_LIST_USER, ListUsersRequestHeader(filter=name_filter))
+        resp = await self.core.invoke(
+            addr, RequestCode.AUTH_LIST_USER, ListUsersRequestHeader(filter=name_filter)
+        )
         with bad_response(addr, "user list"):
             return decode_user_list(resp.body)
 
@@ -165,18 +169,18 @@ class AuthOps(AdminCore):
 
     async def create_acl(self, addr: str, acl: AclInfo) -> None:
         hdr = CreateAclRequestHeader(subject=acl.subject)
-        await self.invoke(addr, RequestCode.AUTH_CREATE_ACL, hdr, acl.encode())
+        await self.core.invoke(addr, RequestCode.AUTH_CREATE_ACL, hdr, acl.encode())
 
     async def update_acl(self, addr: str, acl: AclInfo) -> None:
         hdr = UpdateAclRequestHeader(subject=acl.subject)
-        await self.invoke(addr, RequestCode.AUTH_UPDATE_ACL, hdr, acl.encode())
+        await self.core.invoke(addr, RequestCode.AUTH_UPDATE_ACL, hdr, acl.encode())
 
     async def delete_acl(self, addr: str, subject: str, resource: str | None = None) -> None:
         hdr = DeleteAclRequestHeader(subject=subject, resource=resource)
-        await self.invoke(addr, RequestCode.AUTH_DELETE_ACL, hdr)
+        await self.core.invoke(addr, RequestCode.AUTH_DELETE_ACL, hdr)
 
     async def get_acl(self, addr: str, subject: str | None) -> AclInfo | None:
-        resp = await self.invoke(addr, RequestCode.AUTH_GET_ACL, GetAclRequestHeader(subject=subject))
+        resp = await self.core.invoke(addr, RequestCode.AUTH_GET_ACL, GetAclRequestHeader(subject=subject))
         if not resp.body:
             return None
         with bad_response(addr, "ACL"):
@@ -186,6 +190,6 @@ class AuthOps(AdminCore):
         self, addr: str, subject_filter: str | None = None, resource_filter: str | None = None
     ) -> list[AclInfo]:
         hdr = ListAclsRequestHeader(subject_filter=subject_filter, resource_filter=resource_filter)
-        resp = await self.invoke(addr, RequestCode.AUTH_LIST_ACL, hdr)
+        resp = await self.core.invoke(addr, RequestCode.AUTH_LIST_ACL, hdr)
         with bad_response(addr, "ACL list"):
             return decode_acl_list(resp.body)

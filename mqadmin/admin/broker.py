@@ -1,14 +1,16 @@
 """Broker requests every family asks: runtime stats, who consumes a topic, a group's consume stats and
 a queue's max offset (one method per request code, shared by the consumer, message and pipeline code).
 
-Commands of other families (topics, groups, offsets, messages) add their broker requests in their
-own modules, as further mixins of :class:`~mqadmin.admin.api.MQAdmin`.
+Other families (topics, groups, offsets, messages) hold their own broker requests in their own
+modules; the consumer and message families get this one in their constructors.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mqadmin.admin.errors import BadResponseError
-from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.admin.family import Family
 from mqadmin.protocol.bodies.answers import GroupList
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
@@ -22,6 +24,10 @@ from mqadmin.protocol.headers.consumer import (
     SearchOffsetRequestHeader,
 )
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
+
+if TYPE_CHECKING:
+    from mqadmin.admin.core import AdminCore
+    from mqadmin.admin.namesrv import NamesrvOps
 
 __all__ = ["BrokerOps", "max_offset_header", "offset_field", "search_offset_header"]
 
@@ -49,14 +55,18 @@ def offset_field(addr: str, raw: str | None, name: str = "offset") -> int:
         raise BadResponseError(addr, f"{name} is not a number: {raw!r}") from None
 
 
-class BrokerOps(NamesrvOps):
+class BrokerOps(Family):
     """What ``DefaultMQAdminExt`` asks of brokers (the part the name-server commands need)."""
+
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
 
     async def fetch_broker_runtime_stats(self, broker_addr: str) -> dict[str, str]:
         """GET_BROKER_RUNTIME_INFO: the broker's runtime table (TPS, queue sizes, disk, version)."""
         from mqadmin.protocol.bodies.kv import KVTable
 
-        resp = await self.invoke(broker_addr, RequestCode.GET_BROKER_RUNTIME_INFO)
+        resp = await self.core.invoke(broker_addr, RequestCode.GET_BROKER_RUNTIME_INFO)
         if not resp.body:
             raise BadResponseError(broker_addr, "the runtime info has no body")
         try:
@@ -70,14 +80,14 @@ class BrokerOps(NamesrvOps):
         Groups come in the order the broker sent them; an empty route gives an empty list.
         """
         if route is None:
-            route = await self.examine_topic_route_info(topic)
+            route = await self.namesrv.examine_topic_route_info(topic)
         if not route.broker_datas:
             return []
         addr = route.broker_datas[0].select_broker_addr()
         if addr is None:
             return []
         hdr = QueryTopicConsumeByWhoRequestHeader(topic=topic)
-        resp = await self.invoke(addr, RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, hdr)
+        resp = await self.core.invoke(addr, RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, hdr)
         if not resp.body:
             return []
         try:
@@ -90,7 +100,7 @@ class BrokerOps(NamesrvOps):
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
         header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
-        resp = await self.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
+        resp = await self.core.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
         if not resp.body:
             raise BadResponseError(addr, "consume stats has no body")
         try:
@@ -100,7 +110,7 @@ class BrokerOps(NamesrvOps):
 
     async def max_offset_at(self, addr: str, mq: MessageQueue) -> int:
         """GET_MAX_OFFSET of one queue on the broker at ``addr``: the offset the next message gets."""
-        resp = await self.invoke(addr, RequestCode.GET_MAX_OFFSET, max_offset_header(mq))
+        resp = await self.core.invoke(addr, RequestCode.GET_MAX_OFFSET, max_offset_header(mq))
         return offset_field(addr, resp.ext("offset"))
 
     async def search_offset_at(
@@ -114,5 +124,5 @@ class BrokerOps(NamesrvOps):
         """SEARCH_OFFSET_BY_TIMESTAMP of one queue on the broker at ``addr``: the offset of
         ``timestamp`` (ms), see :func:`search_offset_header`."""
         header = search_offset_header(mq, timestamp, boundary)
-        resp = await self.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
+        resp = await self.core.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
         return offset_field(addr, resp.ext("offset"))

@@ -8,8 +8,8 @@ broker reads are the declared ones in :mod:`mqadmin.protocol.headers.broker_ops`
 
 from __future__ import annotations
 
-from mqadmin.admin.brokers import BrokerAdminOps
 from mqadmin.admin.errors import bad_response
+from mqadmin.admin.family import Family
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.request_mode import (
     MESSAGE_REQUEST_MODES,
@@ -43,7 +43,7 @@ def _checked(kind: str, value: str) -> str:
     return value
 
 
-class BrokerOpsAdmin(BrokerAdminOps):
+class BrokerOpsAdmin(Family):
     """Requests of the 5.x broker-operation commands."""
 
     async def set_message_request_mode(
@@ -55,50 +55,50 @@ class BrokerOpsAdmin(BrokerAdminOps):
         body = SetMessageRequestModeRequestBody(
             _checked("topic", topic), _checked("group", group), mode, pop_share_queue_num
         )
-        await self.invoke(addr, RequestCode.SET_MESSAGE_REQUEST_MODE, None, body.encode(), timeout=5.0)
+        await self.core.invoke(addr, RequestCode.SET_MESSAGE_REQUEST_MODE, None, body.encode(), timeout=5.0)
 
     async def get_all_message_request_mode(self, addr: str) -> MessageRequestModeWrapper:
         """GET_ALL_MESSAGE_REQUEST_MODE (402): the broker's topic → group → mode table."""
-        resp = await self.invoke(addr, RequestCode.GET_ALL_MESSAGE_REQUEST_MODE)
+        resp = await self.core.invoke(addr, RequestCode.GET_ALL_MESSAGE_REQUEST_MODE)
         with bad_response(addr, "consume modes"):
             return MessageRequestModeWrapper.decode(resp.body or b"")
 
     async def export_pop_records(self, addr: str) -> None:
         """POP_ROLLBACK (200056): the broker moves its KV pop records into its commit log."""
-        await self.invoke(addr, RequestCode.POP_ROLLBACK, timeout=POP_EXPORT_TIMEOUT_S)
+        await self.core.invoke(addr, RequestCode.POP_ROLLBACK, timeout=POP_EXPORT_TIMEOUT_S)
 
     async def reset_master_flush_offset(self, addr: str, offset: int) -> None:
         """RESET_MASTER_FLUSH_OFFSET (908); a master ignores it."""
         hdr = ResetMasterFlushOffsetHeader(master_flush_offset=offset)
-        await self.invoke(addr, RequestCode.RESET_MASTER_FLUSH_OFFSET, hdr, timeout=3.0)
+        await self.core.invoke(addr, RequestCode.RESET_MASTER_FLUSH_OFFSET, hdr, timeout=3.0)
 
     async def set_commitlog_read_ahead_mode(self, addr: str, mode: str) -> str | None:
         """SET_COMMITLOG_READ_MODE (2004): the broker's remark on success (None when it gave none)."""
-        resp = await self.invoke(addr, RequestCode.SET_COMMITLOG_READ_MODE, {READ_AHEAD_MODE: mode})
+        resp = await self.core.invoke(addr, RequestCode.SET_COMMITLOG_READ_MODE, {READ_AHEAD_MODE: mode})
         return resp.remark or None
 
     async def add_broker_to_container(self, addr: str, config_path: str) -> None:
         """ADD_BROKER (902): only a broker container knows it."""
         hdr = AddBrokerRequestHeader(config_path=config_path)
-        await self.invoke(addr, RequestCode.ADD_BROKER, hdr, timeout=CONTAINER_TIMEOUT_S)
+        await self.core.invoke(addr, RequestCode.ADD_BROKER, hdr, timeout=CONTAINER_TIMEOUT_S)
 
     async def remove_broker_from_container(
         self, addr: str, cluster: str, broker: str, broker_id: int
     ) -> None:
         """REMOVE_BROKER (903): only a broker container knows it."""
         hdr = RemoveBrokerRequestHeader(broker_name=broker, broker_cluster_name=cluster, broker_id=broker_id)
-        await self.invoke(addr, RequestCode.REMOVE_BROKER, hdr.check(), timeout=CONTAINER_TIMEOUT_S)
+        await self.core.invoke(addr, RequestCode.REMOVE_BROKER, hdr.check(), timeout=CONTAINER_TIMEOUT_S)
 
     async def export_rocksdb_config_to_json(self, addr: str, config_types: list[str]) -> None:
         """EXPORT_ROCKSDB_CONFIG_TO_JSON (355): the broker writes its RocksDB configs as JSON files."""
         hdr = ExportRocksDBConfigToJsonRequestHeader(config_type="".join(f"{t};" for t in config_types))
-        await self.invoke(addr, RequestCode.EXPORT_ROCKSDB_CONFIG_TO_JSON, hdr.check(), timeout=30.0)
+        await self.core.invoke(addr, RequestCode.EXPORT_ROCKSDB_CONFIG_TO_JSON, hdr.check(), timeout=30.0)
 
     async def check_rocksdb_cq_write_progress(
         self, addr: str, topic: str, check_store_time: int
     ) -> CheckRocksdbCqWriteResult:
         """CHECK_ROCKSDB_CQ_WRITE_PROGRESS (354); an empty topic checks every topic."""
         hdr = CheckRocksdbCqWriteProgressRequestHeader(topic=topic, check_store_time=check_store_time)
-        resp = await self.invoke(addr, RequestCode.CHECK_ROCKSDB_CQ_WRITE_PROGRESS, hdr.check())
+        resp = await self.core.invoke(addr, RequestCode.CHECK_ROCKSDB_CQ_WRITE_PROGRESS, hdr.check())
         with bad_response(addr, "check result"):
             return CheckRocksdbCqWriteResult.decode(resp.body or b"")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.admin.family import Family
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -24,6 +24,8 @@ from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 
 if TYPE_CHECKING:
+    from mqadmin.admin.core import AdminCore
+    from mqadmin.admin.namesrv import NamesrvOps
     from mqadmin.protocol.bodies.cluster import ClusterInfo
     from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
 
@@ -111,15 +113,19 @@ def check_broker_config_update(properties: dict[str, str]) -> dict[str, str]:
     return properties
 
 
-class BrokerAdminOps(BrokerOps):
+class BrokerAdminOps(Family):
     """What ``DefaultMQAdminExt`` and ``CommandUtil`` ask of the brokers of a cluster."""
+
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
 
     # ------------------------------------------------------------------------ cluster → brokers
 
     async def _cluster_names(self, cluster: str, info: ClusterInfo | None) -> tuple[ClusterInfo, list[str]]:
         check_cluster_name(cluster)
         if info is None:
-            info = await self.examine_broker_cluster_info()
+            info = await self.namesrv.examine_broker_cluster_info()
         names = (info.cluster_addr_table or {}).get(cluster)
         if names is None:
             raise ClusterNotFoundError(cluster)
@@ -178,7 +184,7 @@ class BrokerAdminOps(BrokerOps):
     async def broker_name_by_addr(self, addr: str, info: ClusterInfo | None = None) -> str:
         """The name of the broker group that has a member at ``addr`` (``fetchBrokerNameByAddr``)."""
         if info is None:
-            info = await self.examine_broker_cluster_info()
+            info = await self.namesrv.examine_broker_cluster_info()
         bat = info.broker_addr_table or {}
         for name in java_hash_order(list(bat)):
             if addr in (bat[name].broker_addrs or {}).values():
@@ -191,7 +197,7 @@ class BrokerAdminOps(BrokerOps):
         """GET_BROKER_CONFIG: the broker's settings in the order it sent them."""
         from mqadmin.protocol.bodies.properties import string_to_properties
 
-        resp = await self.invoke(addr, RequestCode.GET_BROKER_CONFIG)
+        resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CONFIG)
         try:
             return string_to_properties(resp.body or b"")
         except ProtocolError as e:
@@ -202,23 +208,23 @@ class BrokerAdminOps(BrokerOps):
         from mqadmin.protocol.bodies.properties import properties_to_string
 
         body = properties_to_string(check_broker_config_update(properties)).encode("utf-8")
-        await self.invoke(addr, RequestCode.UPDATE_BROKER_CONFIG, body=body)
+        await self.core.invoke(addr, RequestCode.UPDATE_BROKER_CONFIG, body=body)
 
     # ------------------------------------------------------------------------ housekeeping
 
     async def clean_expired_consume_queue(self, addr: str) -> bool:
         """CLEAN_EXPIRED_CONSUMEQUEUE: drop consume queues of topics the broker no longer has."""
-        await self.invoke(addr, RequestCode.CLEAN_EXPIRED_CONSUMEQUEUE)
+        await self.core.invoke(addr, RequestCode.CLEAN_EXPIRED_CONSUMEQUEUE)
         return True
 
     async def delete_expired_commit_log(self, addr: str) -> bool:
         """DELETE_EXPIRED_COMMITLOG: delete commit-log files past their retention now."""
-        await self.invoke(addr, RequestCode.DELETE_EXPIRED_COMMITLOG)
+        await self.core.invoke(addr, RequestCode.DELETE_EXPIRED_COMMITLOG)
         return True
 
     async def clean_unused_topic(self, addr: str) -> bool:
         """CLEAN_UNUSED_TOPIC: drop stored queues of topics the broker no longer has."""
-        await self.invoke(addr, RequestCode.CLEAN_UNUSED_TOPIC)
+        await self.core.invoke(addr, RequestCode.CLEAN_UNUSED_TOPIC)
         return True
 
     # ------------------------------------------------------------------------ stats items
@@ -228,7 +234,7 @@ class BrokerAdminOps(BrokerOps):
 
         None when the broker has no such item (it answers SYSTEM_ERROR, Java's MQClientException).
         """
-        resp = await self.invoke(
+        resp = await self.core.invoke(
             addr,
             RequestCode.VIEW_BROKER_STATS_DATA,
             ViewBrokerStatsDataRequestHeader(stats_name=stats_name, stats_key=stats_key),
@@ -250,7 +256,7 @@ class BrokerAdminOps(BrokerOps):
         """GET_ALL_SUBSCRIPTIONGROUP_CONFIG: the broker's group table (in the order it was sent)."""
         from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
 
-        resp = await self.invoke(addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
+        resp = await self.core.invoke(addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
         try:
             return SubscriptionGroupWrapper.decode(resp.body or b"{}")
         except ProtocolError as e:
@@ -266,11 +272,11 @@ class BrokerAdminOps(BrokerOps):
         from mqadmin.protocol.bodies.connection import ConsumerConnection
 
         hdr = GetConsumerConnectionListRequestHeader(consumer_group=group).check()  # before any request
-        route = await self.examine_topic_route_info("%RETRY%" + group)
+        route = await self.namesrv.examine_topic_route_info("%RETRY%" + group)
         addr = next((a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a), None)
         if addr is None:
             raise AdminError(f"the retry topic of group {group} has no broker")
-        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, hdr)
+        resp = await self.core.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, hdr)
         try:
             cc = ConsumerConnection.decode(resp.body or b"{}")
         except ProtocolError as e:

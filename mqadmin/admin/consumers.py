@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.admin.errors import AdminError, BadResponseError
-from mqadmin.admin.groups import RETRY_PREFIX, GroupOps
-from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
-from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection, SubscriptionData
+from mqadmin.admin.family import Family
+from mqadmin.admin.groups import RETRY_PREFIX
+from mqadmin.protocol.bodies.answers import ProducerInfo, ProducerTableInfo, ResetOffsetBody
+from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection
+from mqadmin.protocol.bodies.consumption import BrokerConsumeStats, ConsumeQueueView, ConsumerRunningInfo
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
@@ -40,26 +41,24 @@ from mqadmin.protocol.headers.consumer import (
     UpdateConsumerOffsetRequestHeader,
 )
 from mqadmin.protocol.headers.topic import (
-    GetTopicConfigRequestHeader,
     QueryConsumeQueueRequestHeader,
 )
-from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered, java_string_sort_key
+from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
 from mqadmin.protocol.staticmapping import mock_broker_name, static_offset_strictly
 from mqadmin.remoting.errors import RemoteCommandError
 
+if TYPE_CHECKING:
+    from mqadmin.admin.broker import BrokerOps
+    from mqadmin.admin.core import AdminCore
+    from mqadmin.admin.namesrv import NamesrvOps
+    from mqadmin.admin.topics import TopicAdminOps
+
 __all__ = [
-    "BrokerConsumeStats",
-    "ConsumeQueueView",
-    "ConsumeStatus",
     "ConsumerOps",
-    "ConsumerRunningInfo",
     "EmptyConsumeStatsError",
     "NoConnectionError",
-    "PopProcessQueueInfo",
-    "ProcessQueueInfo",
-    "ProducerInfo",
     "RollbackStats",
-    "RunningSubscription",
+    "convert_static_consume_stats",
     "sorted_queues",
 ]
 
@@ -90,305 +89,12 @@ class NoConnectionError(AdminError):
     """The broker answered, but with no client online in the group."""
 
 
-# ------------------------------------------------------------------------------------------ bodies
-
-
-def _long(v: Any, what: str, default: int = 0) -> int:
-    """A Java long as fastjson reads it: a number, or a numeric string (the C++ client sends those).
-
-    The C++ client sends some fields as unsigned 64-bit text, uninitialised ones included
-    (``"lastLockTimestamp": "11529351726658387200"``): those read as the signed long of the same bits,
-    so one odd field of a client's report does not make the whole report unreadable.
-    """
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, float):
-        return int(v)
-    if type(v) is str and v.isdigit() and len(v) <= 20 and j.LONG_MAX < int(v) < 1 << 64:
-        return int(v) - (1 << 64)
-    return j.int64(v, what, default)
-
-
-def _bool(v: Any, default: bool = False) -> bool:
-    if v is None:
-        return default
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, str):
-        return v.lower() == "true"
-    if isinstance(v, int):
-        return v != 0
-    return default
-
-
-def _double(v: Any, what: str) -> float:
-    if isinstance(v, str):
-        try:
-            return float(v)
-        except ValueError:
-            raise ProtocolError(f"{what} is not a number") from None
-    return j.double(v, what)
-
-
-def _mq(k: Any, what: str) -> MessageQueue:
-    return MessageQueue.from_json_obj(k, what)
-
-
-@dataclass(slots=True)
-class ProcessQueueInfo:
-    """A push consumer's view of one queue (``ProcessQueueInfo``)."""
-
-    commit_offset: int = 0
-    cached_msg_min_offset: int = 0
-    cached_msg_max_offset: int = 0
-    cached_msg_count: int = 0
-    cached_msg_size_in_mib: int = 0
-    transaction_msg_min_offset: int = 0
-    transaction_msg_max_offset: int = 0
-    transaction_msg_count: int = 0
-    locked: bool = False
-    try_unlock_times: int = 0
-    last_lock_timestamp: int = 0
-    droped: bool = False
-    last_pull_timestamp: int = 0
-    last_consume_timestamp: int = 0
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "ProcessQueueInfo") -> ProcessQueueInfo:
-        d = j.obj(obj, what)
-        return cls(
-            commit_offset=_long(d.get("commitOffset"), "commitOffset"),
-            cached_msg_min_offset=_long(d.get("cachedMsgMinOffset"), "cachedMsgMinOffset"),
-            cached_msg_max_offset=_long(d.get("cachedMsgMaxOffset"), "cachedMsgMaxOffset"),
-            cached_msg_count=_long(d.get("cachedMsgCount"), "cachedMsgCount"),
-            cached_msg_size_in_mib=_long(d.get("cachedMsgSizeInMiB"), "cachedMsgSizeInMiB"),
-            transaction_msg_min_offset=_long(d.get("transactionMsgMinOffset"), "transactionMsgMinOffset"),
-            transaction_msg_max_offset=_long(d.get("transactionMsgMaxOffset"), "transactionMsgMaxOffset"),
-            transaction_msg_count=_long(d.get("transactionMsgCount"), "transactionMsgCount"),
-            locked=_bool(d.get("locked")),
-            try_unlock_times=_long(d.get("tryUnlockTimes"), "tryUnlockTimes"),
-            last_lock_timestamp=_long(d.get("lastLockTimestamp"), "lastLockTimestamp"),
-            droped=_bool(d.get("droped")),
-            last_pull_timestamp=_long(d.get("lastPullTimestamp"), "lastPullTimestamp"),
-            last_consume_timestamp=_long(d.get("lastConsumeTimestamp"), "lastConsumeTimestamp"),
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "commitOffset": self.commit_offset,
-            "cachedMsgMinOffset": self.cached_msg_min_offset,
-            "cachedMsgMaxOffset": self.cached_msg_max_offset,
-            "cachedMsgCount": self.cached_msg_count,
-            "cachedMsgSizeInMiB": self.cached_msg_size_in_mib,
-            "transactionMsgMinOffset": self.transaction_msg_min_offset,
-            "transactionMsgMaxOffset": self.transaction_msg_max_offset,
-            "transactionMsgCount": self.transaction_msg_count,
-            "locked": self.locked,
-            "tryUnlockTimes": self.try_unlock_times,
-            "lastLockTimestamp": self.last_lock_timestamp,
-            "droped": self.droped,
-            "lastPullTimestamp": self.last_pull_timestamp,
-            "lastConsumeTimestamp": self.last_consume_timestamp,
-        }
-
-
-@dataclass(slots=True)
-class PopProcessQueueInfo:
-    """A pop consumer's view of one queue (5.x)."""
-
-    wait_ack_count: int = 0
-    droped: bool = False
-    last_pop_timestamp: int = 0
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "PopProcessQueueInfo") -> PopProcessQueueInfo:
-        d = j.obj(obj, what)
-        return cls(
-            _long(d.get("waitAckCount"), "waitAckCount"),
-            _bool(d.get("droped")),
-            _long(d.get("lastPopTimestamp"), "lastPopTimestamp"),
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "waitAckCount": self.wait_ack_count,
-            "droped": self.droped,
-            "lastPopTimestamp": self.last_pop_timestamp,
-        }
-
-
-@dataclass(slots=True)
-class ConsumeStatus:
-    """Per-topic rates a consumer measured itself (``ConsumeStatus``)."""
-
-    pull_rt: float = 0.0
-    pull_tps: float = 0.0
-    consume_rt: float = 0.0
-    consume_ok_tps: float = 0.0
-    consume_failed_tps: float = 0.0
-    consume_failed_msgs: int = 0
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "ConsumeStatus") -> ConsumeStatus:
-        d = j.obj(obj, what)
-        return cls(
-            _double(d.get("pullRT", 0.0), "pullRT"),
-            _double(d.get("pullTPS", 0.0), "pullTPS"),
-            _double(d.get("consumeRT", 0.0), "consumeRT"),
-            _double(d.get("consumeOKTPS", 0.0), "consumeOKTPS"),
-            _double(d.get("consumeFailedTPS", 0.0), "consumeFailedTPS"),
-            _long(d.get("consumeFailedMsgs"), "consumeFailedMsgs"),
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "pullRT": self.pull_rt,
-            "pullTPS": self.pull_tps,
-            "consumeRT": self.consume_rt,
-            "consumeOKTPS": self.consume_ok_tps,
-            "consumeFailedTPS": self.consume_failed_tps,
-            "consumeFailedMsgs": self.consume_failed_msgs,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class RunningSubscription:
-    """One subscription a consumer reports; ordered and compared as Java's TreeSet does (topic@expression)."""
-
-    topic: str | None
-    sub_string: str | None
-    class_filter_mode: bool = False
-    expression_type: str | None = "TAG"
-
-    @property
-    def tree_key(self) -> str:
-        return f"{self.topic}@{self.sub_string}"
-
-
-@dataclass(slots=True)
-class ConsumerRunningInfo:
-    """What a consumer says about itself (GET_CONSUMER_RUNNING_INFO, relayed by its broker).
-
-    ``properties`` keep the order they were sent in; the Java tool prints them in ``Properties``
-    order (the caller applies it). Tables are sorted as Java's ``TreeMap``/``TreeSet``.
-    """
-
-    properties: dict[str, str] = field(default_factory=dict)
-    subscriptions: list[RunningSubscription] = field(default_factory=list)
-    mq_table: dict[MessageQueue, ProcessQueueInfo] = field(default_factory=dict)
-    mq_pop_table: dict[MessageQueue, PopProcessQueueInfo] = field(default_factory=dict)
-    status_table: dict[str, ConsumeStatus] = field(default_factory=dict)
-    user_consumer_info: dict[str, str] = field(default_factory=dict)
-    jstack: str | None = None
-
-    @classmethod
-    def decode(cls, body: bytes) -> ConsumerRunningInfo:
-        d = j.decode_object(body, "ConsumerRunningInfo")
-        props = {str(k): _scalar_text(v) for k, v in j.obj(d.get("properties") or {}, "properties").items()}
-        subs: dict[str, RunningSubscription] = {}
-        for s in j.list_of(d.get("subscriptionSet") or [], "subscriptionSet", j.obj) or []:
-            rs = RunningSubscription(
-                j.opt_str(s.get("topic"), "topic"),
-                j.opt_str(s.get("subString"), "subString"),
-                _bool(s.get("classFilterMode")),
-                j.opt_str(s.get("expressionType", "TAG"), "expressionType"),
-            )
-            subs.setdefault(rs.tree_key, rs)  # a TreeSet keeps the first of equal elements
-        mq_table = {
-            _mq(k, "mqTable key"): ProcessQueueInfo.from_json_obj(v)
-            for k, v in j.obj(d.get("mqTable") or {}, "mqTable").items()
-            if v is not None
-        }
-        pop_table = {
-            _mq(k, "mqPopTable key"): PopProcessQueueInfo.from_json_obj(v)
-            for k, v in j.obj(d.get("mqPopTable") or {}, "mqPopTable").items()
-            if v is not None
-        }
-        status = {
-            str(k): ConsumeStatus.from_json_obj(v)
-            for k, v in j.obj(d.get("statusTable") or {}, "statusTable").items()
-            if v is not None
-        }
-        user = {
-            str(k): _scalar_text(v)
-            for k, v in j.obj(d.get("userConsumerInfo") or {}, "userConsumerInfo").items()
-        }
-        jstack = d.get("jstack")
-        return cls(
-            properties=props,
-            subscriptions=sorted(subs.values(), key=lambda s: java_string_sort_key(s.tree_key)),
-            mq_table=dict(sorted(mq_table.items(), key=lambda kv: kv[0].java_sort_key())),
-            mq_pop_table=dict(sorted(pop_table.items(), key=lambda kv: kv[0].java_sort_key())),
-            status_table=dict(sorted(status.items(), key=lambda kv: java_string_sort_key(kv[0]))),
-            user_consumer_info=dict(sorted(user.items(), key=lambda kv: java_string_sort_key(kv[0]))),
-            jstack=jstack if isinstance(jstack, str) else None,
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "properties": dict(self.properties),
-            "subscriptionSet": [
-                {
-                    "topic": s.topic,
-                    "subString": s.sub_string,
-                    "classFilterMode": s.class_filter_mode,
-                    "expressionType": s.expression_type,
-                }
-                for s in self.subscriptions
-            ],
-            "mqTable": [{**mq.to_json_obj(), **pq.to_json_obj()} for mq, pq in self.mq_table.items()],
-            "mqPopTable": [{**mq.to_json_obj(), **pq.to_json_obj()} for mq, pq in self.mq_pop_table.items()],
-            "statusTable": {t: s.to_json_obj() for t, s in self.status_table.items()},
-            "userConsumerInfo": dict(self.user_consumer_info),
-            "jstack": self.jstack,
-        }
-
-    def property(self, name: str) -> str | None:
-        return self.properties.get(name)
-
-
-def _scalar_text(v: Any) -> str:
-    if isinstance(v, str):
-        return v
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if v is None:
-        return "null"
-    return fastjson.dumps(v) if isinstance(v, dict | list) else str(v)
+# ------------------------------------------------------------------------------------------ results
 
 
 def sorted_queues(stats: ConsumeStats) -> list[MessageQueue]:
     """The queues of consume stats in ``MessageQueue.compareTo`` order (as the Java tool sorts them)."""
     return sorted(stats.offset_table, key=MessageQueue.java_sort_key)
-
-
-@dataclass(frozen=True, slots=True)
-class ProducerInfo:
-    """One producer instance a broker knows (GET_ALL_PRODUCER_INFO)."""
-
-    client_id: str | None
-    remote_ip: str | None
-    language: str | None
-    version: int
-    last_update_timestamp: int
-
-    def java_string(self) -> str:
-        """``ProducerInfo.toString`` (sic: no blank after the first comma)."""
-        return (
-            f"clientId={self.client_id},remoteIP={self.remote_ip}, language={self.language}, "
-            f"version={self.version}, lastUpdateTimestamp={self.last_update_timestamp}"
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "clientId": self.client_id,
-            "remoteIP": self.remote_ip,
-            "language": self.language,
-            "version": self.version,
-            "lastUpdateTimestamp": self.last_update_timestamp,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,68 +117,6 @@ class RollbackStats:
             "timestampOffset": self.timestamp_offset,
             "resetOffset": self.rollback_offset,
         }
-
-
-@dataclass(slots=True)
-class BrokerConsumeStats:
-    """GET_BROKER_CONSUME_STATS: every group's stats on one broker (``ConsumeStatsList``)."""
-
-    broker_addr: str | None
-    consume_stats_list: list[dict[str, list[ConsumeStats]]]
-    total_diff: int
-    total_inflight_diff: int | None = None
-
-    @classmethod
-    def decode(cls, body: bytes) -> BrokerConsumeStats:
-        d = j.decode_object(body, "ConsumeStatsList")
-        entries: list[dict[str, list[ConsumeStats]]] = []
-        for item in j.list_of(d.get("consumeStatsList") or [], "consumeStatsList", j.obj) or []:
-            entry: dict[str, list[ConsumeStats]] = {}
-            for group, stats in item.items():
-                entry[str(group)] = j.list_of(stats or [], "consumeStats", ConsumeStats.from_json_obj) or []
-            entries.append(entry)
-        return cls(
-            j.opt_str(d.get("brokerAddr"), "brokerAddr"),
-            entries,
-            j.int64(d.get("totalDiff"), "totalDiff"),
-            j.opt_int64(d.get("totalInflightDiff"), "totalInflightDiff"),
-        )
-
-
-@dataclass(slots=True)
-class ConsumeQueueView:
-    """QUERY_CONSUME_QUEUE: a slice of a consume queue and, with a group, its subscription."""
-
-    subscription: SubscriptionData | None
-    filter_data: str | None
-    queue_data: list[dict[str, Any]]
-    max_queue_index: int
-    min_queue_index: int
-
-    @classmethod
-    def decode(cls, body: bytes) -> ConsumeQueueView:
-        d = j.decode_object(body, "QueryConsumeQueueResponseBody")
-        sub = d.get("subscriptionData")
-        rows = []
-        for x in j.list_of(d.get("queueData") or [], "queueData", j.obj) or []:
-            rows.append(
-                {
-                    "physicOffset": _long(x.get("physicOffset"), "physicOffset"),
-                    "physicSize": _long(x.get("physicSize"), "physicSize"),
-                    "tagsCode": _long(x.get("tagsCode"), "tagsCode"),
-                    "extendDataJson": j.opt_str(x.get("extendDataJson"), "extendDataJson"),
-                    "bitMap": j.opt_str(x.get("bitMap"), "bitMap"),
-                    "eval": _bool(x.get("eval")),
-                    "msg": j.opt_str(x.get("msg"), "msg"),
-                }
-            )
-        return cls(
-            None if sub is None else SubscriptionData.from_json_obj(sub),
-            j.opt_str(d.get("filterData"), "filterData"),
-            rows,
-            j.int64(d.get("maxQueueIndex"), "maxQueueIndex"),
-            j.int64(d.get("minQueueIndex"), "minQueueIndex"),
-        )
 
 
 # ----------------------------------------------------------------------------------------- helpers
@@ -531,19 +175,27 @@ def convert_static_consume_stats(
     return out
 
 
-# --------------------------------------------------------------------------------------- the mixin
+# -------------------------------------------------------------------------------------- the family
 
 
-class ConsumerOps(GroupOps):
+class ConsumerOps(Family):
     """What ``DefaultMQAdminExt`` asks of brokers about consumers, producers and offsets."""
 
+    def __init__(
+        self, core: AdminCore, namesrv: NamesrvOps, broker: BrokerOps, topics: TopicAdminOps
+    ) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
+        self.broker = broker
+        self.topics = topics
+
     def _stats_timeout(self) -> float:
-        return self.settings.timeout * STATS_TIMEOUT_FACTOR
+        return self.core.settings.timeout * STATS_TIMEOUT_FACTOR
 
     # ---------------------------------------------------------------------- consume stats (208)
 
     async def _all_broker_addrs(self) -> list[str]:
-        info = await self.examine_broker_cluster_info()
+        info = await self.namesrv.examine_broker_cluster_info()
         out: list[str] = []
         for bd in (info.broker_addr_table or {}).values():
             addr = bd.select_broker_addr()
@@ -561,7 +213,7 @@ class ConsumerOps(GroupOps):
         last: BaseException | None = None
         for name in candidates:
             try:
-                return await self.examine_topic_route_info(name)
+                return await self.namesrv.examine_topic_route_info(name)
             except Exception as e:
                 last = e
         assert last is not None
@@ -596,10 +248,10 @@ class ConsumerOps(GroupOps):
             no_route = True
             addrs = await self._all_broker_addrs()
         timeout = self._stats_timeout()
-        answers = await self.fan_out(
+        answers = await self.core.fan_out(
             addrs,
-            lambda a: self.get_consume_stats(a, group, topic, timeout),
-            deadline=timeout + self.settings.timeout,
+            lambda a: self.broker.get_consume_stats(a, group, topic, timeout),
+            deadline=timeout + self.core.settings.timeout,
             code=RequestCode.GET_CONSUME_STATS,
         )
         result = ConsumeStats()
@@ -620,8 +272,8 @@ class ConsumerOps(GroupOps):
 
     async def _static_view(self, physical: ConsumeStats) -> ConsumeStats:
         topics = list(dict.fromkeys(mq.topic for mq in physical.offset_table if mq.topic is not None))
-        routes = await self.fan_out(
-            topics, self.examine_topic_route_info, code=RequestCode.GET_ROUTEINFO_BY_TOPIC
+        routes = await self.core.fan_out(
+            topics, self.namesrv.examine_topic_route_info, code=RequestCode.GET_ROUTEINFO_BY_TOPIC
         )
         out = ConsumeStats(consume_tps=physical.consume_tps)
         for t in topics:
@@ -630,36 +282,12 @@ class ConsumerOps(GroupOps):
                 raise err
             route = routes.results.get(t)
             if route is not None and route.topic_queue_mapping_by_broker:
-                details = await self._mapping_details(t, route)
+                details = await self.topics.mapping_details(t, route)
                 out.offset_table.update(convert_static_consume_stats(details, physical))
                 continue
             for mq, w in physical.offset_table.items():
                 if mq.topic == t:
                     out.offset_table[mq] = w
-        return out
-
-    async def _mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
-        """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
-        out: list[TopicQueueMappingDetail] = []
-        for bd in route.broker_datas or []:
-            addr = bd.select_broker_addr()
-            if addr is None:
-                continue
-            try:
-                header = GetTopicConfigRequestHeader(topic=topic, lo=True)
-                resp = await self.invoke(addr, RequestCode.GET_TOPIC_CONFIG, header)
-            except RemoteCommandError as e:
-                if e.code in (ResponseCode.TOPIC_NOT_EXIST, ResponseCode.REQUEST_CODE_NOT_SUPPORTED):
-                    continue
-                raise
-            try:
-                detail = j.decode_object(resp.body or b"{}", "TopicConfigAndQueueMapping").get(
-                    "mappingDetail"
-                )
-                if detail is not None:
-                    out.append(TopicQueueMappingDetail.from_json_obj(detail))
-            except ProtocolError as e:
-                raise BadResponseError(addr, f"topic config of {topic}: {e}") from None
         return out
 
     async def _explain_empty(self, group: str, no_route: bool) -> None:
@@ -684,7 +312,7 @@ class ConsumerOps(GroupOps):
     ) -> BrokerConsumeStats:
         """GET_BROKER_CONSUME_STATS (317): every group's progress on one broker."""
         header = GetConsumeStatsInBrokerHeader(is_order=is_order)
-        resp = await self.invoke(addr, RequestCode.GET_BROKER_CONSUME_STATS, header, timeout=timeout)
+        resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CONSUME_STATS, header, timeout=timeout)
         stats: BrokerConsumeStats = _decode(
             addr, resp.body, "broker consume stats", BrokerConsumeStats.decode
         )
@@ -697,9 +325,9 @@ class ConsumerOps(GroupOps):
     ) -> ConsumerConnection:
         """GET_CONSUMER_CONNECTION_LIST from ``broker_addr``, else from a broker of ``%RETRY%<group>``."""
         if broker_addr is None:
-            route = await self.examine_topic_route_info(RETRY_PREFIX + group)
+            route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
             broker_addr = _random_broker_addr(route, RETRY_PREFIX + group)
-        resp = await self.invoke(
+        resp = await self.core.invoke(
             broker_addr,
             RequestCode.GET_CONSUMER_CONNECTION_LIST,
             GetConsumerConnectionListRequestHeader(consumer_group=group),
@@ -713,10 +341,10 @@ class ConsumerOps(GroupOps):
 
     async def examine_producer_connection_info(self, group: str, topic: str) -> ProducerConnection:
         """GET_PRODUCER_CONNECTION_LIST from one broker of the topic's route."""
-        route = await self.examine_topic_route_info(topic)
+        route = await self.namesrv.examine_topic_route_info(topic)
         addr = _random_broker_addr(route, topic)
         header = GetProducerConnectionListRequestHeader(producer_group=group)
-        resp = await self.invoke(addr, RequestCode.GET_PRODUCER_CONNECTION_LIST, header)
+        resp = await self.core.invoke(addr, RequestCode.GET_PRODUCER_CONNECTION_LIST, header)
         pc: ProducerConnection = _decode(addr, resp.body, "producer connection", ProducerConnection.decode)
         if not pc.connection_set:
             raise NoConnectionError(f"no producer of group {group} is connected to {addr}")
@@ -726,7 +354,7 @@ class ConsumerOps(GroupOps):
         self, group: str, client_id: str, jstack: bool = False
     ) -> ConsumerRunningInfo | None:
         """GET_CONSUMER_RUNNING_INFO relayed by the first broker of ``%RETRY%<group>`` (None: no broker)."""
-        route = await self.examine_topic_route_info(RETRY_PREFIX + group)
+        route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
         for bd in route.broker_datas or []:
             addr = bd.select_broker_addr()
             if addr is None:
@@ -734,7 +362,7 @@ class ConsumerOps(GroupOps):
             header = GetConsumerRunningInfoRequestHeader(
                 consumer_group=group, client_id=client_id, jstack_enable=jstack
             )
-            resp = await self.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
+            resp = await self.core.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
             info: ConsumerRunningInfo = _decode(
                 addr, resp.body, "consumer running info", ConsumerRunningInfo.decode
             )
@@ -743,26 +371,11 @@ class ConsumerOps(GroupOps):
 
     async def get_all_producer_info(self, addr: str) -> dict[str, list[ProducerInfo]]:
         """GET_ALL_PRODUCER_INFO: producer group → its instances, in the order the broker sent them."""
-        resp = await self.invoke(addr, RequestCode.GET_ALL_PRODUCER_INFO)
+        resp = await self.core.invoke(addr, RequestCode.GET_ALL_PRODUCER_INFO)
         if not resp.body:
             return {}
-        try:
-            d = j.decode_object(resp.body, "ProducerTableInfo")
-            out: dict[str, list[ProducerInfo]] = {}
-            for group, items in j.obj(d.get("data") or {}, "data").items():
-                out[str(group)] = [
-                    ProducerInfo(
-                        j.opt_str(x.get("clientId"), "clientId"),
-                        j.opt_str(x.get("remoteIP"), "remoteIP"),
-                        j.opt_str(x.get("language"), "language"),
-                        j.int32(x.get("version"), "version"),
-                        _long(x.get("lastUpdateTimestamp"), "lastUpdateTimestamp"),
-                    )
-                    for x in (j.list_of(items or [], "producers", j.obj) or [])
-                ]
-            return out
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"producer table: {e}") from None
+        table: ProducerTableInfo = _decode(addr, resp.body, "producer table", ProducerTableInfo.decode)
+        return table.data
 
     # ---------------------------------------------------------------------- offsets (29, 30; 15 in broker.py)
 
@@ -775,7 +388,7 @@ class ConsumerOps(GroupOps):
             commit_offset=offset,
             bname=mq.broker_name,
         )
-        await self.invoke(addr, RequestCode.UPDATE_CONSUMER_OFFSET, header)
+        await self.core.invoke(addr, RequestCode.UPDATE_CONSUMER_OFFSET, header)
 
     # ---------------------------------------------------------------------- resets (222 and the old way)
 
@@ -795,7 +408,7 @@ class ConsumerOps(GroupOps):
         answers CONSUMER_NOT_ONLINE (206), raised as RemoteCommandError for the caller to fall back
         on :meth:`reset_offset_by_timestamp_old`. One table per broker, in route order.
         """
-        route = await self.examine_topic_route_info(_route_name(topic, cluster))
+        route = await self.namesrv.examine_topic_route_info(_route_name(topic, cluster))
         out: list[dict[MessageQueue, int]] = []
         for bd in route.broker_datas or []:
             addr = bd.select_broker_addr()
@@ -804,11 +417,12 @@ class ConsumerOps(GroupOps):
             header = ResetOffsetRequestHeader(
                 group=group, topic=topic, queue_id=-1, offset=-1, timestamp=timestamp, is_force=force
             )
-            cmd = self.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
+            cmd = self.core.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
             if is_cpp:
                 cmd.language = "CPP"
-            resp = await self.client.call(addr, cmd, self.settings.timeout)
-            out.append(_decode(addr, resp.body, "the reset answer", _offset_table))
+            resp = await self.core.client.call(addr, cmd, self.core.settings.timeout)
+            reset: ResetOffsetBody = _decode(addr, resp.body, "the reset answer", ResetOffsetBody.decode)
+            out.append(reset.offset_table)
         return out
 
     async def reset_offset_by_timestamp_old(
@@ -828,20 +442,20 @@ class ConsumerOps(GroupOps):
         A broker where the group has no offset on the topic gets every readable queue, from its
         minimum offset. ``write=False`` computes the same rows without committing anything.
         """
-        route = await self.examine_topic_route_info(_route_name(topic, cluster))
+        route = await self.namesrv.examine_topic_route_info(_route_name(topic, cluster))
         queue_datas = {qd.broker_name: qd for qd in route.queue_datas or []}
         rows: list[RollbackStats] = []
         for bd in route.broker_datas or []:
             addr = bd.select_broker_addr()
             if addr is None:
                 continue
-            stats = await self.get_consume_stats(addr, group, None, self.settings.timeout)
+            stats = await self.broker.get_consume_stats(addr, group, None, self.core.settings.timeout)
             ordered = _hash_map_order(stats.offset_table)
             mine = [(mq, w) for mq, w in ordered if mq.topic == topic]
             if not mine:
                 qd = queue_datas.get(bd.broker_name)
                 count = qd.read_queue_nums if qd is not None else 0
-                table = (await self.examine_topic_stats_in_broker(addr, topic)).offset_table
+                table = (await self.topics.examine_topic_stats_in_broker(addr, topic)).offset_table
                 for qid in range(count):
                     mq = MessageQueue(topic, bd.broker_name, qid)
                     to = table.get(mq)
@@ -850,9 +464,9 @@ class ConsumerOps(GroupOps):
                     mine.append((mq, OffsetWrapper(to.max_offset, to.min_offset, 0)))
             for mq, w in mine:
                 if timestamp == -1:
-                    target = await self.max_offset_at(addr, mq)
+                    target = await self.broker.max_offset_at(addr, mq)
                 else:
-                    target = await self.search_offset_at(addr, mq, timestamp)
+                    target = await self.broker.search_offset_at(addr, mq, timestamp)
                 new = w.consumer_offset
                 if force or target <= w.consumer_offset:
                     new = target
@@ -874,7 +488,7 @@ class ConsumerOps(GroupOps):
             group=group, topic=topic, queue_id=queue_id, offset=offset, timestamp=0, is_force=False
         )
         try:
-            await self.invoke(addr, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
+            await self.core.invoke(addr, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
         except RemoteCommandError as e:
             if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
                 raise
@@ -892,7 +506,7 @@ class ConsumerOps(GroupOps):
         )  # Java: fails without %RETRY%
         if not stats.offset_table:
             return []
-        route = await self.examine_topic_route_info(topic)
+        route = await self.namesrv.examine_topic_route_info(topic)
         addr_of = {bd.broker_name: bd.select_broker_addr() for bd in route.broker_datas or []}
         done: list[tuple[MessageQueue, int]] = []
         for mq, w in sorted(stats.offset_table.items(), key=lambda kv: kv[0].java_sort_key()):
@@ -912,7 +526,7 @@ class ConsumerOps(GroupOps):
         header = QueryConsumeQueueRequestHeader(
             topic=topic, queue_id=queue_id, index=index, count=count, consumer_group=group
         )
-        resp = await self.invoke(addr, RequestCode.QUERY_CONSUME_QUEUE, header)
+        resp = await self.core.invoke(addr, RequestCode.QUERY_CONSUME_QUEUE, header)
         if not resp.body:
             raise AdminError(
                 f"{addr} has no consume queue entry {index} of {topic} queue {queue_id}"
@@ -931,14 +545,6 @@ def _random_broker_addr(route: TopicRouteData, topic: str) -> str:
     if addr is None:
         raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
     return addr
-
-
-def _offset_table(body: bytes) -> dict[MessageQueue, int]:
-    d = j.decode_object(body, "ResetOffsetBody")
-    out: dict[MessageQueue, int] = {}
-    for k, v in j.obj(d.get("offsetTable") or {}, "offsetTable").items():
-        out[_mq(k, "offsetTable key")] = j.int64(v, "offset")
-    return out
 
 
 def _hash_map_order(table: dict[MessageQueue, OffsetWrapper]) -> list[tuple[MessageQueue, OffsetWrapper]]:

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from mqadmin.admin.brokers import BrokerAdminOps, check_cluster_name
+from mqadmin.admin.brokers import check_cluster_name
 from mqadmin.admin.errors import BadResponseError, bad_response
+from mqadmin.admin.family import Family
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.controller import (
@@ -40,6 +42,10 @@ from mqadmin.protocol.headers.controller import (
     GetMetaDataResponseHeader,
 )
 from mqadmin.protocol.headers.namesrv import broker_addr_refusal
+
+if TYPE_CHECKING:
+    from mqadmin.admin.core import AdminCore
+    from mqadmin.admin.namesrv import NamesrvOps
 
 __all__ = ["ControllerOps", "check_controller_addr"]
 
@@ -63,20 +69,24 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class ControllerOps(BrokerAdminOps):
+class ControllerOps(Family):
     """What ``DefaultMQAdminExt`` asks of controllers, and of brokers about HA."""
+
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
 
     # ------------------------------------------------------------------------- brokers
 
     async def get_broker_ha_status(self, broker_addr: str) -> HARuntimeInfo:
         """GET_BROKER_HA_STATUS: master or slave, offsets, connected slaves."""
-        resp = await self.invoke(broker_addr, RequestCode.GET_BROKER_HA_STATUS)
+        resp = await self.core.invoke(broker_addr, RequestCode.GET_BROKER_HA_STATUS)
         with bad_response(broker_addr, "HA runtime info"):
             return HARuntimeInfo.decode(resp.body or b"")
 
     async def get_broker_epoch_cache(self, broker_addr: str) -> EpochEntryCache:
         """GET_BROKER_EPOCH_CACHE: the broker's master epochs (controller mode only)."""
-        resp = await self.invoke(broker_addr, RequestCode.GET_BROKER_EPOCH_CACHE)
+        resp = await self.core.invoke(broker_addr, RequestCode.GET_BROKER_EPOCH_CACHE)
         with bad_response(broker_addr, "epoch cache"):
             return EpochEntryCache.decode(resp.body or b"")
 
@@ -84,7 +94,7 @@ class ControllerOps(BrokerAdminOps):
         """``fetchMasterAndSlaveAddrByBrokerName``: the members of one broker group (none if unknown)."""
         from mqadmin.protocol.javacoll import java_hash_order
 
-        info = await self.examine_broker_cluster_info()
+        info = await self.namesrv.examine_broker_cluster_info()
         bd = (info.broker_addr_table or {}).get(_check_broker_name(broker_name))
         if bd is None or not bd.broker_addrs:
             return []
@@ -94,7 +104,7 @@ class ControllerOps(BrokerAdminOps):
 
     async def get_controller_metadata(self, controller_addr: str) -> GetMetaDataResponseHeader:
         """CONTROLLER_GET_METADATA_INFO: the controller group, its leader and peers."""
-        resp = await self.invoke(
+        resp = await self.core.invoke(
             check_controller_addr(controller_addr), RequestCode.CONTROLLER_GET_METADATA_INFO
         )
         try:
@@ -120,7 +130,7 @@ class ControllerOps(BrokerAdminOps):
             _check_broker_name(n)
         leader = await self._leader(controller_addr)
         body = fastjson.dumps(list(broker_names)).encode()
-        resp = await self.invoke(leader, RequestCode.CONTROLLER_GET_SYNC_STATE_DATA, body=body)
+        resp = await self.core.invoke(leader, RequestCode.CONTROLLER_GET_SYNC_STATE_DATA, body=body)
         with bad_response(leader, "sync state data"):
             return BrokerReplicasInfo.decode(resp.body or b"")
 
@@ -132,7 +142,7 @@ class ControllerOps(BrokerAdminOps):
             check_cluster_name(cluster), _check_broker_name(broker_name), broker_id, True, _now_ms()
         ).check()
         leader = await self._leader(controller_addr)
-        resp = await self.invoke(leader, RequestCode.CONTROLLER_ELECT_MASTER, header)
+        resp = await self.core.invoke(leader, RequestCode.CONTROLLER_ELECT_MASTER, header)
         try:
             got = ElectMasterResponseHeader.decode(resp.ext_fields, lenient=True)
             body = ElectMasterResponseBody.decode(resp.body) if resp.body else None
@@ -157,7 +167,7 @@ class ControllerOps(BrokerAdminOps):
             invoke_time=_now_ms(),
         ).check()
         leader = await self._leader(controller_addr)
-        await self.invoke(leader, RequestCode.CLEAN_BROKER_DATA, header)
+        await self.core.invoke(leader, RequestCode.CLEAN_BROKER_DATA, header)
 
     async def get_controller_config(self, addrs: Iterable[str]) -> FanOutResult[str, dict[str, str]]:
         """GET_CONTROLLER_CONFIG from each controller: its settings in the order sent."""
@@ -166,11 +176,11 @@ class ControllerOps(BrokerAdminOps):
         targets = [check_controller_addr(a) for a in addrs]
 
         async def one(addr: str) -> dict[str, str]:
-            resp = await self.invoke(addr, RequestCode.GET_CONTROLLER_CONFIG)
+            resp = await self.core.invoke(addr, RequestCode.GET_CONTROLLER_CONFIG)
             with bad_response(addr, "controller config"):
                 return string_to_properties(resp.body or b"")
 
-        return await self.fan_out(targets, one, code=RequestCode.GET_CONTROLLER_CONFIG)
+        return await self.core.fan_out(targets, one, code=RequestCode.GET_CONTROLLER_CONFIG)
 
     async def update_controller_config(
         self, properties: dict[str, str], addrs: Iterable[str]
@@ -186,6 +196,6 @@ class ControllerOps(BrokerAdminOps):
         body = properties_to_string(properties).encode("utf-8")
 
         async def one(addr: str) -> RemotingCommand:
-            return await self.invoke(addr, RequestCode.UPDATE_CONTROLLER_CONFIG, body=body)
+            return await self.core.invoke(addr, RequestCode.UPDATE_CONTROLLER_CONFIG, body=body)
 
-        return await self.fan_out(targets, one, code=RequestCode.UPDATE_CONTROLLER_CONFIG)
+        return await self.core.fan_out(targets, one, code=RequestCode.UPDATE_CONTROLLER_CONFIG)

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
-from mqadmin.admin.topics import TopicAdminOps
+from mqadmin.admin.family import Family
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -22,6 +23,12 @@ from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.consumer import DeleteSubscriptionGroupRequestHeader, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError
+
+if TYPE_CHECKING:
+    from mqadmin.admin.brokers import BrokerAdminOps
+    from mqadmin.admin.core import AdminCore
+    from mqadmin.admin.namesrv import NamesrvOps
+    from mqadmin.admin.topics import TopicAdminOps
 
 __all__ = ["DLQ_PREFIX", "ORDER_TOPIC_CONFIG", "RETRY_PREFIX", "GroupConfigHit", "GroupOps", "check_config"]
 
@@ -48,15 +55,23 @@ class GroupConfigHit:
     config: SubscriptionGroupConfig
 
 
-class GroupOps(TopicAdminOps):
+class GroupOps(Family):
     """What ``DefaultMQAdminExt`` asks of brokers about subscription groups."""
+
+    def __init__(
+        self, core: AdminCore, namesrv: NamesrvOps, topics: TopicAdminOps, brokers: BrokerAdminOps
+    ) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
+        self.topics = topics
+        self.brokers = brokers
 
     async def create_and_update_subscription_group_config(
         self, addr: str, config: SubscriptionGroupConfig
     ) -> None:
         """UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: the whole config as the body."""
         body = check_config(config).encode()
-        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, body=body)
+        await self.core.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, body=body)
 
     async def create_and_update_subscription_group_config_list(
         self, addr: str, configs: Sequence[SubscriptionGroupConfig]
@@ -68,7 +83,7 @@ class GroupOps(TopicAdminOps):
         """
         body = fastjson.dumps({"groupConfigList": [check_config(c).to_json_obj() for c in configs]}).encode()
         try:
-            await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, body=body)
+            await self.core.invoke(addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, body=body)
             return True
         except RemoteCommandError as e:
             if e.code != ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
@@ -85,7 +100,7 @@ class GroupOps(TopicAdminOps):
         header = DeleteSubscriptionGroupRequestHeader(
             group_name=group, remove_offset=remove_offset, clean_offset=remove_offset
         )
-        await self.invoke(addr, RequestCode.DELETE_SUBSCRIPTIONGROUP, header)
+        await self.core.invoke(addr, RequestCode.DELETE_SUBSCRIPTIONGROUP, header)
 
     async def delete_group_topics(self, group: str, cluster: str) -> list[BaseException]:
         """Drop ``%RETRY%<group>`` and ``%DLQ%<group>`` from the cluster's brokers and every name server.
@@ -95,28 +110,28 @@ class GroupOps(TopicAdminOps):
         """
         failures: list[BaseException] = []
         try:
-            addrs = await self.fetch_master_and_slave_addrs(cluster)
+            addrs = await self.brokers.fetch_master_and_slave_addrs(cluster)
         except Exception as e:
             return [e]
         for topic in (RETRY_PREFIX + group, DLQ_PREFIX + group):
-            brokers = await self.fan_out(
+            brokers = await self.core.fan_out(
                 addrs, partial(self._drop_topic_in_broker, topic), code=RequestCode.DELETE_TOPIC_IN_BROKER
             )
-            names = await self.fan_out(
-                self.namesrv_addrs,
+            names = await self.core.fan_out(
+                self.core.namesrv_addrs,
                 partial(self._drop_topic_in_namesrv, topic),
                 code=RequestCode.DELETE_TOPIC_IN_NAMESRV,
             )
-            kv = await self.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
+            kv = await self.namesrv.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
             for result in (brokers, names, kv):
                 failures.extend(result.errors[a] for a in result.order if a in result.errors)
         return failures
 
     async def _drop_topic_in_broker(self, topic: str, addr: str) -> None:
-        await self.delete_topic_in_broker(addr, topic)
+        await self.topics.delete_topic_in_broker(addr, topic)
 
     async def _drop_topic_in_namesrv(self, topic: str, addr: str) -> None:
-        await self.delete_topic_in_namesrv(addr, topic)
+        await self.topics.delete_topic_in_namesrv(addr, topic)
 
     async def find_subscription_group_config(
         self, group: str
@@ -126,7 +141,7 @@ class GroupOps(TopicAdminOps):
         Brokers come in ``HashMap`` order of their names; each is asked once (all at once) for its
         group table. Returns the hits and the brokers that could not be asked.
         """
-        info = await self.examine_broker_cluster_info()
+        info = await self.namesrv.examine_broker_cluster_info()
         brokers = info.broker_addr_table or {}
         clusters = info.cluster_addr_table or {}
         cluster_order = java_hash_order(list(clusters))
@@ -137,9 +152,9 @@ class GroupOps(TopicAdminOps):
                 continue
             cluster = next((c for c in cluster_order if name in (clusters.get(c) or [])), None)
             targets.append((name, cluster, addr))
-        tables = await self.fan_out(
+        tables = await self.core.fan_out(
             [t[2] for t in targets],
-            self.get_all_subscription_group,
+            self.brokers.get_all_subscription_group,
             code=RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
         )
         hits: list[GroupConfigHit] = []

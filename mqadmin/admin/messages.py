@@ -17,10 +17,11 @@ import random
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mqadmin.admin.broker import BrokerOps, max_offset_header, offset_field, search_offset_header
+from mqadmin.admin.broker import max_offset_header, offset_field, search_offset_header
 from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -46,6 +47,11 @@ from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message, decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
+
+if TYPE_CHECKING:
+    from mqadmin.admin.broker import BrokerOps
+    from mqadmin.admin.core import AdminCore
+    from mqadmin.admin.namesrv import NamesrvOps
 
 __all__ = [
     "TOOLS_CONSUMER",
@@ -197,28 +203,28 @@ def _store_addr(msg_id: str) -> tuple[str, int]:
     return addr, offset
 
 
-class MessageOps(BrokerOps):
+class MessageOps(Family):
     """Message lookups, pulls and offsets (see the module docstring)."""
+
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps, broker: BrokerOps) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
+        self.broker = broker
+        self._routes: dict[str, TopicRouteData] = {}
+        """Routes asked for once per admin object, as a client caches them."""
 
     # ------------------------------------------------------------------------------ routes
 
-    def _route_cache(self) -> dict[str, TopicRouteData]:
-        cache: dict[str, TopicRouteData] | None = getattr(self, "_msg_routes", None)
-        if cache is None:
-            cache = {}
-            self._msg_routes = cache
-        return cache
-
     async def topic_route_cached(self, topic: str, *, refresh: bool = False) -> TopicRouteData:
         """The topic's route, asked of the name server once per admin object (as a client caches it)."""
-        cache = self._route_cache()
+        cache = self._routes
         if refresh or topic not in cache:
-            cache[topic] = await self.examine_topic_route_info(topic)
+            cache[topic] = await self.namesrv.examine_topic_route_info(topic)
         return cache[topic]
 
     def share_route(self, topic: str, route_topic: str) -> None:
         """Reach ``topic``'s queues through ``route_topic``'s route (an LMQ through its parent)."""
-        cache = self._route_cache()
+        cache = self._routes
         if route_topic in cache:
             cache[topic] = cache[route_topic]
 
@@ -236,7 +242,7 @@ class MessageOps(BrokerOps):
                 if bd.broker_name == broker_name and bd.broker_addrs:
                     addr = bd.broker_addrs.get(MASTER_ID)
                     return addr if addr is not None else next(iter(bd.broker_addrs.values()))
-        addr = await broker_addr_in_cluster(self, broker_name, master_only=False)
+        addr = await broker_addr_in_cluster(self.namesrv, broker_name, master_only=False)
         if addr is None:
             raise BrokerNotFoundError(broker_name, topic)
         return addr
@@ -251,7 +257,7 @@ class MessageOps(BrokerOps):
         header.check()  # a bad topic is refused before the route is even asked for
         assert mq.topic is not None and mq.broker_name is not None
         addr = await self.broker_addr_of(mq.topic, mq.broker_name)
-        resp = await self.invoke(addr, code, header)
+        resp = await self.core.invoke(addr, code, header)
         return _offset(addr, resp)
 
     async def min_offset(self, mq: MessageQueue) -> int:
@@ -264,7 +270,7 @@ class MessageOps(BrokerOps):
         """GET_MAX_OFFSET: the offset the next message will get."""
         max_offset_header(mq).check()  # a bad topic is refused before the route is even asked for
         assert mq.topic is not None and mq.broker_name is not None
-        return await self.max_offset_at(await self.broker_addr_of(mq.topic, mq.broker_name), mq)
+        return await self.broker.max_offset_at(await self.broker_addr_of(mq.topic, mq.broker_name), mq)
 
     async def search_offset(self, mq: MessageQueue, timestamp: int, boundary: str = "LOWER") -> int:
         """SEARCH_OFFSET_BY_TIMESTAMP of a queue, its broker found from the route: the offset of
@@ -272,7 +278,7 @@ class MessageOps(BrokerOps):
         search_offset_header(mq, timestamp, boundary).check()  # a bad topic: refused before the route
         assert mq.topic is not None and mq.broker_name is not None
         addr = await self.broker_addr_of(mq.topic, mq.broker_name)
-        return await self.search_offset_at(addr, mq, timestamp, boundary=boundary)
+        return await self.broker.search_offset_at(addr, mq, timestamp, boundary=boundary)
 
     # ------------------------------------------------------------------------------ pull
 
@@ -309,7 +315,7 @@ class MessageOps(BrokerOps):
         addr = await self.broker_addr_of(mq.topic, mq.broker_name)
         # the tools' pull consumer runs with StreamTypeRPCHook, which adds ReqT beside the header
         fields: dict[str, str | None] = {**header.to_ext(), _REQ_T: "0"}
-        resp = await self.invoke(addr, RequestCode.PULL_MESSAGE, fields, ok=tuple(_PULL_STATUS))
+        resp = await self.core.invoke(addr, RequestCode.PULL_MESSAGE, fields, ok=tuple(_PULL_STATUS))
         status = _PULL_STATUS[resp.code]
         result = PullResult(
             status,
@@ -348,7 +354,7 @@ class MessageOps(BrokerOps):
         """
         addr, offset = _store_addr(msg_id)
         header = ViewMessageRequestHeader(topic, offset=offset)
-        resp = await self.invoke(addr, RequestCode.VIEW_MESSAGE_BY_ID, header)
+        resp = await self.core.invoke(addr, RequestCode.VIEW_MESSAGE_BY_ID, header)
         try:
             msg, _ = decode_message(resp.body or b"")
         except ProtocolError as e:
@@ -389,7 +395,7 @@ class MessageOps(BrokerOps):
         fields: dict[str, str | None] = {**header.to_ext(), _UNIQUE_KEY_QUERY: "true" if unique else "false"}
 
         async def ask(addr: str) -> RemotingCommand:
-            return await self.invoke(
+            return await self.core.invoke(
                 addr,
                 RequestCode.QUERY_MESSAGE,
                 fields,
@@ -437,7 +443,7 @@ class MessageOps(BrokerOps):
             addrs.update((bd.broker_addrs or {}).values())
         if addrs:
             return addrs
-        info = await self.examine_broker_cluster_info()
+        info = await self.namesrv.examine_broker_cluster_info()
         for bd in (info.broker_addr_table or {}).values():
             addrs.update((bd.broker_addrs or {}).values())
         return addrs
@@ -471,7 +477,7 @@ class MessageOps(BrokerOps):
 
     async def consumer_running_info(self, group: str, client_id: str, jstack: bool = False) -> dict[str, Any]:
         """GET_CONSUMER_RUNNING_INFO, relayed by a broker of the group's retry topic to the client."""
-        route = await self.examine_topic_route_info(RETRY_PREFIX + group)
+        route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
         for bd in route.broker_datas or []:
             addr = bd.select_broker_addr()
             if addr:
@@ -479,7 +485,7 @@ class MessageOps(BrokerOps):
         else:
             raise AdminError(f"no broker serves consumer group {group}")
         header = GetConsumerRunningInfoRequestHeader(group, client_id, jstack_enable=jstack)
-        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
+        resp = await self.core.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
         return _json_body(addr, resp, "consumer running info")
 
     async def consume_message_directly(
@@ -493,13 +499,13 @@ class MessageOps(BrokerOps):
             msg.offset_msg_id if msg.unique_key else msg.client_msg_id,
             topic=topic,
         )
-        resp = await self.invoke(addr, RequestCode.CONSUME_MESSAGE_DIRECTLY, header)
+        resp = await self.core.invoke(addr, RequestCode.CONSUME_MESSAGE_DIRECTLY, header)
         return _json_body(addr, resp, "consume result")
 
     async def message_track_detail(self, msg: MessageExt) -> list[MessageTrack]:
         """What each group consuming the topic did with ``msg`` (``messageTrackDetail``)."""
-        groups = await self.query_topic_consume_by_who(
-            msg.topic, await self.examine_topic_route_info(msg.topic)
+        groups = await self.broker.query_topic_consume_by_who(
+            msg.topic, await self.namesrv.examine_topic_route_info(msg.topic)
         )
         tracks: list[MessageTrack] = []
         for group in groups:
@@ -560,7 +566,7 @@ class MessageOps(BrokerOps):
         return mt
 
     async def _track_connection(self, group: str) -> dict[str, Any]:
-        route = await self.examine_topic_route_info(RETRY_PREFIX + group)
+        route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
         datas = route.broker_datas or []
         if not datas:
             raise _NotOnline()
@@ -568,7 +574,7 @@ class MessageOps(BrokerOps):
         if not addr:
             raise _NotOnline()
         header = GetConsumerConnectionListRequestHeader(group)
-        resp = await self.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, header)
+        resp = await self.core.invoke(addr, RequestCode.GET_CONSUMER_CONNECTION_LIST, header)
         data = _json_body(addr, resp, "consumer connection")
         if not data.get("connectionSet"):
             raise _NotOnline()
@@ -577,14 +583,14 @@ class MessageOps(BrokerOps):
     async def _track_consumed(self, msg: MessageExt, group: str) -> bool:
         from mqadmin.protocol.bodies.cluster import ClusterInfo
 
-        route = await self.examine_topic_route_info(RETRY_PREFIX + group)
-        info: ClusterInfo = await self.examine_broker_cluster_info()
+        route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
+        info: ClusterInfo = await self.namesrv.examine_broker_cluster_info()
         store = msg.store_address
         for bd in route.broker_datas or []:
             addr = bd.select_broker_addr()
             if not addr:
                 continue
-            stats = await self.get_consume_stats(addr, group)
+            stats = await self.broker.get_consume_stats(addr, group)
             for mq, ow in (stats.offset_table or {}).items():
                 if mq.topic != msg.topic or mq.queue_id != msg.queue_id:
                     continue

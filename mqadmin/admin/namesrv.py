@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
+from mqadmin.admin.family import Family
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -58,7 +58,7 @@ def _count(addr: str, resp: RemotingCommand, name: str) -> int:
         raise BadResponseError(addr, f"{name} is not a number: {raw!r}") from None
 
 
-class NamesrvOps(AdminCore):
+class NamesrvOps(Family):
     """What ``DefaultMQAdminExt`` asks of name servers."""
 
     # ------------------------------------------------------------------------- any name server
@@ -66,7 +66,7 @@ class NamesrvOps(AdminCore):
     async def examine_topic_route_info(self, topic: str) -> TopicRouteData:
         """GET_ROUTEINFO_BY_TOPIC; an unknown topic raises RemoteCommandError code 17 (TOPIC_NOT_EXIST)."""
         header = GetRouteInfoRequestHeader(topic=topic)
-        addr, resp = await self.invoke_namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, header)
+        addr, resp = await self.core.invoke_namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, header)
         try:
             return TopicRouteData.decode(_body(addr, resp, "the route"))
         except ProtocolError as e:
@@ -76,7 +76,7 @@ class NamesrvOps(AdminCore):
         """GET_BROKER_CLUSTER_INFO: every broker group and the cluster it belongs to."""
         from mqadmin.protocol.bodies.cluster import ClusterInfo
 
-        addr, resp = await self.invoke_namesrv(RequestCode.GET_BROKER_CLUSTER_INFO)
+        addr, resp = await self.core.invoke_namesrv(RequestCode.GET_BROKER_CLUSTER_INFO)
         try:
             return ClusterInfo.decode(_body(addr, resp, "the cluster info"))
         except ProtocolError as e:
@@ -84,13 +84,13 @@ class NamesrvOps(AdminCore):
 
     async def fetch_all_topic_list(self) -> list[str]:
         """GET_ALL_TOPIC_LIST_FROM_NAMESERVER: topic names in the order the name server sent them."""
-        addr, resp = await self.invoke_namesrv(RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER)
+        addr, resp = await self.core.invoke_namesrv(RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER)
         return self._topic_names(addr, resp)
 
     async def fetch_topics_by_cluster(self, cluster: str) -> list[str]:
         """GET_TOPICS_BY_CLUSTER: the topics on the brokers of one cluster."""
         header = GetTopicsByClusterRequestHeader(cluster=cluster)
-        addr, resp = await self.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, header)
+        addr, resp = await self.core.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, header)
         return self._topic_names(addr, resp)
 
     async def get_topic_cluster_list(self, topic: str) -> list[str]:
@@ -108,7 +108,7 @@ class NamesrvOps(AdminCore):
 
     async def get_kv_config(self, namespace: str, key: str) -> str | None:
         """GET_KV_CONFIG: one value, or None when the name server has no such key."""
-        _, resp = await self.invoke_namesrv(
+        _, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KV_CONFIG,
             GetKVConfigRequestHeader(namespace=namespace, key=key),
             ok=(ResponseCode.SUCCESS, ResponseCode.QUERY_NOT_FOUND),
@@ -119,7 +119,7 @@ class NamesrvOps(AdminCore):
 
     async def get_kv_list_by_namespace(self, namespace: str) -> dict[str, str]:
         """GET_KVLIST_BY_NAMESPACE: a whole namespace (empty when the name server has none)."""
-        addr, resp = await self.invoke_namesrv(
+        addr, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KVLIST_BY_NAMESPACE,
             GetKVListByNamespaceRequestHeader(namespace=namespace),
             ok=(ResponseCode.SUCCESS, ResponseCode.QUERY_NOT_FOUND),
@@ -141,7 +141,7 @@ class NamesrvOps(AdminCore):
         """GET_NAMESRV_CONFIG from each name server: its settings in the order they were sent."""
         from mqadmin.protocol.bodies.properties import string_to_properties
 
-        result = await self.invoke_each_namesrv(RequestCode.GET_NAMESRV_CONFIG, addrs=addrs)
+        result = await self.core.invoke_each_namesrv(RequestCode.GET_NAMESRV_CONFIG, addrs=addrs)
         out: FanOutResult[str, dict[str, str]] = FanOutResult(order=result.order, errors=result.errors)
         for addr, resp in result.results.items():
             try:
@@ -166,28 +166,28 @@ class NamesrvOps(AdminCore):
                 raise HeaderError(why)
 
         body = properties_to_string(properties).encode("utf-8")
-        return await self.invoke_each_namesrv(RequestCode.UPDATE_NAMESRV_CONFIG, body=body, addrs=addrs)
+        return await self.core.invoke_each_namesrv(RequestCode.UPDATE_NAMESRV_CONFIG, body=body, addrs=addrs)
 
     async def put_kv_config(self, namespace: str, key: str, value: str) -> FanOutResult[str, RemotingCommand]:
         """PUT_KV_CONFIG on every name server (each keeps its own KV store)."""
         header = PutKVConfigRequestHeader(namespace=namespace, key=key, value=value).check()
-        return await self.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, header)
+        return await self.core.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, header)
 
     async def delete_kv_config(self, namespace: str, key: str) -> FanOutResult[str, RemotingCommand]:
         """DELETE_KV_CONFIG on every name server."""
         header = DeleteKVConfigRequestHeader(namespace=namespace, key=key).check()
-        return await self.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, header)
+        return await self.core.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, header)
 
     async def wipe_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """WIPE_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
         header = WipeWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
-        result = await self.invoke_each_namesrv(RequestCode.WIPE_WRITE_PERM_OF_BROKER, header)
+        result = await self.core.invoke_each_namesrv(RequestCode.WIPE_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "wipeTopicCount")
 
     async def add_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """ADD_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
         header = AddWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
-        result = await self.invoke_each_namesrv(RequestCode.ADD_WRITE_PERM_OF_BROKER, header)
+        result = await self.core.invoke_each_namesrv(RequestCode.ADD_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "addTopicCount")
 
     # ------------------------------------------------------------------------- helpers

@@ -42,7 +42,7 @@ from mqadmin.protocol.msgid import UniqueIdGenerator
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 if TYPE_CHECKING:
-    from mqadmin.admin.messages import MessageOps
+    from mqadmin.admin.api import MQAdmin
 
 __all__ = [
     "DEFAULT_TOPIC",
@@ -202,7 +202,7 @@ class Producer:
 
     def __init__(
         self,
-        admin: MessageOps,
+        admin: MQAdmin,
         group: str,
         *,
         trace: bool = False,
@@ -216,7 +216,9 @@ class Producer:
         self.trace = trace
         self.trace_topic = trace_topic
         self.ids = ids or unique_ids()
-        self.send_timeout = send_timeout if send_timeout is not None else min(admin.settings.timeout, 3.0)
+        self.send_timeout = (
+            send_timeout if send_timeout is not None else min(admin.core.settings.timeout, 3.0)
+        )
         self.attempts = attempts
         self._publish: dict[str, _PublishInfo] = {}
         self._traces: list[tuple[str, str]] = []  # (record, keys)
@@ -229,13 +231,13 @@ class Producer:
         if info is not None:
             return info
         try:
-            route = await self.admin.examine_topic_route_info(topic)
+            route = await self.admin.namesrv.examine_topic_route_info(topic)
             queues = publish_queues(topic, route)
         except RemoteCommandError as e:
             if e.code != ResponseCode.TOPIC_NOT_EXIST:
                 raise
             try:
-                route = await self.admin.examine_topic_route_info(DEFAULT_TOPIC)
+                route = await self.admin.namesrv.examine_topic_route_info(DEFAULT_TOPIC)
             except RemoteCommandError as e2:
                 if e2.code == ResponseCode.TOPIC_NOT_EXIST:
                     raise e from None
@@ -269,7 +271,7 @@ class Producer:
         for bd in datas:
             if bd.broker_name == broker_name and bd.broker_addrs and MASTER_ID in bd.broker_addrs:
                 return bd.broker_addrs[MASTER_ID]
-        addr = await broker_addr_in_cluster(self.admin, broker_name, master_only=True)
+        addr = await broker_addr_in_cluster(self.admin.namesrv, broker_name, master_only=True)
         if addr is None:
             raise AdminError(f"The broker[{broker_name}] not exist")
         return addr
@@ -397,7 +399,9 @@ class Producer:
             batch=batch,
             broker_name=mq.broker_name,
         )
-        return await self.admin.invoke(addr, code, header, body, timeout=self.send_timeout, ok=tuple(_STATUS))
+        return await self.admin.core.invoke(
+            addr, code, header, body, timeout=self.send_timeout, ok=tuple(_STATUS)
+        )
 
     @staticmethod
     def _result(addr: str, resp: RemotingCommand, mq: MessageQueue, msg_id: str) -> SendResult:

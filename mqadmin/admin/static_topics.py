@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from mqadmin.admin.consumers import ConsumerOps
 from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.admin.family import Family
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping, TopicQueueMappingDetail
+from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.static_topic import CreateStaticTopicRequestHeader
@@ -28,16 +28,16 @@ from mqadmin.protocol.headers.topic import GetTopicConfigRequestHeader
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.staticmapping import (
     DEFAULT_BLOCK_SEQ_SIZE,
-    MappingError,
     copy_plan,
     decide_logic_offsets,
-    logical_topic_stats,
     merge_broker_detail,
 )
 
 if TYPE_CHECKING:
+    from mqadmin.admin.core import AdminCore
+    from mqadmin.admin.namesrv import NamesrvOps
+    from mqadmin.admin.topics import TopicAdminOps
     from mqadmin.protocol.bodies.cluster import ClusterInfo
-    from mqadmin.protocol.bodies.route import TopicRouteData
     from mqadmin.protocol.bodies.stats import TopicStatsTable
 
 __all__ = ["StaticTopicOps", "master_addrs"]
@@ -56,14 +56,19 @@ def master_addrs(info: ClusterInfo) -> dict[str, str]:
     return out
 
 
-class StaticTopicOps(ConsumerOps):
+class StaticTopicOps(Family):
     """The static-topic part of ``DefaultMQAdminExt`` and ``MQAdminUtils``."""
+
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps, topics: TopicAdminOps) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
+        self.topics = topics
 
     async def examine_topic_config_and_mapping(
         self, addr: str, topic: str
     ) -> TopicConfigAndQueueMapping | None:
         """GET_TOPIC_CONFIG with ``lo=true``: the topic's config and mapping; None without the topic."""
-        resp = await self.invoke(
+        resp = await self.core.invoke(
             addr,
             RequestCode.GET_TOPIC_CONFIG,
             GetTopicConfigRequestHeader(topic=topic, lo=True),
@@ -81,9 +86,9 @@ class StaticTopicOps(ConsumerOps):
     ) -> dict[str, TopicConfigAndQueueMapping]:
         """``examineTopicConfigAll``: the topic on the master of every broker the name servers know."""
         if info is None:
-            info = await self.examine_broker_cluster_info()
+            info = await self.namesrv.examine_broker_cluster_info()
         addrs = master_addrs(info)
-        answers = await self.fan_out(
+        answers = await self.core.fan_out(
             list(addrs),
             lambda b: self.examine_topic_config_and_mapping(addrs[b], topic),
             code=RequestCode.GET_TOPIC_CONFIG,
@@ -115,7 +120,7 @@ class StaticTopicOps(ConsumerOps):
             order=tc.order,
             force=force,
         )
-        await self.invoke(
+        await self.core.invoke(
             addr, RequestCode.UPDATE_AND_CREATE_STATIC_TOPIC, header, cm.mapping_detail.encode()
         )
 
@@ -171,7 +176,7 @@ class StaticTopicOps(ConsumerOps):
 
         async def read_stats() -> None:
             for broker in java_hash_order(map_out):
-                tables[broker] = await self.examine_topic_stats_in_broker(addrs[broker], topic)
+                tables[broker] = await self.topics.examine_topic_stats_in_broker(addrs[broker], topic)
 
         # before anything is written: every old leader's queue has stats to decide an offset from
         await read_stats()
@@ -187,25 +192,3 @@ class StaticTopicOps(ConsumerOps):
         for broker in java_hash_order(configs):  # 5: the other brokers
             if broker not in map_in and broker not in map_out:
                 await self.create_static_topic(addrs[broker], configs[broker], force)
-
-    # ------------------------------------------------------------------------ topicStatus
-
-    async def examine_topic_stats(
-        self,
-        topic: str,
-        route: TopicRouteData | None = None,
-        *,
-        failures: list[BaseException] | None = None,
-    ) -> TopicStatsTable:
-        """Java 5.3.3 ``examineTopicStats``: a static topic also gets one row per logical queue, under
-        the mock broker name (``__syslo__global__``), in logical offsets."""
-        if route is None:
-            route = await self.examine_topic_route_info(topic)
-        stats = await super().examine_topic_stats(topic, route, failures=failures)
-        if route.topic_queue_mapping_by_broker:
-            details: list[TopicQueueMappingDetail] = await self._mapping_details(topic, route)
-            try:
-                stats.offset_table.update(logical_topic_stats(topic, details, stats.offset_table))
-            except MappingError as e:
-                raise AdminError(f"the queue mappings of static topic {topic} do not add up: {e}") from None
-        return stats

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from mqadmin.protocol import names
 
 if TYPE_CHECKING:
-    from mqadmin.admin.consumers import BrokerConsumeStats
+    from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 
 __all__ = [
     "GROUP_NAME_REGEX",

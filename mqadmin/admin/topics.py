@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from mqadmin.admin.brokers import BrokerAdminOps, perm_is_valid
+from mqadmin.admin.brokers import perm_is_valid
 from mqadmin.admin.errors import BadResponseError, RemoteCommandError
+from mqadmin.admin.family import Family
 from mqadmin.protocol import names
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
@@ -29,8 +30,11 @@ from mqadmin.protocol.headers.topic import (
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
 
 if TYPE_CHECKING:
+    from mqadmin.admin.core import AdminCore
     from mqadmin.admin.fanout import FanOutResult
+    from mqadmin.admin.namesrv import NamesrvOps
     from mqadmin.protocol.bodies.route import TopicRouteData
+    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
     from mqadmin.protocol.bodies.stats import TopicStatsTable
     from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
     from mqadmin.protocol.command import RemotingCommand
@@ -134,8 +138,14 @@ def check_topic_config(config: TopicConfig) -> TopicConfig:
     return config
 
 
-class TopicAdminOps(BrokerAdminOps):
+class TopicAdminOps(Family):
     """What ``DefaultMQAdminExt`` asks of brokers and name servers about topics."""
+
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps) -> None:
+        super().__init__(core)
+        self.namesrv = namesrv
+        self._no_get_topic_config: set[str] = set()
+        """Brokers of this admin that refused GET_TOPIC_CONFIG: they get the older request only."""
 
     # ------------------------------------------------------------------------ create and delete
 
@@ -145,7 +155,7 @@ class TopicAdminOps(BrokerAdminOps):
         """UPDATE_AND_CREATE_TOPIC on one broker; a bad topic is refused before sending
         (:func:`create_topic_header`)."""
         hdr = create_topic_header(config, default_topic)
-        await self.invoke(addr, RequestCode.UPDATE_AND_CREATE_TOPIC, hdr)
+        await self.core.invoke(addr, RequestCode.UPDATE_AND_CREATE_TOPIC, hdr)
 
     async def create_and_update_topic_config_list(self, addr: str, configs: list[TopicConfig]) -> None:
         """UPDATE_AND_CREATE_TOPIC_LIST (5.x brokers): many topics in one request.
@@ -158,7 +168,7 @@ class TopicAdminOps(BrokerAdminOps):
         for c in configs:
             check_topic_config(c)
         body = fastjson.dumps({"topicConfigList": [c.to_json_obj() for c in configs]}).encode("utf-8")
-        resp = await self.invoke(
+        resp = await self.core.invoke(
             addr,
             RequestCode.UPDATE_AND_CREATE_TOPIC_LIST,
             CreateTopicListRequestHeader(),
@@ -166,16 +176,18 @@ class TopicAdminOps(BrokerAdminOps):
             ok=(ResponseCode.SUCCESS, ResponseCode.REQUEST_CODE_NOT_SUPPORTED),
         )
         if resp.code == ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
-            await self.gather(*(self.create_and_update_topic_config(addr, c) for c in configs))
+            await self.core.gather(*(self.create_and_update_topic_config(addr, c) for c in configs))
 
     async def delete_topic_in_broker(self, addr: str, topic: str) -> None:
         """DELETE_TOPIC_IN_BROKER."""
-        await self.invoke(addr, RequestCode.DELETE_TOPIC_IN_BROKER, DeleteTopicRequestHeader(topic=topic))
+        await self.core.invoke(
+            addr, RequestCode.DELETE_TOPIC_IN_BROKER, DeleteTopicRequestHeader(topic=topic)
+        )
 
     async def delete_topic_in_namesrv(self, addr: str, topic: str, cluster: str | None = None) -> None:
         """DELETE_TOPIC_IN_NAMESRV on one name server (with ``cluster``: only that cluster's brokers)."""
         fields: dict[str, str | None] = {"clusterName": cluster, "topic": topic}
-        await self.invoke(addr, RequestCode.DELETE_TOPIC_IN_NAMESRV, fields)
+        await self.core.invoke(addr, RequestCode.DELETE_TOPIC_IN_NAMESRV, fields)
 
     # ------------------------------------------------------------------------ topic configs
 
@@ -183,7 +195,7 @@ class TopicAdminOps(BrokerAdminOps):
         """GET_ALL_TOPIC_CONFIG: the broker's whole topic table (in the order it was sent)."""
         from mqadmin.protocol.bodies.topic import TopicConfigSerializeWrapper
 
-        resp = await self.invoke(addr, RequestCode.GET_ALL_TOPIC_CONFIG)
+        resp = await self.core.invoke(addr, RequestCode.GET_ALL_TOPIC_CONFIG)
         try:
             return TopicConfigSerializeWrapper.decode(resp.body or b"{}")
         except ProtocolError as e:
@@ -193,7 +205,7 @@ class TopicAdminOps(BrokerAdminOps):
         """GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the topics the broker made for itself."""
         from mqadmin.protocol.bodies.topic import TopicList
 
-        resp = await self.invoke(addr, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER)
+        resp = await self.core.invoke(addr, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER)
         try:
             return TopicList.decode(resp.body or b"{}").topic_list
         except ProtocolError as e:
@@ -204,7 +216,7 @@ class TopicAdminOps(BrokerAdminOps):
 
         ``special`` keeps the retry and DLQ topics; topics with an invalid permission are dropped.
         """
-        wrapper, system = await self.gather(
+        wrapper, system = await self.core.gather(
             self.get_all_topic_config(addr), self.get_system_topic_list_from_broker(addr)
         )
         table = wrapper.topic_config_table or {}
@@ -231,9 +243,9 @@ class TopicAdminOps(BrokerAdminOps):
         """
         from mqadmin.protocol.bodies.topic import TopicConfig
 
-        legacy = self._brokers_without_get_topic_config()
+        legacy = self._no_get_topic_config
         if addr not in legacy:
-            resp = await self.invoke(
+            resp = await self.core.invoke(
                 addr,
                 RequestCode.GET_TOPIC_CONFIG,
                 GetTopicConfigRequestHeader(topic=topic, lo=True),
@@ -254,14 +266,6 @@ class TopicAdminOps(BrokerAdminOps):
         table = (await self.get_all_topic_config(addr)).topic_config_table or {}
         return table.get(topic)
 
-    def _brokers_without_get_topic_config(self) -> set[str]:
-        """Brokers of this client that refused GET_TOPIC_CONFIG: they get the older request only."""
-        found: set[str] | None = getattr(self, "_legacy_topic_config_brokers", None)
-        if found is None:
-            found = set()
-            self._legacy_topic_config_brokers = found
-        return found
-
     async def examine_topic_config_from_route(
         self, topic: str, route: TopicRouteData
     ) -> dict[str, TopicConfig]:
@@ -271,7 +275,7 @@ class TopicAdminOps(BrokerAdminOps):
         """
         brokers = [(bd.broker_name or "", bd.select_broker_addr()) for bd in route.broker_datas or []]
         asked = [(name, addr) for name, addr in brokers if addr is not None]
-        configs = await self.gather(*(self.examine_topic_config(addr, topic) for _, addr in asked))
+        configs = await self.core.gather(*(self.examine_topic_config(addr, topic) for _, addr in asked))
         out: dict[str, TopicConfig] = {}
         for (name, _), tc in zip(asked, configs, strict=True):
             if tc is not None:
@@ -285,7 +289,7 @@ class TopicAdminOps(BrokerAdminOps):
         from mqadmin.protocol.bodies.stats import TopicStatsTable
 
         hdr = GetTopicStatsInfoRequestHeader(topic=topic)
-        resp = await self.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, hdr)
+        resp = await self.core.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, hdr)
         try:
             return TopicStatsTable.decode(resp.body or b"{}")
         except ProtocolError as e:
@@ -301,15 +305,17 @@ class TopicAdminOps(BrokerAdminOps):
         """The stats of every queue of the topic (``examineTopicStats``): 105, 202 per broker, 351 per broker.
 
         An empty result is an error, as in Java ("Not found the topic stats info"). With a
-        ``failures`` list, brokers that fail are added to it and the others' queues returned.
+        ``failures`` list, brokers that fail are added to it and the others' queues returned. A
+        static topic (its route has queue mappings) also gets its logical rows (Java 5.3.3,
+        its logical rows).
         """
         from mqadmin.admin.errors import AdminError
 
         if route is None:
-            route = await self.examine_topic_route_info(topic)
+            route = await self.namesrv.examine_topic_route_info(topic)
 
         async def one(addr: str) -> TopicStatsTable:
-            stats, _ = await self.gather(
+            stats, _ = await self.core.gather(
                 self.examine_topic_stats_in_broker(addr, topic),
                 self.examine_topic_config(addr, topic),  # 5.x's static-topic check (module doc)
             )
@@ -318,13 +324,54 @@ class TopicAdminOps(BrokerAdminOps):
         merged = await self._merged_stats(route, one, failures)
         if not merged.offset_table and not failures:
             raise AdminError(f"no queue stats found for topic {topic}")
+        if route.topic_queue_mapping_by_broker:
+            await self._add_logical_stats(topic, route, merged)
         return merged
+
+    async def _add_logical_stats(self, topic: str, route: TopicRouteData, stats: TopicStatsTable) -> None:
+        """Java 5.3.3 ``examineTopicStats`` of a static topic: one more row per logical queue, under
+        the mock broker name (``__syslo__global__``), in logical offsets."""
+        from mqadmin.admin.errors import AdminError
+        from mqadmin.protocol.staticmapping import MappingError, logical_topic_stats
+
+        details = await self.mapping_details(topic, route)
+        try:
+            stats.offset_table.update(logical_topic_stats(topic, details, stats.offset_table))
+        except MappingError as e:
+            raise AdminError(f"the queue mappings of static topic {topic} do not add up: {e}") from None
+
+    async def mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
+        """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
+        from mqadmin.protocol.bodies import _json as j
+        from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
+
+        out: list[TopicQueueMappingDetail] = []
+        for bd in route.broker_datas or []:
+            addr = bd.select_broker_addr()
+            if addr is None:
+                continue
+            try:
+                header = GetTopicConfigRequestHeader(topic=topic, lo=True)
+                resp = await self.core.invoke(addr, RequestCode.GET_TOPIC_CONFIG, header)
+            except RemoteCommandError as e:
+                if e.code in (ResponseCode.TOPIC_NOT_EXIST, ResponseCode.REQUEST_CODE_NOT_SUPPORTED):
+                    continue
+                raise
+            try:
+                detail = j.decode_object(resp.body or b"{}", "TopicConfigAndQueueMapping").get(
+                    "mappingDetail"
+                )
+                if detail is not None:
+                    out.append(TopicQueueMappingDetail.from_json_obj(detail))
+            except ProtocolError as e:
+                raise BadResponseError(addr, f"topic config of {topic}: {e}") from None
+        return out
 
     async def examine_topic_stats_by_cluster(
         self, topic: str, cluster: str, *, failures: list[BaseException] | None = None
     ) -> TopicStatsTable:
         """``topicStatus -c``: 202 to each broker of the route of ``cluster`` (a cluster or LMQ parent)."""
-        route = await self.examine_topic_route_info(cluster)
+        route = await self.namesrv.examine_topic_route_info(cluster)
         return await self._merged_stats(
             route, lambda a: self.examine_topic_stats_in_broker(a, topic), failures
         )
@@ -340,7 +387,7 @@ class TopicAdminOps(BrokerAdminOps):
         from mqadmin.protocol.bodies.stats import TopicStatsTable
 
         addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
-        answers = await self.fan_out(addrs, call, code=RequestCode.GET_TOPIC_STATS_INFO)
+        answers = await self.core.fan_out(addrs, call, code=RequestCode.GET_TOPIC_STATS_INFO)
         merged = TopicStatsTable({}, 0.0)
         for addr in answers.order:
             if addr in answers.errors:
@@ -355,13 +402,13 @@ class TopicAdminOps(BrokerAdminOps):
 
     async def get_order_conf(self, topic: str) -> str | None:
         """The topic's order conf from the name server KV store (None when it has none)."""
-        return await self.get_kv_config(ORDER_TOPIC_CONFIG, topic)
+        return await self.namesrv.get_kv_config(ORDER_TOPIC_CONFIG, topic)
 
     async def put_order_conf(self, topic: str, conf: str) -> FanOutResult[str, RemotingCommand]:
-        return await self.put_kv_config(ORDER_TOPIC_CONFIG, topic, conf)
+        return await self.namesrv.put_kv_config(ORDER_TOPIC_CONFIG, topic, conf)
 
     async def delete_order_conf(self, topic: str) -> FanOutResult[str, RemotingCommand]:
-        return await self.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
+        return await self.namesrv.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
 
     async def create_or_update_order_conf(
         self, topic: str, conf: str, is_cluster: bool

@@ -57,7 +57,7 @@ def split_list(value: str | None) -> list[str] | None:
 
 async def masters(inv: Invocation, cluster_name: str, command: str) -> list[str]:
     """The masters of the ``-c`` cluster; none is Java's "there is no broker in cluster."."""
-    addrs = await inv.admin.fetch_master_addrs(cluster_name.strip())
+    addrs = await inv.admin.brokers.fetch_master_addrs(cluster_name.strip())
     if not addrs:
         raise CommandError(f"{command} command failed, there is no broker in cluster.")
     return addrs

@@ -40,14 +40,14 @@ async def all_members(inv: Invocation, broker_addr: str | None, cluster_name: st
     """``-b``, or every master and slave of the ``-c`` cluster."""
     if broker_addr is not None:
         return [broker_addr.strip()]
-    return await inv.admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
+    return await inv.admin.brokers.fetch_master_and_slave_addrs((cluster_name or "").strip())
 
 
 async def master_addrs(inv: Invocation, broker_addr: str | None, cluster_name: str | None) -> list[str]:
     """``-b``, or the masters of the ``-c`` cluster (none when it has none)."""
     if broker_addr is not None:
         return [broker_addr.strip()]
-    return await inv.admin.fetch_master_addrs((cluster_name or "").strip())
+    return await inv.admin.brokers.fetch_master_addrs((cluster_name or "").strip())
 
 
 async def change_each(
@@ -103,7 +103,7 @@ async def bannered_members(
         addr = broker_addr.strip()
         return [Member(addr, "master", None, f"============{addr}============\n")]
     out: list[Member] = []
-    groups = await inv.admin.fetch_master_slave_map((cluster_name or "").strip())
+    groups = await inv.admin.brokers.fetch_master_slave_map((cluster_name or "").strip())
     for master, slaves in groups.items():
         out.append(Member(master, "master", None, f"============Master: {master}============\n"))
         out.extend(

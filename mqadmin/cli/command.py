@@ -159,7 +159,7 @@ class Invocation:
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """``call(addr)`` on every address at once, within the deadline, :meth:`tally`-ed (the rows
         of a ``brokers`` list are named when written: :meth:`release_output`)."""
-        return self.tally(await self.admin.fan_out(addrs, call, deadline=self.deadline))
+        return self.tally(await self.admin.core.fan_out(addrs, call, deadline=self.deadline))
 
     async def broker_items(self, rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """``rows`` (each with an ``addr``) as broker items of the JSON contract: ``cluster``,
@@ -186,7 +186,7 @@ class Invocation:
         if self._who is None:
             self._who = {}
             try:
-                info = await self.admin.examine_broker_cluster_info()
+                info = await self.admin.namesrv.examine_broker_cluster_info()
             except Exception:
                 return self._who
             cluster_of = {b: c for c, names in (info.cluster_addr_table or {}).items() for b in names}
@@ -222,7 +222,7 @@ class Invocation:
         if settings is None or not settings.namesrv_is_default or self._admin is None:
             return
         addr = settings.namesrv_addrs[0]
-        if addr in self._admin.client.connections:
+        if addr in self._admin.core.client.connections:
             click.echo(
                 f"mqadmin {self.name}: note: used the default name server {addr} "
                 "(no -n, NAMESRV_ADDR or context was given)",

@@ -104,9 +104,9 @@ async def _fetch(kind: str, settings: Any) -> list[str]:
 
     async with MQAdmin(settings) as admin:
         if kind == "cluster":
-            info = await admin.examine_broker_cluster_info()
+            info = await admin.namesrv.examine_broker_cluster_info()
             return sorted(info.cluster_addr_table or {})
-        topics = await admin.fetch_all_topic_list()
+        topics = await admin.namesrv.fetch_all_topic_list()
     if kind == "group":
         return sorted({t[len(_RETRY) :].split("+", 1)[0] for t in topics if t.startswith(_RETRY)})
     return sorted(topics)

@@ -26,8 +26,8 @@ from mqadmin.protocol.names import DLQ_GROUP_TOPIC_PREFIX, RETRY_GROUP_TOPIC_PRE
 
 if TYPE_CHECKING:
     from mqadmin.admin.api import MQAdmin
-    from mqadmin.admin.consumers import BrokerConsumeStats, ConsumerRunningInfo
     from mqadmin.protocol.bodies.connection import Connection
+    from mqadmin.protocol.bodies.consumption import BrokerConsumeStats, ConsumerRunningInfo
 
 __all__ = [
     "BrokerScrape",
@@ -131,11 +131,11 @@ async def scrape(admin: MQAdmin, cluster: str | None, budget: float, *, full: bo
     end = started + budget
     try:
         async with asyncio.timeout(budget * NAMESRV_SHARE):
-            info = await admin.examine_broker_cluster_info()
+            info = await admin.namesrv.examine_broker_cluster_info()
     except Exception as e:  # TimeoutError included: the name server is down for this scrape
         error: BaseException = e
         if isinstance(e, TimeoutError):
-            error = _cut_off(";".join(admin.namesrv_addrs), budget * NAMESRV_SHARE)
+            error = _cut_off(";".join(admin.core.namesrv_addrs), budget * NAMESRV_SHARE)
         return Scrape(False, namesrv_error=error, seconds=time.monotonic() - started)
     result = Scrape(True)
     result.brokers = _masters(info, cluster)
@@ -179,7 +179,8 @@ async def _broker(admin: MQAdmin, b: BrokerScrape, end: float, full: bool) -> No
         b.runtime, b.consume = await _within(
             end,
             asyncio.gather(
-                admin.fetch_broker_runtime_stats(b.addr), admin.fetch_broker_consume_stats(b.addr)
+                admin.broker.fetch_broker_runtime_stats(b.addr),
+                admin.consumers.fetch_broker_consume_stats(b.addr),
             ),
         )
     except Exception as e:
@@ -231,7 +232,7 @@ async def _details(admin: MQAdmin, b: BrokerScrape) -> None:
             return None
 
     async def stats(name: str, key: str) -> dict[str, Any] | None:
-        return await call(lambda: admin.view_broker_stats_data(b.addr, name, key))
+        return await call(lambda: admin.brokers.view_broker_stats_data(b.addr, name, key))
 
     async def topic(name: str) -> None:
         offset = b.topic_offsets.get(name)
@@ -258,11 +259,11 @@ async def _details(admin: MQAdmin, b: BrokerScrape) -> None:
         ]
 
     async def config() -> dict[str, Any]:
-        wrapper = await call(lambda: admin.get_all_topic_config(b.addr))
+        wrapper = await call(lambda: admin.topics.get_all_topic_config(b.addr))
         return dict((wrapper.topic_config_table or {}) if wrapper is not None else {})
 
     async def slave(addr: str) -> None:
-        table = await call(lambda: admin.fetch_broker_runtime_stats(addr))
+        table = await call(lambda: admin.broker.fetch_broker_runtime_stats(addr))
         if table is not None and (table.get("commitLogMaxOffset") or "").lstrip("-").isdigit():
             b.slave_max_offsets[addr] = int(table["commitLogMaxOffset"])
 
@@ -304,7 +305,7 @@ async def _topic_offset(admin: MQAdmin, addr: str, topic: str) -> int:
     from mqadmin.protocol.codes import RequestCode
     from mqadmin.protocol.headers.topic import GetTopicStatsInfoRequestHeader
 
-    resp = await admin.invoke(
+    resp = await admin.core.invoke(
         addr, RequestCode.GET_TOPIC_STATS_INFO, GetTopicStatsInfoRequestHeader(topic=topic)
     )
     return sum(int(n) for n in _MAX_OFFSET.findall(resp.body or b""))
@@ -339,7 +340,7 @@ def _stats(b: BrokerScrape) -> list[tuple[str, Any]]:
 
 
 async def _producer_counts(admin: MQAdmin, addr: str) -> dict[str, int]:
-    return {g: len(items) for g, items in (await admin.get_all_producer_info(addr)).items()}
+    return {g: len(items) for g, items in (await admin.consumers.get_all_producer_info(addr)).items()}
 
 
 def _latencies(
@@ -354,7 +355,7 @@ def _latencies(
 
     async def one(topic: str, group: str, queue_id: int, offset: int) -> None:
         q = MessageQueue(topic, b.broker, queue_id)
-        got = await call(lambda: admin.pull_message(q, "*", offset, 1))
+        got = await call(lambda: admin.messages.pull_message(q, "*", offset, 1))
         if got is not None and got.status == "FOUND" and got.messages:
             age = now_ms - got.messages[0].store_timestamp
             key = (topic, group)
@@ -373,7 +374,7 @@ def _latencies(
 async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
     """Each group seen on an answering master: its connections (from that master) and each client's
     running info (relayed by it), as the exporter asks for them."""
-    from mqadmin.admin.consumers import ConsumerRunningInfo
+    from mqadmin.protocol.bodies.consumption import ConsumerRunningInfo
     from mqadmin.protocol.codes import RequestCode
     from mqadmin.protocol.headers.consumer import GetConsumerRunningInfoRequestHeader
 
@@ -387,13 +388,13 @@ async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
         header = GetConsumerRunningInfoRequestHeader(
             consumer_group=g.group, client_id=client_id, jstack_enable=False
         )
-        resp = await admin.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
+        resp = await admin.core.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
         g.running[client_id] = ConsumerRunningInfo.decode(resp.body or b"{}")
 
     async def one(group: str, addr: str) -> None:
         g = result.groups[group]
         try:
-            cc = await admin.examine_consumer_connection_info(group, addr)
+            cc = await admin.consumers.examine_consumer_connection_info(group, addr)
         except TimeoutError:
             raise
         except Exception:  # nobody online (or the broker refused): 0 consumers, clustering

@@ -97,7 +97,7 @@ def confirm(title: str, steps: list[Step], yes: bool) -> None:
 async def probe(inv: Invocation, addrs: list[str], call: Callable[[str], Awaitable[Any]]) -> dict[str, Any]:
     """``call(addr)`` on every address at once, for the plan: the answer, or the failure itself
     (not reported: the command's own request to that server will be, or the plan says it)."""
-    result = await inv.admin.fan_out(addrs, call, deadline=inv.deadline)
+    result = await inv.admin.core.fan_out(addrs, call, deadline=inv.deadline)
     return {a: result.results[a] if a in result.results else result.errors[a] for a in result.order}
 
 

@@ -28,7 +28,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from mqadmin.admin.errors import NameServersUnavailableError
 from mqadmin.admin.tablenames import SkippedName, askable_groups, askable_topics
@@ -37,7 +37,18 @@ from mqadmin.protocol.bodies import ClusterInfo, ConsumeStats, SubscriptionGroup
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError, RemotingTimeoutError
 
-__all__ = ["BrokerTarget", "CollectorError", "Snapshot", "SnapshotSource", "brokers_of", "collect_snapshot"]
+if TYPE_CHECKING:
+    from mqadmin.admin.api import MQAdmin
+
+__all__ = [
+    "AdminSource",
+    "BrokerTarget",
+    "CollectorError",
+    "Snapshot",
+    "SnapshotSource",
+    "brokers_of",
+    "collect_snapshot",
+]
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -76,6 +87,34 @@ class SnapshotSource(Protocol):
     async def fetch_broker_runtime_stats(self, broker_addr: str) -> dict[str, str]:
         """The broker's runtime table (GET_BROKER_RUNTIME_INFO)."""
         ...
+
+
+class AdminSource:
+    """:class:`SnapshotSource` over an :class:`mqadmin.admin.api.MQAdmin`: each method is the request
+    of the admin family that holds it."""
+
+    def __init__(self, admin: MQAdmin) -> None:
+        self.admin = admin
+
+    async def examine_broker_cluster_info(self) -> ClusterInfo:
+        return await self.admin.namesrv.examine_broker_cluster_info()
+
+    async def fetch_all_topic_list(self) -> list[str]:
+        return await self.admin.namesrv.fetch_all_topic_list()
+
+    async def examine_topic_stats_in_broker(self, addr: str, topic: str) -> TopicStatsTable:
+        return await self.admin.topics.examine_topic_stats_in_broker(addr, topic)
+
+    async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
+        return await self.admin.brokers.get_all_subscription_group(addr)
+
+    async def get_consume_stats(
+        self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
+    ) -> ConsumeStats:
+        return await self.admin.broker.get_consume_stats(addr, group, topic, timeout)
+
+    async def fetch_broker_runtime_stats(self, broker_addr: str) -> dict[str, str]:
+        return await self.admin.broker.fetch_broker_runtime_stats(broker_addr)
 
 
 class CollectorError(Exception):

@@ -131,7 +131,7 @@ async def _snapshots(
     document: str | None = None,
 ) -> int:
     from mqadmin.admin.api import MQAdmin
-    from mqadmin.pipeline.collector import CollectorError, collect_snapshot
+    from mqadmin.pipeline.collector import AdminSource, CollectorError, collect_snapshot
 
     loop = asyncio.get_running_loop()
     worst = 0
@@ -143,7 +143,7 @@ async def _snapshots(
                 await asyncio.sleep(max(0.0, started + i * interval - loop.time()))
             i += 1
             try:
-                snap = await collect_snapshot(admin, deadline=deadline, concurrency=concurrency)
+                snap = await collect_snapshot(AdminSource(admin), deadline=deadline, concurrency=concurrency)
             except CollectorError as e:
                 click.echo(f"mqadmin snapshot: {e}", err=True)
                 worst = max(worst, EXIT_TIMEOUT if e.timed_out else EXIT_UNREACHABLE)

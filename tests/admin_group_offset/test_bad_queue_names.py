@@ -33,7 +33,7 @@ def test_bad_topic_refused_before_any_request(topic: str, call: str) -> None:
             mq = MessageQueue(topic, "broker-a", 0)
             args = (mq, 1_700_000_000_000) if call == "search_offset" else (mq,)
             with pytest.raises(HeaderError):
-                await asyncio.wait_for(getattr(admin, call)(*args), 2)
+                await asyncio.wait_for(getattr(admin.messages, call)(*args), 2)
 
     try:
         asyncio.run(run())

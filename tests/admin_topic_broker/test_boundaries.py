@@ -59,7 +59,7 @@ REFUSED = [
 
 
 async def _route(admin: Any, topic: str) -> Any:
-    return await admin.examine_topic_route_info(topic)
+    return await admin.namesrv.examine_topic_route_info(topic)
 
 
 def _args(args: list[str], broker: str) -> list[str]:
@@ -75,10 +75,13 @@ def test_refused_before_any_request(cli_env: dict[str, str], args: list[str], te
 
 def test_refused_changes_nothing_on_our_servers(cluster: Cluster, tmp_path: Path) -> None:
     def topics() -> dict:
-        return cluster.admin(lambda a: a.get_all_topic_config(cluster.broker_addr)).topic_config_table or {}
+        return (
+            cluster.admin(lambda a: a.topics.get_all_topic_config(cluster.broker_addr)).topic_config_table
+            or {}
+        )
 
     def config() -> dict[str, str]:
-        return cluster.admin(lambda a: a.get_broker_config(cluster.broker_addr))
+        return cluster.admin(lambda a: a.brokers.get_broker_config(cluster.broker_addr))
 
     r = cluster.mqadmin("updateTopic", "-b", cluster.broker_addr, "-t", "T1", "-r", "2", "-w", "2")
     assert r.code == 0, r.err

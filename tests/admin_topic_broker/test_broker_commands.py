@@ -14,7 +14,7 @@ def one_error_line(err: str) -> bool:
 
 
 def broker_config(c: Cluster) -> dict[str, str]:
-    return c.admin(lambda a: a.get_broker_config(c.broker_addr))
+    return c.admin(lambda a: a.brokers.get_broker_config(c.broker_addr))
 
 
 # ------------------------------------------------------------------------------------- brokerStatus
@@ -25,7 +25,7 @@ def test_broker_status_by_broker_and_by_cluster(cluster: Cluster) -> None:
     cpp("produce", cluster.ns_addr, "StatsTopic", "3")
     r = cluster.mqadmin("brokerStatus", "-b", cluster.broker_addr)
     assert (r.code, r.err) == (0, "")
-    table = cluster.admin(lambda a: a.fetch_broker_runtime_stats(cluster.broker_addr))
+    table = cluster.admin(lambda a: a.broker.fetch_broker_runtime_stats(cluster.broker_addr))
     keys = sorted(table, key=lambda k: k.encode("utf-16-be"))
     lines = r.out.splitlines()
     assert [ln.split(":", 1)[0].rstrip() for ln in lines] == keys
@@ -165,7 +165,7 @@ def test_cluster_with_a_slave(cluster: Cluster, tmp_path_factory) -> None:  # ty
             f"============Master: {master}============",
             f"============My Master: {master}=====Slave: {slave.addr}============",
         ]
-        slave_props = cluster.admin(lambda a: a.get_broker_config(slave.addr))
+        slave_props = cluster.admin(lambda a: a.brokers.get_broker_config(slave.addr))
         assert r.out.endswith(
             "".join(f"{k:<50}=  {slave_props[k]}\n" for k in properties_order(list(slave_props))) + "\n"
         )
@@ -174,7 +174,7 @@ def test_cluster_with_a_slave(cluster: Cluster, tmp_path_factory) -> None:  # ty
             "updateBrokerConfig", "-c", "DefaultCluster", "-k", "maxMessageSize", "-v", "1048576"
         )
         assert r.out == f"update broker config success, {master}\n"
-        assert cluster.admin(lambda a: a.get_broker_config(slave.addr))["maxMessageSize"] != "1048576"
+        assert cluster.admin(lambda a: a.brokers.get_broker_config(slave.addr))["maxMessageSize"] != "1048576"
         r = cluster.mqadmin(
             "updateBrokerConfig",
             "-c",
@@ -186,11 +186,13 @@ def test_cluster_with_a_slave(cluster: Cluster, tmp_path_factory) -> None:  # ty
             "-v",
             "1048576",
         )
-        addrs = cluster.admin(lambda a: a.fetch_master_and_slave_addrs("DefaultCluster"))
+        addrs = cluster.admin(lambda a: a.brokers.fetch_master_and_slave_addrs("DefaultCluster"))
         assert sorted(addrs) == sorted([master, slave.addr])
         assert r.out == "".join(f"update broker config success, {a}\n" for a in addrs)
         for addr in (master, slave.addr):
-            assert cluster.admin(lambda a, x=addr: a.get_broker_config(x))["maxMessageSize"] == "1048576"
+            assert (
+                cluster.admin(lambda a, x=addr: a.brokers.get_broker_config(x))["maxMessageSize"] == "1048576"
+            )
 
         r = cluster.mqadmin("brokerStatus", "-c", "DefaultCluster")
         assert [ln.split(" ", 1)[0] for ln in r.out.splitlines()][:: len(r.out.splitlines()) // 2] == addrs

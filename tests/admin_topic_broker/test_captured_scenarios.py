@@ -207,5 +207,5 @@ def test_get_broker_config(java_like: Cluster, scenario: str) -> None:
 def test_s21_update_broker_config(java_like: Cluster) -> None:
     ours, java = run_recorded(java_like, f"{V498}/s21_updateBrokerConfig")
     assert ours == java
-    props = java_like.admin(lambda a: a.get_broker_config(java_like.broker_addr))
+    props = java_like.admin(lambda a: a.brokers.get_broker_config(java_like.broker_addr))
     assert props["maxMessageSize"] == "4194304"

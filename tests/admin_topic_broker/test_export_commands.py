@@ -42,7 +42,7 @@ def as_498_file(text: str) -> str:
 
 def create_group(c: Cluster, config: SubscriptionGroupConfig) -> None:
     async def go(admin) -> None:  # type: ignore[no-untyped-def]
-        await admin.invoke(
+        await admin.core.invoke(
             c.broker_addr, RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, body=config.encode()
         )
 
@@ -94,7 +94,7 @@ def test_export_metadata_of_one_broker(s35_state: Cluster, out_dir: Path) -> Non
     doc = json.loads((out_dir / "topic.json").read_text())
     assert sorted(doc["topicConfigTable"]) == ["GoldenTopic", "LoadTopic", "T1"]
     assert list(doc["dataVersion"]) == ["counter", "stateVersion", "timestamp"]
-    wrapper = c.admin(lambda a: a.get_all_topic_config(c.broker_addr))
+    wrapper = c.admin(lambda a: a.topics.get_all_topic_config(c.broker_addr))
     assert doc["dataVersion"]["counter"] == wrapper.data_version.counter
     assert doc["topicConfigTable"]["GoldenTopic"]["writeQueueNums"] == 4
 
@@ -140,7 +140,7 @@ def test_export_configs(cluster: Cluster, out_dir: Path) -> None:
     text = (out_dir / "configs.json").read_text()
     doc = json.loads(text)
     assert doc["clusterScale"] == {"namesrvSize": 1, "masterBrokerSize": 1, "slaveBrokerSize": 0}
-    props = cluster.admin(lambda a: a.get_broker_config(cluster.broker_addr))
+    props = cluster.admin(lambda a: a.brokers.get_broker_config(cluster.broker_addr))
     kept = doc["brokerConfigs"]["broker-a"]
     assert kept == {k: props[k] for k in _CONFIG_ORDER}
     assert keys_in_order(text) == [
@@ -164,7 +164,7 @@ def test_export_metrics_with_a_consumer_online(s35_state: Cluster, out_dir: Path
         clients = None
         while time.monotonic() < deadline:
             try:
-                clients = c.admin(lambda a: a.fetch_consumer_client_versions("CG1"))
+                clients = c.admin(lambda a: a.brokers.fetch_consumer_client_versions("CG1"))
                 break
             except Exception:
                 time.sleep(0.2)
@@ -185,9 +185,9 @@ def test_export_metrics_with_a_consumer_online(s35_state: Cluster, out_dir: Path
     }
     quota = broker["runtimeQuota"]
     assert (quota["topicSize"], quota["groupSize"]) == (3, 2)  # LoadTopic, T1, GoldenTopic; GoldenGroup, CG1
-    table = c.admin(lambda a: a.fetch_broker_runtime_stats(c.broker_addr))
+    table = c.admin(lambda a: a.broker.fetch_broker_runtime_stats(c.broker_addr))
     assert quota["diskRatio"]["commitLogDiskRatio"] == table["commitLogDiskRatio"]
-    props = c.admin(lambda a: a.get_broker_config(c.broker_addr))
+    props = c.admin(lambda a: a.brokers.get_broker_config(c.broker_addr))
     assert broker["runtimeEnv"] == {"cpuNum": props["clientCallbackExecutorThreads"]}
     assert keys_in_order(text) == [
         "totalData", "totalOneDayNum", "transOneDayInNum", "scheduleOneDayInNum", "normalOneDayOutNum",

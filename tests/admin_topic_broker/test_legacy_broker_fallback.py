@@ -38,9 +38,9 @@ def test_topic_config_falls_back_to_all_topic_configs(cluster: Cluster, proxy: L
     proxy.seen.clear()
 
     async def twice(admin):  # type: ignore[no-untyped-def]
-        first = await admin.examine_topic_config(proxy.addr, "FallbackTopic")
-        missing = await admin.examine_topic_config(proxy.addr, "NoSuchTopic")
-        direct = await admin.examine_topic_config(cluster.broker_addr, "FallbackTopic")
+        first = await admin.topics.examine_topic_config(proxy.addr, "FallbackTopic")
+        missing = await admin.topics.examine_topic_config(proxy.addr, "NoSuchTopic")
+        direct = await admin.topics.examine_topic_config(cluster.broker_addr, "FallbackTopic")
         return first, missing, direct
 
     first, missing, direct = cluster.admin(twice)
@@ -54,11 +54,11 @@ def test_topic_config_falls_back_to_all_topic_configs(cluster: Cluster, proxy: L
 
 def test_topic_config_from_route_tolerates_missing_topics(cluster: Cluster, proxy: LegacyBrokerProxy) -> None:
     async def go(admin):  # type: ignore[no-untyped-def]
-        route = await admin.examine_topic_route_info("FallbackTopic")
+        route = await admin.namesrv.examine_topic_route_info("FallbackTopic")
         route.broker_datas[0].broker_addrs = {0: proxy.addr}
-        found = await admin.examine_topic_config_from_route("FallbackTopic", route)
-        none = await admin.examine_topic_config_from_route("NotThere", route)
-        stats = await admin.examine_topic_stats("FallbackTopic", route)
+        found = await admin.topics.examine_topic_config_from_route("FallbackTopic", route)
+        none = await admin.topics.examine_topic_config_from_route("NotThere", route)
+        stats = await admin.topics.examine_topic_stats("FallbackTopic", route)
         return found, none, stats
 
     found, none, stats = cluster.admin(go)
@@ -79,5 +79,5 @@ def test_topic_list_falls_back_to_one_request_per_topic(
     assert (r.code, r.err) == (0, "")
     assert r.out == f"submit batch of topic config to {proxy.addr} success, please check the result later.\n"
     assert proxy.seen == [18, 17, 17, 17]
-    table = cluster.admin(lambda a: a.get_all_topic_config(cluster.broker_addr)).topic_config_table
+    table = cluster.admin(lambda a: a.topics.get_all_topic_config(cluster.broker_addr)).topic_config_table
     assert all(table[f"Batch{i}"].write_queue_nums == 2 for i in range(3))

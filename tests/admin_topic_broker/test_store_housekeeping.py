@@ -33,7 +33,7 @@ def small_files(tmp_path_factory: pytest.TempPathFactory, cli_env: dict[str, str
 
 
 def runtime(c: Cluster) -> dict[str, str]:
-    return c.admin(lambda a: a.fetch_broker_runtime_stats(c.broker_addr))
+    return c.admin(lambda a: a.broker.fetch_broker_runtime_stats(c.broker_addr))
 
 
 def test_expired_commit_log_then_expired_consume_queues(small_files: Cluster) -> None:

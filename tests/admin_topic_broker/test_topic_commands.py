@@ -26,11 +26,11 @@ def expect(doc: dict[str, Any], c: Cluster) -> dict[str, Any]:
 
 
 def broker_topics(c: Cluster) -> dict:
-    return c.admin(lambda a: a.get_all_topic_config(c.broker_addr)).topic_config_table
+    return c.admin(lambda a: a.topics.get_all_topic_config(c.broker_addr)).topic_config_table
 
 
 def route_of(c: Cluster, topic: str):  # type: ignore[no-untyped-def]
-    return c.admin(lambda a: a.examine_topic_route_info(topic))
+    return c.admin(lambda a: a.namesrv.examine_topic_route_info(topic))
 
 
 def no_route(c: Cluster, topic: str) -> bool:
@@ -77,7 +77,7 @@ def test_update_topic_on_one_broker_with_order_unit_and_attributes(cluster: Clus
     )
     tc = broker_topics(cluster)["OrderedTopic"]
     assert (tc.write_queue_nums, tc.topic_sys_flag) == (3, 3)
-    kv = cluster.admin(lambda a: a.get_kv_config(ORDER_TOPIC_CONFIG, "OrderedTopic"))
+    kv = cluster.admin(lambda a: a.namesrv.get_kv_config(ORDER_TOPIC_CONFIG, "OrderedTopic"))
     assert kv == "broker-a:3"  # (routes carry it only where the name server has orderMessageEnable)
 
 
@@ -104,7 +104,10 @@ def test_update_topic_cluster_order_conf_and_json(cluster: Cluster) -> None:
         },
         cluster,
     )
-    assert cluster.admin(lambda a: a.get_kv_config(ORDER_TOPIC_CONFIG, "OrderedByCluster")) == "broker-a:8"
+    assert (
+        cluster.admin(lambda a: a.namesrv.get_kv_config(ORDER_TOPIC_CONFIG, "OrderedByCluster"))
+        == "broker-a:8"
+    )
 
 
 def test_update_topic_bad_input(cluster: Cluster) -> None:
@@ -274,7 +277,7 @@ def test_topic_status_after_sending(cluster: Cluster) -> None:
 
 def test_update_order_conf_put_get_delete(cluster: Cluster) -> None:
     def kv() -> str | None:
-        return cluster.admin(lambda a: a.get_kv_config(ORDER_TOPIC_CONFIG, "ConfTopic"))
+        return cluster.admin(lambda a: a.namesrv.get_kv_config(ORDER_TOPIC_CONFIG, "ConfTopic"))
 
     r = cluster.mqadmin("updateOrderConf", "-t", "ConfTopic", "-m", "put", "-v", "broker-a:4;broker-b:4")
     assert (r.code, r.out) == (

@@ -104,7 +104,7 @@ def test_yaml_output() -> None:
 def test_running_info_reads_a_cpp_clients_unsigned_longs() -> None:
     """The C++ client sends uninitialised fields as unsigned 64-bit text: read as Java's signed long of
     the same bits, and the rest of the report stays readable; text that is no number is still refused."""
-    from mqadmin.admin.consumers import _long
+    from mqadmin.protocol.bodies.consumption import _long
     from mqadmin.protocol.errors import ProtocolError
 
     assert _long("11529351726658387200", "lastLockTimestamp") == 11529351726658387200 - (1 << 64)

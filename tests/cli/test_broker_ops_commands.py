@@ -65,7 +65,7 @@ def one_line_failure(r: Result, code: int | None = None) -> None:
 
 def request_modes(c: Cluster) -> dict[str, object]:
     async def call(admin):  # type: ignore[no-untyped-def]
-        return (await admin.get_all_message_request_mode(c.broker_addr)).to_json_obj()
+        return (await admin.broker_ops.get_all_message_request_mode(c.broker_addr)).to_json_obj()
 
     return c.admin(call)["messageRequestModeMap"]  # type: ignore[no-any-return]
 
@@ -463,9 +463,7 @@ def test_json_documents(c5: Cluster, tmp_path: Path) -> None:
     }
     assert doc("resetMasterFlushOffset", "-b", addr, "-o", "5") == {"brokerAddr": addr, "offset": 5}
     d = doc("checkRocksdbCqWriteProgress", "-c", "DefaultCluster5", "-cf", "0")
-    assert d["brokers"] == [
-        {"addr": addr, "ok": True, "checkStatus": 2, "checkResult": None}
-    ]
+    assert d["brokers"] == [{"addr": addr, "ok": True, "checkStatus": 2, "checkResult": None}]
     d = doc("rocksDBConfigToJson", "-c", "DefaultCluster5", "-t", "topics")
     assert d == {
         "mode": "rpc",

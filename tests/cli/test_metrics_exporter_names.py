@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from mqadmin.admin.consumers import ConsumerRunningInfo, ConsumeStatus
 from mqadmin.cli.metrics_collect import BrokerScrape, GroupScrape, Scrape, fixed_double
 from mqadmin.cli.metrics_exporter import EXPORTER_NAMES
 from mqadmin.cli.prometheus import exposition
 from mqadmin.protocol.bodies.connection import Connection
+from mqadmin.protocol.bodies.consumption import ConsumerRunningInfo, ConsumeStatus
 
 RUNTIME = {
     "putTps": "12.345 6.5 1.25",

@@ -38,7 +38,9 @@ def test_broker_finds_the_leader_through_a_follower(tmp_path: Path) -> None:
     dead = f"127.0.0.1:{free_port()}"
     broker = controller_broker(tmp_path / "broker", ns, controllerAddr=f"{dead};{follower.addr}")
     try:
-        info = with_admin(ns.addr, lambda admin: admin.get_in_sync_state_data(ns.addr, ["broker-a"]))
+        info = with_admin(
+            ns.addr, lambda admin: admin.controller.get_in_sync_state_data(ns.addr, ["broker-a"])
+        )
         replicas = info.replicas_info_table["broker-a"]
         assert (replicas.master_broker_id, replicas.master_epoch) == (1, 1)
         deadline = time.monotonic() + 5  # heartbeats go every second to every controller

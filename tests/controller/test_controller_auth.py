@@ -19,11 +19,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from mqadmin.namesrv.controller import NamesrvController
 
 from mqadmin.controller.auth import ControllerAuth, ControllerAuthError
 from mqadmin.localcluster import mqadmin_argv
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
-from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.bodies.controller import BrokerReplicasInfo, SyncStateSet
 from mqadmin.protocol.codes import RequestCode as RQ
@@ -500,7 +500,7 @@ def test_a_broker_with_inner_credentials_joins_a_secured_controller(tmp_path: Pa
 
         info = with_admin(
             ns.addr,
-            lambda a: a.get_in_sync_state_data(ns.addr, ["broker-a", "broker-b"]),
+            lambda a: a.controller.get_in_sync_state_data(ns.addr, ["broker-a", "broker-b"]),
             credentials=_creds(),
         )
         assert list(info.replicas_info_table) == ["broker-a"]  # broker-b never got an id

@@ -85,7 +85,7 @@ def test_compressed_body_is_inflated(cluster: Cluster, state: Sent) -> None:
 
     async def raw(admin):  # type: ignore[no-untyped-def]
         _, _, offset = decode_offset_msg_id(found["offsetMsgId"])
-        resp = await admin.invoke(
+        resp = await admin.core.invoke(
             cluster.broker.addr, RequestCode.VIEW_MESSAGE_BY_ID, {"offset": str(offset)}
         )
         return decode_message(resp.body, decompress=False)[0]
@@ -195,7 +195,7 @@ def test_cpp_batch_is_not_a_batch(cluster: Cluster, state: Sent) -> None:
     assert "UNIQ_KEY" not in stored["properties"] and stored["msgId"] == stored["offsetMsgId"]
     raw = with_admin(
         cluster.ns.addr,
-        lambda admin: admin.view_message(stored["offsetMsgId"], "CppBatchTopic"),
+        lambda admin: admin.messages.view_message(stored["offsetMsgId"], "CppBatchTopic"),
     )
     entries = decode_batch(raw.body)
     assert [e.body for e in entries] == [b"one", b"two"] and [e.keys for e in entries] == ["cb1", "cb2"]

@@ -36,7 +36,7 @@ class Three:
 
     def route_brokers(self) -> set[str]:
         async def names(admin: Any) -> set[str]:
-            route = await admin.examine_topic_route_info(TOPIC)
+            route = await admin.namesrv.examine_topic_route_info(TOPIC)
             return {bd.broker_name for bd in route.broker_datas or []}
 
         return with_admin(self.ns, names)

@@ -72,7 +72,7 @@ def _seed(ns: str, broker: str) -> None:
             await producer.send(
                 Message(topic=TOPIC, body=f"m{i}".encode()), MessageQueue(TOPIC, "broker-a", i % 2)
             )
-        await admin.update_consume_offset(broker, GROUP, MessageQueue(TOPIC, "broker-a", 0), 2)
+        await admin.consumers.update_consume_offset(broker, GROUP, MessageQueue(TOPIC, "broker-a", 0), 2)
 
     with_admin(ns, go, timeout=10)
 
@@ -114,7 +114,7 @@ def test_the_rules_split_names_in_order() -> None:
 
 
 def test_metrics_drop_them_from_the_brokers_own_walk() -> None:
-    from mqadmin.admin.consumers import BrokerConsumeStats
+    from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
     from mqadmin.protocol.bodies.stats import ConsumeStats
 
     stats = BrokerConsumeStats("a:1", [{"": [ConsumeStats()], GROUP: [ConsumeStats()]}, {"G?x": []}], 0)
@@ -127,7 +127,7 @@ def test_the_broker_loads_the_file_as_java_does(live: Live) -> None:
         fastjson.loads(GROUP_FILE)
 
     async def table(admin: Any) -> dict[str, Any]:
-        return (await admin.get_all_subscription_group(live.broker)).subscription_group_table or {}
+        return (await admin.brokers.get_all_subscription_group(live.broker)).subscription_group_table or {}
 
     groups = with_admin(live.ns, table)
     assert SKIPPED | {GROUP, IDLE} <= set(groups)

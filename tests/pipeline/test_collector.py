@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.settings import AdminSettings
-from mqadmin.pipeline.collector import CollectorError, brokers_of, collect_snapshot
+from mqadmin.pipeline.collector import AdminSource, CollectorError, brokers_of, collect_snapshot
 from mqadmin.protocol.bodies import (
     BrokerData,
     ClusterInfo,
@@ -228,7 +228,7 @@ def test_admin_api_against_our_namesrv(cluster: wire.WireCluster) -> None:
     async def go() -> Any:
         settings = AdminSettings(namesrv_addrs=("127.0.0.1:1", cluster.namesrv), timeout=2.0)
         async with MQAdmin(settings) as admin:
-            return await collect_snapshot(admin, deadline=10)
+            return await collect_snapshot(AdminSource(admin), deadline=10)
 
     snap = run(go())
     assert snap.brokers == 2 and snap.missing_brokers == [wire.DOWN]

@@ -1,6 +1,7 @@
-"""The admin API loads a family when one of its names is first used, and is then exactly the class
-with every family: the generated index is current, the family list is complete and in the order the
-type checker sees, and each lazily composed class answers every name as the full class does."""
+"""The admin API is ``MQAdmin`` holding one ``AdminCore``, with each family of requests a plain class
+over it, built lazily as an attribute: no family inherits from the core or from another family (one
+it asks is given to its constructor), the attributes name the family modules, and a name-server
+command loads the name-server family only."""
 
 from __future__ import annotations
 
@@ -10,72 +11,100 @@ import inspect
 import pkgutil
 import subprocess
 import sys
+from functools import cached_property
 from pathlib import Path
 
 import pytest
 
 import mqadmin.admin
-from mqadmin.admin import family_index
-from mqadmin.admin.api import FAMILIES, compose, family_class
+from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.core import AdminCore
+from mqadmin.admin.family import Family
+from mqadmin.admin.settings import AdminSettings
 
-API = Path(mqadmin.admin.__file__).parent / "api.py"
-
-
-def test_index_is_current() -> None:
-    assert Path(family_index.__file__).read_text() == family_index.render(), (
-        "stale: run python -m mqadmin.admin.family_index"
-    )
+ADMIN = Path(mqadmin.admin.__file__).parent
+FAMILY_ATTRS = sorted(n for n, v in vars(MQAdmin).items() if isinstance(v, cached_property))
 
 
-def test_family_list_is_complete_and_in_the_typed_order() -> None:
-    found = set()
+def _family_classes() -> dict[str, type]:
+    found: dict[str, type] = {}
     for info in pkgutil.iter_modules(mqadmin.admin.__path__):
         module = importlib.import_module(f"mqadmin.admin.{info.name}")
         for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, AdminCore) and cls.__module__ == module.__name__ and cls.__name__.endswith(
-                ("Ops", "OpsAdmin")
-            ):
-                found.add(f"{cls.__module__}:{cls.__name__}")
-    assert found == set(FAMILIES)
-    classes = [n for n in ast.walk(ast.parse(API.read_text())) if isinstance(n, ast.ClassDef)]
-    typed = [[ast.unparse(b) for b in c.bases] for c in classes if c.name == "_Families"]
-    assert [f.split(":")[1] for f in FAMILIES] in typed  # the bases mypy sees
+            if issubclass(cls, Family) and cls is not Family and cls.__module__ == module.__name__:
+                found[info.name] = cls
+    return found
 
 
-def test_no_family_redefines_the_core() -> None:
-    assert family_index.overridden_core_names() == []
+def test_every_family_is_an_attribute_named_after_its_module() -> None:
+    families = _family_classes()
+    assert sorted(families) == FAMILY_ATTRS
+    admin = MQAdmin(AdminSettings(namesrv_addrs=("127.0.0.1:1",)))
+    for name, cls in families.items():
+        family = getattr(admin, name)
+        assert type(family) is cls
+        assert getattr(admin, name) is family  # built once per admin
+        assert family.core is admin.core
+        for dep, value in vars(family).items():  # the families it asks are the admin's own
+            if isinstance(value, Family):
+                assert value is getattr(admin, dep), f"{name}.{dep}"
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_a_family_composed_alone_answers_as_the_full_class(family: str) -> None:
-    full = compose(frozenset(FAMILIES))
-    alone = compose(frozenset({family, *family_index.COMES_WITH.get(family, ())}))
-    for name in dir(family_class(family)):
-        if name.startswith("__"):
-            continue
-        assert getattr(alone, name) is getattr(full, name), name
+@pytest.mark.parametrize("module", sorted(_family_classes()))
+def test_a_family_is_a_plain_class_over_the_core(module: str) -> None:
+    cls = _family_classes()[module]
+    assert cls.__bases__ == (Family,), "a family gets another one in its constructor, not by inheriting"
+    assert not issubclass(cls, AdminCore)
 
 
-def test_a_name_server_command_loads_the_name_server_family_only() -> None:
-    code = (
-        "import sys\n"
+def test_no_runtime_composition_is_left() -> None:
+    assert not issubclass(MQAdmin, AdminCore)
+    assert not (ADMIN / "family_index.py").exists()
+    for path in ADMIN.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            assert not (isinstance(node, ast.Attribute) and node.attr == "__class__" and isinstance(
+                node.ctx, ast.Store)), f"{path.name} swaps a class at run time"  # fmt: skip
+            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+                assert path.name == "__init__.py", f"{path.name} resolves names at run time"
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    admin = MQAdmin(AdminSettings(namesrv_addrs=("127.0.0.1:1",)))
+    with pytest.raises(AttributeError):
+        admin.examine_topic_route_info  # type: ignore[attr-defined]  # noqa: B018  # a family's name, not the admin's
+    with pytest.raises(AttributeError):
+        admin.namesrv.create_and_update_topic_config  # type: ignore[attr-defined]  # noqa: B018
+
+
+def _modules_after(code: str) -> list[str]:
+    prog = f"import sys\n{code}\nprint(sorted(m for m in sys.modules if m.startswith('mqadmin.')))\n"
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True, check=True).stdout
+    return list(eval(out.splitlines()[-1]))
+
+
+FAMILY_MODULES = {f"mqadmin.admin.{m}" for m in FAMILY_ATTRS}
+
+
+def test_a_name_server_family_loads_no_other_family() -> None:
+    loaded = _modules_after(
         "from mqadmin.admin.api import MQAdmin\n"
         "from mqadmin.admin.settings import AdminSettings\n"
-        "a = MQAdmin(AdminSettings(namesrv_addrs=('127.0.0.1:1',)))\n"
-        "a.examine_topic_route_info\n"
-        "print(sorted(m for m in sys.modules if m.startswith('mqadmin.admin.')))\n"
-        "a.examine_topic_stats\n"  # an override: its family comes with its static-topic subclass
-        "print(type(a).examine_topic_stats.__qualname__)\n"
-        "b = MQAdmin(AdminSettings(namesrv_addrs=('127.0.0.1:1',)))\n"
-        "b.fetch_all_topic_list\n"  # a second admin takes the class the first one composed
-        "print(type(b) is type(a), type(b).fetch_all_topic_list.__qualname__)\n"
+        "MQAdmin(AdminSettings(namesrv_addrs=('127.0.0.1:1',))).namesrv\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    first, override, second = out.splitlines()
-    families = [m for m in eval(first) if m not in ("mqadmin.admin.errors", "mqadmin.admin.fanout",
-                "mqadmin.admin.settings", "mqadmin.admin.signing", "mqadmin.admin.core", "mqadmin.admin.api",
-                "mqadmin.admin.family_index")]  # fmt: skip
-    assert families == ["mqadmin.admin.namesrv"]
-    assert override == "StaticTopicOps.examine_topic_stats"
-    assert second == "True NamesrvOps.fetch_all_topic_list"
+    assert FAMILY_MODULES & set(loaded) == {"mqadmin.admin.namesrv"}
+
+
+def test_topic_route_command_loads_the_name_server_family_only() -> None:
+    """``mqadmin topicRoute`` run in a fresh interpreter (a refused name server: the request fails,
+    the loading is the same): of the families, only the name server's is imported."""
+    loaded = _modules_after(
+        "from mqadmin.cli.main import main\n"
+        "try:\n"
+        "    main(['topicRoute', '-n', '127.0.0.1:1', '-t', 'T'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+    )
+    assert "mqadmin.cli.commands.topic" in loaded  # the command did run
+    assert FAMILY_MODULES & set(loaded) == {"mqadmin.admin.namesrv"}
+    assert "mqadmin.protocol.bodies.consumption" not in loaded

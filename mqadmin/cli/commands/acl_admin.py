@@ -101,7 +101,7 @@ async def update_acl_config(
     await change_each(
         inv,
         await all_members(inv, broker_addr, cluster_name),
-        lambda a: admin_api.create_and_update_plain_access_config(a, cfg),
+        lambda a: admin_api.acl.create_and_update_plain_access_config(a, cfg),
         "create or update plain access config to %s success.\n",
         {"accessKey": cfg.access_key, "config": shown},
         tail=(
@@ -143,7 +143,7 @@ async def delete_acl_config(
     await change_each(
         inv,
         await all_members(inv, broker_addr, cluster_name),
-        lambda a: admin_api.delete_plain_access_config(a, key),
+        lambda a: admin_api.acl.delete_plain_access_config(a, key),
         "delete plain access config account from %s success.\n",
         {"accessKey": key},
         tail=f"account's accesskey is:{key}",
@@ -189,7 +189,7 @@ async def update_global_white_addr(
     await change_each(
         inv,
         await all_members(inv, broker_addr, cluster_name),
-        lambda a: admin_api.update_global_white_addr_config(a, addrs_text, path),
+        lambda a: admin_api.acl.update_global_white_addr_config(a, addrs_text, path),
         "update global white remote addresses to %s success.\n",
         {"globalWhiteRemoteAddresses": _split_option(addrs_text), "aclFileFullPath": path},
     )
@@ -217,7 +217,7 @@ async def cluster_acl_config_version(
 
     admin_api = inv.admin
     addrs = await master_addrs(inv, broker_addr, cluster_name)
-    infos, rows = await inv.on_each(addrs, admin_api.examine_broker_cluster_acl_version_info)
+    infos, rows = await inv.on_each(addrs, admin_api.acl.examine_broker_cluster_acl_version_info)
     lines: list[str] = []
     if broker_addr is None:
         lines.append(

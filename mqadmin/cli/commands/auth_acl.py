@@ -119,7 +119,7 @@ def _put_acl_command(verb: str, ip_first: bool) -> JavaCommand:
             trim(decision) or "",
         )
         admin = inv.admin
-        call = admin.create_acl if verb == "create" else admin.update_acl
+        call = admin.auth.create_acl if verb == "create" else admin.auth.update_acl
         await change(
             inv,
             broker_addr,
@@ -167,7 +167,7 @@ async def delete_acl(
     if resource is not None:
         check_resource(resource)
     addrs = await all_members(inv, broker_addr, cluster_name)
-    acls = await probe(inv, addrs, lambda a: inv.admin.get_acl(a, subj))
+    acls = await probe(inv, addrs, lambda a: inv.admin.auth.get_acl(a, subj))
     steps = [_delete_acl_step(inv, a, acl, subj, resource) for a, acl in acls.items()]
     known = [s for s in steps if not failed(acls[s.addr])]
     exists = True if any(s.changes for s in known) else None if len(known) < len(steps) else False
@@ -184,7 +184,7 @@ async def delete_acl(
     await change_each(
         inv,
         addrs,
-        lambda a: inv.admin.delete_acl(a, subj, resource),
+        lambda a: inv.admin.auth.delete_acl(a, subj, resource),
         "delete acl to %s success.\n",
         {"subject": subj, "resource": resource},
     )
@@ -246,7 +246,7 @@ async def get_acl(
 
     subj = check_subject(trim(subject))
     addrs = await read_addrs(inv, broker_addr, cluster_name, "GetAclSubCommand")
-    await _read_acls(inv, addrs, lambda a: inv.admin.get_acl(a, subj), "acl", one=True)
+    await _read_acls(inv, addrs, lambda a: inv.admin.auth.get_acl(a, subj), "acl", one=True)
 
 
 @java_command(
@@ -269,7 +269,7 @@ async def list_acl(
 ) -> None:
     subj, res = trim(subject), trim(resource)
     addrs = await read_addrs(inv, broker_addr, cluster_name, "ListAclSubCommand")
-    await _read_acls(inv, addrs, lambda a: inv.admin.list_acl(a, subj, res), "acls", one=False)
+    await _read_acls(inv, addrs, lambda a: inv.admin.auth.list_acl(a, subj, res), "acls", one=False)
 
 
 @java_command(
@@ -284,10 +284,10 @@ async def copy_acl(inv: Invocation, from_broker: str, to_broker: str, subjects: 
         from_broker,
         to_broker,
         subjects,
-        list_all=lambda addr: admin.list_acl(addr, None, None),
-        get=admin.get_acl,
-        create=admin.create_acl,
-        update=admin.update_acl,
+        list_all=lambda addr: admin.auth.list_acl(addr, None, None),
+        get=admin.auth.get_acl,
+        create=admin.auth.create_acl,
+        update=admin.auth.update_acl,
         name_of=lambda acl: acl.subject,
         what="acl",
         key="subject",

@@ -99,7 +99,7 @@ async def create_user(
         inv,
         broker_addr,
         cluster_name,
-        lambda a: inv.admin.create_user(a, user),
+        lambda a: inv.admin.auth.create_user(a, user),
         "create user to %s success.\n",
         {"username": user.username},
     )
@@ -149,7 +149,7 @@ async def update_user(
         inv,
         broker_addr,
         cluster_name,
-        lambda a: inv.admin.update_user(a, user),
+        lambda a: inv.admin.auth.update_user(a, user),
         "update user to %s success.\n",
         {"username": user.username},
     )
@@ -182,7 +182,7 @@ async def delete_user(
 
     name = check_user(UserInfo(trim(username)), creating=False).username or ""
     addrs = await all_members(inv, broker_addr, cluster_name)
-    users = await probe(inv, addrs, lambda a: inv.admin.get_user(a, name))
+    users = await probe(inv, addrs, lambda a: inv.admin.auth.get_user(a, name))
     steps = [
         Step("broker", a, unknown(inv, u))
         if failed(u)
@@ -204,7 +204,7 @@ async def delete_user(
     await change_each(
         inv,
         addrs,
-        lambda a: inv.admin.delete_user(a, name),
+        lambda a: inv.admin.auth.delete_user(a, name),
         "delete user to %s success.\n",
         {"username": name},
     )
@@ -225,7 +225,7 @@ async def get_user(
     name = trim(username)
     addrs = await read_addrs(inv, broker_addr, cluster_name, "GetUserSubCommand")
     for addr in addrs:  # one by one, as Java: the first broker that has the user answers
-        user = await inv.admin.get_user(addr, name)
+        user = await inv.admin.auth.get_user(addr, name)
         if user is not None:
             _emit_users(inv, addr, [user], "", one=True)
             return
@@ -246,10 +246,10 @@ async def list_user(
     filt = trim(name_filter)
     if broker_addr is not None:
         addr = broker_addr.strip()
-        _emit_users(inv, addr, await inv.admin.list_user(addr, filt), "")
+        _emit_users(inv, addr, await inv.admin.auth.list_user(addr, filt), "")
         return
     for addr in await masters(inv, cluster_name or "", "ListUserSubCommand"):
-        users = await inv.admin.list_user(addr, filt)
+        users = await inv.admin.auth.list_user(addr, filt)
         if users:
             _emit_users(inv, addr, users, f"get user from {addr} success.\n")
             return
@@ -268,10 +268,10 @@ async def copy_user(inv: Invocation, from_broker: str, to_broker: str, usernames
         from_broker,
         to_broker,
         usernames,
-        list_all=lambda addr: admin.list_user(addr, None),
-        get=admin.get_user,
-        create=admin.create_user,
-        update=admin.update_user,
+        list_all=lambda addr: admin.auth.list_user(addr, None),
+        get=admin.auth.get_user,
+        create=admin.auth.create_user,
+        update=admin.auth.update_user,
         name_of=lambda user: user.username,
         what="user",
         key="username",

@@ -46,7 +46,7 @@ async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: 
     admin = inv.admin
     if broker_addr is not None:
         addr = broker_addr.strip()
-        table = await admin.fetch_broker_runtime_stats(addr)
+        table = await admin.broker.fetch_broker_runtime_stats(addr)
         keys = sorted(table, key=java_string_sort_key)  # a TreeMap
         if inv.out.structured:
             item = _status_item(await inv.broker_item(addr, ok=True), table)
@@ -54,8 +54,8 @@ async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: 
         else:
             inv.out.text("".join(jformat("%-32s: %s%n", k, table[k]) for k in keys))
         return
-    addrs = await admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
-    tables, rows = await inv.on_each(addrs, admin.fetch_broker_runtime_stats)
+    addrs = await admin.brokers.fetch_master_and_slave_addrs((cluster_name or "").strip())
+    tables, rows = await inv.on_each(addrs, admin.broker.fetch_broker_runtime_stats)
     lines: list[str] = []
     for i, row in enumerate(rows):
         addr = row["addr"]
@@ -110,20 +110,20 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
     admin = inv.admin
     if broker_addr is not None:
         addr = broker_addr.strip()
-        props = await admin.get_broker_config(addr)
+        props = await admin.brokers.get_broker_config(addr)
         if inv.out.structured:
             row = await inv.broker_item(addr, role="master", master=None, ok=True)
             inv.out.data({"brokers": [_config_item(row, props)]})
         else:
             inv.out.text(f"============{addr}============\n" + _config_dump(props))
         return
-    groups = await admin.fetch_master_slave_map((cluster_name or "").strip())
+    groups = await admin.brokers.fetch_master_slave_map((cluster_name or "").strip())
     targets: list[tuple[str, str, str | None]] = []  # (addr, role, master)
     for master, slaves in groups.items():
         if master != NO_MASTER:
             targets.append((master, "master", None))
         targets.extend((s, "slave", master) for s in slaves)
-    configs, rows = await inv.on_each([a for a, _, _ in targets], admin.get_broker_config)
+    configs, rows = await inv.on_each([a for a, _, _ in targets], admin.brokers.get_broker_config)
     row_of = {r["addr"]: r for r in rows}
     out_rows: list[dict[str, Any]] = []
     lines: list[str] = []
@@ -207,9 +207,9 @@ async def update_broker_config(
     else:
         cluster = (cluster_name or "").strip()
         if update_all_broker is not None:
-            addrs = await admin.fetch_master_and_slave_addrs(cluster)
+            addrs = await admin.brokers.fetch_master_and_slave_addrs(cluster)
         else:
-            addrs = await admin.fetch_master_addrs(cluster)
+            addrs = await admin.brokers.fetch_master_addrs(cluster)
     steps = await _config_plan(inv, addrs, k, v)
     title = f"update broker config {k}={v}"
     if dry_run:
@@ -218,7 +218,7 @@ async def update_broker_config(
         )
         return
     confirm(title, steps, yes)
-    done, rows = await inv.on_each(addrs, lambda a: admin.update_broker_config(a, props))
+    done, rows = await inv.on_each(addrs, lambda a: admin.brokers.update_broker_config(a, props))
     inv.out.emit(
         inv.add_errors({"key": k, "value": v, "brokers": rows}),
         lambda: "".join(f"update broker config success, {a}\n" for a in addrs if a in done),
@@ -227,7 +227,7 @@ async def update_broker_config(
 
 async def _config_plan(inv: Invocation, addrs: list[str], key: str, value: str) -> list[Step]:
     """Per broker: the value of ``key`` now, and the one the update would set."""
-    configs = await probe(inv, addrs, inv.admin.get_broker_config)
+    configs = await probe(inv, addrs, inv.admin.brokers.get_broker_config)
     steps: list[Step] = []
     for addr, config in configs.items():
         if failed(config):
@@ -272,11 +272,11 @@ async def _housekeeping(
     if broker_addr is None and (cluster or "").strip():
         check_cluster_name((cluster or "").strip())
     admin = inv.admin
-    call: Callable[[str], Awaitable[bool]] = getattr(admin, request)
+    call: Callable[[str], Awaitable[bool]] = getattr(admin.brokers, request)
     if broker_addr is not None:
         addrs = [broker_addr.strip()]
     else:
-        info = await admin.examine_broker_cluster_info()
+        info = await admin.namesrv.examine_broker_cluster_info()
         table = info.cluster_addr_table or {}
         name = (cluster or "").strip()
         if name and name not in table:
@@ -285,7 +285,7 @@ async def _housekeeping(
             raise ClusterNotFoundError(name)
         addrs = []
         for c in [name] if name else java_hash_order(list(table)):
-            addrs.extend(await admin.fetch_master_and_slave_addrs(c, info))
+            addrs.extend(await admin.brokers.fetch_master_and_slave_addrs(c, info))
     if request in _HOUSEKEEPING_PLAN and addrs:
         steps = [Step("broker", a, _HOUSEKEEPING_PLAN[request]) for a in addrs]
         title = f"{inv.name} on {len(addrs)} broker(s)"

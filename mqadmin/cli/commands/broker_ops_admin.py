@@ -66,11 +66,13 @@ async def set_consume_mode(
     admin = inv.admin
     if broker_addr is not None:  # one broker: its failure is the command's (Java prints nothing)
         addr = broker_addr.strip()
-        await admin.set_message_request_mode(addr, t, g, m, share)
+        await admin.broker_ops.set_message_request_mode(addr, t, g, m, share)
         addrs, done, rows = [addr], {addr: None}, [{"addr": addr, "ok": True}]
     else:
-        addrs = await admin.fetch_master_addrs((cluster_name or "").strip())
-        done, rows = await inv.on_each(addrs, lambda a: admin.set_message_request_mode(a, t, g, m, share))
+        addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
+        done, rows = await inv.on_each(
+            addrs, lambda a: admin.broker_ops.set_message_request_mode(a, t, g, m, share)
+        )
     lines = [f"set consume mode to {a} success.\n" for a in addrs if a in done]
     lines.append(f"topic[{t}] group[{g}] consume mode[{m}] popShareQueueNum[{share}]")
     data = {"topic": t, "group": g, "mode": m, "popShareQueueNum": share, "brokers": rows}
@@ -93,7 +95,7 @@ async def add_broker(inv: Invocation, container: str, config_path: str) -> None:
     why = names.bad_text(path)
     if why is not None or not path:
         raise usage_error(f"-b {why or 'is empty'}")
-    await inv.admin.add_broker_to_container(addr, path)
+    await inv.admin.broker_ops.add_broker_to_container(addr, path)
     inv.out.emit({"container": addr, "brokerConfigPath": path}, lambda: f"add broker to {addr} success\n")
 
 
@@ -124,7 +126,7 @@ async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
         why = names.check_name(kind, value)
         if why is not None:
             raise usage_error(why)
-    await inv.admin.remove_broker_from_container(addr, cluster, broker, broker_id)
+    await inv.admin.broker_ops.remove_broker_from_container(addr, cluster, broker, broker_id)
     data = {"container": addr, "clusterName": cluster, "brokerName": broker, "brokerId": broker_id}
     inv.out.emit(data, lambda: f"remove broker from {addr} success\n")
 
@@ -146,7 +148,7 @@ async def reset_master_flush_offset(inv: Invocation, broker_addr: str | None, of
     if offset is None:
         raise usage_error("give the offset with -o OFFSET")
     addr, value = broker_addr.strip(), parse_long(offset, "-o")
-    await inv.admin.reset_master_flush_offset(addr, value)
+    await inv.admin.broker_ops.reset_master_flush_offset(addr, value)
     inv.out.emit(
         {"brokerAddr": addr, "offset": value}, lambda: f"reset master flush offset to {value} success\n"
     )
@@ -184,7 +186,7 @@ async def set_commitlog_read_ahead_mode(
     admin = inv.admin
     members = await bannered_members(inv, broker_addr, cluster_name)
     targets = [mb.addr for mb in members if mb.addr != NO_MASTER]
-    results, rows = await inv.on_each(targets, lambda a: admin.set_commitlog_read_ahead_mode(a, m))
+    results, rows = await inv.on_each(targets, lambda a: admin.broker_ops.set_commitlog_read_ahead_mode(a, m))
     row_of = {r["addr"]: r for r in rows}
     lines: list[str] = []
     out_rows: list[dict[str, Any]] = []
@@ -227,13 +229,13 @@ async def export_pop_record(
     targets: list[tuple[str, str]] = []  # (brokerName, addr)
     if broker_addr is not None:
         addr = broker_addr.strip()
-        props = await admin.get_broker_config(addr)
+        props = await admin.brokers.get_broker_config(addr)
         targets.append((props.get("brokerName", "null"), addr))
     else:
         from mqadmin.admin.brokers import ClusterNotFoundError, check_cluster_name
 
         cluster = check_cluster_name((cluster_name or "").strip())
-        info = await admin.examine_broker_cluster_info()
+        info = await admin.namesrv.examine_broker_cluster_info()
         members = (info.cluster_addr_table or {}).get(cluster)
         if members is None:  # Java prints nothing at all
             raise ClusterNotFoundError(cluster)
@@ -246,7 +248,7 @@ async def export_pop_record(
 
     async def export(addr: str) -> None:
         if not dry:
-            await admin.export_pop_records(addr)
+            await admin.broker_ops.export_pop_records(addr)
 
     done, rows = await inv.on_each([a for _, a in targets], export)
     row_of = {r["addr"]: r for r in rows}

@@ -69,7 +69,7 @@ async def _round(inv: Invocation, n: int) -> None:
     admin = inv.admin
     undone: list[dict[str, Any]] = []
     lines = [PREFIX + "=========================================beginRound\n"]
-    for topic in await admin.fetch_all_topic_list():
+    for topic in await admin.namesrv.fetch_all_topic_list():
         if not topic.startswith(RETRY_PREFIX):
             continue
         group = topic[len(RETRY_PREFIX) :]
@@ -95,8 +95,8 @@ async def _round(inv: Invocation, n: int) -> None:
 async def _undone(inv: Invocation, group: str) -> list[dict[str, Any]]:
     """``reportUndoneMsgs``: the group's lag per topic (Java needs its connection to be examinable)."""
     admin = inv.admin
-    stats = await admin.examine_consume_stats(group)
-    await admin.examine_consumer_connection_info(group)
+    stats = await admin.consumers.examine_consume_stats(group)
+    await admin.consumers.examine_consumer_connection_info(group)
     by_topic: dict[str, list[Any]] = {}
     for mq, ow in stats.offset_table.items():
         by_topic.setdefault(mq.topic or "", []).append((mq, ow))
@@ -125,10 +125,10 @@ async def _undone(inv: Invocation, group: str) -> list[dict[str, Any]]:
 async def _delay(inv: Invocation, mq: Any, last_timestamp: int) -> int:
     """Store time of the queue's newest message minus the last consumed one's (0 if unknown)."""
     try:
-        newest = await inv.admin.max_offset(mq)
+        newest = await inv.admin.messages.max_offset(mq)
         if newest <= 0:
             return 0
-        pulled = await inv.admin.pull_message(mq, "*", newest - 1, 1)
+        pulled = await inv.admin.messages.pull_message(mq, "*", newest - 1, 1)
     except Exception:
         return 0
     if pulled.status != "FOUND" or not pulled.messages:

@@ -62,7 +62,7 @@ async def _cluster_masters(inv: Invocation, cluster: str) -> list[tuple[str, str
     from mqadmin.protocol.bodies.route import MASTER_ID
     from mqadmin.protocol.javacoll import java_hash_order
 
-    info = await inv.admin.examine_broker_cluster_info()
+    info = await inv.admin.namesrv.examine_broker_cluster_info()
     members = (info.cluster_addr_table or {}).get(cluster)
     if members is None:
         return None
@@ -182,7 +182,7 @@ async def _export_rpc(
 ) -> ExitCode | None:
     admin = inv.admin
     addrs = [a for _, a in targets]
-    done, rows = await inv.on_each(addrs, lambda a: admin.export_rocksdb_config_to_json(a, types))
+    done, rows = await inv.on_each(addrs, lambda a: admin.broker_ops.export_rocksdb_config_to_json(a, types))
     row_of = {r["addr"]: r for r in rows}
     brokers = [{**({"brokerName": n} if n else {}), **row_of[a]} for n, a in targets]
     ok = len(done) == len(addrs)
@@ -262,7 +262,7 @@ async def check_rocksdb_cq_write_progress(
         return _java_failure(inv, "clusterAddrTable is empty", f"no cluster {name!r}")
     admin = inv.admin
     results, rows = await inv.on_each(
-        [a for _, a in targets], lambda a: admin.check_rocksdb_cq_write_progress(a, t, since)
+        [a for _, a in targets], lambda a: admin.broker_ops.check_rocksdb_cq_write_progress(a, t, since)
     )
     row_of = {r["addr"]: r for r in rows}
     lines: list[str] = []

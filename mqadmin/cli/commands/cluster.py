@@ -223,12 +223,12 @@ _MORE_LAYOUT = TableLayout(
 
 async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bool) -> None:
     admin = inv.admin
-    info = await admin.examine_broker_cluster_info()
+    info = await admin.namesrv.examine_broker_cluster_info()
     inv.any_success = True  # the name server answered: broker failures make it a partial result
     inv.out.text(_MORE_HEADER if more else _HEADER)
     targets = targets_of(info, cluster_name)
-    stats = await admin.fan_out(
-        [t.addr for t in targets], admin.fetch_broker_runtime_stats, deadline=inv.deadline
+    stats = await admin.core.fan_out(
+        [t.addr for t in targets], admin.broker.fetch_broker_runtime_stats, deadline=inv.deadline
     )
     now_ms = int(time.time() * 1000)
     rows: list[dict[str, Any]] = []

@@ -88,7 +88,9 @@ async def get_cold_data_flow_ctr_info(
 
     need_target(broker_addr, cluster_name)
     members = [m for m in await bannered_members(inv, broker_addr, cluster_name) if m.addr != NO_MASTER]
-    texts, rows = await inv.on_each([m.addr for m in members], inv.admin.get_cold_data_flow_ctr_info)
+    texts, rows = await inv.on_each(
+        [m.addr for m in members], inv.admin.cold_data.get_cold_data_flow_ctr_info
+    )
     row_of = {r["addr"]: r for r in rows}
     lines: list[str] = []
     out_rows: list[dict[str, Any]] = []
@@ -144,7 +146,7 @@ async def update_cold_data_flow_ctr_group_config(
     await change_each(
         inv,
         await _masters(inv, broker_addr, cluster_name),
-        lambda a: admin.update_cold_data_flow_ctr_group_config(a, {group: value}),
+        lambda a: admin.cold_data.update_cold_data_flow_ctr_group_config(a, {group: value}),
         "updateColdDataFlowCtrGroupConfig success, %s\n",
         {"consumerGroup": group, "threshold": int(value)},
     )
@@ -174,7 +176,7 @@ async def remove_cold_data_flow_ctr_group_config(
     await change_each(
         inv,
         await _masters(inv, broker_addr, cluster_name),
-        lambda a: admin.remove_cold_data_flow_ctr_group_config(a, group),
+        lambda a: admin.cold_data.remove_cold_data_flow_ctr_group_config(a, group),
         "remove broker cold read threshold success, %s\n",
         {"consumerGroup": group},
     )

@@ -62,10 +62,10 @@ async def _client_of_queue(inv: Invocation, group: str) -> dict[MessageQueue, st
     """Which client (its IP) holds each queue; empty when that cannot be found (Java logs and goes on)."""
     out: dict[MessageQueue, str] = {}
     try:
-        cc = await inv.admin.examine_consumer_connection_info(group)
+        cc = await inv.admin.consumers.examine_consumer_connection_info(group)
         for conn in cc.connection_set:
             cid = conn.client_id or ""
-            info = await inv.admin.get_consumer_running_info(group, cid, False)
+            info = await inv.admin.consumers.get_consumer_running_info(group, cid, False)
             if info is None:
                 continue
             for mq in info.mq_table:
@@ -81,11 +81,11 @@ async def _check_group_known(inv: Invocation, group: str, stats: ConsumeStats) -
     name (offset 0, the whole topic as lag). Raises a NOT_FOUND error for it."""
     if any(w.consumer_offset > 0 for w in stats.offset_table.values()):
         return
-    hits, errors = await inv.admin.find_subscription_group_config(group)
+    hits, errors = await inv.admin.groups.find_subscription_group_config(group)
     if hits or errors:  # known, or some broker could not say: do not call it unknown
         return
     try:
-        conn = await inv.admin.examine_consumer_connection_info(group)
+        conn = await inv.admin.consumers.examine_consumer_connection_info(group)
         if conn.connection_set:
             return
     except (AdminError, RemotingError):
@@ -102,7 +102,7 @@ async def _group_progress(
 ) -> ExitCode | None:
     failures: list[BaseException] = []
     try:
-        stats = await inv.admin.examine_consume_stats(
+        stats = await inv.admin.consumers.examine_consume_stats(
             group, topic, cluster, any_broker_if_no_route=True, failures=failures
         )
         empty: EmptyConsumeStatsError | None = None
@@ -113,7 +113,7 @@ async def _group_progress(
     if not failures:
         await _check_group_known(inv, group, stats)
     if empty is not None and topic is not None and cluster is None and not failures:
-        await inv.admin.examine_topic_route_info(topic)  # a misspelt -t is no topic at all: exit 7
+        await inv.admin.namesrv.examine_topic_route_info(topic)  # a misspelt -t is no topic at all: exit 7
     if empty is not None:
         inv.warn(
             f"group {group} has no committed offset on any queue"
@@ -206,12 +206,12 @@ async def _one_group_summary(
     stats: ConsumeStats | None = None
     conn: ConsumerConnection | None = None
     try:
-        stats = await admin.examine_consume_stats(group, failures=problems)
+        stats = await admin.consumers.examine_consume_stats(group, failures=problems)
     except Exception as e:
         if not _quiet(e):
             problems.append(e)
     try:
-        conn = await admin.examine_consumer_connection_info(group)
+        conn = await admin.consumers.examine_consumer_connection_info(group)
     except Exception as e:
         if not _quiet(e):
             problems.append(e)
@@ -250,7 +250,7 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     inv.out.text(
         jformat(_GROUPS_HEADER, "#Group", "#Count", "#Version", "#Type", "#Model", "#TPS", "#Diff Total")
     )
-    topics = java_hash_order(await admin.fetch_all_topic_list())
+    topics = java_hash_order(await admin.namesrv.fetch_all_topic_list())
     inv.any_success = True
     groups, skipped = askable_groups(
         parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)
@@ -261,7 +261,7 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     # lookup: the default deadline leaves room for all of them, so a frozen broker is reported as the
     # request that timed out, not as groups cut off
     deadline = inv.common.deadline if inv.common.deadline is not None else inv.settings.timeout * 6
-    result = await admin.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=deadline)
+    result = await admin.core.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=deadline)
     lines, rows, alerts = [], [], []
     cut = inv.report_cut_off(result, "groups")
     for group in groups:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from mqadmin.admin.consumers import ConsumerRunningInfo, NoConnectionError
+from mqadmin.admin.consumers import NoConnectionError
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
@@ -22,6 +22,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.javatime import human_millis
 from mqadmin.cli.nameargs import group_arg
+from mqadmin.protocol.bodies.consumption import ConsumerRunningInfo
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_string_sort_key, properties_order
 from mqadmin.protocol.javanum import parse_bool
@@ -159,7 +160,7 @@ def process_queue_problems(client_id: str, info: ConsumerRunningInfo, now_ms: in
 
 async def _connection(inv: Invocation, group: str, broker: str | None) -> ConsumerConnection:
     try:
-        return await inv.admin.examine_consumer_connection_info(group, broker)
+        return await inv.admin.consumers.examine_consumer_connection_info(group, broker)
     except NoConnectionError:
         raise CommandError(f"no consumer of group {group} is online", ExitCode.REMOTE) from None
     except RemoteCommandError as e:
@@ -191,7 +192,7 @@ async def _running_infos(
     for conn in cc.connection_set:
         cid = conn.client_id or ""
         try:
-            info = await inv.admin.get_consumer_running_info(group, cid, jstack)
+            info = await inv.admin.consumers.get_consumer_running_info(group, cid, jstack)
         except (AdminError, RemotingError) as e:
             inv.report(e)
             continue
@@ -252,7 +253,7 @@ _SAVE = click.Option(
 
 
 async def _one_running_info(inv: Invocation, group: str, client_id: str, jstack: bool) -> None:
-    info = await inv.admin.get_consumer_running_info(group, client_id, jstack)
+    info = await inv.admin.consumers.get_consumer_running_info(group, client_id, jstack)
     if info is None:
         raise CommandError(f"no broker of group {group}'s %RETRY% topic to ask")
     inv.out.emit(

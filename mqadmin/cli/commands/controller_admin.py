@@ -124,7 +124,7 @@ async def ha_status(
 
     async def one(compact: bool) -> None:
         addrs = await master_addrs(inv, broker_addr, cluster_name)
-        infos, rows = await inv.on_each(addrs, admin.get_broker_ha_status)
+        infos, rows = await inv.on_each(addrs, admin.controller.get_broker_ha_status)
         for row in rows:
             if row["addr"] in infos:
                 row["ha"] = infos[row["addr"]].to_json_obj()
@@ -173,13 +173,13 @@ async def get_broker_epoch(
     async def one(compact: bool) -> None:
         if broker_name is not None:
             name = broker_name.strip()
-            addrs = await admin.fetch_broker_member_addrs(name)
+            addrs = await admin.controller.fetch_broker_member_addrs(name)
             if not addrs:
                 _not_found(inv, f"no broker named {name!r} is registered with the name server", compact)
                 return
         else:
-            addrs = await admin.fetch_master_and_slave_addrs((cluster_name or "").strip())
-        caches, rows = await inv.on_each(addrs, admin.get_broker_epoch_cache)
+            addrs = await admin.brokers.fetch_master_and_slave_addrs((cluster_name or "").strip())
+        caches, rows = await inv.on_each(addrs, admin.controller.get_broker_epoch_cache)
         for row in rows:
             c = caches.get(row["addr"])
             if c is not None:
@@ -248,8 +248,8 @@ async def get_sync_state_set(
         if broker_name is not None:
             wanted = [broker_name.strip()]
         else:
-            wanted = await admin.fetch_broker_names((cluster_name or "").strip())
-        info = await admin.get_in_sync_state_data(controllers[0], wanted)
+            wanted = await admin.brokers.fetch_broker_names((cluster_name or "").strip())
+        info = await admin.controller.get_in_sync_state_data(controllers[0], wanted)
         table = info.replicas_info_table
         inv.out.emit(info.to_json_obj(), lambda: _sync_text(table), compact=compact)
         if not table:
@@ -273,7 +273,7 @@ async def get_sync_state_set(
     '"isLeader": bool, "peers": [str]}',
 )
 async def get_controller_metadata(inv: Invocation, controller_address: str) -> None:
-    meta = await inv.admin.get_controller_metadata(controller_address.strip())
+    meta = await inv.admin.controller.get_controller_metadata(controller_address.strip())
     peers = [p for p in (meta.peers or "").split(";") if p] if meta.peers else []
     data = {
         "group": meta.group,
@@ -304,7 +304,7 @@ async def get_controller_config(inv: Invocation, controller_address: str) -> Non
     controllers = _controllers(controller_address)
     if not controllers:
         raise CommandError("-a names no controller", ExitCode.USAGE)
-    emit_server_configs(inv, await inv.admin.get_controller_config(controllers))
+    emit_server_configs(inv, await inv.admin.controller.get_controller_config(controllers))
 
 
 @java_command(
@@ -322,7 +322,7 @@ async def update_controller_config(inv: Invocation, controller_address: str, key
     controllers = _controllers(controller_address)
     if not controllers:
         raise CommandError("-a names no controller", ExitCode.USAGE)
-    result = await inv.admin.update_controller_config({k: v}, controllers)
+    result = await inv.admin.controller.update_controller_config({k: v}, controllers)
     raise_if_failed(inv, result)
     text = f"update controller config success![{', '.join(controllers)}]\n{k} : {v}\n"
     inv.out.emit({"key": k, "value": v, "controllers": result.order}, lambda: text)
@@ -363,7 +363,7 @@ async def elect_master(
 ) -> None:
     cluster, name = cluster_name.strip(), broker_name.strip()
     bid = parse_long(broker_id, "-b")
-    got, group = await inv.admin.elect_master(controller_address.strip(), cluster, name, bid)
+    got, group = await inv.admin.controller.elect_master(controller_address.strip(), cluster, name, bid)
     members = group.broker_addrs if group is not None else {}
     data = {
         "clusterName": cluster,
@@ -428,7 +428,9 @@ async def clean_broker_metadata(
         raise CommandError(
             "cleanLivingBroker option is false, clusterName option can not be empty.", ExitCode.USAGE
         )
-    await inv.admin.clean_controller_broker_data(controller_address.strip(), cluster, name, ids, clean_living)
+    await inv.admin.controller.clean_controller_broker_data(
+        controller_address.strip(), cluster, name, ids, clean_living
+    )
     data = {
         "brokerName": name,
         "clusterName": cluster,

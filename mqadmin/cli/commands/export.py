@@ -147,7 +147,7 @@ async def export_metadata(
         addr = broker_addr.strip()
         if topic:
             path = directory + "/topic.json"
-            wrapper = await admin.get_user_topic_config(addr, special)
+            wrapper = await admin.topics.get_user_topic_config(addr, special)
             table = wrapper.topic_config_table or {}
             _askable_tables(inv, table, None)
             _write(
@@ -160,7 +160,7 @@ async def export_metadata(
             data = {"path": path, "topics": len(table), "brokers": [addr]}
         elif group:
             path = directory + "/subscriptionGroup.json"
-            groups = await admin.get_user_subscription_group(addr)
+            groups = await admin.brokers.get_user_subscription_group(addr)
             gtable = groups.subscription_group_table or {}
             _askable_tables(inv, None, gtable)
             ordered = {k: group_bean(gtable[k]) for k in concurrent_hash_order(list(gtable))}
@@ -176,14 +176,14 @@ async def export_metadata(
     if cluster_name is None:
         raise CommandError("give the cluster with -c NAME or the broker with -b ADDR", ExitCode.USAGE)
 
-    masters = await admin.fetch_master_addrs(cluster_name.strip())
+    masters = await admin.brokers.fetch_master_addrs(cluster_name.strip())
 
     async def both(addr: str) -> tuple[Any, Any]:
         return await asyncio.gather(
-            admin.get_user_topic_config(addr, special), admin.get_user_subscription_group(addr)
+            admin.topics.get_user_topic_config(addr, special), admin.brokers.get_user_subscription_group(addr)
         )
 
-    result = await admin.fan_out(masters, both, deadline=inv.deadline)
+    result = await admin.core.fan_out(masters, both, deadline=inv.deadline)
     # a master that did not answer is left out of the file, named on stderr and in "brokers" (exit 6)
     answered, _ = inv.tally(result)
     if result.all_failed:
@@ -273,11 +273,11 @@ async def export_configs(inv: Invocation, cluster_name: str, file_path: str | No
 
     admin = inv.admin
     path = _dir(file_path) + "/configs.json"
-    groups = await admin.fetch_master_slave_map(cluster_name.strip())
+    groups = await admin.brokers.fetch_master_slave_map(cluster_name.strip())
     masters = [m for m in groups if m != NO_MASTER]
     if NO_MASTER in groups:
         inv.warn("broker groups without a master are left out")
-    result = await admin.fan_out(masters, admin.get_broker_config, deadline=inv.deadline)
+    result = await admin.core.fan_out(masters, admin.brokers.get_broker_config, deadline=inv.deadline)
     answered, _ = inv.tally(result)  # a broker that did not answer is left out of the file: exit 6
     if result.all_failed:
         return
@@ -289,7 +289,7 @@ async def export_configs(inv: Invocation, cluster_name: str, file_path: str | No
         subset = [k for k in _CONFIG_KEYS if props.get(k) is not None]
         broker_configs[props.get("brokerName", "null")] = {k: props[k] for k in properties_order(subset)}
     scale = {
-        "namesrvSize": len(admin.namesrv_addrs),
+        "namesrvSize": len(admin.core.namesrv_addrs),
         "masterBrokerSize": len(masters),
         "slaveBrokerSize": slave_size,
     }
@@ -343,12 +343,12 @@ def _minute_tps(stats: dict[str, Any] | None) -> float:
 async def _broker_metrics(admin: MQAdmin, addr: str) -> dict[str, Any]:
     """What ``exportMetrics`` gathers from one master (runtimeEnv, runtimeQuota, runtimeVersion)."""
     table, props, groups, topics, trans, schedule = await asyncio.gather(
-        admin.fetch_broker_runtime_stats(addr),
-        admin.get_broker_config(addr),
-        admin.get_user_subscription_group(addr),
-        admin.get_user_topic_config(addr, False),
-        admin.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "RMQ_SYS_TRANS_HALF_TOPIC"),
-        admin.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "SCHEDULE_TOPIC_XXXX"),
+        admin.broker.fetch_broker_runtime_stats(addr),
+        admin.brokers.get_broker_config(addr),
+        admin.brokers.get_user_subscription_group(addr),
+        admin.topics.get_user_topic_config(addr, False),
+        admin.brokers.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "RMQ_SYS_TRANS_HALF_TOPIC"),
+        admin.brokers.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "SCHEDULE_TOPIC_XXXX"),
     )
     # 5.x brokers spell it getTransferredTps, 4.x getTransferedTps (the Java 5.3.3 tool fails there)
     out_tps_text = table.get("getTransferredTps", table.get("getTransferedTps"))
@@ -368,7 +368,7 @@ async def _broker_metrics(admin: MQAdmin, addr: str) -> dict[str, Any]:
     }
     group_names = [g.group_name or k for k, g in (groups.subscription_group_table or {}).items()]
     versions = await asyncio.gather(
-        *(admin.fetch_consumer_client_versions(g) for g in group_names), return_exceptions=True
+        *(admin.brokers.fetch_consumer_client_versions(g) for g in group_names), return_exceptions=True
     )
     from mqadmin.protocol.version import version_name
 
@@ -541,7 +541,7 @@ async def export_metrics(
     cluster = wanted
     admin = inv.admin
     path = _dir(file_path) + "/metrics.json"
-    info = await admin.examine_broker_cluster_info()
+    info = await admin.namesrv.examine_broker_cluster_info()
     names = (info.cluster_addr_table or {}).get(cluster)
     if names is None:
         from mqadmin.admin.brokers import ClusterNotFoundError
@@ -557,7 +557,7 @@ async def export_metrics(
             inv.warn(f"broker {name} has no master; left out")
             continue
         masters[name] = addr
-    result = await admin.fan_out(
+    result = await admin.core.fan_out(
         list(masters),
         lambda n: _broker_metrics(admin, masters[n]),
         deadline=inv.deadline,

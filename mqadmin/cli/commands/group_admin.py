@@ -129,7 +129,7 @@ async def cluster_masters(inv: Invocation, cluster: str) -> list[str]:
     from mqadmin.admin.brokers import ClusterNotFoundError
 
     try:
-        return await inv.admin.fetch_master_addrs(cluster)
+        return await inv.admin.brokers.fetch_master_addrs(cluster)
     except ClusterNotFoundError:
         raise CommandError(
             f"cluster {cluster} is not known to the name server; 'mqadmin clusterList' lists the clusters"
@@ -239,8 +239,10 @@ async def update_sub_group(
         addrs = [broker_addr.strip()]
     else:
         addrs = await cluster_masters(inv, (cluster_name or "").strip())
-    result = await admin.fan_out(
-        addrs, lambda a: admin.create_and_update_subscription_group_config(a, cfg), deadline=inv.deadline
+    result = await admin.core.fan_out(
+        addrs,
+        lambda a: admin.groups.create_and_update_subscription_group_config(a, cfg),
+        deadline=inv.deadline,
     )
     lines, rows = [], []
     for addr in result.order:
@@ -320,9 +322,9 @@ async def update_sub_group_list(
     else:
         addrs = await cluster_masters(inv, (cluster_name or "").strip())
         line = "submit batch of subscription group config to {} success, please check the result later.\n"
-    result = await admin.fan_out(
+    result = await admin.core.fan_out(
         addrs,
-        lambda a: admin.create_and_update_subscription_group_config_list(a, configs),
+        lambda a: admin.groups.create_and_update_subscription_group_config_list(a, configs),
         deadline=inv.deadline,
     )
     lines, rows = [], []
@@ -386,8 +388,8 @@ async def delete_sub_group(
         return not_found(inv, missing) if exists is False else None
     if exists is not False:
         confirm(title, steps, yes)
-    result = await admin.fan_out(
-        addrs, lambda a: admin.delete_subscription_group(a, group, clean), deadline=inv.deadline
+    result = await admin.core.fan_out(
+        addrs, lambda a: admin.groups.delete_subscription_group(a, group, clean), deadline=inv.deadline
     )
     lines, rows = [], []
     for addr in result.order:
@@ -405,7 +407,7 @@ async def delete_sub_group(
             )
     deleted: list[str] = []
     if cluster is not None and inv.any_success:
-        problems = await admin.delete_group_topics(group, cluster)
+        problems = await admin.groups.delete_group_topics(group, cluster)
         for exc in problems:
             inv.report(exc)
         if not problems:
@@ -424,7 +426,7 @@ async def _delete_group_plan(
     """What deleteSubGroup would do on each broker, and whether any has the group (None: a broker
     could not be asked)."""
     admin = inv.admin
-    tables = await probe(inv, addrs, admin.get_all_subscription_group)
+    tables = await probe(inv, addrs, admin.brokers.get_all_subscription_group)
     steps: list[Step] = []
     has: list[bool] = []
     for addr, wrapper in tables.items():
@@ -458,7 +460,7 @@ async def _delete_group_plan(
 )
 async def get_consumer_config(inv: Invocation, group_name: str) -> None:
     group = group_arg(group_name)
-    hits, errors = await inv.admin.find_subscription_group_config(group)
+    hits, errors = await inv.admin.groups.find_subscription_group_config(group)
     if not hits and not errors:
         raise CommandError(f"no broker has the subscription group {group}", ExitCode.NOT_FOUND)
     for exc in errors:

@@ -97,7 +97,7 @@ async def tracks_of(inv: Invocation, msg: MessageExt, *, newline_each: bool) -> 
     stack trace leaves the block printed); the exit code then says the result is partial.
     """
     try:
-        tracks = await inv.admin.message_track_detail(msg)
+        tracks = await inv.admin.messages.message_track_detail(msg)
     except Exception as e:
         inv.any_success = True
         inv.report(e)
@@ -160,7 +160,7 @@ async def query_msg_by_id(
     codec = java_charset(body_format) if body_format is not None else None
     found: list[dict[str, Any]] = []
     for one in ids:
-        msg = await admin.find_message(topic, one, cluster)
+        msg = await admin.messages.find_message(topic, one, cluster)
         path = write_body_file(msg)
         body_text = decode_body(msg.body, codec) if codec is not None else None
         inv.out.text(detail_block(msg, path, body_text=body_text))
@@ -179,13 +179,13 @@ async def _push_directly(
     results: list[dict[str, Any]] = []
     for one in ids:
         try:
-            info = await admin.consumer_running_info(group, client_id)
+            info = await admin.messages.consumer_running_info(group, client_id)
             if not is_push(info):
                 inv.out.text(f"this {client_id} client is not push consumer ,not support direct push \n")
                 results.append({"msgId": one, "pushConsumer": False, "consumeResult": None})
                 continue
-            msg = await admin.find_message(topic, one, cluster)
-            data = await admin.consume_message_directly(group, client_id, topic, msg)
+            msg = await admin.messages.find_message(topic, one, cluster)
+            data = await admin.messages.consume_message_directly(group, client_id, topic, msg)
         except Exception as e:  # each id on its own, as Java does
             inv.report(e)
             continue
@@ -204,7 +204,7 @@ async def _resend(inv: Invocation, topic: str, ids: list[str], cluster: str | No
     resent: list[dict[str, Any]] = []
     for one in ids:
         try:
-            msg = await admin.find_message(topic, one, cluster)
+            msg = await admin.messages.find_message(topic, one, cluster)
             inv.out.text(f"prepare resend msg. originalMsgId={one}")
             result = await producer.send(_as_message(msg))
         except Exception as e:
@@ -256,7 +256,7 @@ async def query_msg_by_key(
     n = parse_int(max_num, "-m", 64, terse=True)
     if n <= 0:
         raise usage_error(f"-m takes a positive number, not {max_num!r}")
-    result = await inv.admin.query_message(
+    result = await inv.admin.messages.query_message(
         topic, key, max_num=n, begin=b, end=e, unique=False, cluster=opt_strip(cluster) or None
     )
     lines = [jformat("%-50s %4s %40s%n", "#Message ID", "#QID", "#Offset")]
@@ -306,7 +306,7 @@ async def query_msg_by_unique_key(
     admin = inv.admin
     if group is not None and client_id is not None:
         g, cid = group_arg(group), client_id.strip()
-        info = await admin.consumer_running_info(g, cid)
+        info = await admin.messages.consumer_running_info(g, cid)
         if not is_push(info):
             inv.out.emit(
                 {"msgId": one, "pushConsumer": False, "consumeResult": None},
@@ -316,13 +316,13 @@ async def query_msg_by_unique_key(
                 ),
             )
             return
-        msg = await admin.find_message(topic, one)
-        data = await admin.consume_message_directly(g, cid, topic, msg)
+        msg = await admin.messages.find_message(topic, one)
+        data = await admin.messages.consume_message_directly(g, cid, topic, msg)
         inv.out.emit(
             {"msgId": one, "pushConsumer": True, "consumeResult": data}, lambda: consume_result_string(data)
         )
         return
-    result = await admin.query_message(
+    result = await admin.messages.query_message(
         topic, one, max_num=32, unique=True, cluster=opt_strip(cluster) or None
     )
     msgs = sorted(result.messages, key=lambda m: m.store_timestamp)
@@ -366,7 +366,7 @@ async def query_msg_by_offset(
         raise usage_error(f"-o takes an offset of 0 or more, not {offset!r}")
     mq = MessageQueue(topic_arg(topic), broker_name.strip(), qid)
     admin = inv.admin
-    pulled = await admin.pull_message(mq, "*", off, 1)
+    pulled = await admin.messages.pull_message(mq, "*", off, 1)
     if pulled.status != "FOUND" or not pulled.messages:
         raise CommandError(
             f"no message at offset {off} of {mq} ({pulled.status}; the queue holds offsets "
@@ -480,7 +480,7 @@ async def query_msg_trace_by_id(
     from mqadmin.admin.messages import MessageNotFoundError
 
     try:
-        result = await inv.admin.query_message(topic, one, max_num=n, begin=b, end=e)
+        result = await inv.admin.messages.query_message(topic, one, max_num=n, begin=b, end=e)
     except MessageNotFoundError:
         raise CommandError(f"no trace of message {one} in trace topic {topic}", ExitCode.NOT_FOUND) from None
     views = [v for m in result.messages for v in trace_views(one, m)]

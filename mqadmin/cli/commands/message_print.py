@@ -63,17 +63,17 @@ def message_line(msg: MessageExt, body: str) -> str:
 
 
 def _pull_ahead(inv: Invocation, mq: MessageQueue, sub: str, offset: int) -> asyncio.Task[PullResult]:
-    return asyncio.ensure_future(inv.admin.pull_message(mq, sub, offset, PULL_BATCH))
+    return asyncio.ensure_future(inv.admin.messages.pull_message(mq, sub, offset, PULL_BATCH))
 
 
 async def _range(inv: Invocation, mq: MessageQueue, begin: int | None, end: int | None) -> tuple[int, int]:
     admin = inv.admin
-    lo = await admin.min_offset(mq)
-    hi = await admin.max_offset(mq)
+    lo = await admin.messages.min_offset(mq)
+    hi = await admin.messages.max_offset(mq)
     if begin is not None:
-        lo = await admin.search_offset(mq, begin)
+        lo = await admin.messages.search_offset(mq, begin)
     if end is not None:
-        hi = await admin.search_offset(mq, end)
+        hi = await admin.messages.search_offset(mq, end)
     return lo, hi
 
 
@@ -121,9 +121,9 @@ async def print_msg(
     b, e = time_range(begin, end)
     admin = inv.admin
     route_topic = topic_arg(lmq_parent, "-l") if lmq_parent is not None else topic
-    queues = await admin.fetch_subscribe_message_queues(route_topic)
+    queues = await admin.messages.fetch_subscribe_message_queues(route_topic)
     if route_topic != topic:
-        admin.share_route(topic, route_topic)
+        admin.messages.share_route(topic, route_topic)
         queues = [MessageQueue(topic, q.broker_name, q.queue_id) for q in queues]
     out = inv.out
     docs: list[dict[str, Any]] = []
@@ -236,7 +236,7 @@ async def print_msg_by_queue(
     messages: list[dict[str, Any]] = []
     offset = lo
     while offset < hi:
-        r = await admin.pull_message(mq, sub, offset, PULL_BATCH)
+        r = await admin.messages.pull_message(mq, sub, offset, PULL_BATCH)
         offset = r.next_begin_offset
         if r.status != "FOUND":
             break
@@ -299,7 +299,7 @@ class _Consumer:
         offset = lo
         while offset <= hi:
             try:
-                r: PullResult = await self.inv.admin.pull_message(
+                r: PullResult = await self.inv.admin.messages.pull_message(
                     mq, "*", offset, hi - offset + 1, self.group
                 )
             except Exception as exc:
@@ -375,7 +375,7 @@ async def consume_message(
     out = inv.out
     if queue_id is None:
         left = total
-        for mq in await admin.fetch_subscribe_message_queues(topic):
+        for mq in await admin.messages.fetch_subscribe_message_queues(topic):
             if left == 0:
                 break
             lo, hi = await _range(inv, mq, b or None, e or None)

@@ -268,7 +268,7 @@ async def cluster_rt(
     tlog = print_log is not None and parse_bool(print_log.strip())
     room = machine_room.strip() if machine_room is not None else "noname"
     admin = inv.admin
-    info = await admin.examine_broker_cluster_info()
+    info = await admin.namesrv.examine_broker_cluster_info()
     table = info.cluster_addr_table or {}
     names = [cluster.strip()] if cluster is not None else java_hash_order(list(table))
     for name in names:

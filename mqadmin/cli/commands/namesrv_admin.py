@@ -52,7 +52,7 @@ def _changed_everywhere(
 )
 async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str) -> None:
     ns, k, v = namespace.strip(), key.strip(), value.strip()
-    result = await inv.admin.put_kv_config(ns, k, v)
+    result = await inv.admin.namesrv.put_kv_config(ns, k, v)
     data = {"namespace": ns, "key": k, "value": v}
     _changed_everywhere(inv, result, data, "create or update kv config to namespace success.\n")
 
@@ -65,7 +65,7 @@ async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str
 )
 async def delete_kv_config(inv: Invocation, namespace: str, key: str) -> None:
     ns, k = namespace.strip(), key.strip()
-    result = await inv.admin.delete_kv_config(ns, k)
+    result = await inv.admin.namesrv.delete_kv_config(ns, k)
     _changed_everywhere(
         inv, result, {"namespace": ns, "key": k}, "delete kv config from namespace success.\n"
     )
@@ -80,7 +80,7 @@ async def _wipe_plan(inv: Invocation, name: str) -> list[Step]:
 
     admin = inv.admin
     try:
-        info = await admin.examine_broker_cluster_info()
+        info = await admin.namesrv.examine_broker_cluster_info()
         known: bool | None = name in (info.broker_addr_table or {})
     except (AdminError, RemotingError):
         known = None
@@ -90,7 +90,8 @@ async def _wipe_plan(inv: Invocation, name: str) -> list[Step]:
         None: f"remove the write permission of broker {name} from every topic route, if registered there",
     }[known]
     return [
-        Step("name server", a, what, changes=known is not False) for a in java_hash_order(admin.namesrv_addrs)
+        Step("name server", a, what, changes=known is not False)
+        for a in java_hash_order(admin.core.namesrv_addrs)
     ]
 
 
@@ -105,7 +106,11 @@ async def _write_perm(inv: Invocation, broker_name: str, wipe: bool, dry_run: bo
             show_plan(inv, title, steps, {"brokerName": name, "results": planned})
             return
         confirm(title, steps, yes)
-    result = await (admin.wipe_write_perm_of_broker(name) if wipe else admin.add_write_perm_of_broker(name))
+    result = await (
+        admin.namesrv.wipe_write_perm_of_broker(name)
+        if wipe
+        else admin.namesrv.add_write_perm_of_broker(name)
+    )
     verb = "wipe" if wipe else "add"
     lines: list[str] = []
     rows: list[dict[str, Any]] = []
@@ -169,7 +174,7 @@ add_write_perm = _write_perm_command("addWritePerm", wipe=False)
     "numbers, booleans, else strings; mqadmin schema getNamesrvConfig)",
 )
 async def get_namesrv_config(inv: Invocation) -> None:
-    result = await inv.admin.get_namesrv_config(inv.namesrv_given)
+    result = await inv.admin.namesrv.get_namesrv_config(inv.namesrv_given)
     # Java collects the answers in a HashMap<>(4) keyed by address, then prints each Properties
     addrs = java_hash_order([a for a in result.order if a in result.results], 4)
     if inv.out.structured:
@@ -206,7 +211,7 @@ async def get_namesrv_config(inv: Invocation) -> None:
 async def update_namesrv_config(inv: Invocation, key: str, value: str) -> None:
     k, v = key.strip(), value.strip()
     given = inv.namesrv_given
-    result = await inv.admin.update_namesrv_config({k: v}, given)
+    result = await inv.admin.namesrv.update_namesrv_config({k: v}, given)
     shown = "" if given is None else "[" + ", ".join(given) + "]"
     text = f"update name server config success!{shown}\n{k} : {v}\n"
     _changed_everywhere(inv, result, {"key": k, "value": v}, text)

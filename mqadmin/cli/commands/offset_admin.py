@@ -108,7 +108,7 @@ async def clients_are_cpp(inv: Invocation, group: str) -> bool:
     looked up is treated as Java.
     """
     try:
-        cc = await inv.admin.examine_consumer_connection_info(group)
+        cc = await inv.admin.consumers.examine_consumer_connection_info(group)
     except (AdminError, RemotingError):
         return False
     return {c.language for c in cc.connection_set} == {"CPP"}
@@ -238,11 +238,11 @@ async def reset_offset_by_time(
         target = (
             expect
             if expect is not None
-            else await admin.search_offset_at(addr, MessageQueue(t, None, queue_id), ts, 3.0)
+            else await admin.broker.search_offset_at(addr, MessageQueue(t, None, queue_id), ts, 3.0)
         )
         inv.out.text(f"reset consumer offset to {target}\n")
         if target > 0:
-            await admin.reset_offset_by_queue_id(addr, g, t, queue_id, target)
+            await admin.consumers.reset_offset_by_queue_id(addr, g, t, queue_id, target)
         if inv.out.structured:
             inv.out.data(
                 {**base, "mode": "singleQueue", "brokerAddr": addr, "queueId": queue_id, "offset": target}
@@ -255,12 +255,16 @@ async def reset_offset_by_time(
         f"timestamp(long)[{ts}]\n"
     )
     if dry_run:
-        rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name, write=False)
+        rows = await admin.consumers.reset_offset_by_timestamp_old(
+            g, t, ts, is_force, cluster_name, write=False
+        )
         _emit_rollback(inv, "dry run, nothing changed: " + by_spec, {**base, "mode": "dryRun"}, rows)
         return
 
     if on_terminal() and not yes:
-        rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name, write=False)
+        rows = await admin.consumers.reset_offset_by_timestamp_old(
+            g, t, ts, is_force, cluster_name, write=False
+        )
         steps = [
             Step("queue", f"{r.broker_name}:{r.queue_id}", f"{r.consumer_offset} -> {r.rollback_offset}")
             for r in rows
@@ -268,13 +272,13 @@ async def reset_offset_by_time(
         confirm(f"reset consumer offset of group [{g}] on topic [{t}] to {ts_text}", steps, yes)
     try:
         is_cpp = await clients_are_cpp(inv, g)
-        tables = await admin.reset_offset_by_timestamp(
+        tables = await admin.consumers.reset_offset_by_timestamp(
             t, g, ts, is_force, is_cpp=is_cpp, cluster=cluster_name
         )
     except RemoteCommandError as e:
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
-        rows = await admin.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name)
+        rows = await admin.consumers.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name)
         _emit_rollback(inv, by_spec, {**base, "mode": "queueByQueue"}, rows)
         return
     head = (
@@ -310,13 +314,13 @@ async def skip_accumulated_message(
     admin = inv.admin
     try:
         is_cpp = await clients_are_cpp(inv, g)
-        tables = await admin.reset_offset_by_timestamp(
+        tables = await admin.consumers.reset_offset_by_timestamp(
             t, g, -1, is_force, is_cpp=is_cpp, cluster=cluster_name
         )
     except RemoteCommandError as e:
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
-        rows = await admin.reset_offset_by_timestamp_old(g, t, -1, is_force)
+        rows = await admin.consumers.reset_offset_by_timestamp_old(g, t, -1, is_force)
         doc = {"group": g, "topic": t, "mode": "queueByQueue"}
         _emit_rollback(inv, "", doc, rows, last_column="#rollbackOffset")
         return
@@ -346,7 +350,7 @@ async def clone_group_offset(
 ) -> None:
     src, dest, t = group_arg(src_group, "-s"), group_arg(dest_group, "-d"), topic_arg(topic)
     try:
-        done = await inv.admin.clone_group_offset(src, dest, t)
+        done = await inv.admin.consumers.clone_group_offset(src, dest, t)
     except EmptyConsumeStatsError as e:
         raise CommandError(f"nothing to clone: {e}", ExitCode.NOT_FOUND) from None
     queues = [
@@ -414,14 +418,14 @@ async def query_cq(
     admin = inv.admin
     addr = broker.strip() if broker is not None else ""
     if not addr:
-        route = await admin.examine_topic_route_info(t)
+        route = await admin.namesrv.examine_topic_route_info(t)
         if not route.broker_datas:
             raise CommandError(f"the route of {t} has no broker")
         master = (route.broker_datas[0].broker_addrs or {}).get(0)
         if master is None:
             raise CommandError(f"broker {route.broker_datas[0].broker_name} of {t} has no master")
         addr = master
-    view = await admin.query_consume_queue(addr, t, queue_id, start, n, group)
+    view = await admin.consumers.query_consume_queue(addr, t, queue_id, start, n, group)
     lines: list[str] = []
     if view.subscription is not None:
         lines.append("Subscription data: \n" + fastjson_pretty(_subscription_bean(view.subscription)) + "\n")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.admin.consumers import NoConnectionError
 from mqadmin.cli.command import Invocation, java_command
@@ -13,6 +13,9 @@ from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.version import version_name
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.answers import ProducerInfo
 
 # ------------------------------------------------------------------------------------- producers
 
@@ -29,7 +32,7 @@ from mqadmin.protocol.version import version_name
 async def producer_connection(inv: Invocation, producer_group: str, topic: str) -> None:
     group, t = group_arg(producer_group), topic_arg(topic)
     try:
-        pc = await inv.admin.examine_producer_connection_info(group, t)
+        pc = await inv.admin.consumers.examine_producer_connection_info(group, t)
     except NoConnectionError:
         raise CommandError(f"no producer of group {group} is online", ExitCode.REMOTE) from None
     lines, conns = [], []
@@ -52,15 +55,34 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
 )
 async def producer(inv: Invocation, broker: str) -> None:
     addr = broker.strip()
-    table = await inv.admin.get_all_producer_info(addr)
+    table = await inv.admin.consumers.get_all_producer_info(addr)
     lines = []
     groups: list[dict[str, Any]] = []
     for group in java_hash_order(list(table)):
         infos = table[group]
-        groups.append({"group": group, "producers": [p.to_json_obj() for p in infos]})
+        groups.append({"group": group, "producers": [_producer_json(p) for p in infos]})
         if not infos:
             lines.append(f"producer group ({group}) instances are empty\n")
             continue
         for p in infos:
-            lines.append(f"producer group ({group}) instance : {p.java_string()}\n")
+            lines.append(f"producer group ({group}) instance : {_producer_text(p)}\n")
     inv.out.emit({"broker": addr, "groups": groups}, lambda: "".join(lines))
+
+
+def _producer_text(p: ProducerInfo) -> str:
+    """``ProducerInfo.toString`` (sic: no blank after the first comma)."""
+    return (
+        f"clientId={p.client_id},remoteIP={p.remote_ip}, language={p.language}, "
+        f"version={p.version}, lastUpdateTimestamp={p.last_update_timestamp}"
+    )
+
+
+def _producer_json(p: ProducerInfo) -> dict[str, Any]:
+    """The fields in ``toString`` order."""
+    return {
+        "clientId": p.client_id,
+        "remoteIP": p.remote_ip,
+        "language": p.language,
+        "version": p.version,
+        "lastUpdateTimestamp": p.last_update_timestamp,
+    }

@@ -176,11 +176,11 @@ async def _cluster_view(
     """What both commands start from: the cluster, the target brokers (``-c``/``-b``), each broker's
     master address, and the topic's config and mapping on every broker that has it."""
     admin = inv.admin
-    info = await admin.examine_broker_cluster_info()
+    info = await admin.namesrv.examine_broker_cluster_info()
     if not info.cluster_addr_table:
         raise CommandError("The Cluster info is empty")
     targets = _targets(info, clusters, brokers)
-    return info, targets, master_addrs(info), await admin.examine_topic_config_all(topic, info)
+    return info, targets, master_addrs(info), await admin.static_topics.examine_topic_config_all(topic, info)
 
 
 def _preflight(
@@ -196,7 +196,7 @@ def _preflight(
     the first write; a refusal prints what was written so far (the plan files) and nothing changes."""
     complete_non_target_brokers(configs, _same_cluster_brokers(info, list(configs)))
     try:
-        inv.admin.preflight(configs, current, addrs, force)
+        inv.admin.static_topics.preflight(configs, current, addrs, force)
     except MappingError as e:
         _flush(inv, lines)
         raise _mapping_error(e) from None
@@ -261,7 +261,7 @@ async def update_static_topic(
         lines.append(f"The new mapping data is written to file {path}\n")
         force = False  # Java computes a plan that needs no force
     _preflight(inv, info, configs, current, addrs, force, lines)
-    await admin.update_topic_config_mapping_all(configs, addrs, force)
+    await admin.static_topics.update_topic_config_mapping_all(configs, addrs, force)
     data.update(
         epoch=epoch, brokerToMapIn=[], brokerToMapOut=[], brokers=_plan_json(t, epoch, configs, addrs)
     )
@@ -312,7 +312,7 @@ async def remapping_static_topic(
     configs = plan.broker_config_map
     _preflight(inv, info, configs, current, addrs, force, lines)
     try:
-        await admin.remapping_static_topic(
+        await admin.static_topics.remapping_static_topic(
             t, plan.broker_to_map_in, plan.broker_to_map_out, configs, addrs, force
         )
     except MappingError as e:

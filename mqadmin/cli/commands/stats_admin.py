@@ -52,7 +52,7 @@ async def broker_consume_stats(
     is_order = strict_bool(order, "-o") if order is not None else False
     timeout = in_range(parse_long(timeout_millis, "-t", 50_000), "-t", 1) / 1000
     diff_level = parse_long(level, "-l") if level is not None else 0
-    stats = await inv.admin.fetch_broker_consume_stats(addr, is_order, timeout)
+    stats = await inv.admin.consumers.fetch_broker_consume_stats(addr, is_order, timeout)
     lines = [
         jformat(
             _BCS_HEADER,
@@ -138,7 +138,7 @@ async def _rates(inv: Invocation, masters: list[str], name: str, key: str) -> _R
     out = _Rates()
     for addr in masters:
         try:
-            data = await inv.admin.view_broker_stats_data(addr, name, key)
+            data = await inv.admin.brokers.view_broker_stats_data(addr, name, key)
         except (RemoteCommandError, AdminError):
             continue
         except RemotingError as e:
@@ -169,8 +169,8 @@ async def _topic_rows(inv: Invocation, topic: str, active: bool) -> _TopicRows:
     admin = inv.admin
     out = _TopicRows()
     try:
-        route = await admin.examine_topic_route_info(topic)
-        consumers = java_hash_order(await admin.query_topic_consume_by_who(topic, route))
+        route = await admin.namesrv.examine_topic_route_info(topic)
+        consumers = java_hash_order(await admin.broker.query_topic_consume_by_who(topic, route))
     except (RemoteCommandError, AdminError):
         return out
     groups, out.skipped = askable_groups(consumers)
@@ -201,7 +201,7 @@ async def _topic_rows(inv: Invocation, topic: str, active: bool) -> _TopicRows:
         problems.extend(got.problems)
         accumulate = 0
         try:
-            accumulate = max(0, (await admin.examine_consume_stats(group, topic)).total_diff())
+            accumulate = max(0, (await admin.consumers.examine_consume_stats(group, topic)).total_diff())
         except RemotingError as e:
             if not isinstance(e, RemoteCommandError):
                 problems.append(e)
@@ -248,7 +248,7 @@ async def _topic_rows(inv: Invocation, topic: str, active: bool) -> _TopicRows:
 )
 async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> None:
     admin = inv.admin
-    names = java_hash_order(await admin.fetch_all_topic_list())
+    names = java_hash_order(await admin.namesrv.fetch_all_topic_list())
     inv.any_success = True
     inv.out.text(
         jformat(
@@ -264,7 +264,9 @@ async def stats_all(inv: Invocation, active_topic: bool, topic: str | None) -> N
     )
     listed, skipped = askable_topics(names)
     selected = [t for t in listed if not t.startswith(("%RETRY%", "%DLQ%")) and (not topic or t == topic)]
-    result = await admin.fan_out(selected, lambda t: _topic_rows(inv, t, active_topic), deadline=inv.deadline)
+    result = await admin.core.fan_out(
+        selected, lambda t: _topic_rows(inv, t, active_topic), deadline=inv.deadline
+    )
     lines: list[str] = []
     rows: list[dict[str, Any]] = []
     cut = inv.report_cut_off(result, "topics")

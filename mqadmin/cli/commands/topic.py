@@ -75,7 +75,7 @@ def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
     blocking=True,
 )
 async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
-    route = await inv.admin.examine_topic_route_info(topic.strip())
+    route = await inv.admin.namesrv.examine_topic_route_info(topic.strip())
     bean = route_bean(route)
     if inv.out.structured:
         inv.out.data(to_standard_json(bean))
@@ -106,7 +106,7 @@ async def topic_cluster_list(inv: Invocation, topic: str) -> None:
     why = route_topic_refusal(t)  # the route is asked after the cluster table: check it first
     if why is not None:
         raise HeaderError(why)
-    clusters = java_hash_order(await inv.admin.get_topic_cluster_list(t))
+    clusters = java_hash_order(await inv.admin.namesrv.get_topic_cluster_list(t))
     inv.out.emit({"clusters": clusters}, lambda: "".join(f"{c}\n" for c in clusters))
 
 
@@ -123,7 +123,7 @@ async def _topic_rows(
     failure returned (its cluster, which comes from the route, is kept).
     """
     admin = inv.admin
-    route = await admin.examine_topic_route_info(topic)
+    route = await admin.namesrv.examine_topic_route_info(topic)
     if not route.broker_datas:
         raise CommandError(f"topic {topic} has no broker in its route")
     broker_name = route.broker_datas[0].broker_name
@@ -135,7 +135,7 @@ async def _topic_rows(
     failure: BaseException | None = None
     for bd in route.broker_datas:
         try:
-            groups = await admin.query_topic_consume_by_who(topic, replace(route, broker_datas=[bd]))
+            groups = await admin.broker.query_topic_consume_by_who(topic, replace(route, broker_datas=[bd]))
         except (RemotingConnectError, RemotingTimeoutError) as e:
             failure = failure or e
             continue
@@ -153,20 +153,20 @@ async def _topic_rows(
 async def topic_list(inv: Invocation, cluster_model: bool) -> None:
     admin = inv.admin
     if not cluster_model:
-        topics = java_hash_order(await admin.fetch_all_topic_list())
+        topics = java_hash_order(await admin.namesrv.fetch_all_topic_list())
         inv.out.emit({"topics": topics}, lambda: "".join(f"{t}\n" for t in topics))
         return
 
-    info = await admin.examine_broker_cluster_info()
+    info = await admin.namesrv.examine_broker_cluster_info()
     inv.out.text(jformat("%-20s  %-48s  %-48s%n", "#Cluster Name", "#Topic", "#Consumer Group"))
     topics = [
         t
-        for t in java_hash_order(await admin.fetch_all_topic_list())
+        for t in java_hash_order(await admin.namesrv.fetch_all_topic_list())
         if not t.startswith(RETRY_PREFIX) and not t.startswith(DLQ_PREFIX)
     ]
     table = info.cluster_addr_table or {}
     inv.any_success = True  # the name server answered: failures per topic make it a partial result
-    result = await admin.fan_out(topics, lambda t: _topic_rows(inv, t, table), deadline=inv.deadline)
+    result = await admin.core.fan_out(topics, lambda t: _topic_rows(inv, t, table), deadline=inv.deadline)
     rows: list[dict[str, Any]] = []
     lines: list[str] = []
     cut = inv.report_cut_off(result, "topics")
@@ -220,7 +220,7 @@ async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
 
     topic = topic.strip()
     ips = _java_split(ip_list.strip(), ",")
-    route = await inv.admin.examine_topic_route_info(topic)
+    route = await inv.admin.namesrv.examine_topic_route_info(topic)
     queues = subscribe_queues(topic, route)
     result: dict[str, list[dict[str, object]]] = {}
     for ip in ips:

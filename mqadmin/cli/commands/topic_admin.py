@@ -150,10 +150,10 @@ async def update_topic(
     data: dict[str, Any] = {"topicConfig": topic_config_json(tc)}
     if broker_addr is not None:
         addr = broker_addr.strip()
-        await admin.create_and_update_topic_config(addr, tc)
+        await admin.topics.create_and_update_topic_config(addr, tc)
         data["brokers"] = [{"addr": addr, "ok": True}]
         if tc.order:
-            name = await admin.broker_name_by_addr(addr)
+            name = await admin.brokers.broker_name_by_addr(addr)
             conf = f"{name}:{tc.write_queue_nums}"
             await _store_order_conf(inv, tc.topic_name or "", conf, is_cluster=False)
             data["orderConf"] = conf
@@ -164,14 +164,14 @@ async def update_topic(
         return
 
     cluster = check_cluster_name((cluster_name or "").strip())
-    info = await admin.examine_broker_cluster_info()
-    masters = await admin.fetch_master_addrs(cluster, info)
-    ok, rows = await inv.on_each(masters, lambda a: admin.create_and_update_topic_config(a, tc))
+    info = await admin.namesrv.examine_broker_cluster_info()
+    masters = await admin.brokers.fetch_master_addrs(cluster, info)
+    ok, rows = await inv.on_each(masters, lambda a: admin.topics.create_and_update_topic_config(a, tc))
     data["brokers"] = rows
     lines.extend(f"create topic to {addr} success.\n" for addr in ok)
     if len(ok) == len(masters):
         if tc.order:
-            names = await admin.fetch_broker_names(cluster, info)
+            names = await admin.brokers.fetch_broker_names(cluster, info)
             conf = ";".join(f"{n}:{tc.write_queue_nums}" for n in names)
             await _store_order_conf(inv, tc.topic_name or "", conf, is_cluster=True)
             data["orderConf"] = conf
@@ -181,7 +181,7 @@ async def update_topic(
 
 
 async def _store_order_conf(inv: Invocation, topic: str, conf: str, *, is_cluster: bool) -> None:
-    result = await inv.admin.create_or_update_order_conf(topic, conf, is_cluster)
+    result = await inv.admin.topics.create_or_update_order_conf(topic, conf, is_cluster)
     for addr in result.order:
         if addr in result.errors:
             inv.report(result.errors[addr])
@@ -233,8 +233,10 @@ async def update_topic_list(
     if broker_addr is not None:
         addrs = [broker_addr.strip()]
     else:
-        addrs = await admin.fetch_master_addrs((cluster_name or "").strip())
-    ok, rows = await inv.on_each(addrs, lambda a: admin.create_and_update_topic_config_list(a, configs))
+        addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
+    ok, rows = await inv.on_each(
+        addrs, lambda a: admin.topics.create_and_update_topic_config_list(a, configs)
+    )
     data = {"topics": [c.topic_name for c in configs], "brokers": rows}
     if inv.out.structured:
         inv.out.data(inv.add_errors(data))
@@ -271,8 +273,8 @@ async def delete_topic(
     admin = inv.admin
     t, cluster = topic.strip(), cluster_name.strip()
     check_topic_name(t, deleting=True)
-    masters = await admin.fetch_master_addrs(cluster)
-    namesrvs = java_hash_order(list(admin.namesrv_addrs))
+    masters = await admin.brokers.fetch_master_addrs(cluster)
+    namesrvs = java_hash_order(list(admin.core.namesrv_addrs))
     steps, exists = await _delete_topic_plan(inv, t, cluster, masters, namesrvs)
     title = f"delete topic [{t}] from cluster [{cluster}]"
     missing = (
@@ -286,13 +288,13 @@ async def delete_topic(
         return not_found(inv, missing) if exists is False else None
     if exists is not False:
         confirm(title, steps, yes)
-    ok, brokers = await inv.on_each(masters, lambda a: admin.delete_topic_in_broker(a, t))
+    ok, brokers = await inv.on_each(masters, lambda a: admin.topics.delete_topic_in_broker(a, t))
     data: dict[str, Any] = {"topic": t, "cluster": cluster, "brokers": brokers, "nameServers": []}
     lines: list[str] = []
     if len(ok) == len(masters):
         lines.append(f"delete topic [{t}] from cluster [{cluster}] success.\n")
         ns_ok, data["nameServers"] = await inv.on_each(
-            namesrvs, lambda a: admin.delete_topic_in_namesrv(a, t, cluster)
+            namesrvs, lambda a: admin.topics.delete_topic_in_namesrv(a, t, cluster)
         )
         if len(ns_ok) == len(namesrvs):
             lines.append(f"delete topic [{t}] from NameServer success.\n")
@@ -306,10 +308,10 @@ async def _delete_topic_plan(
     """What deleteTopic would do on each master and name server, and whether the topic exists there
     (None: a server could not be asked, so it may)."""
     admin = inv.admin
-    configs = await probe(inv, masters, lambda a: admin.examine_topic_config(a, topic))
+    configs = await probe(inv, masters, lambda a: admin.topics.examine_topic_config(a, topic))
     routed: bool | None
     try:
-        route = await admin.examine_topic_route_info(topic)
+        route = await admin.namesrv.examine_topic_route_info(topic)
         routed = any(bd.cluster == cluster for bd in route.broker_datas or [])
     except RemoteCommandError as e:
         if e.code != ResponseCode.TOPIC_NOT_EXIST:
@@ -362,7 +364,7 @@ async def update_topic_perm(
     create_topic_header(TopicConfig(topic_name=t, perm=new_perm))  # name and permission
     if broker_addr is None:
         check_cluster_name((cluster_name or "").strip())
-    route = await admin.examine_topic_route_info(t)
+    route = await admin.namesrv.examine_topic_route_info(t)
     if not route.queue_datas:
         raise CommandError(f"the route of topic {t} has no queue data")
     first = route.queue_datas[0]
@@ -394,7 +396,7 @@ async def update_topic_perm(
             inv.out.emit(data, lambda: "new perm equals to the old one!\n")
             return
         tc = config_for(name)
-        await admin.create_and_update_topic_config(addr, tc)
+        await admin.topics.create_and_update_topic_config(addr, tc)
         data.update(
             changed=True,
             brokers=[{"addr": addr, "oldPerm": old, "ok": True}],
@@ -404,11 +406,13 @@ async def update_topic_perm(
         inv.out.emit(data, lambda: text)
         return
 
-    info = await admin.examine_broker_cluster_info()
-    masters = await admin.fetch_master_addrs((cluster_name or "").strip(), info)
+    info = await admin.namesrv.examine_broker_cluster_info()
+    masters = await admin.brokers.fetch_master_addrs((cluster_name or "").strip(), info)
     name_of = {(bd.broker_addrs or {}).get(0): name for name, bd in (info.broker_addr_table or {}).items()}
     configs = {addr: config_for(name_of.get(addr)) for addr in masters}
-    ok, rows = await inv.on_each(masters, lambda a: admin.create_and_update_topic_config(a, configs[a]))
+    ok, rows = await inv.on_each(
+        masters, lambda a: admin.topics.create_and_update_topic_config(a, configs[a])
+    )
     lines = []
     for row in rows:
         qd = by_name.get(name_of.get(row["addr"]), first)
@@ -438,9 +442,9 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
     admin = inv.admin
     failures: list[BaseException] = []  # brokers that did not answer: the others' queues are shown
     if cluster is not None:
-        stats = await admin.examine_topic_stats_by_cluster(t, cluster.strip(), failures=failures)
+        stats = await admin.topics.examine_topic_stats_by_cluster(t, cluster.strip(), failures=failures)
     else:
-        stats = await admin.examine_topic_stats(t, failures=failures)
+        stats = await admin.topics.examine_topic_stats(t, failures=failures)
     for exc in failures:
         inv.report(exc)
     inv.any_success = True
@@ -502,7 +506,7 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
     t, how = topic.strip(), method.strip()
     check_topic_name(t)
     if how == "get":
-        conf = await admin.get_order_conf(t)
+        conf = await admin.topics.get_order_conf(t)
         if conf is None:
             raise CommandError(f"no order conf for topic {t} on the name server", ExitCode.REMOTE)
         inv.out.emit(
@@ -515,11 +519,11 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
         if not conf:
             raise CommandError("please set orderConf with option -v.", ExitCode.USAGE)
         check_order_conf(conf)
-        result = await admin.put_order_conf(t, conf)
+        result = await admin.topics.put_order_conf(t, conf)
         text = f"update orderConf success. topic=[{t}], orderConf=[{conf}]"
     elif how == "delete":
         conf = None
-        result = await admin.delete_order_conf(t)
+        result = await admin.topics.delete_order_conf(t)
         text = f"delete orderConf success. topic=[{t}]"
     else:
         raise CommandError(f"-m must be put, get or delete, not {method!r}", ExitCode.USAGE)

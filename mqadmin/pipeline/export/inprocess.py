@@ -46,7 +46,7 @@ async def pull_all(
         async def one(r: QueueRange) -> list[pa.RecordBatch]:
             out: list[pa.RecordBatch] = []
             async with gate:
-                async for msgs in pull_range(admin, r, group):
+                async for msgs in pull_range(admin.messages, r, group):
                     if msgs:
                         out.append(to_batch(msgs, r.broker))
             return out

@@ -80,7 +80,7 @@ def plan(o: ExportOptions) -> list[QueueRange]:
     async def go() -> list[QueueRange]:
         async with MQAdmin(o.settings) as admin:
             return await plan_ranges(
-                admin,
+                admin.messages,
                 o.topic,
                 begin_ms=o.begin_ms,
                 end_ms=o.end_ms,

@@ -69,6 +69,7 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._target: dict[tuple[str, str], int] | None = None
         self._last_batch = time.monotonic()
         self._missing: set[tuple[str, str]] = set()
+        self._committed: dict[tuple[str, str], int] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """What a task gets: the options only (the driver's loop and client stay on the driver)."""
@@ -130,7 +131,10 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             mq = MessageQueue(q.topic, q.broker, q.queue_id)
             return await admin.broker.search_offset_at(q.addr, mq, ms)
 
-        found = self.driver.run(asyncio.gather(*(one(q) for q in queues)))
+        async def every() -> list[int]:
+            return list(await asyncio.gather(*(one(q) for q in queues)))
+
+        found = self.driver.run(every())
         return {
             q.key: min(max(off, q.min_offset), q.max_offset) for q, off in zip(queues, found, strict=True)
         }
@@ -149,6 +153,7 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def latestOffset(self, start: Offsets, limit: ReadLimit) -> Offsets:
         queues = self.refresh()
         begin = flat(start)
+        self._commit_group(begin)
         self._report_missing(begin, queues)
         end = dict(begin)  # a queue not seen now keeps its offset
         for key, q in queues.items():
@@ -216,8 +221,16 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return q.min_offset
 
     def commit(self, end: Offsets) -> None:
+        """Spark has the batch ending at ``end``: show it as the ``group``'s progress."""
+        self._commit_group(flat(end))
+
+    def _commit_group(self, offsets: dict[tuple[str, str], int]) -> None:
+        """UPDATE_CONSUMER_OFFSET of the queues whose offset moved since the last commit. Also run
+        when the next batch is planned from ``start`` (the end of the batch just done): an
+        ``availableNow`` query ends without a commit call for its last batch."""
         group = self.options.group
-        if group is None:
+        moved = {k: v for k, v in offsets.items() if self._committed.get(k) != v}
+        if group is None or not moved:
             return
         admin = self.driver.admin
         queues = self._queues
@@ -231,10 +244,14 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 await admin.consumers.update_consume_offset(
                     q.addr, group, MessageQueue(topic, broker, qid), offset
                 )
+                self._committed[(topic, key)] = offset
             except Exception as e:  # a lag display must never stop the stream
                 log.warning("could not commit %s %s offset %d for group %s: %s", topic, key, offset, group, e)
 
-        self.driver.run(asyncio.gather(*(one(t, k, v) for (t, k), v in flat(end).items())))
+        async def every() -> None:
+            await asyncio.gather(*(one(t, k, v) for (t, k), v in moved.items()))
+
+        self.driver.run(every())
 
     def stop(self) -> None:
         if self._driver is not None:

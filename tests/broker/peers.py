@@ -1,8 +1,6 @@
-"""Real processes for the broker tests: our name server, our broker, the C++ client, all on loopback.
+"""Clients of the broker tests: the C++ client and our remoting client, all on loopback (the servers
+they talk to are ``tests/servers.py``'s).
 
-- :class:`NameServerProcess` runs ``mqadmin namesrv start`` on a port it picks itself.
-- :class:`BrokerProcess` runs ``mqadmin broker start -c FILE`` on a port picked up front (so a
-  restart comes back at the same address, as clients expect); ``kill()`` is ``kill -9``.
 - :func:`cpp` runs ``tests/broker/cpp_client.py`` (the C++ client in its own process) and returns
   its JSON lines.
 - :func:`call` sends one request with our remoting client and returns the response.
@@ -17,92 +15,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mqadmin.localcluster import BROKER_BOOT, NS_BOOT, ServerProcess, free_port, mqadmin_argv
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
+from tests.servers import BrokerProcess, NameServerProcess, free_port  # noqa: F401 (until the last importers move)
 
 __all__ = [
     "MQADMIN",
-    "BrokerProcess",
-    "NameServerProcess",
     "call",
     "cpp",
     "cpp_start",
     "create_topic",
-    "free_port",
+    "create_topic_fields",
 ]
 
 MQADMIN = str(Path(sys.executable).parent / "mqadmin")
 CPP_CLIENT = str(Path(__file__).with_name("cpp_client.py"))
-
-
-class NameServerProcess:
-    def __init__(self, workdir: Path) -> None:
-        workdir.mkdir(parents=True, exist_ok=True)
-        config = workdir / "namesrv.properties"
-        config.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={workdir / 'kvConfig.json'}\n")
-        argv = [*mqadmin_argv(), "namesrv", "start", "-c", str(config), "--listen-port", "0"]
-        self.server = ServerProcess(
-            "name server", [*argv, "--log-file", str(workdir / "ns.log")], workdir, NS_BOOT
-        )
-        m = self.server.start()
-        self.addr = f"127.0.0.1:{m.group(2)}"
-
-    @property
-    def proc(self) -> subprocess.Popen[str] | None:
-        return self.server.proc
-
-    def stop(self) -> None:
-        self.server.stop(10)
-
-
-class BrokerProcess:
-    def __init__(self, workdir: Path, namesrv: str, port: int | None = None, **props: object) -> None:
-        workdir.mkdir(parents=True, exist_ok=True)
-        self.workdir = workdir
-        self.port = port or free_port()
-        self.addr = f"127.0.0.1:{self.port}"
-        self.log_file = workdir / "broker.log"
-        self.config = workdir / "broker.properties"
-        settings: dict[str, object] = {
-            "brokerClusterName": "DefaultCluster",
-            "brokerName": "broker-a",
-            "brokerIP1": "127.0.0.1",
-            "brokerIP2": "127.0.0.1",
-            "listenPort": self.port,
-            "namesrvAddr": namesrv,
-            "storePathRootDir": workdir / "store",
-        }
-        settings.update(props)
-        self.config.write_text("".join(f"{k}={v}\n" for k, v in settings.items()))
-        argv = [*mqadmin_argv(), "broker", "start", "-c", str(self.config), "--log-file", str(self.log_file)]
-        self.server = ServerProcess("broker", argv, workdir, BROKER_BOOT)
-        self.boot_line = ""
-        self.start()
-
-    @property
-    def proc(self) -> subprocess.Popen[str] | None:
-        return self.server.proc
-
-    def start(self) -> None:
-        m = self.server.start()
-        self.boot_line = m.group(0)
-        assert m.group(2) == self.addr, m.group(0)
-
-    def stop(self) -> int | None:
-        """SIGTERM and wait: a clean shutdown (offsets persisted, unregistered)."""
-        return self.server.stop()
-
-    def kill(self) -> None:
-        """``kill -9``."""
-        self.server.kill()
-
-    @property
-    def alive(self) -> bool:
-        return self.server.alive
-
-    def log(self) -> str:
-        return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""
 
 
 def cpp(*args: str, timeout: float = 120) -> list[dict[str, Any]]:

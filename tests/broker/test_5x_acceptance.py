@@ -16,8 +16,7 @@ import pytest
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
-from tests.broker.peers import BrokerProcess, NameServerProcess
-from tests.controller.peers import ControllerNameServer
+from tests.servers import BrokerProcess, ControllerNameServer, NameServerProcess
 
 BURST = 200
 """``ThrottledLog``'s default lines of one kind per interval."""

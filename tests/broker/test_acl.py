@@ -26,10 +26,11 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.protocol.message import decode_messages
-from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.peers import call
 from tests.broker.signed_cpp import cpp_send
 from tests.captures import Frame, all_frames
 from tests.cli_harness import clean_env, run_mqadmin
+from tests.servers import BrokerProcess, NameServerProcess
 
 ADMIN = Credentials("AdminAK01", "AdminSK01")
 USER = Credentials("UserAK001", "UserSK001")

@@ -18,7 +18,7 @@ from mqadmin.admin.settings import Credentials
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.peers import call
 from tests.broker.test_acl import (
     ADMIN,
     PLAIN_ACL,
@@ -32,6 +32,7 @@ from tests.broker.test_acl import (
     signed,
     start_acl_broker,
 )
+from tests.servers import BrokerProcess, NameServerProcess
 
 NEW = Credentials("NewAcct001", "NewSecret01")
 

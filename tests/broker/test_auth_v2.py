@@ -25,9 +25,10 @@ from mqadmin.admin.settings import Credentials
 from mqadmin.admin.signing import AclSigner
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic_fields
+from tests.broker.peers import call, create_topic_fields
 from tests.broker.signed_cpp import cpp_send
 from tests.cli_harness import clean_env, run_mqadmin
+from tests.servers import BrokerProcess, NameServerProcess
 
 ROOT = Credentials("rootUser", "rootSecret")
 ALICE = Credentials("alice", "aliceSecret")

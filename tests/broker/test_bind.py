@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 from mqadmin.localcluster import BROKER_BOOT, free_port, mqadmin_argv
-from tests.broker.peers import NameServerProcess
+from tests.servers import NameServerProcess
 
 
 class Broker:

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from mqadmin.protocol.command import RemotingCommand
-from tests.broker.peers import MQADMIN, BrokerProcess, NameServerProcess, call, create_topic
+from tests.broker.peers import MQADMIN, call, create_topic
 from tests.cli.peers import _ThreadServer
+from tests.servers import BrokerProcess, NameServerProcess
 
 MODE_FILE = "messageRequestMode.json"
 

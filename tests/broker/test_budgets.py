@@ -28,7 +28,8 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.requests import limit
 from mqadmin.remoting.client import RemotingClient
 from tests.broker.inproc import running
-from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.peers import call
+from tests.servers import BrokerProcess, NameServerProcess
 
 HB = RequestCode.HEART_BEAT
 COLD = RequestCode.UPDATE_COLD_DATA_FLOW_CTR_CONFIG

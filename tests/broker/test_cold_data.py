@@ -19,8 +19,9 @@ from mqadmin.broker.cold_data import ColdDataCgCtrService
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.peers import call
 from tests.captures import load_scenario
+from tests.servers import BrokerProcess, NameServerProcess
 
 UPDATE, REMOVE, INFO = (
     RequestCode.UPDATE_COLD_DATA_FLOW_CTR_CONFIG,

@@ -17,8 +17,9 @@ from mqadmin.protocol import frame
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
 from mqadmin.remoting.client import RemotingClient
-from tests.broker.peers import MQADMIN, BrokerProcess, free_port
+from tests.broker.peers import MQADMIN
 from tests.captures import load_scenario, pairs
+from tests.servers import BrokerProcess, free_port
 
 
 def _captured_config_body() -> bytes:

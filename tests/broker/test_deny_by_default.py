@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from mqadmin.namesrv.controller import NamesrvController
 
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.settings import AdminSettings, Credentials
 from mqadmin.broker.admission import NotDeclared
 from mqadmin.broker.server import BrokerController
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
-from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.protocol.codes import RequestCode, ResponseCode, request_name
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError
@@ -38,9 +38,10 @@ from mqadmin.protocol.requests import (
     wire_type,
 )
 from tests.broker.inproc import settings
-from tests.broker.peers import BrokerProcess, NameServerProcess, call
+from tests.broker.peers import call
 from tests.broker.test_acl import ADMIN, USER, signed, start_acl_broker
 from tests.broker.test_auth_v2 import ROOT, as_user, ensure_alice, start_auth_broker
+from tests.servers import BrokerProcess, NameServerProcess
 
 VICTIM_TOPIC = "VictimTopic"
 VICTIM_GROUP = "VictimGroup"

@@ -17,7 +17,8 @@ from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapp
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import decode_messages
-from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic, create_topic_fields
+from tests.broker.peers import call, create_topic, create_topic_fields
+from tests.servers import BrokerProcess, NameServerProcess
 
 GOOD = "HostileAdminGood"
 SYSTEM_ERROR, INVALID, NO_PERMISSION = (

@@ -28,7 +28,8 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder
 from mqadmin.remoting.client import RemotingClient
-from tests.broker.peers import BrokerProcess, call, create_topic
+from tests.broker.peers import call, create_topic
+from tests.servers import BrokerProcess
 
 TOPIC = "HostileOffsetTopic"
 GOOD = "GoodGroup"

@@ -17,8 +17,9 @@ import pytest
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import MESSAGE_MAGIC_CODE_V2, MessageExt, decode_messages
-from tests.broker.peers import BrokerProcess, call, create_topic
+from tests.broker.peers import call, create_topic
 from tests.cli_harness import clean_env, run_mqadmin
+from tests.servers import BrokerProcess
 
 GOOD_GROUP = "GoodGroup"
 VICTIM_BODIES = {b"victim-0", b"victim-1", b"victim-2"}

@@ -17,34 +17,20 @@ from pathlib import Path
 
 import pytest
 
-from mqadmin.localcluster import BROKER_BOOT, ServerProcess, free_port
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import decode_messages
-from tests.broker.peers import MQADMIN, NameServerProcess, call, create_topic_fields
+from tests.broker.peers import MQADMIN, call, create_topic_fields
+from tests.servers import BrokerProcess, NameServerProcess
 
 HAVE_UVLOOP = importlib.util.find_spec("uvloop") is not None
 ENVVAR = "MQADMIN_BROKER_LOOP"
 LOOP_LINE = re.compile(r"event loop: (\S+)")
 
 
-def start_broker(workdir: Path, namesrv: str, *args: str) -> tuple[ServerProcess, str]:
-    workdir.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    config = workdir / "broker.properties"
-    config.write_text(
-        f"brokerName=broker-a\nbrokerIP1=127.0.0.1\nbrokerIP2=127.0.0.1\nlistenPort={port}\n"
-        f"namesrvAddr={namesrv}\nstorePathRootDir={workdir / 'store'}\n"
-    )
-    argv = [MQADMIN, "broker", "start", "-c", str(config), "--log-file", str(workdir / "b.log"), *args]
-    server = ServerProcess("broker", argv, workdir, BROKER_BOOT)
-    server.start()
-    return server, f"127.0.0.1:{port}"
-
-
-def running_loop(workdir: Path) -> str:
+def running_loop(broker: BrokerProcess) -> str:
     """The loop class the broker logged it runs on (the line comes before the boot line)."""
-    m = LOOP_LINE.search((workdir / "b.log").read_text())
-    assert m, (workdir / "b.log").read_text()[-2000:]
+    m = LOOP_LINE.search(broker.log())
+    assert m, broker.log()[-2000:]
     return m.group(1)
 
 
@@ -95,9 +81,10 @@ def test_loop_choice_is_the_loop_it_runs_on(
         monkeypatch.delenv(ENVVAR, raising=False)
     else:
         monkeypatch.setenv(ENVVAR, env)
-    server, addr = start_broker(tmp_path, namesrv.addr, *args)
+    server = BrokerProcess(tmp_path, namesrv.addr, args=args)
+    addr = server.addr
     try:
-        assert running_loop(tmp_path).startswith(expected)
+        assert running_loop(server).startswith(expected)
         send_and_pull(addr)
     finally:
         assert server.stop() == 0
@@ -107,9 +94,9 @@ def test_auto_takes_uvloop_when_installed(
     tmp_path: Path, namesrv: NameServerProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv(ENVVAR, raising=False)
-    server, _ = start_broker(tmp_path, namesrv.addr)
+    server = BrokerProcess(tmp_path, namesrv.addr)
     try:
-        assert running_loop(tmp_path).startswith("uvloop." if HAVE_UVLOOP else "asyncio.")
+        assert running_loop(server).startswith("uvloop." if HAVE_UVLOOP else "asyncio.")
     finally:
         assert server.stop() == 0
 

@@ -16,7 +16,8 @@ import pytest
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import decode_messages
-from tests.broker.peers import BrokerProcess, call, create_topic
+from tests.broker.peers import call, create_topic
+from tests.servers import BrokerProcess
 
 TOPIC = "CrcTopic"
 BODIES = [f"crc-body-{i}-".encode() * 8 for i in range(5)]

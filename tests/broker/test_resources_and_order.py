@@ -18,7 +18,7 @@ import pytest
 from mqadmin.admin.settings import Credentials
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic_fields
+from tests.broker.peers import call, create_topic_fields
 from tests.broker.test_acl import ADMIN, PLAIN_ACL, USER, pull_cmd, send_cmd, signed
 from tests.broker.test_auth_v2 import (
     ALICE,
@@ -30,6 +30,7 @@ from tests.broker.test_auth_v2 import (
     put_acl,
     start_auth_broker,
 )
+from tests.servers import BrokerProcess, NameServerProcess
 
 ALICE_TOPIC, ALICE_GROUP, VICTIM_GROUP = "AliceTopic", "AliceGroup", "VictimGroup"
 

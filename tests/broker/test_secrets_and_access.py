@@ -36,10 +36,11 @@ from mqadmin.protocol.configentry import SECRET_MASK, masked_value, protected_ke
 from mqadmin.protocol.message import decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.client import RemotingClient
-from tests.broker.peers import BrokerProcess, NameServerProcess, call, create_topic_fields
+from tests.broker.peers import call, create_topic_fields
 from tests.broker.test_acl import send_cmd
 from tests.captures import pairs
 from tests.cli_harness import clean_env, run_mqadmin
+from tests.servers import BrokerProcess, NameServerProcess
 
 ROOT = Credentials("rootUser", "rootSecret")
 INNER = Credentials("innerUser", "innerSecretKey")

@@ -26,8 +26,9 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.staticmapping import leader_id_map
 from mqadmin.remoting.client import RemotingClient
-from tests.broker.peers import BrokerProcess, NameServerProcess, cpp
+from tests.broker.peers import cpp
 from tests.cli_harness import Result, clean_env, run_mqadmin
+from tests.servers import BrokerProcess, NameServerProcess
 
 V5 = "5.3.3"
 """``rocketmqVersion``: static topics are a 5.x broker's."""

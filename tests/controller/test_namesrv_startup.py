@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from mqadmin.localcluster import mqadmin_argv
-from tests.controller.peers import ControllerNameServer
+from tests.servers import ControllerNameServer
 
 
 def _config(tmp_path: Path, enabled: bool) -> Path:

@@ -19,16 +19,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from mqadmin.localcluster import BROKER_BOOT, NS_BOOT, ServerProcess, free_port, mqadmin_argv
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import MAX_FRAME, decode, encode
 from mqadmin.remoting.limits import DEFAULT_PARTIAL_FRAME_BUDGET
+from tests.servers import BrokerProcess, NameServerProcess
 
 NOFILE = 256
 FLOOD = 400  # connections beyond what NOFILE allows
@@ -98,59 +97,26 @@ def connect(port: int) -> socket.socket:
 # ------------------------------------------------------------------------------ servers
 
 
-def namesrv_process(workdir: Path, nofile: int | None = None) -> ServerProcess:
-    workdir.mkdir(parents=True, exist_ok=True)
-    conf = workdir / "namesrv.properties"
-    conf.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={workdir / 'kvConfig.json'}\n")
-    # one process: the limits and the CPU watched are those of the process serving every connection
-    argv = [*mqadmin_argv(), "namesrv", "start", "-c", str(conf), "--listen-port", "0", "--workers", "1"]
-    return ServerProcess(
-        "name server", [*argv, "--log-file", str(workdir / "namesrv.log")], workdir, NS_BOOT, nofile=nofile
-    )
-
-
-def broker_process(workdir: Path, namesrv_addr: str, port: int, nofile: int | None = None) -> ServerProcess:
-    workdir.mkdir(parents=True, exist_ok=True)
-    conf = workdir / "broker.properties"
-    conf.write_text(
-        f"brokerName=limits-broker\nbrokerIP1=127.0.0.1\nlistenPort={port}\nnamesrvAddr={namesrv_addr}\n"
-        f"storePathRootDir={workdir / 'store'}\n"
-    )
-    argv = [*mqadmin_argv(), "broker", "start", "-c", str(conf), "--log-file", str(workdir / "broker.log")]
-    return ServerProcess("broker", argv, workdir, BROKER_BOOT, nofile=nofile)
-
-
-@pytest.fixture(scope="module")
-def namesrv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A name server without limits, for the brokers to register with."""
-    server = namesrv_process(tmp_path_factory.mktemp("namesrv"))
-    m = server.start()
-    try:
-        yield f"127.0.0.1:{m.group(2)}"
-    finally:
-        server.stop()
-
-
 def start(
     kind: str, workdir: Path, namesrv: str, nofile: int | None
-) -> tuple[ServerProcess, int, RemotingCommand]:
+) -> tuple[NameServerProcess | BrokerProcess, int, RemotingCommand]:
     """The server process, its port, and a request it answers with SUCCESS."""
     if kind == "namesrv":
-        server = namesrv_process(workdir, nofile)
-        port = int(server.start().group(2))
-        return server, port, RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO)
-    port = free_port()
-    server = broker_process(workdir, namesrv, port, nofile)
-    server.start()
-    return server, port, RemotingCommand.request(RequestCode.GET_BROKER_RUNTIME_INFO)
+        # one process: the limits and the CPU watched are those of the process serving every connection
+        ns = NameServerProcess(workdir, args=("--workers", "1"), nofile=nofile)
+        return ns, ns.port, RemotingCommand.request(RequestCode.GET_BROKER_CLUSTER_INFO)
+    broker = BrokerProcess(workdir, namesrv, nofile=nofile, brokerName="limits-broker")
+    return broker, broker.port, RemotingCommand.request(RequestCode.GET_BROKER_RUNTIME_INFO)
 
 
 # ------------------------------------------------------------------------------ file descriptors
 
 
 @pytest.mark.parametrize("kind", ["namesrv", "broker"])
-def test_out_of_descriptors_the_server_keeps_serving_quietly(tmp_path: Path, namesrv: str, kind: str) -> None:
-    server, port, probe = start(kind, tmp_path / kind, namesrv, NOFILE)
+def test_out_of_descriptors_the_server_keeps_serving_quietly(
+    tmp_path: Path, namesrv: NameServerProcess, kind: str
+) -> None:
+    server, port, probe = start(kind, tmp_path / kind, namesrv.addr, NOFILE)
     assert server.proc is not None
     watched = Watched(server.proc, server.stderr_path)
     keeper = connect(port)
@@ -258,8 +224,8 @@ FRAME = MAX_FRAME - 1024 * 1024  # 15 MiB
 
 
 @pytest.mark.parametrize("kind", ["namesrv", "broker"])
-def test_partial_frames_are_capped_in_total(tmp_path: Path, namesrv: str, kind: str) -> None:
-    server, port, probe = start(kind, tmp_path / kind, namesrv, None)
+def test_partial_frames_are_capped_in_total(tmp_path: Path, namesrv: NameServerProcess, kind: str) -> None:
+    server, port, probe = start(kind, tmp_path / kind, namesrv.addr, None)
     assert server.proc is not None
     watched = Watched(server.proc, server.stderr_path)
     unknown = 29999  # no such request code: the answer to a whole frame is REQUEST_CODE_NOT_SUPPORTED

@@ -19,7 +19,7 @@ from mqadmin.cli.metrics_collect import Scrape
 from mqadmin.cli.prometheus import _OWN_PAGES, _given, gauge_page, registry_of, render
 
 # label values as a hostile cluster could name things: quotes, backslashes, newlines, any unicode
-_values = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
+_values = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=12)
 _floats = st.floats(allow_nan=True, allow_infinity=True)
 _names = st.from_regex(r"rocketmq_[a-z_]{1,12}", fullmatch=True)
 _labels = st.lists(st.from_regex(r"[a-zA-Z_][a-zA-Z0-9_]{0,8}", fullmatch=True), max_size=4, unique=True)

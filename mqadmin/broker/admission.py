@@ -61,6 +61,12 @@ class Admission:
     disabled when off); ``validator`` is replaced when the ACL 1.0 admin requests edit the files."""
 
     def __init__(self, validator: PlainAccessValidator | None, guard: AuthGuard | None) -> None:
+        self.validator: PlainAccessValidator | None = None
+        self.guard: AuthGuard | None = None
+        self.put_in_force(validator, guard)
+
+    def put_in_force(self, validator: PlainAccessValidator | None, guard: AuthGuard | None) -> None:
+        """The checks made at start from the ACL files (the same gate object the handlers hold)."""
         self.validator = validator
         self.guard = guard if guard is not None and guard.enabled else None
 

@@ -34,9 +34,10 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from mqadmin.atomicfile import write_atomic
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.store import MessageStore
 from mqadmin.javaconfig import JavaBean, java_field
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.acl import RequestSigner
@@ -67,9 +68,6 @@ from mqadmin.protocol.headers.namesrv import BrokerHeartbeatRequestHeader, broke
 from mqadmin.remoting.client import RemotingClient
 from mqadmin.remoting.logthrottle import ThrottledLog
 from mqadmin.servermain import StartupError
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["ControllerModeConfig", "EpochFile", "ReplicasManager"]
 
@@ -169,11 +167,12 @@ class EpochFile:
 class ReplicasManager:
     """The broker's side of controller mode (see the module docstring)."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(self, settings: BrokerSettings, store: MessageStore) -> None:
+        self.settings = settings
+        self.store = store
         self.config = ControllerModeConfig()
-        self.config.apply(broker.settings.file_properties)
-        root = Path(broker.settings.store.store_path_root_dir)
+        self.config.apply(settings.file_properties)
+        root = Path(settings.store.store_path_root_dir)
         self.epochs = EpochFile(root / EPOCH_FILE)
         self.identity_path = root / IDENTITY_FILE
         self.controller_id: int | None = None
@@ -200,7 +199,7 @@ class ReplicasManager:
             self.controller_id = self._read_identity()
         except (OSError, ValueError) as e:
             raise StartupError(f"controller mode: {e}") from None
-        self.signer = _inner_signer(self.broker.settings.file_properties)
+        self.signer = _inner_signer(self.settings.file_properties)
 
     @property
     def enabled(self) -> bool:
@@ -211,15 +210,15 @@ class ReplicasManager:
     def ha_runtime_info(self) -> HARuntimeInfo:
         """GET_BROKER_HA_STATUS: a master with its commit-log max offset and no slaves; a broker set
         up as SLAVE says so, with no master connected (this broker replicates from nobody)."""
-        offset = self.broker.store.commitlog_max_offset
-        if self.broker.settings.store.broker_role == "SLAVE" and not self.enabled:
+        offset = self.store.commitlog_max_offset
+        if self.settings.store.broker_role == "SLAVE" and not self.enabled:
             return HARuntimeInfo(False, 0, 0, [], HAClientRuntimeInfo(max_offset=offset))
         return HARuntimeInfo(True, offset, 0)
 
     def epoch_cache(self) -> EpochEntryCache:
-        b = self.broker.config
+        b = self.settings.broker
         entries = [EpochEntry(e.epoch, e.start_offset, e.end_offset) for e in self.epochs.entries]
-        offset = self.broker.store.commitlog_max_offset
+        offset = self.store.commitlog_max_offset
         return EpochEntryCache(b.broker_cluster_name, b.broker_name, b.broker_id, entries, offset)
 
     # ------------------------------------------------------------------------------ life cycle
@@ -313,23 +312,23 @@ class ReplicasManager:
         return resp
 
     async def _heartbeat(self, addr: str) -> None:
-        b = self.broker.config
+        b = self.settings.broker
         header = BrokerHeartbeatRequestHeader(
             cluster_name=b.broker_cluster_name,
-            broker_addr=self.broker.settings.broker_addr,
+            broker_addr=self.settings.broker_addr,
             broker_name=b.broker_name,
             broker_id=self.controller_id,
             epoch=self.epochs.last_epoch,
-            max_offset=self.broker.store.commitlog_max_offset,
-            confirm_offset=self.broker.store.commitlog_max_offset,
+            max_offset=self.store.commitlog_max_offset,
+            confirm_offset=self.store.commitlog_max_offset,
             heartbeat_timeout_mills=self.config.controller_heart_beat_timeout_mills,
             election_priority=self.config.broker_election_priority,
         )
         await self._call(addr, RequestCode.BROKER_HEARTBEAT, header)
 
     async def _join(self, addr: str) -> None:
-        b = self.broker.config
-        cluster, name, me = b.broker_cluster_name, b.broker_name, self.broker.settings.broker_addr
+        b = self.settings.broker
+        cluster, name, me = b.broker_cluster_name, b.broker_name, self.settings.broker_addr
         if self.controller_id is None:
             resp = await self._call(
                 addr, RequestCode.CONTROLLER_GET_NEXT_BROKER_ID, GetNextBrokerIdRequestHeader(cluster, name)
@@ -375,7 +374,7 @@ class ReplicasManager:
     async def _sync(self, addr: str) -> None:
         """``syncControllerMetadata``: still the master of the same epoch? Else join again."""
         self._next_sync = time.monotonic() + max(self.config.sync_controller_metadata_period, 1000) / 1000
-        header = GetReplicaInfoRequestHeader(self.broker.config.broker_name)
+        header = GetReplicaInfoRequestHeader(self.settings.broker.broker_name)
         gone = ResponseCode.CONTROLLER_BROKER_METADATA_NOT_EXIST
         resp = await self._call(addr, RequestCode.CONTROLLER_GET_REPLICA_INFO, header, ok=(0, gone))
         info = GetReplicaInfoResponseHeader.decode(resp.ext_fields, lenient=True)
@@ -397,8 +396,8 @@ class ReplicasManager:
                 "role", "controller names replica %d master of epoch %d: not this broker", master, epoch
             )
             return
-        if self.epochs.begin(epoch, self.broker.store.commitlog_max_offset):
-            log.info("broker %s is master of epoch %d", self.broker.config.broker_name, epoch)
+        if self.epochs.begin(epoch, self.store.commitlog_max_offset):
+            log.info("broker %s is master of epoch %d", self.settings.broker.broker_name, epoch)
         self.master_epoch = max(self.master_epoch, epoch)
         self.is_master = True
 
@@ -409,7 +408,7 @@ class ReplicasManager:
         except FileNotFoundError:
             return None
         parts = text.split("#")
-        b = self.broker.config
+        b = self.settings.broker
         if len(parts) != 3 or parts[0] != b.broker_cluster_name or parts[1] != b.broker_name:
             raise ValueError(f"{self.identity_path} belongs to another broker set: {text[:200]!r}")
         if names.bad_text(parts[2], controls=True) is not None or not parts[2].isdigit():

@@ -14,8 +14,11 @@ them in.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import zlib
+from collections.abc import Coroutine
+from typing import Any
 
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.topics import TopicManager
@@ -62,6 +65,7 @@ class Registrar:
         self.client = client
         self._oneway_tasks: set[asyncio.Task[None]] = set()
         self._oneway_queued = False
+        self._changes: set[asyncio.Task[None]] = set()
 
     @property
     def namesrv_addrs(self) -> list[str]:
@@ -134,6 +138,38 @@ class Registrar:
             return None
         log.info("register broker[%d] to name server %s OK", self.settings.broker.broker_id, addr)
         return resp
+
+    def topic_changed(self, topic: str | None) -> asyncio.Future[None]:
+        """After a topic change (17, 18, 513): register just ``topic`` (with the full DataVersion), or
+        the whole table once when ``None``. The future is *this* change's registration: a handler that
+        answers after it (Java registers before answering) is not moved by other requests."""
+        return asyncio.shield(self._track(self.register_all(only=topic)))
+
+    def permission_changed(self) -> None:
+        """A new ``brokerPermission`` (UPDATE_BROKER_CONFIG): registered at once, a new DataVersion."""
+        self.topics.data_version.next_version()
+        self._track(self.register_all(check_order=False))
+
+    def _track(self, registration: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(self._quietly(registration))
+        self._changes.add(task)
+        task.add_done_callback(self._changes.discard)
+        return task
+
+    @staticmethod
+    async def _quietly(registration: Coroutine[Any, Any, None]) -> None:
+        try:
+            await registration
+        except Exception as e:  # each name server's failure is logged where it happens
+            log.warning("register broker after a change failed: %s", e)
+
+    async def close(self) -> None:
+        """Cancel the registrations still running (shutdown)."""
+        for task in list(self._changes):
+            task.cancel()
+        for task in list(self._changes):
+            with contextlib.suppress(BaseException):
+                await task
 
     def register_oneway(self) -> None:
         """``registerBrokerAll(false, true, true)``: the full table, oneway, without waiting.

@@ -21,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from mqadmin.broker.config import MessageStoreConfig
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
+from mqadmin.broker.services import MessageWriter, now_ms
+from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import SCHEDULE_TOPIC
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
@@ -33,9 +35,6 @@ from mqadmin.protocol.headers.message import check_stored_topic
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["ScheduleService"]
 
@@ -52,11 +51,14 @@ _NEVER_STORABLE = frozenset({"MESSAGE_ILLEGAL", "PROPERTIES_SIZE_EXCEEDED"})
 class ScheduleService:
     """Per delay level, the next SCHEDULE_TOPIC_XXXX queue offset to deliver."""
 
-    def __init__(self, broker: BrokerController, config_dir: Path) -> None:
-        self.broker = broker
-        self.path = config_dir / "delayOffset.json"
+    def __init__(
+        self, *, store_config: MessageStoreConfig, store: MessageStore, writer: MessageWriter
+    ) -> None:
+        self.store = store
+        self.writer = writer
+        self.path = store_config.config_dir / "delayOffset.json"
         self.offsets: dict[int, int] = {}
-        self.levels_ms = broker.store_config.delay_levels_ms()
+        self.levels_ms = store_config.delay_levels_ms()
         self._dirty = False
         self._paused_until: dict[int, float] = {}
         self.wakeup = asyncio.Event()
@@ -86,7 +88,7 @@ class ScheduleService:
 
     def running_stats(self) -> dict[str, str]:
         """``scheduleMessageOffset_<level>`` = ``delivered,max`` for levels with an offset entry."""
-        store = self.broker.store
+        store = self.store
         return {
             f"scheduleMessageOffset_{level}": f"{off},{store.max_offset(SCHEDULE_TOPIC, level - 1)}"
             for level, off in self.offsets.items()
@@ -131,8 +133,8 @@ class ScheduleService:
         self._paused_until[level] = time.monotonic() + RETRY_AFTER_FAILURE_S
 
     def _deliver_level(self, level: int) -> int:
-        store = self.broker.store
-        now = self.broker.now_ms()
+        store = self.store
+        now = now_ms()
         qid = level - 1
         delivered = 0
         offset = self.offsets.get(level, 0)
@@ -166,8 +168,7 @@ class ScheduleService:
         True when delivered; False when it never can be (skipped with one log line, so the
         messages after it on its level are delivered); None when the store refused it for now.
         """
-        b = self.broker
-        raw = b.store.look_message(phy)
+        raw = self.store.look_message(phy)
         if raw is None:
             return False
         try:
@@ -204,7 +205,7 @@ class ScheduleService:
             born_port=parked.born_port,
             reconsume_times=parked.reconsume_times,
         )
-        result = b.put_message(msg)
+        result = self.writer.put_message(msg)
         status = result.status.name
         if status == "PUT_OK":
             return True

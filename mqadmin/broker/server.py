@@ -13,15 +13,13 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-import math
-import time
-from collections.abc import Awaitable, Coroutine, Mapping
-from typing import Any
+from collections.abc import Awaitable, Coroutine
+from typing import Any, Protocol
 
 from mqadmin.broker.acl.validator import plain_validator
 from mqadmin.broker.admission import Admission
-from mqadmin.broker.auth import AuthStore, start_auth
-from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager
+from mqadmin.broker.auth import AuthStore, inner_signer, start_auth
+from mqadmin.broker.clients import ConsumerManager, ProducerManager
 from mqadmin.broker.cold_data import ColdDataCgCtrService
 from mqadmin.broker.config import BrokerConfig, BrokerSettings, Configuration, MessageStoreConfig
 from mqadmin.broker.groups import GroupManager
@@ -42,23 +40,30 @@ from mqadmin.broker.processors.offsets import OffsetProcessor
 from mqadmin.broker.processors.pull import PullProcessor
 from mqadmin.broker.processors.query import QueryProcessor
 from mqadmin.broker.processors.send import SendProcessor
+from mqadmin.broker.processors.static_forward import Forwarding
 from mqadmin.broker.processors.static_topic import StaticTopicProcessor
-from mqadmin.broker.processors.wire import answer, tags_hash, with_version
 from mqadmin.broker.registration import Registrar
 from mqadmin.broker.schedule import ScheduleService
+from mqadmin.broker.services import ClientNotifier, LiveConfig, MessageWriter, store_config_of
 from mqadmin.broker.stats import BrokerStats, DailyTotals, StoreStats
-from mqadmin.broker.store import MessageStore, PutResult, StoreConfig
+from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.transactions import TransactionService
 from mqadmin.broker.version import BrokerVersion, broker_version
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.broker.wire import answer, with_version
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import MessageExt
-from mqadmin.remoting.client import Connection, RemotingClient
+from mqadmin.remoting.client import Connection, Handler, RemotingClient
 from mqadmin.remoting.logthrottle import ThrottledLog
 from mqadmin.remoting.server import RemotingServer
 
 __all__ = ["BrokerController"]
+
+
+class Processor(Protocol):
+    """A family of request handlers (:mod:`mqadmin.broker.processors`)."""
+
+    def handlers(self) -> dict[int, Handler]: ...
+
 
 log = logging.getLogger("mqadmin.broker")
 _peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
@@ -66,29 +71,6 @@ _peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interv
 REGISTER_FIRST_DELAY_S = 10.0
 OFFSET_PERSIST_FIRST_DELAY_S = 10.0
 CHANNEL_SCAN_PERIOD_S = 10.0
-
-
-def store_config_of(settings: BrokerSettings) -> StoreConfig:
-    """The store's settings from the Java ``MessageStoreConfig`` fields they stand for."""
-    s = settings.store
-    return StoreConfig(
-        root=s.store_path_root_dir,  # type: ignore[arg-type]
-        commitlog_file_size=s.mapped_file_size_commit_log,
-        cq_entries_per_file=max(1, math.ceil(s.mapped_file_size_consume_queue / 20)),
-        file_reserved_hours=float(s.file_reserved_time),
-        flush_sync=s.flush_disk_type == "SYNC_FLUSH",
-        max_message_size=s.max_message_size,
-        index_hash_slot_num=s.max_hash_slot_num,
-        index_num=s.max_index_num,
-        message_index_enable=s.message_index_enable,
-        max_msgs_num_batch=s.max_msgs_num_batch,
-        check_crc_on_recover=s.check_crc_on_recover,
-        message_delay_level=s.message_delay_level,
-        max_transfer_bytes_in_disk=s.max_transfer_bytes_on_message_in_disk,
-        max_transfer_count_in_disk=s.max_transfer_count_on_message_in_disk,
-        max_transfer_count_in_memory=s.max_transfer_count_on_message_in_memory,
-        access_message_in_memory_max_ratio=s.access_message_in_memory_max_ratio,
-    )
 
 
 class BrokerController:
@@ -107,29 +89,52 @@ class BrokerController:
         self.offsets = OffsetManager(config_dir)
         self.cold_data = ColdDataCgCtrService(config_dir, self.configuration.all_configs)  # 5.x cold reads
         self.auth_store = AuthStore(config_dir)  # ACL 2.0 users and policies
+        self.notifier = ClientNotifier(self.version.ordinal)
         self.consumers = ConsumerManager(
-            self.notify_consumer_ids_changed, lambda: self.config.notify_consumer_ids_changed_enable
+            self.notifier.consumer_ids_changed, lambda: self.config.notify_consumer_ids_changed_enable
         )
         self.producers = ProducerManager()
         self.locks = QueueLocks()
         self.stats = BrokerStats(self.config.broker_cluster_name)
         self.store_stats = StoreStats()
         self.daily = DailyTotals()
-        self.store: MessageStore = MessageStore(
-            store_config_of(self.settings), self.store_host, self.store_port
-        )
-        self.schedule = ScheduleService(self, config_dir)
-        self.transactions = TransactionService(self)
-        self.pull_processor = PullProcessor(self)
-        self.hold = PullHoldService(self.pull_processor.replay)
+        self.store = MessageStore(store_config_of(self.settings), self.store_host, self.store_port)
+        self.hold = PullHoldService(lambda held: self.pull_processor.replay(held))
+        self.writer = MessageWriter(self.store, self.store_stats, self.hold)
         self.namesrv_client = RemotingClient()
         self.registrar = Registrar(self.settings, self.topics, self.namesrv_client)
         self.topics.on_auto_create = self.registrar.register_oneway
-        self.replicas = ReplicasManager(self)  # controller mode and the HA status
+        self.live_config = LiveConfig(self.settings, self.store, self.registrar)
+        self.schedule = ScheduleService(store_config=self.store_config, store=self.store, writer=self.writer)
         self.admission = Admission(None, None)  # the request gate, made at start from the ACL files
+        self.transactions = TransactionService(
+            topics=self.topics, store=self.store, admission=self.admission, writer=self.writer
+        )
+        self.forwarding = Forwarding(
+            self.config,
+            self.store,
+            self.offsets,
+            self.namesrv_client,
+            lambda: inner_signer(self.settings, self.version),
+        )
+        self.pull_processor = PullProcessor(
+            settings=self.settings,
+            version=self.version,
+            topics=self.topics,
+            groups=self.groups,
+            offsets=self.offsets,
+            consumers=self.consumers,
+            cold_data=self.cold_data,
+            stats=self.stats,
+            store_stats=self.store_stats,
+            store=self.store,
+            hold=self.hold,
+            writer=self.writer,
+            forwarding=self.forwarding,
+        )
+        self.replicas = ReplicasManager(self.settings, self.store)  # controller mode and the HA status
         self.server: RemotingServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._pending_registration: asyncio.Task[Any] | None = None
         self._started = False
 
     # ------------------------------------------------------------------------------ properties
@@ -158,10 +163,6 @@ class BrokerController:
     def address(self) -> str:
         return self.settings.broker_addr
 
-    @staticmethod
-    def now_ms() -> int:
-        return time.time_ns() // 1_000_000
-
     # ------------------------------------------------------------------------------ lifecycle
 
     async def start(self) -> int:
@@ -169,7 +170,7 @@ class BrokerController:
         s = self.settings
         # every handler behind one gate: declared, within budget, then ACL 1.0 (aclEnable; AclConfigError:
         # bad files) and ACL 2.0 (5.x: users and ACLs loaded) credentials and permissions
-        self.admission = Admission(plain_validator(s), start_auth(self))
+        self.admission.put_in_force(plain_validator(s), start_auth(self.auth_store, s, self.version))
         gate, version = self.admission.wrap, self.version.ordinal
         s.store.config_dir.mkdir(parents=True, exist_ok=True)
         self.topics.load()
@@ -182,23 +183,7 @@ class BrokerController:
             idle_timeout=float(s.server.server_channel_max_idle_time_seconds) or None,
             backlog=s.server.server_socket_backlog,
         )
-        for processor in (
-            SendProcessor(self),
-            self.pull_processor,
-            OffsetProcessor(self),
-            QueryProcessor(self),
-            ClientProcessor(self),
-            TopicAdminProcessor(self),
-            StaticTopicProcessor(self),
-            BrokerAdminProcessor(self),
-            GroupAdminProcessor(self),
-            AuthProcessor(self),
-            HAProcessor(self),
-            AclAdminProcessor(self, self.admission.validator),
-            self.transactions,
-            BrokerOpsProcessor(self),
-            ColdDataProcessor(self),
-        ):
+        for processor in self._processors():
             for code, handler in processor.handlers().items():
                 server.register_handler(code, with_version(gate(code, handler), version))
         server.register_default_handler(with_version(gate(None, self._unsupported), version))
@@ -214,7 +199,7 @@ class BrokerController:
             port = await server.start(self.bind_address, 0)
             s.server.listen_port = port
             s.fix_up()
-            self.store = MessageStore(store_config_of(s), self.store_host, self.store_port)
+            self.store.rehost(self.store_host, self.store_port)
             try:
                 self.store.start()
             except BaseException:
@@ -261,6 +246,7 @@ class BrokerController:
             await server.stop(grace)
         self.offsets.persist()
         self.schedule.persist()
+        await self.registrar.close()
         await self.registrar.unregister_all()
         await self.replicas.shutdown()
         await self.namesrv_client.close()
@@ -274,79 +260,90 @@ class BrokerController:
     async def __aexit__(self, *exc: object) -> None:
         await self.shutdown()
 
-    # ------------------------------------------------------------------------------ helpers for processors
+    # ------------------------------------------------------------------------------ wiring
 
-    def put_message(self, msg: MessageExt) -> PutResult:
-        """Store one message, count it, and wake the pulls waiting on its queue."""
-        started = time.monotonic()
-        result = self.store.put_message(msg)
-        elapsed = int((time.monotonic() - started) * 1000)
-        if result.ok:
-            self.store_stats.on_put(msg.topic, result.msg_num, result.wrote_bytes, elapsed)
-            tags = msg.properties.get("TAGS")
-            self.hold.notify(msg.topic, msg.queue_id, result.queue_offset + 1, tags_hash(tags) if tags else 0)
-        else:
-            self.store_stats.on_put_failed()
-        return result
-
-    def put_messages(self, msgs: list[MessageExt]) -> PutResult:
-        started = time.monotonic()
-        result = self.store.put_messages(msgs)
-        elapsed = int((time.monotonic() - started) * 1000)
-        if result.ok and msgs:
-            self.store_stats.on_put(msgs[0].topic, result.msg_num, result.wrote_bytes, elapsed)
-            self.hold.notify(msgs[0].topic, msgs[0].queue_id, result.queue_offset + result.msg_num)
-        elif not result.ok:
-            self.store_stats.on_put_failed()
-        return result
-
-    def disk_util(self) -> str:
-        """``diskUtil()``: the partition ratios a SERVICE_NOT_AVAILABLE remark quotes."""
-        r = self.store.disk_ratio()
-        return f"CL: {r:5.2f} CQ: {r:5.2f} INDEX: {r:5.2f}"
-
-    def send_to_client(
-        self, conn: Connection, code: int, ext: Mapping[str, str], body: bytes | None = None
-    ) -> None:
-        """A oneway request to a client connection (RESET_CONSUMER_CLIENT_OFFSET, NOTIFY...)."""
-        cmd = RemotingCommand.request(code, dict(ext), body, oneway=True, version=self.version.ordinal)
-        try:
-            conn.send(cmd)
-        except Exception as e:
-            log.warning("sending request %d to %s failed: %s", code, conn.remote_addr, e)
-
-    def notify_consumer_ids_changed(self, group: str, channels: list[ClientChannel]) -> None:
-        """NOTIFY_CONSUMER_IDS_CHANGED (40), oneway, to every channel of the group."""
-        for ch in channels:
-            if not ch.conn.closed:
-                self.send_to_client(
-                    ch.conn, RequestCode.NOTIFY_CONSUMER_IDS_CHANGED, {"consumerGroup": group}
-                )
-
-    def register_topic_change(self, topic: str | None) -> None:
-        """After UPDATE_AND_CREATE_TOPIC: register just this topic (with the full DataVersion);
-        ``None`` registers the whole table, once, after a batch create."""
-        self._pending_registration = self._spawn(self.registrar.register_all(only=topic))
-
-    async def registered(self) -> None:
-        """Wait for the registration :meth:`register_topic_change` started (17 answers after it)."""
-        task = self._pending_registration
-        if task is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(task)
-
-    def config_updated(self, props: Mapping[str, str]) -> None:
-        """After UPDATE_BROKER_CONFIG: store limits apply to the next request; a new
-        brokerPermission is registered at once."""
-        live = store_config_of(self.settings)
-        sc = self.store.config
-        sc.max_message_size = live.max_message_size
-        sc.file_reserved_hours = live.file_reserved_hours
-        sc.message_index_enable = live.message_index_enable
-        sc.max_transfer_count_in_memory = live.max_transfer_count_in_memory
-        if "brokerPermission" in props:
-            self.topics.data_version.next_version()
-            self._spawn(self.registrar.register_all(check_order=False))
+    def _processors(self) -> list[Processor]:
+        """Every request processor, each given the services it uses (built at start: the ACL 1.0
+        editor needs the validator the ACL files made)."""
+        s, v = self.settings, self.version
+        topics, groups, offsets, store = self.topics, self.groups, self.offsets, self.store
+        return [
+            SendProcessor(
+                settings=s,
+                topics=topics,
+                groups=groups,
+                consumers=self.consumers,
+                stats=self.stats,
+                store=store,
+                admission=self.admission,
+                transactions=self.transactions,
+                writer=self.writer,
+            ),
+            self.pull_processor,
+            OffsetProcessor(
+                settings=s,
+                topics=topics,
+                offsets=offsets,
+                store=store,
+                schedule=self.schedule,
+                forwarding=self.forwarding,
+            ),
+            QueryProcessor(settings=s, admission=self.admission, store=store),
+            ClientProcessor(
+                settings=s,
+                version=v,
+                topics=topics,
+                groups=groups,
+                offsets=offsets,
+                consumers=self.consumers,
+                producers=self.producers,
+                locks=self.locks,
+                store=store,
+                notifier=self.notifier,
+            ),
+            TopicAdminProcessor(
+                settings=s,
+                version=v,
+                topics=topics,
+                consumers=self.consumers,
+                store=store,
+                registration=self.registrar,
+            ),
+            StaticTopicProcessor(settings=s, version=v, topics=topics, registration=self.registrar),
+            BrokerAdminProcessor(
+                settings=s,
+                configuration=self.configuration,
+                version=v,
+                store=store,
+                stats=self.stats,
+                store_stats=self.store_stats,
+                daily=self.daily,
+                schedule=self.schedule,
+                live_config=self.live_config,
+            ),
+            GroupAdminProcessor(
+                settings=s,
+                topics=topics,
+                groups=groups,
+                offsets=offsets,
+                consumers=self.consumers,
+                stats=self.stats,
+                store=store,
+            ),
+            AuthProcessor(version=v, auth_store=self.auth_store),
+            HAProcessor(replicas=self.replicas),
+            AclAdminProcessor(settings=s, version=v, validator=self.admission.validator),
+            self.transactions,
+            BrokerOpsProcessor(
+                settings=s,
+                configuration=self.configuration,
+                version=v,
+                topics=topics,
+                groups=groups,
+                store=store,
+            ),
+            ColdDataProcessor(configuration=self.configuration, version=v, service=self.cold_data),
+        ]
 
     # ------------------------------------------------------------------------------ internals
 

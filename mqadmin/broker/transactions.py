@@ -12,8 +12,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import answer, guarded
-from mqadmin.broker.topics import TRANS_HALF_TOPIC, TRANS_OP_HALF_TOPIC
+from mqadmin.broker.admission import Admission
+from mqadmin.broker.services import MessageWriter, now_ms
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import TRANS_HALF_TOPIC, TRANS_OP_HALF_TOPIC, TopicManager
+from mqadmin.broker.wire import answer, guarded
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -26,7 +29,6 @@ from mqadmin.protocol.message import MessageConst, MessageExt, MessageSysFlag, d
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
     from mqadmin.broker.store import PutResult
 
 __all__ = ["TransactionService"]
@@ -39,14 +41,19 @@ REMOVE_TAG = "d"
 class TransactionService:
     """Half messages in, committed messages out; code 37."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self, *, topics: TopicManager, store: MessageStore, admission: Admission, writer: MessageWriter
+    ) -> None:
+        self.topics = topics
+        self.store = store
+        self.admission = admission
+        self.writer = writer
 
     def handlers(self) -> dict[int, Handler]:
         return {RequestCode.END_TRANSACTION: self.end_transaction}
 
     def _ensure_topic(self, topic: str) -> None:
-        self.broker.topics.create_in_send_back(topic, 1, PERM_READ | PERM_WRITE, 0)
+        self.topics.create_in_send_back(topic, 1, PERM_READ | PERM_WRITE, 0)
 
     def prepare(self, msg: MessageExt) -> PutResult:
         """``parseHalfMessageInner``: park the message in the half topic, queue 0."""
@@ -60,7 +67,7 @@ class TransactionService:
         )
         msg.topic = TRANS_HALF_TOPIC
         msg.queue_id = 0
-        return self.broker.put_message(msg)
+        return self.writer.put_message(msg)
 
     @guarded
     def end_transaction(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand | None:
@@ -71,8 +78,7 @@ class TransactionService:
         kind = h.commit_or_rollback
         if kind not in (MessageSysFlag.TRANSACTION_COMMIT_TYPE, MessageSysFlag.TRANSACTION_ROLLBACK_TYPE):
             return None
-        b = self.broker
-        raw = b.store.look_message(commit_log_offset)
+        raw = self.store.look_message(commit_log_offset)
         half = None
         if raw is not None:
             try:
@@ -89,7 +95,7 @@ class TransactionService:
             return answer(cmd, 1, "The commit log offset wrong")
         # the topic the message is for decides, not the one the request names (a 4.x client names none)
         real = half.properties.get(MessageConst.PROPERTY_REAL_TOPIC, "")
-        b.admission.require(conn, cmd, "Topic", real, ("Pub",))
+        self.admission.require(conn, cmd, "Topic", real, ("Pub",))
         if kind == MessageSysFlag.TRANSACTION_COMMIT_TYPE:
             props = dict(half.properties)
             real_topic = props.pop(MessageConst.PROPERTY_REAL_TOPIC, "")
@@ -116,7 +122,7 @@ class TransactionService:
                 reconsume_times=half.reconsume_times,
                 prepared_transaction_offset=commit_log_offset,
             )
-            result = b.put_message(final)
+            result = self.writer.put_message(final)
             if result.status.name not in (
                 "PUT_OK",
                 "FLUSH_DISK_TIMEOUT",
@@ -130,14 +136,13 @@ class TransactionService:
     def _write_op(self, half: MessageExt) -> None:
         """``deletePrepareMessage``: the op record that says this half message is finished."""
         self._ensure_topic(TRANS_OP_HALF_TOPIC)
-        b = self.broker
         op = MessageExt(
             topic=TRANS_OP_HALF_TOPIC,
             properties={"TAGS": REMOVE_TAG},
             body=str(half.queue_offset).encode(),
             queue_id=0,
-            born_timestamp=b.now_ms(),
-            born_host=b.store_host,
-            born_port=b.store_port,
+            born_timestamp=now_ms(),
+            born_host=self.writer.store_host,
+            born_port=self.writer.store_port,
         )
-        b.put_message(op)
+        self.writer.put_message(op)

@@ -25,7 +25,7 @@ import pytest
 
 from mqadmin.admin.settings import Credentials
 from mqadmin.admin.signing import AclSigner
-from mqadmin.broker.static_topics import FORWARD_FAILED
+from mqadmin.broker.processors.static_forward import FORWARD_FAILED
 from mqadmin.protocol.bodies.static_topic import LogicQueueMappingItem, TopicQueueMappingDetail
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand

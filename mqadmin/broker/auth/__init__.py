@@ -13,19 +13,15 @@ answers every auth request with an error); the provider and strategy settings ar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from mqadmin.broker.acl.accounts import AclConfigError
 from mqadmin.broker.auth.guard import AuthGuard
 from mqadmin.broker.auth.model import SUPER, User
 from mqadmin.broker.auth.store import AuthStore
-from mqadmin.broker.config import AuthConfig
+from mqadmin.broker.config import AuthConfig, BrokerSettings
+from mqadmin.broker.version import BrokerVersion
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.errors import ProtocolError
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["AuthConfigError", "AuthGuard", "AuthStore", "init_users", "inner_signer", "start_auth"]
 
@@ -61,24 +57,23 @@ def init_users(config: AuthConfig, store: AuthStore) -> None:
             store.create_user(user)
 
 
-def start_auth(broker: BrokerController) -> AuthGuard:
+def start_auth(store: AuthStore, settings: BrokerSettings, version: BrokerVersion) -> AuthGuard:
     """Load the broker's users and ACLs and return the ACL 2.0 checks (enabled for a 5.x broker with
     ``authenticationEnabled``/``authorizationEnabled`` in its ``-c`` file).
     :class:`AuthConfigError` if a configured super user cannot be made."""
-    store = broker.auth_store
     store.load()
-    config = AuthConfig.of(broker.settings.file_properties) if broker.version.five_x else AuthConfig()
+    config = AuthConfig.of(settings.file_properties) if version.five_x else AuthConfig()
     init_users(config, store)
-    return AuthGuard(config, store, broker.config.broker_cluster_name)
+    return AuthGuard(config, store, settings.broker.broker_cluster_name)
 
 
-def inner_signer(broker: BrokerController) -> RequestSigner | None:
+def inner_signer(settings: BrokerSettings, version: BrokerVersion) -> RequestSigner | None:
     """What signs this broker's own requests to other brokers (a static topic's forwarded pulls and
     offsets): ``innerClientAuthenticationCredentials`` when authentication is on, as Java's broker
     signs its ``RpcClient`` requests; None when there is nothing to sign with."""
-    if not broker.version.five_x:
+    if not version.five_x:
         return None
-    config = AuthConfig.of(broker.settings.file_properties)
+    config = AuthConfig.of(settings.file_properties)
     creds = config.inner_client_authentication_credentials
     if not config.authentication_enabled or not creds or not creds.strip():
         return None

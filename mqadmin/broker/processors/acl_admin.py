@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mqadmin.broker.acl.edit import AclEditError, PlainAclEditor
 from mqadmin.broker.acl.validator import PlainAccessValidator
-from mqadmin.broker.processors.wire import answer, guarded, hash_ordered
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import answer, guarded, hash_ordered
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -29,9 +31,6 @@ from mqadmin.protocol.headers.acl import (
 )
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["AclAdminProcessor"]
 
@@ -76,12 +75,15 @@ def _plain_access_config(entry: dict[str, Any]) -> dict[str, Any]:
 class AclAdminProcessor:
     """Codes 50 to 54 (none when the broker behaves as 5.3.3, which answers them as unknown)."""
 
-    def __init__(self, broker: BrokerController, validator: PlainAccessValidator | None) -> None:
-        self.broker = broker
+    def __init__(
+        self, *, settings: BrokerSettings, version: BrokerVersion, validator: PlainAccessValidator | None
+    ) -> None:
+        self.settings = settings
+        self.version = version
         self.editor = PlainAclEditor(validator) if validator is not None else None
 
     def handlers(self) -> dict[int, Handler]:
-        if self.broker.version.five_x:  # 5.3.3 has ACL 2.0 and no longer knows these codes
+        if self.version.five_x:  # 5.3.3 has ACL 2.0 and no longer knows these codes
             return {}
         return {
             RequestCode.UPDATE_AND_CREATE_ACL_CONFIG: self.update_account,
@@ -160,12 +162,12 @@ class AclAdminProcessor:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, ACL_OFF)
         default, by_file = self.editor.versions()
         all_versions = {path: v.to_json_obj() for path, v in hash_ordered(by_file).items()}
-        cfg = self.broker.config
+        cfg = self.settings.broker
         ext = {
             "version": default.encode().decode(),
             "allAclFileVersion": fastjson.dumps(all_versions),
             "brokerName": cfg.broker_name,
-            "brokerAddr": self.broker.address,
+            "brokerAddr": self.settings.broker_addr,
             "clusterName": cfg.broker_cluster_name,
         }
         return answer(cmd, ResponseCode.SUCCESS, None, ext)

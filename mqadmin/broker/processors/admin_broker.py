@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import logging
 import shutil
-from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import answer, guarded
-from mqadmin.broker.stats import human_bytes
+from mqadmin.broker.config import BrokerSettings, Configuration
+from mqadmin.broker.schedule import ScheduleService
+from mqadmin.broker.services import LiveConfig
+from mqadmin.broker.stats import BrokerStats, DailyTotals, StoreStats, human_bytes
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import answer, guarded
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.properties import string_to_properties
@@ -25,9 +29,6 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader
 from mqadmin.remoting.client import Connection, Handler
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["BrokerAdminProcessor"]
 
@@ -40,8 +41,28 @@ FIVE_X_POOL_CAPACITY = 100000
 class BrokerAdminProcessor:
     """Codes 25, 26, 28 and 315."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        configuration: Configuration,
+        version: BrokerVersion,
+        store: MessageStore,
+        stats: BrokerStats,
+        store_stats: StoreStats,
+        daily: DailyTotals,
+        schedule: ScheduleService,
+        live_config: LiveConfig,
+    ) -> None:
+        self.settings = settings
+        self.configuration = configuration
+        self.version = version
+        self.store = store
+        self.stats = stats
+        self.store_stats = store_stats
+        self.daily = daily
+        self.schedule = schedule
+        self.live_config = live_config
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -54,7 +75,7 @@ class BrokerAdminProcessor:
     @guarded
     def get_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Java's table, every credential masked whoever asks (the listing travels and is printed)."""
-        c = self.broker.configuration
+        c = self.configuration
         body = c.format(masked=True).encode()
         version = {"version": c.data_version.encode().decode()}
         return answer(cmd, ResponseCode.SUCCESS, None, version, body or None)
@@ -62,20 +83,19 @@ class BrokerAdminProcessor:
     @guarded
     def update_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Java's update, refusing whole what :meth:`Configuration.refusal` refuses (nothing changes)."""
-        b = self.broker
         if not cmd.body:
             return answer(cmd, ResponseCode.SUCCESS)
         try:
             props = string_to_properties(cmd.body, strict=True)
         except ProtocolError:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "string2Properties error")
-        refused = b.configuration.refusal(props)
+        refused = self.configuration.refusal(props)
         if refused is not None:
             log.warning("updateBrokerConfig from %s refused: %s", conn.remote_addr, refused[1])
             return answer(cmd, *refused)
         log.info("updateBrokerConfig called by %s: %s", conn.remote_addr, props)
-        b.configuration.update(props)
-        b.config_updated(props)
+        self.configuration.update(props)
+        self.live_config.updated(props)
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
@@ -84,26 +104,25 @@ class BrokerAdminProcessor:
 
     def runtime_table(self) -> dict[str, str]:
         """``prepareRuntimeInfo``: the store's figures plus the broker's."""
-        b = self.broker
-        store = b.store
-        cfg = b.config
-        info = b.store_stats.runtime_info()
+        store = self.store
+        cfg = self.settings.broker
+        info = self.store_stats.runtime_info()
         ratio = java_double(store.disk_ratio())
-        info[f"commitLogDiskRatio_{b.store_config.commit_log_dir}"] = ratio
+        info[f"commitLogDiskRatio_{self.settings.store.commit_log_dir}"] = ratio
         info["commitLogDiskRatio"] = ratio
         info["consumeQueueDiskRatio"] = ratio
-        info.update(b.schedule.running_stats())
+        info.update(self.schedule.running_stats())
         info["commitLogMinOffset"] = str(max(store.commitlog_min_offset, 0))
         info["commitLogMaxOffset"] = str(store.commitlog_max_offset)
-        info["brokerVersionDesc"] = b.version.desc
-        info["brokerVersion"] = str(b.version.ordinal)
-        day = b.daily
+        info["brokerVersionDesc"] = self.version.desc
+        info["brokerVersion"] = str(self.version.ordinal)
+        day = self.daily
         info["msgPutTotalYesterdayMorning"] = str(day.put_yesterday_morning)
         info["msgPutTotalTodayMorning"] = str(day.put_today_morning)
-        info["msgPutTotalTodayNow"] = str(b.store_stats.put_times_total)
+        info["msgPutTotalTodayNow"] = str(self.store_stats.put_times_total)
         info["msgGetTotalYesterdayMorning"] = str(day.get_yesterday_morning)
         info["msgGetTotalTodayMorning"] = str(day.get_today_morning)
-        info["msgGetTotalTodayNow"] = str(b.store_stats.get_transferred)
+        info["msgGetTotalTodayNow"] = str(self.store_stats.get_transferred)
         info["sendThreadPoolQueueSize"] = "0"
         info["sendThreadPoolQueueCapacity"] = str(cfg.send_thread_pool_queue_capacity)
         info["pullThreadPoolQueueSize"] = "0"
@@ -122,13 +141,13 @@ class BrokerAdminProcessor:
         info["remainTransientStoreBufferNumbs"] = str((1 << 31) - 1)
         info["remainHowManyDataToFlush"] = human_bytes(0)
         try:
-            usage = shutil.disk_usage(b.store_config.store_path_root_dir)
+            usage = shutil.disk_usage(self.settings.store.store_path_root_dir)
             info["commitLogDirCapacity"] = (
                 f"Total : {human_bytes(usage.total)}, Free : {human_bytes(usage.free)}."
             )
         except OSError:
             pass
-        if b.version.five_x:
+        if self.version.five_x:
             _five_x_runtime(info)
         return info
 
@@ -136,7 +155,7 @@ class BrokerAdminProcessor:
     def view_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = ViewBrokerStatsDataRequestHeader.decode(cmd.ext_fields)
         name, key = hdr.stats_name, hdr.stats_key
-        item = self.broker.stats.get(name, key)
+        item = self.stats.get(name, key)
         if item is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"The stats <{name}> <{key}> not exist")
         return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps(item.to_json_obj()).encode())

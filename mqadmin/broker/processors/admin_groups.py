@@ -9,9 +9,17 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mqadmin.broker.processors.wire import RequestError, answer, guarded
+from mqadmin.broker.clients import ConsumerManager
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.groups import GroupManager
+from mqadmin.broker.offsets import OffsetManager
+from mqadmin.broker.services import now_ms
+from mqadmin.broker.stats import BrokerStats
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import TopicManager
+from mqadmin.broker.wire import RequestError, answer, guarded
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.answers import GroupList, QueryConsumeTimeSpanBody, QueueTimeSpan
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
@@ -31,9 +39,6 @@ from mqadmin.protocol.headers.consumer import (
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 from mqadmin.remoting.client import Connection, Handler
 
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
-
 __all__ = ["GroupAdminProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
@@ -48,8 +53,24 @@ def _time_str(ms: int) -> str:
 class GroupAdminProcessor:
     """Codes 200, 201, 207, 208, 300, 303 and 317."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        topics: TopicManager,
+        groups: GroupManager,
+        offsets: OffsetManager,
+        consumers: ConsumerManager,
+        stats: BrokerStats,
+        store: MessageStore,
+    ) -> None:
+        self.settings = settings
+        self.topics = topics
+        self.groups = groups
+        self.offsets = offsets
+        self.consumers = consumers
+        self.stats = stats
+        self.store = store
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -75,23 +96,22 @@ class GroupAdminProcessor:
             log.warning("updateAndCreateSubscriptionGroup from %s refused: %s", conn.remote_addr, why)
             return answer(cmd, ResponseCode.INVALID_PARAMETER, why)
         log.info("updateAndCreateSubscriptionGroup called by %s", conn.remote_addr)
-        self.broker.groups.update(cfg)
+        self.groups.update(cfg)
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def all_groups(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        return answer(cmd, ResponseCode.SUCCESS, None, None, self.broker.groups.encode().encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, self.groups.encode().encode())
 
     @guarded
     def delete_group(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = DeleteSubscriptionGroupRequestHeader.decode(cmd.ext_fields)
         group = h.group_name
         log.info("deleteSubscriptionGroup %s called by %s", group, conn.remote_addr)
-        b = self.broker
-        b.groups.delete(group)
+        self.groups.delete(group)
         # 4.x tools say removeOffset, 5.x tools cleanOffset: either asks for the offsets to go
         if h.remove_offset or h.clean_offset:
-            b.offsets.remove_group(group)
+            self.offsets.remove_group(group)
         return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 208, 317
@@ -103,40 +123,40 @@ class GroupAdminProcessor:
         the committed offset): a 5.x tool prints pullOffset - consumerOffset as in flight, and
         without it would read 0 there and print a negative count.
         """
-        b = self.broker
-        tc = b.topics.get(topic)
+        tc = self.topics.get(topic)
         if tc is None:
             log.warning("consumeStats, topic config not exist, %s", topic)
             return None
-        cg = b.consumers.get(group)
+        cg = self.consumers.get(group)
         if cg is not None and cg.subscriptions and topic not in cg.subscriptions:
             return None
         stats = ConsumeStats()
         count = tc.read_queue_nums if queues == "read" else tc.write_queue_nums
-        static = b.topics.mappings.get(topic) is not None  # Java keeps -1 there ("double read check")
+        static = self.topics.mappings.get(topic) is not None  # Java keeps -1 there ("double read check")
         for qid in range(count):
-            broker_offset = max(b.store.max_offset(topic, qid), 0)
-            consumer_offset = b.offsets.query(group, topic, qid)
+            broker_offset = max(self.store.max_offset(topic, qid), 0)
+            consumer_offset = self.offsets.query(group, topic, qid)
             if not static:
                 consumer_offset = max(consumer_offset, 0)
             last = 0
             if consumer_offset > 0:
-                ts = b.store.message_store_time(topic, qid, consumer_offset - 1)
+                ts = self.store.message_store_time(topic, qid, consumer_offset - 1)
                 if ts > 0:
                     last = ts
-            pull_offset = max(consumer_offset, b.offsets.query_pull(group, topic, qid)) if with_pull else None
-            stats.offset_table[MessageQueue(topic, b.config.broker_name, qid)] = OffsetWrapper(
+            pull_offset = (
+                max(consumer_offset, self.offsets.query_pull(group, topic, qid)) if with_pull else None
+            )
+            stats.offset_table[MessageQueue(topic, self.settings.broker.broker_name, qid)] = OffsetWrapper(
                 broker_offset, consumer_offset, last, pull_offset=pull_offset
             )
-        stats.consume_tps = b.stats.group_get_tps(group, topic)
+        stats.consume_tps = self.stats.group_get_tps(group, topic)
         return stats
 
     @guarded
     def consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = GetConsumeStatsRequestHeader.decode(cmd.ext_fields)
         group, topic = h.consumer_group, h.topic
-        b = self.broker
-        topics = [topic] if topic and topic.strip() else b.offsets.topics_of_group(group)
+        topics = [topic] if topic and topic.strip() else self.offsets.topics_of_group(group)
         total = ConsumeStats()
         for t in topics:
             s = self._stats_for(group, t, "read", with_pull=True)
@@ -149,15 +169,14 @@ class GroupAdminProcessor:
     @guarded
     def broker_consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         is_order = GetConsumeStatsInBrokerHeader.decode(cmd.ext_fields).is_order is True
-        b = self.broker
-        groups = b.groups.table
+        groups = self.groups.table
         ordered = hash_ordered(groups, chm_capacity(len(groups), 1024))
         entries: list[dict[str, Any]] = []
         total_diff = 0
         for group in ordered:
             stats_list = []
-            for topic in b.offsets.topics_of_group(group):
-                tc = b.topics.get(topic)
+            for topic in self.offsets.topics_of_group(group):
+                tc = self.topics.get(topic)
                 if tc is None or (is_order and not tc.order):
                     continue
                 s = self._stats_for(group, topic, "write")
@@ -166,7 +185,7 @@ class GroupAdminProcessor:
                 total_diff += s.total_diff()
                 stats_list.append(s.to_json_obj())
             entries.append({group: stats_list})
-        body = {"brokerAddr": b.settings.broker_addr, "consumeStatsList": entries, "totalDiff": total_diff}
+        body = {"brokerAddr": self.settings.broker_addr, "consumeStatsList": entries, "totalDiff": total_diff}
         return answer(cmd, ResponseCode.SUCCESS, None, None, fastjson.dumps(body).encode())
 
     # ------------------------------------------------------------------------------ 300, 303
@@ -174,34 +193,34 @@ class GroupAdminProcessor:
     @guarded
     def consumed_by_who(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         topic = QueryTopicConsumeByWhoRequestHeader.decode(cmd.ext_fields).topic
-        b = self.broker
-        groups = list(dict.fromkeys(b.consumers.groups_of_topic(topic) + b.offsets.groups_of_topic(topic)))
+        groups = list(
+            dict.fromkeys(self.consumers.groups_of_topic(topic) + self.offsets.groups_of_topic(topic))
+        )
         return answer(cmd, ResponseCode.SUCCESS, None, None, GroupList(groups).encode())
 
     @guarded
     def consume_time_span(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = QueryConsumeTimeSpanRequestHeader.decode(cmd.ext_fields)
         topic, group = h.topic, h.group
-        b = self.broker
-        tc = b.topics.get(topic)
+        tc = self.topics.get(topic)
         if tc is None:
             return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"topic[{topic}] not exist")
         spans = []
         for qid in range(tc.write_queue_nums):
-            store = b.store
+            store = self.store
             min_time = store.earliest_message_time(topic, qid)
             max_offset = store.max_offset(topic, qid)
             max_time = store.message_store_time(topic, qid, max_offset - 1)
-            consumer_offset = b.offsets.query(group, topic, qid)
+            consumer_offset = self.offsets.query(group, topic, qid)
             consume_time = (
                 store.message_store_time(topic, qid, consumer_offset - 1) if consumer_offset > 0 else min_time
             )
             delay = 0
             if consumer_offset < max_offset:
-                delay = b.now_ms() - store.message_store_time(topic, qid, consumer_offset)
+                delay = now_ms() - store.message_store_time(topic, qid, consumer_offset)
             spans.append(
                 QueueTimeSpan(
-                    MessageQueue(topic, b.config.broker_name, qid),
+                    MessageQueue(topic, self.settings.broker.broker_name, qid),
                     min_time,
                     max_time,
                     consume_time,

@@ -8,9 +8,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mqadmin.broker.processors.wire import NOT_SET_REMARK, RequestError, answer, guarded
+from mqadmin.broker.clients import ConsumerManager
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.registration import Registrar
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import TopicManager
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer, guarded
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -31,9 +37,6 @@ from mqadmin.protocol.headers.topic import (
 )
 from mqadmin.remoting.client import Connection, Handler
 
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
-
 __all__ = ["TopicAdminProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
@@ -42,8 +45,22 @@ log = logging.getLogger("mqadmin.broker")
 class TopicAdminProcessor:
     """Codes 17, 18, 21, 202, 215, 305, 306, 316, 321, 329 and 351."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        version: BrokerVersion,
+        topics: TopicManager,
+        consumers: ConsumerManager,
+        store: MessageStore,
+        registration: Registrar,
+    ) -> None:
+        self.settings = settings
+        self.version = version
+        self.topics = topics
+        self.consumers = consumers
+        self.store = store
+        self.registration = registration
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -65,7 +82,7 @@ class TopicAdminProcessor:
         bad = names.check_topic(topic)
         if bad is not None:
             return bad
-        if self.broker.topics.is_system_topic(topic):
+        if self.topics.is_system_topic(topic):
             return f"The topic[{topic}] is conflict with system topic."
         return None
 
@@ -85,20 +102,11 @@ class TopicAdminProcessor:
         if bad is not None:
             log.warning("updateAndCreateTopic %s from %s refused: %s", topic, conn.remote_addr, bad)
             return answer(cmd, ResponseCode.INVALID_PARAMETER, bad)
-        tc = TopicConfig(
-            topic_name=topic,
-            read_queue_nums=hdr.read_queue_nums,
-            write_queue_nums=hdr.write_queue_nums,
-            perm=hdr.perm,
-            topic_filter_type=hdr.topic_filter_type,
-            topic_sys_flag=hdr.topic_sys_flag or 0,
-        )
-        b = self.broker
-        b.topics.update(tc)
-        b.register_topic_change(topic)
+        self.topics.update(hdr.to_config())
+        registered = self.registration.topic_changed(topic)
 
         async def after_registration() -> RemotingCommand:
-            await b.registered()  # Java registers synchronously before answering
+            await registered  # Java registers synchronously before answering
             return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK)
 
         return after_registration()
@@ -118,12 +126,11 @@ class TopicAdminProcessor:
             if bad is not None:
                 log.warning("updateAndCreateTopicList from %s refused: %s", conn.remote_addr, bad)
                 return answer(cmd, ResponseCode.INVALID_PARAMETER, bad)
-        b = self.broker
         for tc in configs:
             tc.attributes = None
-        b.topics.update_many(configs)
+        self.topics.update_many(configs)
         if configs:
-            b.register_topic_change(configs[0].topic_name if len(configs) == 1 else None)
+            self.registration.topic_changed(configs[0].topic_name if len(configs) == 1 else None)
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
@@ -133,21 +140,19 @@ class TopicAdminProcessor:
         bad = self._refuse_name(topic)
         if bad is not None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, bad)
-        b = self.broker
-        b.topics.delete(topic)
-        b.store.clean_unused_topics(set(b.topics.table))
+        self.topics.delete(topic)
+        self.store.clean_unused_topics(set(self.topics.table))
         return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 21, 351, 305
 
     @guarded
     def all_topic_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        b = self.broker
-        if b.version.five_x:  # 5.3.3: a TopicConfigAndMappingSerializeWrapper, the mappings included
-            content = b.topics.mappings.all_topic_config(b.topics.wrapper()).encode().decode()
+        if self.version.five_x:  # 5.3.3: a TopicConfigAndMappingSerializeWrapper, the mappings included
+            content = self.topics.mappings.all_topic_config(self.topics.wrapper()).encode().decode()
         else:
-            content = b.topics.encode()
-        if not self.broker.topics.table:
+            content = self.topics.encode()
+        if not self.topics.table:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "No topic in this broker", {})
         return answer(cmd, ResponseCode.SUCCESS, None, {}, content.encode())
 
@@ -156,11 +161,11 @@ class TopicAdminProcessor:
         """GET_TOPIC_CONFIG as a 5.x broker answers it (a 4.9.8 broker has no such code)."""
         hdr = GetTopicConfigRequestHeader.decode(cmd.ext_fields)
         topic = hdr.topic
-        tc = self.broker.topics.get(topic)
+        tc = self.topics.get(topic)
         if tc is None:
             return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"No topic in this broker. topic: {topic}")
         out = dataclasses.replace(tc, attributes={})
-        mapping = self.broker.topics.mappings.get(topic) if hdr.lo else None
+        mapping = self.topics.mappings.get(topic) if hdr.lo else None
         if mapping is not None:  # a static topic asked with lo=true: TopicConfigAndQueueMapping
             body = TopicConfigAndQueueMapping(out, mapping).encode()
             return answer(cmd, ResponseCode.SUCCESS, None, None, body)
@@ -168,7 +173,7 @@ class TopicAdminProcessor:
 
     @guarded
     def system_topics(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        body = TopicList(self.broker.topics.system_topic_list())
+        body = TopicList(self.topics.system_topic_list())
         return answer(cmd, ResponseCode.SUCCESS, None, None, body.encode())
 
     # ------------------------------------------------------------------------------ 202
@@ -176,16 +181,15 @@ class TopicAdminProcessor:
     @guarded
     def topic_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         topic = GetTopicStatsInfoRequestHeader.decode(cmd.ext_fields).topic
-        b = self.broker
-        tc = b.topics.get(topic)
+        tc = self.topics.get(topic)
         if tc is None:
             return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"topic[{topic}] not exist")
         table = {}
         for qid in range(tc.write_queue_nums):
-            mn = max(b.store.min_offset(topic, qid), 0)
-            mx = max(b.store.max_offset(topic, qid), 0)
-            ts = b.store.message_store_time(topic, qid, mx - 1) if mx > 0 else 0
-            table[MessageQueue(topic, b.config.broker_name, qid)] = TopicOffset(mn, mx, ts)
+            mn = max(self.store.min_offset(topic, qid), 0)
+            mx = max(self.store.max_offset(topic, qid), 0)
+            ts = self.store.message_store_time(topic, qid, mx - 1) if mx > 0 else 0
+            table[MessageQueue(topic, self.settings.broker.broker_name, qid)] = TopicOffset(mn, mx, ts)
         return answer(cmd, ResponseCode.SUCCESS, None, None, TopicStatsTable(table).encode())
 
     # ------------------------------------------------------------------------------ 306, 316, 329
@@ -193,20 +197,19 @@ class TopicAdminProcessor:
     @guarded
     def clean_expired_consume_queue(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke cleanExpiredConsumeQueue by %s", conn.remote_addr)
-        self.broker.store.clean_expired_consume_queues()
+        self.store.clean_expired_consume_queues()
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def clean_unused_topic(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke cleanUnusedTopic by %s", conn.remote_addr)
-        b = self.broker
-        b.store.clean_unused_topics(set(b.topics.table))
+        self.store.clean_unused_topics(set(self.topics.table))
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
     def delete_expired_commitlog(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke deleteExpiredCommitLog by %s", conn.remote_addr)
-        self.broker.store.delete_expired_files()
+        self.store.delete_expired_files()
         return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 321
@@ -216,20 +219,19 @@ class TopicAdminProcessor:
         hdr = QueryConsumeQueueRequestHeader.decode(cmd.ext_fields)
         topic, queue_id, index, count = hdr.topic, hdr.queue_id, hdr.index, hdr.count
         group = hdr.consumer_group
-        b = self.broker
-        if queue_id not in b.store.queues().get(topic, []):
+        if queue_id not in self.store.queues().get(topic, []):
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{queue_id}@{topic} is not exist!")
         body: dict[str, Any] = {
-            "maxQueueIndex": b.store.max_offset(topic, queue_id),
-            "minQueueIndex": b.store.min_offset(topic, queue_id),
+            "maxQueueIndex": self.store.max_offset(topic, queue_id),
+            "minQueueIndex": self.store.min_offset(topic, queue_id),
         }
         if group is not None:
-            sub = b.consumers.find_subscription(group, topic)
+            sub = self.consumers.find_subscription(group, topic)
             if sub is None:
                 body["filterData"] = f"{group}@{topic} is not online!"
             else:
                 body["subscriptionData"] = sub.to_json_obj()
-        entries = b.store.consume_queue_entries(topic, queue_id, index, count)
+        entries = self.store.consume_queue_entries(topic, queue_id, index, count)
         if not entries:
             return answer(cmd, ResponseCode.SUCCESS, f"Index {index} of {queue_id}@{topic} is not exist!")
         body["queueData"] = [

@@ -15,8 +15,9 @@ import logging
 from typing import TYPE_CHECKING
 
 from mqadmin.broker.auth.model import SUPER, User, acl_from_info, user_from_info
-from mqadmin.broker.auth.store import AuthRefused
-from mqadmin.broker.processors.wire import answer, guarded
+from mqadmin.broker.auth.store import AuthRefused, AuthStore
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import answer, guarded
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.acl import ACCESS_KEY
 from mqadmin.protocol.bodies.auth import (
@@ -48,7 +49,6 @@ from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
     from mqadmin.broker.auth.store import AuthStore
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["AuthProcessor"]
 
@@ -107,15 +107,16 @@ def _json(value: object) -> bytes:
 class AuthProcessor:
     """Codes 3001-3010 (a broker behaving as 5.x)."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(self, *, version: BrokerVersion, auth_store: AuthStore) -> None:
+        self.version = version
+        self.auth_store = auth_store
 
     @property
     def store(self) -> AuthStore:
-        return self.broker.auth_store
+        return self.auth_store
 
     def handlers(self) -> dict[int, Handler]:
-        if not self.broker.version.five_x:
+        if not self.version.five_x:
             return {}
         return {
             RequestCode.AUTH_CREATE_USER: self.create_user,

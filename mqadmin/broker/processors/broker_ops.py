@@ -25,10 +25,14 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import NOT_SET_REMARK, answer, guarded
+from mqadmin.broker.config import BrokerSettings, Configuration
+from mqadmin.broker.groups import GroupManager
 from mqadmin.broker.request_modes import RequestModeManager
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import TopicManager
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import NOT_SET_REMARK, answer, guarded
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.request_mode import (
     CHECK_IN_PROGRESS,
@@ -50,9 +54,6 @@ from mqadmin.protocol.headers.broker_ops import (
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
 
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
-
 __all__ = ["READ_AHEAD_KEY", "BrokerOpsProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
@@ -67,17 +68,31 @@ _ROCKSDB_CQ_OFF = "rocksdbCQWriteEnable is false, checkRocksdbCqWriteProgressCom
 class BrokerOpsProcessor:
     """Codes 401, 402, 200056, 908, 2004, 354 and 355 (none when the broker behaves as 4.9.8)."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
-        self.modes = RequestModeManager(broker.store_config.config_dir)
-        if broker.version.five_x:
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        configuration: Configuration,
+        version: BrokerVersion,
+        topics: TopicManager,
+        groups: GroupManager,
+        store: MessageStore,
+    ) -> None:
+        self.settings = settings
+        self.configuration = configuration
+        self.version = version
+        self.topics = topics
+        self.groups = groups
+        self.store = store
+        self.modes = RequestModeManager(settings.store.config_dir)
+        if version.five_x:
             self.modes.load()
-            cfg = broker.configuration
+            cfg = configuration
             if READ_AHEAD_KEY not in cfg.all_configs:
                 cfg.show(READ_AHEAD_KEY, "true")
 
     def handlers(self) -> dict[int, Handler]:
-        if not self.broker.version.five_x:
+        if not self.version.five_x:
             return {}
         return {
             RequestCode.SET_MESSAGE_REQUEST_MODE: self.set_request_mode,
@@ -103,10 +118,9 @@ class BrokerOpsProcessor:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"java.lang.NullPointerException: no {what}")
         if topic.startswith(names.RETRY_GROUP_TOPIC_PREFIX):
             return answer(cmd, ResponseCode.NO_PERMISSION, "retry topic is not allowed to set mode")
-        b = self.broker
-        if b.topics.get(topic) is None:
+        if self.topics.get(topic) is None:
             return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"topic[{topic}] not exist")
-        if b.groups.find(group) is None:
+        if self.groups.find(group) is None:
             return answer(cmd, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "subscription group does not exist")
         _peer_log.log(
             logging.INFO, "consume mode", "consume mode of %r on %r set to %s (popShareQueueNum %d) by %s",
@@ -135,8 +149,7 @@ class BrokerOpsProcessor:
 
     @guarded
     def reset_master_flush_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        b = self.broker
-        if b.config.broker_id != 0:
+        if self.settings.broker.broker_id != 0:
             hdr = ResetMasterFlushOffsetHeader.decode(cmd.ext_fields)
             _peer_log.log(
                 logging.INFO,
@@ -145,7 +158,7 @@ class BrokerOpsProcessor:
                 hdr.master_flush_offset,
                 conn.remote_addr,
             )
-            b.store.set_master_flushed_offset(hdr.master_flush_offset)
+            self.store.set_master_flushed_offset(hdr.master_flush_offset)
         return answer(cmd, ResponseCode.SUCCESS)
 
     @guarded
@@ -163,7 +176,7 @@ class BrokerOpsProcessor:
         if mode not in (MADV_NORMAL, MADV_RANDOM):
             remark = "set commitlog readahead mode param value error"
             return answer(cmd, ResponseCode.INVALID_PARAMETER, remark)
-        self.broker.configuration.show(READ_AHEAD_KEY, "true" if mode == MADV_NORMAL else "false")
+        self.configuration.show(READ_AHEAD_KEY, "true" if mode == MADV_NORMAL else "false")
         try:
             self._advise_commitlog(mode)
         except OSError as e:
@@ -177,7 +190,7 @@ class BrokerOpsProcessor:
         if advise is None:  # not on this platform: the setting alone is what changes
             return
         advice = os.POSIX_FADV_NORMAL if mode == MADV_NORMAL else os.POSIX_FADV_RANDOM
-        for seg in list(self.broker.store.commitlog.queue.segments):
+        for seg in list(self.store.commitlog.queue.segments):
             advise(seg.fd, 0, 0, advice)
 
     # ------------------------------------------------------------------------------ RocksDB

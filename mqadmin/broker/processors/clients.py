@@ -13,11 +13,18 @@ creates is written once per file and registered with the name servers once.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mqadmin.broker.clients import ClientChannel
-from mqadmin.broker.processors.wire import NOT_SET_REMARK, RequestError, answer, guarded
-from mqadmin.broker.topics import RETRY_PREFIX
+from mqadmin.broker.clients import ClientChannel, ConsumerManager, ProducerManager
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.groups import GroupManager
+from mqadmin.broker.locks import QueueLocks
+from mqadmin.broker.offsets import OffsetManager
+from mqadmin.broker.services import ClientNotifier
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import RETRY_PREFIX, TopicManager
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer, guarded
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.answers import (
@@ -60,9 +67,6 @@ from mqadmin.protocol.requests import limit
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.errors import RemotingTimeoutError
 
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
-
 __all__ = ["ClientProcessor"]
 
 log = logging.getLogger("mqadmin.broker")
@@ -100,8 +104,30 @@ def _over_budget(data: HeartbeatData) -> str | None:
 class ClientProcessor:
     """Codes 34, 35, 38, 41, 42, 46, 203, 204, 222, 223, 307, 309 and 328."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        version: BrokerVersion,
+        topics: TopicManager,
+        groups: GroupManager,
+        offsets: OffsetManager,
+        consumers: ConsumerManager,
+        producers: ProducerManager,
+        locks: QueueLocks,
+        store: MessageStore,
+        notifier: ClientNotifier,
+    ) -> None:
+        self.settings = settings
+        self.version = version
+        self.topics = topics
+        self.groups = groups
+        self.offsets = offsets
+        self.consumers = consumers
+        self.producers = producers
+        self.locks = locks
+        self.store = store
+        self.notifier = notifier
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -136,30 +162,28 @@ class ClientProcessor:
         over = _over_budget(data)
         if over is not None:
             raise RequestError(over, ResponseCode.SYSTEM_ERROR)
-        b = self.broker
         info = self._channel(conn, cmd, data.client_id)
-        with b.groups.batched(), b.topics.batched():  # one write of each file, one registration
+        with self.groups.batched(), self.topics.batched():  # one write of each file, one registration
             for cd in data.consumers:
                 self._register_consumer(conn, cmd, data.client_id, cd)
         for group in data.producer_groups:
-            b.producers.register(group, info)
+            self.producers.register(group, info)
         return answer(cmd, ResponseCode.SUCCESS)
 
     def _register_consumer(
         self, conn: Connection, cmd: RemotingCommand, client_id: str, cd: ConsumerData
     ) -> None:
         """One consumer group of a heartbeat: its config and ``%RETRY%`` topic, then the channel."""
-        b = self.broker
         group = cd.group_name
         notify = True
-        g = b.groups.find(group)
+        g = self.groups.find(group)
         if g is not None:
             notify = g.notify_consumer_ids_changed_enable
             flag = TOPIC_SYS_FLAG_UNIT_SUB if cd.unit_mode else 0
-            b.topics.create_in_send_back(
+            self.topics.create_in_send_back(
                 RETRY_PREFIX + group, g.retry_queue_nums, PERM_READ | PERM_WRITE, flag
             )
-        b.consumers.register(
+        self.consumers.register(
             group,
             self._channel(conn, cmd, client_id),
             cd.consume_type,
@@ -172,19 +196,18 @@ class ClientProcessor:
     @guarded
     def unregister_client(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = UnregisterClientRequestHeader.decode(cmd.ext_fields)
-        b = self.broker
         if h.producer_group:
-            b.producers.unregister(h.producer_group, conn)
+            self.producers.unregister(h.producer_group, conn)
         if h.consumer_group:
-            g = b.groups.find(h.consumer_group)
+            g = self.groups.find(h.consumer_group)
             notify = True if g is None else g.notify_consumer_ids_changed_enable
-            b.consumers.unregister(h.consumer_group, conn, notify)
+            self.consumers.unregister(h.consumer_group, conn, notify)
         return answer(cmd, ResponseCode.SUCCESS, None, {})
 
     @guarded
     def consumer_list(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         group = GetConsumerListByGroupRequestHeader.decode(cmd.ext_fields).consumer_group
-        g = self.broker.consumers.get(group)
+        g = self.consumers.get(group)
         if g is not None and g.channels:
             body = GetConsumerListByGroupResponseBody(g.client_ids()).encode()
             return answer(cmd, ResponseCode.SUCCESS, None, {}, body)
@@ -198,7 +221,7 @@ class ClientProcessor:
         etype = sub.get("expressionType") if isinstance(sub, dict) else None
         if not etype or etype == "TAG":
             return answer(cmd, ResponseCode.SUCCESS)
-        if not self.broker.config.enable_property_filter:
+        if not self.settings.broker.enable_property_filter:
             return answer(
                 cmd,
                 ResponseCode.SYSTEM_ERROR,
@@ -211,14 +234,14 @@ class ClientProcessor:
     @guarded
     def lock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         req = LockBatchRequestBody.decode(cmd.body)
-        locked = self.broker.locks.try_lock_batch(req.consumer_group, req.mq_set, req.client_id)
+        locked = self.locks.try_lock_batch(req.consumer_group, req.mq_set, req.client_id)
         body = LockBatchResponseBody(locked).encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
     @guarded
     def unlock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         req = LockBatchRequestBody.decode(cmd.body, "UnlockBatchRequestBody")
-        self.broker.locks.unlock_batch(req.consumer_group, req.mq_set, req.client_id)
+        self.locks.unlock_batch(req.consumer_group, req.mq_set, req.client_id)
         return answer(cmd, ResponseCode.SUCCESS)
 
     # ------------------------------------------------------------------------------ 203, 204, 328
@@ -226,7 +249,7 @@ class ClientProcessor:
     @guarded
     def consumer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         group = GetConsumerConnectionListRequestHeader.decode(cmd.ext_fields).consumer_group
-        g = self.broker.consumers.get(group)
+        g = self.consumers.get(group)
         if g is None:
             return answer(cmd, ResponseCode.CONSUMER_NOT_ONLINE, f"the consumer group[{group}] not online")
         body = ConsumerConnection(
@@ -243,7 +266,7 @@ class ClientProcessor:
     @guarded
     def producer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         group = GetProducerConnectionListRequestHeader.decode(cmd.ext_fields).producer_group
-        table = self.broker.producers.groups.get(group)
+        table = self.producers.groups.get(group)
         if table is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"the producer group[{group}] not exist")
         body = ProducerConnection(
@@ -258,7 +281,7 @@ class ClientProcessor:
                 ProducerInfo(c.client_id, "/" + c.client_addr, c.language, c.version, c.last_update)
                 for c in table.values()
             ]
-            for group, table in self.broker.producers.groups.items()
+            for group, table in self.producers.groups.items()
         }
         return answer(cmd, ResponseCode.SUCCESS, None, None, ProducerTableInfo(data).encode())
 
@@ -276,8 +299,7 @@ class ClientProcessor:
         h = ResetOffsetRequestHeader.decode(cmd.ext_fields)
         topic, group, timestamp, force = h.topic, h.group, h.timestamp, h.is_force
         queue_id, offset = h.queue_id, h.offset
-        b = self.broker
-        tc = b.topics.get(topic)
+        tc = self.topics.get(topic)
         if tc is None:
             return answer(
                 cmd, 1, f"[reset-offset] reset offset failed, no topic in this broker. topic={topic}"
@@ -286,12 +308,12 @@ class ClientProcessor:
         queues = [queue_id] if queue_id is not None and single else list(range(tc.write_queue_nums))
         table: dict[MessageQueue, int] = {}
         for qid in queues:
-            mq = MessageQueue(topic, b.config.broker_name, qid)
-            current = b.offsets.query(group, topic, qid)
+            mq = MessageQueue(topic, self.settings.broker.broker_name, qid)
+            current = self.offsets.query(group, topic, qid)
             if current == -1:
                 return answer(cmd, ResponseCode.SYSTEM_ERROR, f"THe consumer group <{group}> not exist")
             if single and offset is not None and offset != -1:
-                low, high = b.store.min_offset(topic, qid), b.store.max_offset(topic, qid)
+                low, high = self.store.min_offset(topic, qid), self.store.max_offset(topic, qid)
                 if (low >= 0 and offset < low) or offset > high + 1:
                     return answer(
                         cmd,
@@ -301,12 +323,12 @@ class ClientProcessor:
                 table[mq] = offset  # an explicit offset is taken as given, forward or back
                 continue
             if timestamp == -1:
-                target = b.store.max_offset(topic, qid)
+                target = self.store.max_offset(topic, qid)
             else:
-                target = b.store.offset_by_time(topic, qid, timestamp)
+                target = self.store.offset_by_time(topic, qid, timestamp)
             target = max(target, 0)
             table[mq] = target if force or target < current else current
-        g = b.consumers.get(group)
+        g = self.consumers.get(group)
         channels = [] if g is None else list(g.channels.values())
         if not channels and not single:
             remark = f"Consumer not online, so can not reset offset, Group: {group} Topic: {topic} "
@@ -320,14 +342,14 @@ class ClientProcessor:
                 )
         if single:
             for mq, off in table.items():
-                b.offsets.commit(group, topic, mq.queue_id, off)
-                b.offsets.forget_pull(group, topic, mq.queue_id)
+                self.offsets.commit(group, topic, mq.queue_id, off)
+                self.offsets.forget_pull(group, topic, mq.queue_id)
         ordered = hash_ordered(table, hash_map_capacity(len(table)), MessageQueue.java_hash)
         if channels:
             notice_body = ResetOffsetBody(ordered, as_list=cmd.language == "CPP").encode()
             ext = {"topic": topic, "group": group, "timestamp": str(timestamp), "isForce": "false"}
             for ch in channels:
-                b.send_to_client(ch.conn, RequestCode.RESET_CONSUMER_CLIENT_OFFSET, ext, notice_body)
+                self.notifier.send(ch.conn, RequestCode.RESET_CONSUMER_CLIENT_OFFSET, ext, notice_body)
         return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK, None, ResetOffsetBody(ordered).encode())
 
     async def consumer_status(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
@@ -337,7 +359,7 @@ class ClientProcessor:
         except HeaderError as e:
             return answer(cmd, e.code, e.remark)
         topic, group, origin = h.topic, h.group, h.client_addr
-        g = self.broker.consumers.get(group)
+        g = self.consumers.get(group)
         if g is None or not g.channels:
             return answer(
                 cmd, ResponseCode.SYSTEM_ERROR, f"No Any Consumer online in the consumer group: [{group}]"
@@ -355,7 +377,7 @@ class ClientProcessor:
             req = RemotingCommand.request(
                 RequestCode.GET_CONSUMER_STATUS_FROM_CLIENT,
                 {"topic": topic, "group": group},
-                version=self.broker.version.ordinal,
+                version=self.version.ordinal,
             )
             try:
                 resp = await ch.conn.invoke(req, 5.0)
@@ -382,8 +404,7 @@ class ClientProcessor:
                 group, client_id = info.consumer_group, info.client_id
         except HeaderError as e:
             return answer(cmd, e.code, e.remark)
-        b = self.broker
-        g = b.consumers.get(group)
+        g = self.consumers.get(group)
         ch = None if g is None else g.find_channel(client_id)
         if ch is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"The Consumer <{group}> <{client_id}> not online")
@@ -393,14 +414,14 @@ class ClientProcessor:
         ext = dict(cmd.ext_fields or {})
         body = cmd.body
         if cmd.code == RequestCode.CONSUME_MESSAGE_DIRECTLY:
-            ext["brokerName"] = b.config.broker_name
+            ext["brokerName"] = self.settings.broker.broker_name
             msg_id = ext.get("msgId")
             if msg_id:
                 try:
-                    body = b.store.look_message(decode_offset_msg_id(msg_id)[2])
+                    body = self.store.look_message(decode_offset_msg_id(msg_id)[2])
                 except ProtocolError:
                     body = None
-        req = RemotingCommand.request(cmd.code, ext, body, version=self.broker.version.ordinal)
+        req = RemotingCommand.request(cmd.code, ext, body, version=self.version.ordinal)
         try:
             resp = await ch.conn.invoke(req, RELAY_TIMEOUT_S)
         except RemotingTimeoutError as e:

@@ -14,10 +14,11 @@ in Java. An update that would leave the table with more entries than its declare
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from mqadmin.broker.cold_data import COLD_DATA_SETTINGS, ColdDataCgCtrService
-from mqadmin.broker.processors.wire import answer, guarded
+from mqadmin.broker.config import Configuration
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import answer, guarded
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -27,9 +28,6 @@ from mqadmin.protocol.javanum import JavaNumberError, parse_long
 from mqadmin.protocol.requests import limit
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["ColdDataProcessor"]
 
@@ -53,18 +51,20 @@ def _entry_refusal(group: str, value: str) -> str | None:
 class ColdDataProcessor:
     """Codes 2001, 2002 and 2003 (none when the broker behaves as 4.9.8)."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
-        cfg = broker.configuration
-        self.service: ColdDataCgCtrService = broker.cold_data
-        if broker.version.five_x:
+    def __init__(
+        self, *, configuration: Configuration, version: BrokerVersion, service: ColdDataCgCtrService
+    ) -> None:
+        self.version = version
+        cfg = configuration
+        self.service = service
+        if version.five_x:
             for key, default in COLD_DATA_SETTINGS.items():
                 if key not in cfg.all_configs:
                     cfg.show(key, default)
             self.service.load()
 
     def handlers(self) -> dict[int, Handler]:
-        if not self.broker.version.five_x:
+        if not self.version.five_x:
             return {}
         return {
             RequestCode.UPDATE_COLD_DATA_FLOW_CTR_CONFIG: self.update_group_config,

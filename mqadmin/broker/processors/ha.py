@@ -8,15 +8,11 @@ max offset; 1007 answers in controller mode with the epochs kept by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from mqadmin.broker.processors.wire import answer, guarded
+from mqadmin.broker.ha import ReplicasManager
+from mqadmin.broker.wire import answer, guarded
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import Connection, Handler
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["HAProcessor"]
 
@@ -24,8 +20,8 @@ __all__ = ["HAProcessor"]
 class HAProcessor:
     """Codes 907 and 1007."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(self, *, replicas: ReplicasManager) -> None:
+        self.replicas = replicas
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -35,12 +31,12 @@ class HAProcessor:
 
     @guarded
     def ha_status(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        body = self.broker.replicas.ha_runtime_info().encode()
+        body = self.replicas.ha_runtime_info().encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
     @guarded
     def epoch_cache(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        replicas = self.broker.replicas
+        replicas = self.replicas
         if not replicas.enabled:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "this request only for controllerMode ")
         return answer(cmd, ResponseCode.SUCCESS, None, None, replicas.epoch_cache().encode())

@@ -13,16 +13,22 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mqadmin.broker.processors.wire import answer, guarded
-from mqadmin.broker.static_topics import (
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.offsets import OffsetManager
+from mqadmin.broker.processors.static_forward import (
+    Forwarding,
     commit_answer,
     earliest_answer,
     offset_answer,
     query_answer,
     search_answer,
 )
+from mqadmin.broker.schedule import ScheduleService
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import TopicManager
+from mqadmin.broker.wire import answer, guarded
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
@@ -37,9 +43,6 @@ from mqadmin.protocol.headers.consumer import (
     UpdateConsumerOffsetRequestHeader,
 )
 from mqadmin.remoting.client import Connection, Handler
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["OffsetProcessor"]
 
@@ -59,8 +62,22 @@ def memory_bytes() -> int:
 class OffsetProcessor:
     """Codes 14, 15, 29, 30, 31, 32, 43, 45, 308 and 314."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        topics: TopicManager,
+        offsets: OffsetManager,
+        store: MessageStore,
+        schedule: ScheduleService,
+        forwarding: Forwarding,
+    ) -> None:
+        self.settings = settings
+        self.topics = topics
+        self.offsets = offsets
+        self.store = store
+        self.schedule = schedule
+        self.forwarding = forwarding
         self._memory = memory_bytes()
 
     def handlers(self) -> dict[int, Handler]:
@@ -79,12 +96,12 @@ class OffsetProcessor:
 
     def in_disk(self, topic: str, queue_id: int, cq_offset: int) -> bool:
         """``checkInDiskByConsumeOffset``: the message is further behind than RAM would cache."""
-        store = self.broker.store
+        store = self.store
         entries = store.consume_queue_entries(topic, queue_id, cq_offset, 1)
         if not entries:
             return False
         phys = entries[0][0]
-        ratio = self.broker.store_config.access_message_in_memory_max_ratio
+        ratio = self.settings.store.access_message_in_memory_max_ratio
         return store.commitlog_max_offset - phys > self._memory * ratio // 100
 
     @guarded
@@ -92,20 +109,19 @@ class OffsetProcessor:
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = QueryConsumerOffsetRequestHeader.decode(cmd.ext_fields)
-        b = self.broker
-        static = b.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        static = self.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
         if static is not None:  # a logical queue of a static topic
-            walked = query_answer(b, cmd, h, static)
+            walked = query_answer(self.forwarding, cmd, h, static)
             if walked is not None:
                 return walked
             assert static.leader is not None  # one generation from 0: its physical queue
             h = dataclasses.replace(h, queue_id=static.leader.queue_id)
-        offset = b.offsets.query(h.consumer_group, h.topic, h.queue_id)
+        offset = self.offsets.query(h.consumer_group, h.topic, h.queue_id)
         if offset >= 0:
             return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
         if h.set_zero_if_not_found is False:  # 5.x clients may ask not to be given 0
             return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_NO_ZERO_REMARK, {})
-        if b.store.min_offset(h.topic, h.queue_id) <= 0 and not self.in_disk(h.topic, h.queue_id, 0):
+        if self.store.min_offset(h.topic, h.queue_id) <= 0 and not self.in_disk(h.topic, h.queue_id, 0):
             return answer(cmd, ResponseCode.SUCCESS, None, {"offset": 0})
         return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_REMARK, {})
 
@@ -114,10 +130,10 @@ class OffsetProcessor:
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = UpdateConsumerOffsetRequestHeader.decode(cmd.ext_fields)
-        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        static = self.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
         if static is not None:  # a logical queue of a static topic
-            return commit_answer(self.broker, cmd, h, static)
-        self.broker.offsets.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset)
+            return commit_answer(self.forwarding, cmd, h, static)
+        self.offsets.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset)
         return answer(cmd, ResponseCode.SUCCESS, None, {})
 
     @guarded
@@ -125,10 +141,10 @@ class OffsetProcessor:
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = SearchOffsetRequestHeader.decode(cmd.ext_fields)
-        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        static = self.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
         if static is not None:  # a logical queue of a static topic: each generation in turn
-            return search_answer(self.broker, cmd, h, static)
-        offset = self.broker.store.offset_by_time(h.topic, h.queue_id, h.timestamp)
+            return search_answer(self.forwarding, cmd, h, static)
+        offset = self.store.offset_by_time(h.topic, h.queue_id, h.timestamp)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
@@ -136,10 +152,10 @@ class OffsetProcessor:
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = GetMaxOffsetRequestHeader.decode(cmd.ext_fields)
-        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        static = self.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
         if static is not None:  # a logical queue of a static topic
-            return offset_answer(self.broker, cmd, h, static, want_max=True)
-        offset = self.broker.store.max_offset(h.topic, h.queue_id)
+            return offset_answer(self.forwarding, cmd, h, static, want_max=True)
+        offset = self.store.max_offset(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
@@ -147,10 +163,10 @@ class OffsetProcessor:
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = GetMinOffsetRequestHeader.decode(cmd.ext_fields)
-        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        static = self.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
         if static is not None:  # a logical queue of a static topic
-            return offset_answer(self.broker, cmd, h, static, want_max=False)
-        offset = self.broker.store.min_offset(h.topic, h.queue_id)
+            return offset_answer(self.forwarding, cmd, h, static, want_max=False)
+        offset = self.store.min_offset(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
     @guarded
@@ -158,19 +174,19 @@ class OffsetProcessor:
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         h = GetEarliestMsgStoretimeRequestHeader.decode(cmd.ext_fields)
-        static = self.broker.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
+        static = self.topics.mappings.context(h.topic, h.queue_id, select_one=False, lo=h.lo)
         if static is not None:  # a logical queue of a static topic: its oldest generation's
-            return earliest_answer(self.broker, cmd, h, static)
-        ts = self.broker.store.earliest_message_time(h.topic, h.queue_id)
+            return earliest_answer(self.forwarding, cmd, h, static)
+        ts = self.store.earliest_message_time(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": ts})
 
     @guarded
     def get_all_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        return answer(cmd, ResponseCode.SUCCESS, None, None, self.broker.offsets.encode().encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, self.offsets.encode().encode())
 
     @guarded
     def get_all_delay_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
-        return answer(cmd, ResponseCode.SUCCESS, None, None, self.broker.schedule.encode().encode())
+        return answer(cmd, ResponseCode.SUCCESS, None, None, self.schedule.encode().encode())
 
     @guarded
     def query_correction_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
@@ -178,11 +194,10 @@ class OffsetProcessor:
         h = QueryCorrectionOffsetHeader.decode(cmd.ext_fields)
         topic = h.topic
         filters = [g for g in (h.filter_groups or "").split(",") if g.strip()]
-        b = self.broker
-        queues = {q for key, t in b.offsets.table.items() if key.split("@")[0] == topic for q in t}
-        mins = {q: b.store.min_offset(topic, q) for q in queues}
-        correction = b.offsets.min_offsets_of_topic(topic, filters, mins)
-        for q, committed in (b.offsets.queues_of(h.compare_group, topic) or {}).items():
+        queues = {q for key, t in self.offsets.table.items() if key.split("@")[0] == topic for q in t}
+        mins = {q: self.store.min_offset(topic, q) for q in queues}
+        correction = self.offsets.min_offsets_of_topic(topic, filters, mins)
+        for q, committed in (self.offsets.queues_of(h.compare_group, topic) or {}).items():
             if q in correction and correction[q] > committed:
                 correction[q] = LONG_MAX
         body = dumps({"correctionOffsets": correction}).encode()
@@ -191,9 +206,8 @@ class OffsetProcessor:
     @guarded
     def clone_group_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = CloneGroupOffsetRequestHeader.decode(cmd.ext_fields)
-        b = self.broker
-        topics = [h.topic] if h.topic and h.topic.strip() else b.offsets.topics_of_group(h.src_group)
+        topics = [h.topic] if h.topic and h.topic.strip() else self.offsets.topics_of_group(h.src_group)
         for t in topics:
-            if b.topics.get(t) is not None:
-                b.offsets.clone(h.src_group, h.dest_group, t)
+            if self.topics.get(t) is not None:
+                self.offsets.clone(h.src_group, h.dest_group, t)
         return answer(cmd, ResponseCode.SUCCESS)

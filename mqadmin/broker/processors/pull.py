@@ -13,12 +13,21 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
-from mqadmin.broker.longpoll import HeldPull
-from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded
-from mqadmin.broker.static_topics import forward_pull
-from mqadmin.broker.topics import OFFSET_MOVED_EVENT
+from mqadmin.broker.clients import ConsumerManager
+from mqadmin.broker.cold_data import ColdDataCgCtrService
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.groups import GroupManager
+from mqadmin.broker.longpoll import HeldPull, PullHoldService
+from mqadmin.broker.offsets import OffsetManager
+from mqadmin.broker.processors.static_forward import Forwarding, forward_pull
+from mqadmin.broker.services import MessageWriter, now_ms
+from mqadmin.broker.stats import BrokerStats, StoreStats
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import OFFSET_MOVED_EVENT, TopicManager
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import FAQ_SUFFIX, answer, guarded
 from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -28,9 +37,6 @@ from mqadmin.protocol.javacoll import java_hash_dict, java_string_hash
 from mqadmin.protocol.message import MessageExt
 from mqadmin.protocol.staticmapping import PullOffsets
 from mqadmin.remoting.client import Connection, Handler
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["PullProcessor", "Subscription"]
 
@@ -75,8 +81,36 @@ class Subscription:
 class PullProcessor:
     """Code 11."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        version: BrokerVersion,
+        topics: TopicManager,
+        groups: GroupManager,
+        offsets: OffsetManager,
+        consumers: ConsumerManager,
+        cold_data: ColdDataCgCtrService,
+        stats: BrokerStats,
+        store_stats: StoreStats,
+        store: MessageStore,
+        hold: PullHoldService,
+        writer: MessageWriter,
+        forwarding: Forwarding,
+    ) -> None:
+        self.settings = settings
+        self.version = version
+        self.topics = topics
+        self.groups = groups
+        self.offsets = offsets
+        self.consumers = consumers
+        self.cold_data = cold_data
+        self.stats = stats
+        self.store_stats = store_stats
+        self.store = store
+        self.hold = hold
+        self.writer = writer
+        self.forwarding = forwarding
 
     def handlers(self) -> dict[int, Handler]:
         return {RequestCode.PULL_MESSAGE: self.pull}
@@ -110,25 +144,24 @@ class PullProcessor:
         commit_offset = h.commit_offset
         suspend_ms = h.suspend_timeout_millis
         sub_version = h.sub_version
-        b = self.broker
-        cfg = b.config
+        cfg = self.settings.broker
         empty: dict[str, object] = {}
 
         if not cfg.broker_permission & PERM_READ:
             return answer(cmd, 16, f"the broker[{cfg.broker_ip1}] pulling message is forbidden", empty)
-        g = b.groups.find(group)
+        g = self.groups.find(group)
         if g is None:
             return answer(cmd, 26, f"subscription group [{group}] does not exist, {FAQ_SUFFIX}", empty)
         if not g.consume_enable:
             return answer(cmd, 16, f"subscription group no permission, {group}", empty)
         has_suspend = bool(sys_flag & FLAG_SUSPEND)
-        tc = b.topics.get(topic)
+        tc = self.topics.get(topic)
         if tc is None:
             log.error("the topic %s not exist, consumer: %s", topic, conn.remote_addr)
             return answer(cmd, 17, f"topic[{topic}] not exist, apply first please! {FAQ_SUFFIX}", empty)
         if not tc.perm & PERM_READ:
             return answer(cmd, 16, f"the topic[{topic}] pulling message is forbidden", empty)
-        static = b.topics.mappings.context(topic, queue_id, select_one=False, lo=h.lo)
+        static = self.topics.mappings.context(topic, queue_id, select_one=False, lo=h.lo)
         if static is not None:  # a static topic: the generation holding the logical offset
             why = static.pull_refusal()
             if why is not None:
@@ -140,7 +173,7 @@ class PullProcessor:
                     again = {"suggestWhichBrokerId": 0, "nextBeginOffset": h.queue_offset}
                     again.update(minOffset=h.queue_offset, maxOffset=h.queue_offset)
                     return answer(cmd, ResponseCode.PULL_RETRY_IMMEDIATELY, "the queue moved", again)
-                return forward_pull(b, cmd, h, static, item, offset, max_nums)
+                return forward_pull(self.forwarding, cmd, h, static, item, offset, max_nums)
         if queue_id < 0 or queue_id >= tc.read_queue_nums:
             remark = f"queueId[{queue_id}] is illegal, topic:[{topic}] topicConfig.readQueueNums:"
             return answer(cmd, 1, f"{remark}[{tc.read_queue_nums}] consumer:[/{conn.remote_addr}]", empty)
@@ -148,7 +181,7 @@ class PullProcessor:
         if sys_flag & FLAG_SUBSCRIPTION:
             sub = Subscription.build(h.subscription, h.expression_type)
         else:
-            cg = b.consumers.get(group)
+            cg = self.consumers.get(group)
             if cg is None:
                 return answer(cmd, 24, f"the consumer's group info not exist{FAQ_SUFFIX}", empty)
             if not g.consume_broadcast_enable and cg.message_model == "BROADCASTING":
@@ -163,9 +196,9 @@ class PullProcessor:
             remark = "The broker does not support consumer to filter message by "
             return answer(cmd, 1, remark + sub.expression_type, empty)
 
-        if b.version.five_x and b.cold_data.needs_flow_control(group):  # 5.x cold data flow control
-            if b.store.in_cold_area(topic, queue_id, offset, b.cold_data.hot_ratio):
-                consumers = b.consumers.get(group)
+        if self.version.five_x and self.cold_data.needs_flow_control(group):  # 5.x cold data flow control
+            if self.store.in_cold_area(topic, queue_id, offset, self.cold_data.hot_ratio):
+                consumers = self.consumers.get(group)
                 consume_type = consumers.consume_type if consumers is not None else None
                 if consume_type == "CONSUME_PASSIVELY":
                     remark = "This consumer group is reading cold data. It has been flow control"
@@ -173,21 +206,21 @@ class PullProcessor:
                 if consume_type == "CONSUME_ACTIVELY":
                     max_nums = 1
         started = time.monotonic()
-        result = b.store.get_messages(
+        result = self.store.get_messages(
             topic,
             queue_id,
             offset,
             max_nums,
-            b.store_config.max_transfer_bytes_on_message_in_memory,
+            self.settings.store.max_transfer_bytes_on_message_in_memory,
             cast("set[int] | None", sub.tag_codes),  # only membership is tested: a frozenset serves
         )
-        if result.cold_data_sum and b.version.five_x:
-            b.cold_data.on_pull(group, result.cold_data_sum)
+        if result.cold_data_sum and self.version.five_x:
+            self.cold_data.on_pull(group, result.cold_data_sum)
         status = result.status.name
         count = len(result.messages)
         elapsed = int((time.monotonic() - started) * 1000)
-        b.store_stats.on_get(status == "FOUND", count, elapsed)
-        b.offsets.commit_pull(group, topic, queue_id, result.next_begin_offset)  # 5.x pullOffset
+        self.store_stats.on_get(status == "FOUND", count, elapsed)
+        self.offsets.commit_pull(group, topic, queue_id, result.next_begin_offset)  # 5.x pullOffset
         if status in ("NO_MATCHED_LOGIC_QUEUE", "NO_MESSAGE_IN_QUEUE"):
             code = 21 if offset != 0 else 19
         else:
@@ -211,11 +244,11 @@ class PullProcessor:
         resp: RemotingCommand | asyncio.Future[RemotingCommand | None] | None
         if code == 0:
             body = b"".join(result.messages)
-            b.stats.inc_group_get(group, topic, count, len(body))
+            self.stats.inc_group_get(group, topic, count, len(body))
             resp = answer(cmd, 0, status, ext, body)
         elif code == 19 and allow_suspend and has_suspend:
             hold_ms = suspend_ms if cfg.long_polling_enable else cfg.short_polling_time_mills
-            resp = b.hold.hold(conn, cmd, topic, queue_id, offset, sub.tag_codes, hold_ms / 1000)
+            resp = self.hold.hold(conn, cmd, topic, queue_id, offset, sub.tag_codes, hold_ms / 1000)
         else:
             resp = answer(cmd, code, status, ext)
             if code == 21:
@@ -223,16 +256,19 @@ class PullProcessor:
         if allow_suspend and sys_flag & FLAG_COMMIT_OFFSET:
             kept = (queue_id, commit_offset) if static is None else static.local_commit(commit_offset)
             if kept is not None:  # a static topic's: physical, in the generation holding the offset
-                b.offsets.commit(group, topic, *kept)
+                self.offsets.commit(group, topic, *kept)
         return resp
 
     def _offset_moved_event(self, group: str, topic: str, queue_id: int, requested: int, new: int) -> None:
         """``generateOffsetMovedEvent``: a record of the correction in topic OFFSET_MOVED_EVENT."""
-        b = self.broker
         body = dumps(
             {
                 "consumerGroup": group,
-                "messageQueue": {"brokerName": b.config.broker_name, "queueId": queue_id, "topic": topic},
+                "messageQueue": {
+                    "brokerName": self.settings.broker.broker_name,
+                    "queueId": queue_id,
+                    "topic": topic,
+                },
                 "offsetNew": new,
                 "offsetRequest": requested,
             }
@@ -243,13 +279,13 @@ class PullProcessor:
             properties=props,
             body=body,
             queue_id=0,
-            born_timestamp=b.now_ms(),
-            born_host=b.store_host,
-            born_port=b.store_port,
-            store_host=b.store_host,
-            store_port=b.store_port,
+            born_timestamp=now_ms(),
+            born_host=self.writer.store_host,
+            born_port=self.writer.store_port,
+            store_host=self.writer.store_host,
+            store_port=self.writer.store_port,
         )
         try:
-            b.put_message(msg)
+            self.writer.put_message(msg)
         except Exception:
             log.exception("generateOffsetMovedEvent failed")

@@ -7,9 +7,10 @@ found (Get on that topic; ACL 1.0: SUB) and answers NO_PERMISSION instead of ano
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from mqadmin.broker.processors.wire import answer, guarded
+from mqadmin.broker.admission import Admission
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.wire import answer, guarded
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -19,17 +20,16 @@ from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import decode_message
 from mqadmin.remoting.client import Connection, Handler
 
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
-
 __all__ = ["QueryProcessor"]
 
 
 class QueryProcessor:
     """Codes 12 and 33 (Java's ``QueryMessageProcessor``)."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(self, *, settings: BrokerSettings, admission: Admission, store: MessageStore) -> None:
+        self.settings = settings
+        self.admission = admission
+        self.store = store
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -40,11 +40,10 @@ class QueryProcessor:
     @guarded
     def query_message(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = QueryMessageRequestHeader.decode(cmd.ext_fields)
-        b = self.broker
         max_num = h.max_num
         if parse_bool(cmd.ext("_UNIQUE_KEY_QUERY")):  # beside the header, as Java's client adds it
-            max_num = b.store_config.default_query_max_num
-        result = b.store.query_by_key(h.topic, h.key, max_num, h.begin_timestamp, h.end_timestamp)
+            max_num = self.settings.store.default_query_max_num
+        result = self.store.query_by_key(h.topic, h.key, max_num, h.begin_timestamp, h.end_timestamp)
         ext = {
             "indexLastUpdatePhyoffset": result.index_last_update_phyoffset,
             "indexLastUpdateTimestamp": result.index_last_update_timestamp,
@@ -57,12 +56,11 @@ class QueryProcessor:
     @guarded
     def view_message(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         offset = ViewMessageRequestHeader.decode(cmd.ext_fields).offset
-        b = self.broker
-        record = b.store.look_message(offset)
+        record = self.store.look_message(offset)
         if record is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"can not find message by the offset, {offset}")
-        if b.admission.enabled:  # raises NO_PERMISSION unless the sender may read the message's topic
-            b.admission.require(conn, cmd, "Topic", _topic_of(record, offset), ("Get",))
+        if self.admission.enabled:  # raises NO_PERMISSION unless the sender may read the message's topic
+            self.admission.require(conn, cmd, "Topic", _topic_of(record, offset), ("Get",))
         return answer(cmd, ResponseCode.SUCCESS, None, None, record)
 
 

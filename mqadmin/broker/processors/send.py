@@ -15,9 +15,18 @@ import logging
 import random
 from typing import TYPE_CHECKING
 
-from mqadmin.broker.processors.wire import FAQ_SUFFIX, answer, guarded, hash_ordered
-from mqadmin.broker.static_topics import QueueContext, not_leader
-from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, topic_config_string
+from mqadmin.broker.admission import Admission
+from mqadmin.broker.clients import ConsumerManager
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.groups import GroupManager
+from mqadmin.broker.processors.static_forward import not_leader
+from mqadmin.broker.services import MessageWriter, now_ms
+from mqadmin.broker.static_topics import QueueContext
+from mqadmin.broker.stats import BrokerStats
+from mqadmin.broker.store import MessageStore
+from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, TopicManager, topic_config_string
+from mqadmin.broker.transactions import TransactionService
+from mqadmin.broker.wire import FAQ_SUFFIX, answer, guarded, hash_ordered
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -44,7 +53,6 @@ from mqadmin.protocol.message import (
 from mqadmin.remoting.client import Connection, Handler
 
 if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
     from mqadmin.broker.store.results import PutResult
 
 __all__ = ["SendProcessor"]
@@ -104,8 +112,28 @@ def split_addr(addr: str) -> tuple[str, int]:
 class SendProcessor:
     """Codes 10, 310, 320 and 36."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        topics: TopicManager,
+        groups: GroupManager,
+        consumers: ConsumerManager,
+        stats: BrokerStats,
+        store: MessageStore,
+        admission: Admission,
+        transactions: TransactionService,
+        writer: MessageWriter,
+    ) -> None:
+        self.settings = settings
+        self.topics = topics
+        self.groups = groups
+        self.consumers = consumers
+        self.stats = stats
+        self.store = store
+        self.admission = admission
+        self.transactions = transactions
+        self.writer = writer
 
     def handlers(self) -> dict[int, Handler]:
         return {
@@ -120,23 +148,22 @@ class SendProcessor:
     @guarded
     def send(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = decode_send_header(cmd)
-        b = self.broker
-        cfg = b.config
-        static = b.topics.mappings.context(h.topic, h.queue_id, select_one=True)
+        cfg = self.settings.broker
+        static = self.topics.mappings.context(h.topic, h.queue_id, select_one=True)
         if static is not None:  # a static topic: the logical queue's physical queue on this broker
             if not static.is_leader or static.leader is None:
                 return not_leader(cmd, static, h.queue_id)
             h = dataclasses.replace(h, queue_id=static.leader.queue_id)
         ext: dict[str, object] = {"MSG_REGION": cfg.region_id, "TRACE_ON": cfg.trace_on}
 
-        if b.now_ms() < cfg.start_accept_send_request_time_stamp:
+        if now_ms() < cfg.start_accept_send_request_time_stamp:
             return answer(
                 cmd, 1, f"broker unable to service, until {cfg.start_accept_send_request_time_stamp}", ext
             )
         refused = self._check(conn, h)
         if refused is not None:
             return answer(cmd, refused[0], refused[1], ext)
-        tc = b.topics.get(h.topic)
+        tc = self.topics.get(h.topic)
         assert tc is not None
         queue_id = h.queue_id if h.queue_id >= 0 else random.randrange(max(tc.write_queue_nums, 1))
         answered_queue = queue_id  # what the answer says, even when the message goes to the DLQ
@@ -174,23 +201,22 @@ class SendProcessor:
                 return answer(
                     cmd, 16, f"the broker[{cfg.broker_ip1}] sending transaction message is forbidden", ext
                 )
-            result = b.transactions.prepare(msg)
+            result = self.transactions.prepare(msg)
         else:
-            result = b.put_message(msg)
+            result = self.writer.put_message(msg)
         return self._put_answer(cmd, result, answered_queue, msg.topic, ext, static)
 
     def _check(self, conn: Connection, h: SendHeader) -> tuple[int, str] | None:
         """``msgCheck``: permission, topic name, auto-creation, queue id."""
-        b = self.broker
-        cfg = b.config
-        if not cfg.broker_permission & PERM_WRITE and b.topics.is_order_topic(h.topic):
+        cfg = self.settings.broker
+        if not cfg.broker_permission & PERM_WRITE and self.topics.is_order_topic(h.topic):
             return 16, f"the broker[{cfg.broker_ip1}] sending message is forbidden"
         bad = names.check_topic(h.topic)
         if bad is not None:
             return ResponseCode.SYSTEM_ERROR, bad
         if names.is_not_allowed_send_topic(h.topic):
             return ResponseCode.NO_PERMISSION, f"Sending message to topic[{h.topic}] is forbidden."
-        tc = b.topics.get(h.topic)
+        tc = self.topics.get(h.topic)
         if tc is None:
             sys_flag = 0
             if h.unit_mode:
@@ -198,9 +224,9 @@ class SendProcessor:
                     TOPIC_SYS_FLAG_UNIT_SUB if h.topic.startswith(RETRY_PREFIX) else TOPIC_SYS_FLAG_UNIT
                 )
             log.warning("the topic %s not exist, producer: %s", h.topic, conn.remote_addr)
-            tc = b.topics.create_in_send(h.topic, h.default_topic, h.default_topic_queue_nums, sys_flag)
+            tc = self.topics.create_in_send(h.topic, h.default_topic, h.default_topic_queue_nums, sys_flag)
             if tc is None and h.topic.startswith(RETRY_PREFIX):
-                tc = b.topics.create_in_send_back(h.topic, 1, PERM_READ | PERM_WRITE, sys_flag)
+                tc = self.topics.create_in_send_back(h.topic, 1, PERM_READ | PERM_WRITE, sys_flag)
             if tc is None:
                 return 17, f"topic[{h.topic}] not exist, apply first please!{FAQ_SUFFIX}"
         if h.queue_id >= max(tc.write_queue_nums, tc.read_queue_nums):
@@ -214,7 +240,7 @@ class SendProcessor:
     def _retry_or_dlq(self, cmd: RemotingCommand, h: SendHeader) -> str | tuple[int, str] | None:
         """``handleRetryAndDLQ``: a retry that used up its attempts goes to the group's DLQ."""
         group = h.topic[len(RETRY_PREFIX) :]
-        g = self.broker.groups.find(group)
+        g = self.groups.find(group)
         if g is None:
             return 26, f"subscription group not exist, {group} {FAQ_SUFFIX}"
         max_times = g.retry_max_times
@@ -222,7 +248,7 @@ class SendProcessor:
             max_times = h.max_reconsume_times
         if (h.reconsume_times or 0) >= max_times:
             dlq = DLQ_PREFIX + group
-            self.broker.topics.create_in_send_back(dlq, DLQ_NUMS_PER_GROUP, PERM_READ | PERM_WRITE, 0)
+            self.topics.create_in_send_back(dlq, DLQ_NUMS_PER_GROUP, PERM_READ | PERM_WRITE, 0)
             return dlq
         return None
 
@@ -238,7 +264,6 @@ class SendProcessor:
         props: dict[str, str],
         body: bytes,
     ) -> MessageExt:
-        b = self.broker
         born_host, born_port = split_addr(conn.remote_addr or "0.0.0.0:0")
         if ":" in born_host:
             sys_flag |= MessageSysFlag.BORNHOST_V6_FLAG
@@ -252,8 +277,8 @@ class SendProcessor:
             born_timestamp=born,
             born_host=born_host,
             born_port=born_port,
-            store_host=b.store_host,
-            store_port=b.store_port,
+            store_host=self.writer.store_host,
+            store_port=self.writer.store_port,
             reconsume_times=reconsume,
         )
 
@@ -270,18 +295,18 @@ class SendProcessor:
         code = _PUT_OK_CODES.get(status)
         if code is None:
             if status in ("MESSAGE_ILLEGAL", "PROPERTIES_SIZE_EXCEEDED"):
-                limit = self.broker.store_config.max_message_size
+                limit = self.settings.store.max_message_size
                 return answer(cmd, 13, illegal_remark(limit), ext)
             if status == "SERVICE_NOT_AVAILABLE":
                 remark = (
                     "service not available now. It may be caused by one of the following reasons: the "
-                    f"broker's disk is full [{self.broker.disk_util()}], messages are put to the slave, "
+                    f"broker's disk is full [{self.writer.disk_util()}], messages are put to the slave, "
                     "message store has been shut down, etc."
                 )
                 return answer(cmd, 14, remark, ext)
             code, remark = _PUT_ERRORS.get(status, (1, "UNKNOWN_ERROR DEFAULT"))
             return answer(cmd, code, remark, ext)
-        self.broker.stats.inc_topic_put(topic, result.msg_num, result.wrote_bytes)
+        self.stats.inc_topic_put(topic, result.msg_num, result.wrote_bytes)
         ext.update(msgId=result.msg_id, queueId=queue_id, queueOffset=result.queue_offset)
         if static is not None:  # the logical queue id and offset (Java rewriteResponseForStaticTopic)
             ext["queueId"], ext["queueOffset"] = static.send_answer(result.queue_offset)
@@ -298,28 +323,27 @@ class SendProcessor:
         static: QueueContext | None = None,
     ) -> RemotingCommand:
         """``asyncSendBatchMessage``: every entry gets the batch's properties (with CLUSTER) appended."""
-        b = self.broker
         if len(h.topic) > 127:
             return answer(cmd, 13, f"message topic length too long {len(h.topic)}", ext)
         sys_flag = h.sys_flag
         if tc.topic_filter_type == "MULTI_TAG":
             sys_flag |= MessageSysFlag.MULTI_TAGS_FLAG
         batch_props = string_to_properties(h.properties)
-        batch_props[MessageConst.PROPERTY_CLUSTER] = b.config.broker_cluster_name
+        batch_props[MessageConst.PROPERTY_CLUSTER] = self.settings.broker.broker_cluster_name
         batch_text = properties_to_string(hash_ordered(batch_props), trailing_separator=False)
         try:
             entries = decode_batch(cmd.body or b"")
         except ProtocolError as e:
             log.warning("bad batch body from %s: %s", conn.remote_addr, e)
-            return answer(cmd, 13, illegal_remark(b.store_config.max_message_size), ext)
+            return answer(cmd, 13, illegal_remark(self.settings.store.max_message_size), ext)
         if not entries:
-            return answer(cmd, 13, illegal_remark(b.store_config.max_message_size), ext)
+            return answer(cmd, 13, illegal_remark(self.settings.store.max_message_size), ext)
         msgs = []
         for entry in entries:
             inner = properties_to_string(entry.properties, trailing_separator=False)
             text = inner + ("\x02" if inner and not inner.endswith("\x02") else "") + batch_text
             if MessageConst.PROPERTY_TRANSACTION_PREPARED in entry.properties or entry.delay_time_level > 0:
-                return answer(cmd, 13, illegal_remark(b.store_config.max_message_size), ext)
+                return answer(cmd, 13, illegal_remark(self.settings.store.max_message_size), ext)
             msg = self._message(
                 conn,
                 h.topic,
@@ -333,7 +357,7 @@ class SendProcessor:
             )
             msg.properties = string_to_properties(text)
             msgs.append(msg)
-        result = b.put_messages(msgs)
+        result = self.writer.put_messages(msgs)
         return self._put_answer(cmd, result, queue_id, h.topic, ext, static)
 
     # ------------------------------------------------------------------------------ send back
@@ -354,28 +378,29 @@ class SendProcessor:
         new_topic = RETRY_PREFIX + group
         if check_stored_topic(new_topic) is not None:  # Java: the put fails, MESSAGE_ILLEGAL
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "MESSAGE_ILLEGAL")
-        b = self.broker
-        raw = b.store.look_message(offset)  # read first: a refused copy creates nothing either
+        raw = self.store.look_message(offset)  # read first: a refused copy creates nothing either
         try:
             orig = decode_message(raw, decompress=False)[0] if raw is not None else None
         except ProtocolError:
             orig = None
-        if orig is not None and b.admission.enabled and not self._subscribes(group, orig.topic):
+        if orig is not None and self.admission.enabled and not self._subscribes(group, orig.topic):
             return answer(
                 cmd,
                 ResponseCode.NO_PERMISSION,
                 f"the group {group} does not subscribe to the topic of the message at offset {offset}",
             )
-        g = b.groups.find(group)
+        g = self.groups.find(group)
         if g is None:
             return answer(cmd, 26, f"subscription group not exist, {group} {FAQ_SUFFIX}")
-        if not b.config.broker_permission & PERM_WRITE:
-            return answer(cmd, 16, f"the broker[{b.config.broker_ip1}] sending message is forbidden")
+        if not self.settings.broker.broker_permission & PERM_WRITE:
+            return answer(
+                cmd, 16, f"the broker[{self.settings.broker.broker_ip1}] sending message is forbidden"
+            )
         if g.retry_queue_nums <= 0:
             return answer(cmd, 0)
         queue_id = random.randrange(99999999) % g.retry_queue_nums
         sys_flag = TOPIC_SYS_FLAG_UNIT_SUB if h.unit_mode else 0
-        tc = b.topics.create_in_send_back(new_topic, g.retry_queue_nums, PERM_READ | PERM_WRITE, sys_flag)
+        tc = self.topics.create_in_send_back(new_topic, g.retry_queue_nums, PERM_READ | PERM_WRITE, sys_flag)
         if not tc.perm & PERM_WRITE:
             return answer(cmd, 16, f"the topic[{new_topic}] sending message is forbidden")
         if orig is None:
@@ -392,7 +417,7 @@ class SendProcessor:
             if check_stored_topic(new_topic) is not None:
                 return answer(cmd, ResponseCode.SYSTEM_ERROR, "MESSAGE_ILLEGAL")
             queue_id = random.randrange(99999999) % DLQ_NUMS_PER_GROUP
-            b.topics.create_in_send_back(new_topic, DLQ_NUMS_PER_GROUP, PERM_READ | PERM_WRITE, 0)
+            self.topics.create_in_send_back(new_topic, DLQ_NUMS_PER_GROUP, PERM_READ | PERM_WRITE, 0)
             props[MessageConst.PROPERTY_DELAY_TIME_LEVEL] = "0"
         else:
             if delay_level == 0:
@@ -411,21 +436,19 @@ class SendProcessor:
             born_timestamp=orig.born_timestamp,
             born_host=orig.born_host,
             born_port=orig.born_port,
-            store_host=b.store_host,
-            store_port=b.store_port,
+            store_host=self.writer.store_host,
+            store_port=self.writer.store_port,
             reconsume_times=orig.reconsume_times + 1,
         )
-        result = b.put_message(msg)
+        result = self.writer.put_message(msg)
         if result.status.name == "PUT_OK":
             back_topic = props.get(MessageConst.PROPERTY_RETRY_TOPIC) or orig.topic
-            b.stats.inc_send_back(group, back_topic)
+            self.stats.inc_send_back(group, back_topic)
             if msg.topic != new_topic:  # delayed: stored in SCHEDULE_TOPIC_XXXX
-                b.stats.inc_topic_put(msg.topic, 1, result.wrote_bytes)
+                self.stats.inc_topic_put(msg.topic, 1, result.wrote_bytes)
             return answer(cmd, 0)
         return answer(cmd, 1, result.status.name)
 
     def _subscribes(self, group: str, topic: str) -> bool:
         """``topic`` is the group's own retry topic or one its consumers registered a subscription to."""
-        return (
-            topic == RETRY_PREFIX + group or self.broker.consumers.find_subscription(group, topic) is not None
-        )
+        return topic == RETRY_PREFIX + group or self.consumers.find_subscription(group, topic) is not None

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from mqadmin.broker.processors.wire import NOT_SET_REMARK, answer, guarded
+from mqadmin.broker.config import BrokerSettings
+from mqadmin.broker.registration import Registrar
+from mqadmin.broker.topics import TopicManager
+from mqadmin.broker.version import BrokerVersion
+from mqadmin.broker.wire import NOT_SET_REMARK, answer, guarded
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
-from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -24,9 +27,6 @@ from mqadmin.protocol.headers.static_topic import CreateStaticTopicRequestHeader
 from mqadmin.protocol.staticmapping import MappingError, check_broker_detail
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
-
-if TYPE_CHECKING:
-    from mqadmin.broker.server import BrokerController
 
 __all__ = ["StaticTopicProcessor"]
 
@@ -37,11 +37,21 @@ _peer_log = ThrottledLog(log)  # lines a remote peer can cause; names shown with
 class StaticTopicProcessor:
     """Code 513 (a 5.x broker's; a 4.9.8 one does not know it)."""
 
-    def __init__(self, broker: BrokerController) -> None:
-        self.broker = broker
+    def __init__(
+        self,
+        *,
+        settings: BrokerSettings,
+        version: BrokerVersion,
+        topics: TopicManager,
+        registration: Registrar,
+    ) -> None:
+        self.settings = settings
+        self.version = version
+        self.topics = topics
+        self.registration = registration
 
     def handlers(self) -> dict[int, Handler]:
-        if not self.broker.version.five_x:
+        if not self.version.five_x:
             return {}
         return {RequestCode.UPDATE_AND_CREATE_STATIC_TOPIC: self.update_and_create_static_topic}
 
@@ -51,7 +61,6 @@ class StaticTopicProcessor:
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
         hdr = CreateStaticTopicRequestHeader.decode(cmd.ext_fields)
         topic = hdr.topic
-        b = self.broker
         _peer_log.log(
             logging.INFO,
             "static topic",
@@ -60,15 +69,15 @@ class StaticTopicProcessor:
             conn.remote_addr,
         )
         bad = names.check_topic(topic)
-        if bad is None and b.topics.is_system_topic(topic):
+        if bad is None and self.topics.is_system_topic(topic):
             bad = f"The topic[{topic}] is conflict with system topic."
         bad = bad or hdr.refusal()
         if bad is not None:
             return answer(cmd, ResponseCode.INVALID_PARAMETER, bad)
         try:
             detail = TopicQueueMappingDetail.decode(cmd.body or b"")
-            check_broker_detail(detail, topic, b.config.broker_name, hdr.write_queue_nums)
-            kept = b.topics.mappings.merged(detail, bool(hdr.force))
+            check_broker_detail(detail, topic, self.settings.broker.broker_name, hdr.write_queue_nums)
+            kept = self.topics.mappings.merged(detail, bool(hdr.force))
         except (ProtocolError, MappingError) as e:
             _peer_log.warning(
                 "static topic refused",
@@ -78,20 +87,12 @@ class StaticTopicProcessor:
                 str(e),
             )
             return answer(cmd, ResponseCode.SYSTEM_ERROR, str(e))
-        tc = TopicConfig(
-            topic_name=topic,
-            read_queue_nums=hdr.read_queue_nums,
-            write_queue_nums=hdr.write_queue_nums,
-            perm=hdr.perm,
-            topic_filter_type=hdr.topic_filter_type,
-            topic_sys_flag=hdr.topic_sys_flag or 0,
-        )
-        b.topics.mappings.put(kept)  # the mapping file, then topics.json
-        b.topics.update(tc)
-        b.register_topic_change(topic)
+        self.topics.mappings.put(kept)  # the mapping file, then topics.json
+        self.topics.update(hdr.to_config())
+        registered = self.registration.topic_changed(topic)
 
         async def after_registration() -> RemotingCommand:
-            await b.registered()  # Java registers the topic before answering
+            await registered  # Java registers the topic before answering
             return answer(cmd, ResponseCode.SUCCESS, NOT_SET_REMARK)
 
         return after_registration()

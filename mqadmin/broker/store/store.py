@@ -94,11 +94,8 @@ class MessageStore:
 
     def __init__(self, config: StoreConfig, store_host: str, store_port: int) -> None:
         self.config = config
-        self.store_host = store_host
-        self.store_port = store_port
-        ip = host_to_bytes(store_host)
-        self._store_v6_flag = MessageSysFlag.STOREHOSTADDRESS_V6_FLAG if len(ip) == 16 else 0
-        self._id_prefix = (ip + _PORT.pack(store_port)).hex().upper()
+        self._running = False
+        self.rehost(store_host, store_port)
         self.commitlog = CommitLog(
             SegmentQueue(config.commitlog_dir, config.commitlog_file_size, config.flush_sync)
         )
@@ -109,7 +106,6 @@ class MessageStore:
         #: next queue offset per (topic, queue id): Java's ``topicQueueTable``
         self._queue_offsets: dict[tuple[str, int], int] = {}
         self._lock = StoreLock(config.root / "lock")
-        self._running = False
         self._last_store_ts = 0
         self.master_flushed_offset = 0
         """5.x ``masterFlushedOffset`` (checkpoint @24): set on a slave by RESET_MASTER_FLUSH_OFFSET."""
@@ -122,6 +118,17 @@ class MessageStore:
         self.last_shutdown_clean: bool | None = None
         #: what the last start found and fixed, for logs and tests
         self.recovery_info: dict[str, int] = {}
+
+    def rehost(self, store_host: str, store_port: int) -> None:
+        """The store host every message (and message id) says: set before :meth:`start`, when the
+        broker has learnt the port it listens on."""
+        if self._running:
+            raise StoreError("the store host cannot change while the store runs")
+        self.store_host = store_host
+        self.store_port = store_port
+        ip = host_to_bytes(store_host)
+        self._store_v6_flag = MessageSysFlag.STOREHOSTADDRESS_V6_FLAG if len(ip) == 16 else 0
+        self._id_prefix = (ip + _PORT.pack(store_port)).hex().upper()
 
     # --- lifecycle ---------------------------------------------------------------------------------
 

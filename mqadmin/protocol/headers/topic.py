@@ -14,7 +14,7 @@ none of the numbers, so a negative or huge queue count reached the topic table; 
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Self
+from typing import TYPE_CHECKING, Annotated, Self
 
 from mqadmin.protocol import names
 from mqadmin.protocol.codes import ResponseCode
@@ -29,6 +29,10 @@ from mqadmin.protocol.headers.base import (
     TopicRequestHeader,
     request_header,
 )
+from mqadmin.protocol.javacoll import java_hash_dict
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.topic import TopicConfig
 
 __all__ = [
     "MIXED_NOT_SUPPORTED",
@@ -167,6 +171,42 @@ class CreateTopicRequestHeader(TopicRequestHeader):
         if why is not None:
             raise HeaderError(why, ResponseCode.INVALID_PARAMETER)
         return self
+
+    @classmethod
+    def from_config(cls, config: TopicConfig, default_topic: str = "TBW102", *, force: bool = False) -> Self:
+        """The header ``MQClientAPIImpl.createTopic`` sends for ``config``; :meth:`check` says whether it
+        may go. A 5.x tool adds ``attributes`` (``+key=value`` pairs joined by commas, as
+        ``AttributeParser`` writes them) and ``force``, both only when ``config.attributes`` is not None."""
+        attributes = None
+        if config.attributes is not None:
+            pairs = java_hash_dict(config.attributes).items()
+            attributes = ",".join([f"{k}={v}" if v else k for k, v in pairs])
+        return cls(
+            topic=config.topic_name or "",
+            default_topic=default_topic,
+            read_queue_nums=config.read_queue_nums,
+            write_queue_nums=config.write_queue_nums,
+            perm=config.perm,
+            topic_filter_type=config.topic_filter_type or "SINGLE_TAG",
+            topic_sys_flag=config.topic_sys_flag,
+            order=config.order,
+            attributes=attributes,
+            force=None if attributes is None else force,
+        )
+
+    def to_config(self) -> TopicConfig:
+        """The topic a broker keeps from this header, as Java's ``updateAndCreateTopic`` builds it: the
+        numbers, the filter type and the flag (0 when absent); ``order`` and ``attributes`` are not kept."""
+        from mqadmin.protocol.bodies.topic import TopicConfig
+
+        return TopicConfig(
+            topic_name=self.topic,
+            read_queue_nums=self.read_queue_nums,
+            write_queue_nums=self.write_queue_nums,
+            perm=self.perm,
+            topic_filter_type=self.topic_filter_type,
+            topic_sys_flag=self.topic_sys_flag or 0,
+        )
 
 
 @request_header

@@ -1,0 +1,202 @@
+"""Exactly once through the checkpoint, and expired offsets, with real processes.
+
+- The streaming query runs in its own process (a driver with its JVM), reading a topic into a
+  Parquet file sink a small batch at a time; it is killed (SIGKILL to its process group) while a
+  batch is in flight, then started again with ``availableNow``: the output holds every message of
+  the topic, each once.
+- The broker deletes commit-log files (``deleteExpiredCommitLog``, the admin request, with
+  ``fileReservedTime=0`` and small files) under a checkpoint: the query fails naming
+  ``failOnDataLoss``, or, with ``failOnDataLoss=false``, skips to the queue's new start.
+
+``python -m tests.pipeline.test_stream_restart NS TOPIC OUT CHECKPOINT slow|finish`` is the driver.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from mqadmin.protocol.command import RemotingCommand
+from tests.broker.peers import call, cpp, create_topic
+from tests.servers import BrokerProcess, NameServerProcess
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+ROOT = Path(__file__).resolve().parents[2]
+DELETE_EXPIRED_COMMITLOG = 329
+
+
+@dataclass
+class Cluster:
+    namesrv: str
+    broker: str
+    work: Path
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    work = tmp_path_factory.mktemp("restart-cluster")
+    ns = NameServerProcess(work / "ns")
+    broker = None
+    try:  # small commit-log files, kept for no time: deleteExpiredCommitLog drops all but the last
+        broker = BrokerProcess(
+            work / "broker", ns.addr, mappedFileSizeCommitLog=64 * 1024, fileReservedTime=0
+        )
+        yield Cluster(ns.addr, broker.addr, work)
+    finally:
+        if broker is not None:
+            broker.stop()
+        ns.stop()
+
+
+def produce(ns: str, topic: str, count: int, prefix: str, size: int = 0) -> set[tuple[str, str]]:
+    events = cpp("produce", ns, topic, str(count), "--prefix", prefix, "--size", str(size), timeout=300)
+    return {(e["msg_id"], e["body"]) for e in events if e["event"] == "sent"}
+
+
+def driver(c: Cluster, topic: str, name: str, mode: str) -> subprocess.Popen[bytes]:
+    out, ck = c.work / name / "out", c.work / name / "checkpoint"
+    log = open(c.work / f"{name}-{mode}.log", "ab")  # the child keeps it
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
+    argv = [
+        sys.executable,
+        "-m",
+        "tests.pipeline.test_stream_restart",
+        c.namesrv,
+        topic,
+        str(out),
+        str(ck),
+        mode,
+    ]
+    proc = subprocess.Popen(
+        argv,
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+    )  # fmt: skip
+    log.close()
+    return proc
+
+
+def entries(folder: Path) -> set[int]:
+    return {int(p.name) for p in folder.glob("[0-9]*")} if folder.exists() else set()
+
+
+def read_bodies(spark: SparkSession, out: Path) -> list[tuple[str, str]]:
+    return [(r.msg_id, r.body.split(b"|")[0].decode()) for r in spark.read.parquet(str(out)).collect()]
+
+
+def test_killed_mid_batch_then_restarted_writes_each_message_once(
+    spark: SparkSession, cluster: Cluster
+) -> None:
+    create_topic(cluster.broker, "Killed", queues=4)
+    sent = produce(cluster.namesrv, "Killed", 1500, "k")
+    proc = driver(cluster, "Killed", "killed", "slow")
+    ck = cluster.work / "killed" / "checkpoint"
+    deadline = time.monotonic() + 240
+    try:
+        while True:  # wait for a committed batch and the next one planned but not committed
+            assert proc.poll() is None, (cluster.work / "killed-slow.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "no batch in flight seen"
+            done, planned = entries(ck / "commits"), entries(ck / "offsets")
+            if done and max(planned) > max(done):
+                break
+            time.sleep(0.05)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+    before = len(entries(ck / "commits"))
+    assert before < 15, "the whole topic was read before the kill"  # 100 a batch
+    finisher = driver(cluster, "Killed", "killed", "finish")
+    assert finisher.wait(300) == 0, (cluster.work / "killed-finish.log").read_text()[-3000:]
+    got = read_bodies(spark, cluster.work / "killed" / "out")
+    assert len(got) == len(sent) and set(got) == sent
+
+
+def test_expired_offsets_follow_fail_on_data_loss(spark: SparkSession, cluster: Cluster) -> None:
+    from mqadmin.pipeline.stream.datasource import register
+
+    register(spark)
+    create_topic(cluster.broker, "Expiring", queues=1)
+    produce(cluster.namesrv, "Expiring", 40, "a", size=1000)
+    first = cluster.work / "expire"
+
+    def run(name: str, **options: str) -> None:
+        reader = (
+            spark.readStream.format("rocketmq")
+            .option("namesrv", cluster.namesrv)
+            .option("topics", "Expiring")
+        )
+        for k, v in options.items():
+            reader = reader.option(k, v)
+        q = (
+            reader.option("startingOffsets", "earliest").load()
+            .writeStream.format("parquet")
+            .option("path", str(cluster.work / name / "out"))
+            .option("checkpointLocation", str(cluster.work / name / "checkpoint"))
+            .trigger(availableNow=True).start()
+        )  # fmt: skip
+        q.awaitTermination(180)
+
+    run("expire")
+    later = produce(cluster.namesrv, "Expiring", 300, "b", size=1000)
+    resp = call(cluster.broker, RemotingCommand.request(DELETE_EXPIRED_COMMITLOG, {}))
+    assert resp.code == 0, resp.remark
+    shutil.copytree(first, cluster.work / "expire-skip")
+
+    with pytest.raises(Exception) as e:
+        run("expire")
+    assert "failOnDataLoss" in str(e.value) and "are gone" in str(e.value)
+
+    run("expire-skip", failOnDataLoss="false")
+    rows = spark.read.parquet(str(cluster.work / "expire-skip" / "out")).collect()
+    kept = [r for r in rows if r.body.startswith(b"b")]
+    offsets = sorted(r.queue_offset for r in kept)
+    assert 40 < offsets[0] and offsets == list(range(offsets[0], 340))  # from the new start, none lost after
+    assert {(r.msg_id, r.body.split(b"|")[0].decode()) for r in kept} < later
+
+
+def _drive(namesrv: str, topic: str, out: str, ck: str, mode: str) -> None:
+    """The driver of the kill test: ``slow`` batches of 100 (each made slower per row), ``finish``
+    everything left with ``availableNow``."""
+    from pyspark.sql import SparkSession
+    from pyspark.sql.functions import udf
+
+    from mqadmin.pipeline.stream.datasource import register
+
+    spark = (
+        SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2").getOrCreate()
+    )  # fmt: skip
+    register(spark)
+    df = (
+        spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", topic)
+        .option("startingOffsets", "earliest").option("maxOffsetsPerTrigger", "100").load()
+    )  # fmt: skip
+    writer = df.writeStream.format("parquet").option("path", out).option("checkpointLocation", ck)
+    if mode == "slow":
+
+        @udf("binary")
+        def slow(body: bytes) -> bytes:
+            time.sleep(0.005)
+            return body
+
+        df = df.withColumn("body", slow("body"))
+        writer = df.writeStream.format("parquet").option("path", out).option("checkpointLocation", ck)
+        writer.trigger(processingTime="100 milliseconds").start().awaitTermination()
+    else:
+        writer.trigger(availableNow=True).start().awaitTermination()
+    spark.stop()
+
+
+if __name__ == "__main__":
+    _drive(*sys.argv[1:6])

@@ -1,6 +1,6 @@
 """Real peers for the group and offset command tests, all over loopback.
 
-- :class:`Cluster`: our name server and development broker as processes (``tests.cli_harness``),
+- :class:`Cluster`: our name server and development broker as processes (``tests.servers``),
   and the installed ``mqadmin`` run against them as a subprocess.
 - :func:`produce` / :func:`consume`: the Apache RocketMQ C++ client sending and consuming (a consume
   run ends when it has what it expects; its shutdown commits the offsets).
@@ -23,13 +23,14 @@ from typing import Any
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
+from tests import servers
 from tests.broker.peers import call, cpp, cpp_start
-from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin
+from tests.cli_harness import Result, clean_env, run_mqadmin
 
 JAVA_BROKER = "127.0.0.1:10911"
 
 
-class Cluster(OurCluster):
+class Cluster(servers.Cluster):
     """A name server and a broker (cluster ``DefaultCluster``, broker ``broker-a``) of our own."""
 
     def __init__(self, workdir: Path) -> None:

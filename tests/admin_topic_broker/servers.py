@@ -1,7 +1,7 @@
 """What the topic/broker/export command tests run against, and how they look at the result.
 
 - :class:`Cluster`: our name server and our development broker as real processes on loopback
-  (``tests/cli_harness.py`` starts them), with the installed ``mqadmin`` run against them.
+  (``tests/servers.py`` starts them), with the installed ``mqadmin`` run against them.
 - :class:`LegacyBrokerProxy`: a stand-in for a 4.x broker. It is a real
   :class:`~mqadmin.remoting.server.RemotingServer` that forwards every request to the development
   broker, except the 5.x-only requests GET_TOPIC_CONFIG (351) and UPDATE_AND_CREATE_TOPIC_LIST (18),
@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 from mqadmin.protocol import frame
 from mqadmin.protocol.command import RemotingCommand
-from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin, with_admin
+from tests import servers
+from tests.cli_harness import Result, clean_env, run_mqadmin, with_admin
 
 T = TypeVar("T")
 
@@ -38,20 +39,12 @@ def run(env: dict[str, str], *args: str, timeout: float = 30) -> Result:
     return run_mqadmin(list(args), env, timeout=timeout)
 
 
-class Cluster(OurCluster):
+class Cluster(servers.Cluster):
     """``DefaultCluster``/``broker-a``: our name server and our broker, started for a test module."""
 
     def __init__(self, workdir: Path, env: dict[str, str], **broker_props: object) -> None:
         super().__init__(workdir, **broker_props)
         self.env = env
-
-    @property
-    def ns_addr(self) -> str:
-        return self.ns.addr
-
-    @property
-    def broker_addr(self) -> str:
-        return self.broker.addr
 
     def mqadmin(self, *args: str) -> Result:
         """The installed ``mqadmin`` with ``-n`` pointing at this cluster's name server."""

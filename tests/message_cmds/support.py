@@ -1,7 +1,7 @@
 """Helpers of the message-command tests: run ``mqadmin``, set state up with real sends, mask live values.
 
 - :func:`run` runs the installed ``mqadmin`` as a subprocess (time zone UTC, as the captures).
-- :class:`Cluster` is our name server and development broker as processes (``tests.cli_harness``).
+- :class:`Cluster` is our name server and development broker as processes (``tests.servers``).
 - :func:`cpp_send` sends with the Apache RocketMQ C++ client in its own process (``cpp_send.py``).
 - :func:`with_admin` runs a coroutine with an :class:`MQAdmin` of our own (our producer, raw requests).
 """
@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from tests import cli_harness as harness
+from tests import servers
 from tests.broker.peers import create_topic
-from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin
+from tests.cli_harness import Result, clean_env, run_mqadmin
 
 CPP_SEND = str(Path(__file__).with_name("cpp_send.py"))
 
@@ -32,7 +33,7 @@ def base_env(workdir: Path) -> dict[str, str]:
     return clean_env(workdir / "home", workdir / "config")
 
 
-class Cluster(OurCluster):
+class Cluster(servers.Cluster):
     """Our name server and one development broker (``DefaultCluster``/``broker-a``)."""
 
     def __init__(self, workdir: Path, **broker_props: object) -> None:

@@ -14,9 +14,10 @@ from collections.abc import Iterator
 import pytest
 
 from mqadmin.localcluster import free_port
-from tests.cli.peers import NameServer, register_broker, registration_frame
+from tests.cli.peers import register_broker, registration_frame
 from tests.message_cmds.conftest import TOPIC, Sent
 from tests.message_cmds.support import Cluster, Result
+from tests.servers import NameServerProcess
 
 USAGE, ERROR, REMOTE, UNREACHABLE, NOT_FOUND = 2, 1, 3, 4, 7
 
@@ -134,14 +135,14 @@ def test_unknown_topic_and_broker(cluster: Cluster, state: Sent) -> None:
 
 
 @pytest.fixture(scope="module")
-def down(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[NameServer, str]]:
+def down(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[NameServerProcess, str]]:
     """Our name server routing ``GoldenTopic`` to a broker address where nothing listens.
 
     A broker that dies while its name server still routes to it (the name server learns it only
     when the connection drops or the registration expires): the real 4.9.8 broker's recorded
     registration is replayed with a dead address, over a connection that stays open.
     """
-    ns = NameServer(tmp_path_factory.mktemp("down-ns"))
+    ns = NameServerProcess(tmp_path_factory.mktemp("down-ns"))
     dead = f"127.0.0.1:{free_port()}"
     try:
         register_broker(ns, registration_frame("rocketmq-5.3.3/v02_topicRoute"), dead)
@@ -162,12 +163,12 @@ def down(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[NameServer,
         ["queryMsgByUniqueKey", "-t", "GoldenTopic", "-i", "C0A8000100002A9F0000000000000000"],
     ],
 )
-def test_broker_down(cluster: Cluster, down: tuple[NameServer, str], args: list[str]) -> None:
+def test_broker_down(cluster: Cluster, down: tuple[NameServerProcess, str], args: list[str]) -> None:
     ns, dead = down
     one_line(cluster.mqadmin(*args, "-n", ns.addr), UNREACHABLE, f"connect to {dead} failed")
 
 
-def test_broker_down_lookups_by_id(cluster: Cluster, down: tuple[NameServer, str]) -> None:
+def test_broker_down_lookups_by_id(cluster: Cluster, down: tuple[NameServerProcess, str]) -> None:
     ns, dead = down
     offset_id = "7F000001" + f"{int(dead.rsplit(':', 1)[1]):08X}" + f"{826:016X}"
     for msg_id in (offset_id, "C0A8000100002A9F0000000000000000"):
@@ -175,7 +176,9 @@ def test_broker_down_lookups_by_id(cluster: Cluster, down: tuple[NameServer, str
         one_line(r, UNREACHABLE, f"connect to {dead} failed")
 
 
-def test_broker_down_rt_check_reports_each_send(cluster: Cluster, down: tuple[NameServer, str]) -> None:
+def test_broker_down_rt_check_reports_each_send(
+    cluster: Cluster, down: tuple[NameServerProcess, str]
+) -> None:
     ns, dead = down
     r = cluster.mqadmin("checkMsgSendRT", "-n", ns.addr, "-t", "GoldenTopic", "-a", "2")
     assert r.code == UNREACHABLE

@@ -72,20 +72,7 @@ def create_topic_header(config: TopicConfig, default_topic: str = DEFAULT_TOPIC)
     ``force``; they are sent when ``config.attributes`` is not None. A bad topic raises
     :class:`HeaderError` before anything is sent.
     """
-    f = config.to_create_topic_fields(default_topic)
-    hdr = CreateTopicRequestHeader(
-        topic=f["topic"],
-        default_topic=default_topic,
-        read_queue_nums=config.read_queue_nums,
-        write_queue_nums=config.write_queue_nums,
-        perm=config.perm,
-        topic_filter_type=f["topicFilterType"],
-        topic_sys_flag=config.topic_sys_flag,
-        order=config.order,
-        attributes=f.get("attributes"),
-        force=None if "force" not in f else f["force"] == "true",
-    )
-    return hdr.check()
+    return CreateTopicRequestHeader.from_config(config, default_topic).check()
 
 
 def check_topic_name(topic: str, *, deleting: bool = False) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.configentry import config_entry_refusal, is_path_key
 from mqadmin.protocol.headers import broker as hb
@@ -60,6 +61,45 @@ def test_create_topic_round_trip() -> None:
     assert (h.topic, h.read_queue_nums, h.order, h.force) == ("GoldenTopic5", 4, False, False)
     assert h.attributes == "" and h.topic_sys_flag == 0
     assert h.check().to_ext() == CREATE and h.refusal() is None
+
+
+def test_create_topic_from_config_is_what_the_java_tool_sends() -> None:
+    """One conversion per side: the admin client's header from a TopicConfig is the captured frame's."""
+    config = TopicConfig("GoldenTopic5", 4, 4, 6, attributes={})
+    h = ht.CreateTopicRequestHeader.from_config(config).check()
+    assert h.to_ext() == CREATE
+    plain = ht.CreateTopicRequestHeader.from_config(TopicConfig("T4", 8, 8, 6, order=True), "TBW102")
+    assert plain.attributes is None and plain.force is None  # a 4.x tool sends neither
+    assert plain.to_ext()["order"] == "true" and "attributes" not in plain.to_ext()
+    attrs = TopicConfig("T5", 1, 1, 6, attributes={"+message.type": "NORMAL", "-old": ""})
+    h5 = ht.CreateTopicRequestHeader.from_config(attrs, force=True)
+    assert sorted(h5.attributes.split(",")) == ["+message.type=NORMAL", "-old"] and h5.force is True
+
+
+def test_create_topic_to_config_keeps_what_java_keeps() -> None:
+    """The broker's side: the numbers, the filter type and the flag; order and attributes are not kept."""
+    h = ht.CreateTopicRequestHeader.decode(
+        {**CREATE, "order": "true", "attributes": "+message.type=NORMAL", "topicSysFlag": "3"}
+    )
+    assert h.to_config() == TopicConfig("GoldenTopic5", 4, 4, 6, "SINGLE_TAG", 3)
+    absent = {k: v for k, v in CREATE.items() if k != "topicSysFlag"}
+    assert ht.CreateTopicRequestHeader.decode(absent).to_config().topic_sys_flag == 0
+
+
+@pytest.mark.parametrize(
+    ("config", "text"),
+    [
+        (TopicConfig("Bad/Name", 4, 4, 6), "illegal characters"),
+        (TopicConfig("T", 0, 4, 6), "readQueueNums 0 is out of range"),
+        (TopicConfig("T", 4, 4, 9), "topicPermission value: 9 is invalid."),
+        (TopicConfig("T", 4, 4, 6, attributes={"+message.type": "MIXED"}), "MIXED message type"),
+        (TopicConfig(None, 4, 4, 6), "topic"),
+    ],
+)
+def test_create_topic_from_a_bad_config_is_refused_before_sending(config: TopicConfig, text: str) -> None:
+    with pytest.raises(HeaderError) as e:
+        ht.CreateTopicRequestHeader.from_config(config).check()
+    assert text in e.value.remark
 
 
 @pytest.mark.parametrize(

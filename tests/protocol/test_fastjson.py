@@ -7,6 +7,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pytest_mock import MockerFixture
 
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey, dumps, java_double, java_hash_order, java_string_hash, loads
@@ -177,3 +178,70 @@ def test_bad_strings_refused(doc: bytes) -> None:
 
 def test_escaped_good_text_still_read() -> None:
     assert loads(b'{"a":"\\u00e9\\ud83d\\ude00"}') == {"a": "\u00e9\U0001f600"}
+
+
+# maps keyed by objects, as a ConsumeStats' offset table: the part of a body handed to the C decoder
+_object_keyed = st.dictionaries(
+    st.dictionaries(  # as a MessageQueue: names and numbers
+        st.text(_keepable, max_size=4),
+        st.text(_keepable, max_size=6) | st.integers(min_value=-(1 << 31), max_value=(1 << 31) - 1),
+        min_size=1,
+        max_size=3,
+    ).map(ObjectKey),
+    json_values.filter(lambda x: x is not None),
+    max_size=4,
+)
+
+
+def _pure_python(text: str) -> object:
+    from mqadmin.protocol.fastjson import _Parser
+
+    parser = _Parser(text)
+    parser.retry_from = len(text)  # never hand anything to the C decoder
+    return parser.value(0)
+
+
+@given(st.dictionaries(st.text(_keepable, max_size=6), _object_keyed, max_size=3))
+def test_object_keyed_maps_read_as_the_character_parser_reads_them(
+    v: dict[str, dict[ObjectKey, object]],
+) -> None:
+    text = dumps(v)
+    read = loads(text)
+    assert read == _pure_python(text)
+    assert {k: len(m) for k, m in read.items()} == {k: len(m) for k, m in v.items()}
+
+
+def test_fastjson_inside_an_object_keyed_map_still_reads() -> None:
+    text = '{{"k":1}:{a:12L,"b":[1,{2:3}]},{"k":2}:{"c":\'x\'},{"k":3}:[{"d":1}]}'
+    assert loads(text) == {
+        ObjectKey({"k": 1}): {"a": 12, "b": [1, {2: 3}]},
+        ObjectKey({"k": 2}): {"c": "x"},
+        ObjectKey({"k": 3}): [{"d": 1}],
+    }
+    with pytest.raises(ProtocolError):  # NaN is no more a value under an object key than elsewhere
+        loads('{{"k":1}:{"x":NaN},{"k":2}:{y:1}}')
+
+
+def test_failed_hand_offs_read_the_text_at_most_once(mocker: MockerFixture) -> None:
+    """A hostile body whose every object-keyed value turns non-standard at its very end must not
+    make the C decoder read the same bytes again and again (quadratic time)."""
+    import mqadmin.protocol.fastjson as fj
+
+    entry = '{{"k":%d}:{"pad":[' + ",".join(["1"] * 2000) + "],x:%d}}"
+    text = '{"m":[' + ",".join(entry % (i, i) for i in range(200)) + "]}"
+    real = fj._standard_value
+    read = 0
+
+    def counted(s: str, idx: int) -> tuple[object, int]:
+        nonlocal read
+        try:
+            value, end = real(s, idx)
+        except json.JSONDecodeError as e:
+            read += e.pos - idx
+            raise
+        read += end - idx
+        return value, end
+
+    mocker.patch.object(fj, "_standard_value", counted)
+    assert len(loads(text)["m"]) == 200
+    assert 0 < read <= len(text)

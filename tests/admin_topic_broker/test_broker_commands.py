@@ -154,7 +154,7 @@ def test_clean_unused_topic_drops_the_queues_of_a_deleted_topic(cluster: Cluster
 
 def test_cluster_with_a_slave(cluster: Cluster, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
     """A second development broker as broker-a's slave (brokerId 1): where -c and -a reach it."""
-    from tests.broker.peers import BrokerProcess
+    from tests.servers import BrokerProcess
 
     master = cluster.broker_addr
     slave = BrokerProcess(tmp_path_factory.mktemp("slave"), cluster.ns_addr, brokerId=1, brokerRole="SLAVE")

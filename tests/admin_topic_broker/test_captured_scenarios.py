@@ -37,8 +37,9 @@ from tests.admin_topic_broker.servers import (
     as_533_topic_config,
     run,
 )
-from tests.cli.peers import NameServer, register_broker, registration_frame
+from tests.cli.peers import register_broker, registration_frame
 from tests.cli_harness import mask_settings, recorded_text
+from tests.servers import NameServerProcess
 
 V498 = "rocketmq-4.9.8"
 V533 = "rocketmq-5.3.3"
@@ -114,7 +115,7 @@ def test_v13_topic_status_of_a_4x_broker(java_like: Cluster, tmp_path: Path) -> 
     GoldenTopic5 too (v12 made it).
     """
     proxy = LegacyBrokerProxy(java_like.broker_addr)
-    ns = NameServer(tmp_path / "namesrv-4x")
+    ns = NameServerProcess(tmp_path / "namesrv-4x")
     try:
         register_broker(ns, registration_frame(f"{V533}/v18_getBrokerConfig", 9877), proxy.addr)
         args, java = recorded_text(f"{V533}/v13_topicStatus", namesrv=False)

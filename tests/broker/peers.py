@@ -17,7 +17,6 @@ from typing import Any
 
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
-from tests.servers import BrokerProcess, NameServerProcess, free_port  # noqa: F401 (until the last importers move)
 
 __all__ = [
     "MQADMIN",

@@ -32,9 +32,10 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.protocol.message import decode_messages
 from mqadmin.remoting.client import RemotingClient
-from tests.broker.peers import BrokerProcess, NameServerProcess, call, free_port
+from tests.broker.peers import call
 from tests.cli_harness import Result, clean_env, run_mqadmin
 from tests.namesrv.support import register_body, register_request
+from tests.servers import BrokerProcess, NameServerProcess, free_port
 
 ROOT = Credentials("rootUser", "rootSecret")
 INNER = Credentials("innerUser", "innerSecretKey")

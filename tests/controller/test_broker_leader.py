@@ -12,7 +12,7 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from tests.cli.peers import _ThreadServer
 from tests.cli_harness import with_admin
-from tests.controller.peers import ControllerNameServer, controller_broker
+from tests.servers import ControllerNameServer, controller_broker
 
 
 class Follower(_ThreadServer):

@@ -31,7 +31,7 @@ from mqadmin.protocol.codes import ResponseCode as RC
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
 from tests.cli_harness import clean_env, run_mqadmin, with_admin
-from tests.controller.peers import ControllerNameServer, controller_broker
+from tests.servers import ControllerNameServer, controller_broker
 
 CLUSTER, NAME = "DefaultCluster", "broker-a"
 ADDR1, ADDR2, ELSEWHERE = "127.0.0.1:10911", "127.0.0.1:10921", "127.0.0.1:6666"

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from tests.broker.peers import BrokerProcess, NameServerProcess, create_topic
+from tests.broker.peers import create_topic
 from tests.cli_harness import Result
 from tests.message_cmds.support import base_env, run, with_admin
+from tests.servers import BrokerProcess, NameServerProcess
 
 TOPIC = "NamedBrokerTopic"
 ERROR, NOT_FOUND = 1, 7

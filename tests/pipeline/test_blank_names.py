@@ -25,8 +25,9 @@ from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.message import Message
-from tests.broker.peers import BrokerProcess, NameServerProcess, create_topic
+from tests.broker.peers import create_topic
 from tests.cli_harness import with_admin
+from tests.servers import BrokerProcess, NameServerProcess
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

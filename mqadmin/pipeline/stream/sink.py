@@ -3,7 +3,8 @@
 Columns: ``body`` (binary or string, required), ``topic`` (else option ``topic``), and optional
 ``tags``, ``keys`` (a string, keys separated by spaces, or an array of strings), ``properties``
 (map of strings), ``queueId`` (the n-th writable queue of the topic, brokers in name order: the
-queue id on a one-broker topic) and ``delayLevel``. Other columns are ignored.
+queue id on a one-broker topic) and ``delayLevel``. Other columns are ignored. A topic without a
+route is sent as a Java producer sends it (through ``TBW102``: created where the broker allows it).
 
 Each task sends its rows in SEND_BATCH_MESSAGE requests of up to ``batchSize`` messages per queue
 (one SEND_MESSAGE_V2 for a message with a delay level, which a batch may not hold), at most
@@ -45,7 +46,10 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql.types import StructType
 
-__all__ = ["RocketMQBatchWriter", "RocketMQStreamWriter", "SinkOptions", "SinkSent", "uniq_key"]
+__all__ = [
+    "RocketMQBatchWriter", "RocketMQStreamWriter", "SinkOptions", "SinkSent", "key_prefix", "send_rows",
+    "uniq_key",
+]  # fmt: skip
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +121,16 @@ def check_schema(schema: StructType, options: SinkOptions) -> None:
             raise OptionError(f"column {name} is {got}; the rocketmq sink takes {' or '.join(types)}")
 
 
+def key_prefix(write_id: str, batch_id: int, partition: int) -> str:
+    """16 hex digits naming one task's write: (query or write id, batch id, partition)."""
+    seed = f"{write_id}/{batch_id}/{partition}".encode()
+    return hashlib.blake2b(seed, digest_size=8).hexdigest().upper()
+
+
 def uniq_key(write_id: str, batch_id: int, partition: int, row: int) -> str:
-    """The ``UNIQ_KEY`` of a row: 32 upper-case hex digits, the same every time the row is written."""
-    seed = f"{write_id}/{batch_id}/{partition}/{row}".encode()
-    return hashlib.blake2b(seed, digest_size=16).hexdigest().upper()
+    """The ``UNIQ_KEY`` of a row: 32 upper-case hex digits (:func:`key_prefix`, then the row number),
+    the same every time the row is written."""
+    return f"{key_prefix(write_id, batch_id, partition)}{row:016X}"
 
 
 @dataclass
@@ -143,16 +153,34 @@ class _Send:
         self.requests = 0
         self.retried = 0
         self._rr = itertools.count()
+        self._queues: dict[str, list[MessageQueue]] = {}
 
-    async def queue_of(self, topic: str, index: int | None) -> MessageQueue:
-        queues = (await self.producer.publish_info(topic)).queues
-        if index is None:
-            return queues[next(self._rr) % len(queues)]
+    async def queues(self, topic: str) -> list[MessageQueue]:
+        """The topic's writable queues (asked once per task)."""
+        queues = self._queues.get(topic)
+        if queues is None:
+            queues = self._queues[topic] = list((await self.producer.publish_info(topic)).queues)
+        return queues
+
+    async def queue_at(self, topic: str, index: int) -> MessageQueue:
+        queues = await self.queues(topic)
         if not 0 <= index < len(queues):
             raise MessageCheckError(
                 f"queueId {index} is not a writable queue of {topic} (it has {len(queues)})"
             )
         return queues[index]
+
+    async def next_queue(self, topic: str) -> MessageQueue:
+        """Round robin over the topic's queues, one batch each."""
+        queues = await self.queues(topic)
+        return queues[next(self._rr) % len(queues)]
+
+    async def submit_batch(self, msgs: list[Message], index: int | None) -> None:
+        """Send ``msgs`` (one topic) to queue ``index``, or to the next queue in turn."""
+        topic = msgs[0].topic
+        await self.submit(
+            msgs, await (self.next_queue(topic) if index is None else self.queue_at(topic, index))
+        )
 
     async def submit(self, msgs: list[Message], queue: MessageQueue) -> None:
         if self.errors:
@@ -230,33 +258,36 @@ async def send_rows(
     """Send every row of ``batches``; returns what was sent (raises on the first lasting failure)."""
     async with MQAdmin(options.settings) as admin:
         send = _Send(admin, options)
-        open_batches: dict[MessageQueue, tuple[list[Message], int]] = {}
+        prefix = key_prefix(write_id, batch_id, partition)
+        open_batches: dict[tuple[str, int | None], tuple[list[Message], int]] = {}
         row = 0
         try:
             for batch in batches:
                 for topic, body, tags, keys, props, qid, delay in _rows(batch, options.topic):
-                    msg = _message(
-                        topic, body, tags, keys, props, delay, uniq_key(write_id, batch_id, partition, row)
-                    )
+                    msg = _message(topic, body, tags, keys, props, delay, f"{prefix}{row:016X}")
                     row += 1
                     if not msg.topic:
                         raise MessageCheckError(
                             f"row {row - 1} has no topic (column topic is null, no option topic)"
                         )
-                    queue = await send.queue_of(msg.topic, None if qid is None else int(qid))
-                    if delay:
+                    index = None if qid is None else int(qid)
+                    if delay:  # a batch may not hold a delayed message
+                        queue = await (
+                            send.next_queue(msg.topic) if index is None else send.queue_at(msg.topic, index)
+                        )
                         await send.submit([msg], queue)
                         continue
-                    msgs, size = open_batches.get(queue, ([], 0))
+                    where = (msg.topic, index)
+                    msgs, size = open_batches.get(where) or ([], 0)
                     msgs.append(msg)
                     size += len(msg.body) + 64
                     if len(msgs) >= options.batch_size or size >= _BATCH_BYTES:
-                        open_batches.pop(queue, None)
-                        await send.submit(msgs, queue)
+                        del open_batches[where]
+                        await send.submit_batch(msgs, index)
                     else:
-                        open_batches[queue] = (msgs, size)
-            for queue, (msgs, _) in open_batches.items():
-                await send.submit(msgs, queue)
+                        open_batches[where] = (msgs, size)
+            for (_, index), (msgs, _) in open_batches.items():
+                await send.submit_batch(msgs, index)
             await send.finish()
         except BaseException:
             for task in list(send.tasks):

@@ -4,8 +4,11 @@
   (:class:`mqadmin.admin.api.MQAdmin`); :mod:`.writer` stores it as Parquet in the layout of
   :mod:`.layout`, with the columns of :mod:`.schema`. No JVM needed.
 - :mod:`.jobs` are the Spark jobs (lag, throughput, skew, idle, report) and their runner.
-- :mod:`.export` is the ``rocketmq`` Spark data source that reads a topic's messages (a small
-  export runs in-process, :mod:`.export.inprocess`).
+- :mod:`.export` reads a topic's messages: queue ranges, pipelined pulls into Arrow columns, the
+  batch reader (a small export runs in-process, :mod:`.export.inprocess`).
+- :mod:`.stream` is the one ``rocketmq`` Spark data source (``register(spark)``): batch and
+  streaming reads (offsets per queue in the checkpoint, optional commits to a consumer group) and
+  the at-least-once sink (deterministic ``UNIQ_KEY`` per row).
 - :mod:`.preflight` judges options and ``--input`` before any JVM starts; :mod:`.progress` draws
   the progress line of a slow run on a terminal.
 - :mod:`.cli` holds ``mqadmin analyze``, :mod:`.snapshot_command` and :mod:`.export.command` the

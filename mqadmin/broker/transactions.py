@@ -16,7 +16,7 @@ from mqadmin.broker.admission import Admission
 from mqadmin.broker.services import MessageWriter, now_ms
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import TRANS_HALF_TOPIC, TRANS_OP_HALF_TOPIC, TopicManager
-from mqadmin.broker.wire import answer, guarded
+from mqadmin.broker.wire import answer
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -69,7 +69,6 @@ class TransactionService:
         msg.queue_id = 0
         return self.writer.put_message(msg)
 
-    @guarded
     def end_transaction(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand | None:
         h = EndTransactionRequestHeader.decode(cmd.ext_fields)
         group = h.producer_group

@@ -2,7 +2,7 @@
 
 Request headers are read with the declared types of :mod:`mqadmin.protocol.headers` (Java's rules:
 a missing required field or a number that does not parse refuses the request with SYSTEM_ERROR and
-Java's text); :func:`guarded` answers such a refusal. Responses always say ``"language":"JAVA"``
+Java's text); :func:`answering` answers such a refusal. Responses always say ``"language":"JAVA"``
 and ``"version":409`` and list their ext fields in ``HashMap`` order.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -27,7 +27,7 @@ __all__ = [
     "NOT_SET_REMARK",
     "RequestError",
     "answer",
-    "guarded",
+    "answering",
     "hash_order",
     "hash_ordered",
     "tags_hash",
@@ -85,17 +85,16 @@ def tags_hash(tags: str) -> int:
     return java_string_hash(tags)
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+def answering(handler: Handler) -> Handler:
+    """The broker's one error policy, put around every processor's handler by the server: a
+    :class:`HeaderError` (a refused header, a :class:`RequestError`) is answered with its code and
+    remark, any other failure with SYSTEM_ERROR and the exception's class and text. What a pending
+    answer raises later is answered by the remoting connection, as any handler's."""
 
-
-def guarded(fn: F) -> F:
-    """Turn a :class:`HeaderError` (a refused header, a :class:`RequestError`) or an unexpected failure
-    into the SYSTEM_ERROR-style answer."""
-
-    @functools.wraps(fn)
-    def wrapper(self: Any, conn: Connection, cmd: RemotingCommand) -> Any:
+    @functools.wraps(handler)
+    def answered(conn: Connection, cmd: RemotingCommand) -> Any:
         try:
-            return fn(self, conn, cmd)
+            return handler(conn, cmd)
         except HeaderError as e:
             peer = conn.remote_addr
             _peer_log.log(logging.INFO, "refused", "request %d from %s refused: %s", cmd.code, peer, e.remark)
@@ -104,7 +103,7 @@ def guarded(fn: F) -> F:
             _peer_log.error("failed", "request %d from %s failed", cmd.code, conn.remote_addr, exc_info=e)
             return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
 
-    return wrapper  # type: ignore[return-value]
+    return answered
 
 
 def with_version(handler: Handler, version: int) -> Handler:

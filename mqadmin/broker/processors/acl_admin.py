@@ -18,7 +18,7 @@ from mqadmin.broker.acl.edit import AclEditError, PlainAclEditor
 from mqadmin.broker.acl.validator import PlainAccessValidator
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import answer, guarded, hash_ordered
+from mqadmin.broker.wire import answer, hash_ordered
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -123,7 +123,6 @@ class AclAdminProcessor:
             return self._refused(conn, cmd, e, secret)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def update_account(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = CreateAccessConfigRequestHeader.decode(cmd.ext_fields)
         cfg = PlainAccessConfig.from_header(hdr)
@@ -135,7 +134,6 @@ class AclAdminProcessor:
             hdr.secret_key,
         )
 
-    @guarded
     def delete_account(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = DeleteAccessConfigRequestHeader.decode(cmd.ext_fields)
 
@@ -145,7 +143,6 @@ class AclAdminProcessor:
 
         return self._edit(conn, cmd, ResponseCode.DELETE_ACL_CONFIG_FAILED, change)
 
-    @guarded
     def update_global_white(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = UpdateGlobalWhiteAddrsConfigRequestHeader.decode(cmd.ext_fields)
         addrs = split_list(hdr.global_white_addrs) or []
@@ -156,7 +153,6 @@ class AclAdminProcessor:
             lambda editor: editor.update_global_white(addrs, hdr.acl_file_full_path),
         )
 
-    @guarded
     def versions(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         if self.editor is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, ACL_OFF)
@@ -172,7 +168,6 @@ class AclAdminProcessor:
         }
         return answer(cmd, ResponseCode.SUCCESS, None, ext)
 
-    @guarded
     def all_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         if self.editor is None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, ACL_OFF)

@@ -19,7 +19,7 @@ from mqadmin.broker.services import LiveConfig
 from mqadmin.broker.stats import BrokerStats, DailyTotals, StoreStats, human_bytes
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import answer, guarded
+from mqadmin.broker.wire import answer
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.properties import string_to_properties
@@ -72,7 +72,6 @@ class BrokerAdminProcessor:
             RequestCode.VIEW_BROKER_STATS_DATA: self.view_stats,
         }
 
-    @guarded
     def get_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Java's table, every credential masked whoever asks (the listing travels and is printed)."""
         c = self.configuration
@@ -80,7 +79,6 @@ class BrokerAdminProcessor:
         version = {"version": c.data_version.encode().decode()}
         return answer(cmd, ResponseCode.SUCCESS, None, version, body or None)
 
-    @guarded
     def update_broker_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Java's update, refusing whole what :meth:`Configuration.refusal` refuses (nothing changes)."""
         if not cmd.body:
@@ -98,7 +96,6 @@ class BrokerAdminProcessor:
         self.live_config.updated(props)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def runtime_info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         return answer(cmd, ResponseCode.SUCCESS, None, None, KVTable(self.runtime_table()).encode())
 
@@ -151,7 +148,6 @@ class BrokerAdminProcessor:
             _five_x_runtime(info)
         return info
 
-    @guarded
     def view_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = ViewBrokerStatsDataRequestHeader.decode(cmd.ext_fields)
         name, key = hdr.stats_name, hdr.stats_key

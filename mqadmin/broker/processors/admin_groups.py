@@ -19,7 +19,7 @@ from mqadmin.broker.services import now_ms
 from mqadmin.broker.stats import BrokerStats
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import TopicManager
-from mqadmin.broker.wire import RequestError, answer, guarded
+from mqadmin.broker.wire import RequestError, answer
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.answers import GroupList, QueryConsumeTimeSpanBody, QueueTimeSpan
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
@@ -85,7 +85,6 @@ class GroupAdminProcessor:
 
     # ------------------------------------------------------------------------------ 200, 201, 207
 
-    @guarded
     def update_group(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         try:
             cfg = SubscriptionGroupConfig.decode(cmd.body or b"")
@@ -99,11 +98,9 @@ class GroupAdminProcessor:
         self.groups.update(cfg)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def all_groups(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         return answer(cmd, ResponseCode.SUCCESS, None, None, self.groups.encode().encode())
 
-    @guarded
     def delete_group(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = DeleteSubscriptionGroupRequestHeader.decode(cmd.ext_fields)
         group = h.group_name
@@ -152,7 +149,6 @@ class GroupAdminProcessor:
         stats.consume_tps = self.stats.group_get_tps(group, topic)
         return stats
 
-    @guarded
     def consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = GetConsumeStatsRequestHeader.decode(cmd.ext_fields)
         group, topic = h.consumer_group, h.topic
@@ -166,7 +162,6 @@ class GroupAdminProcessor:
             total.consume_tps += s.consume_tps
         return answer(cmd, ResponseCode.SUCCESS, None, None, total.encode())
 
-    @guarded
     def broker_consume_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         is_order = GetConsumeStatsInBrokerHeader.decode(cmd.ext_fields).is_order is True
         groups = self.groups.table
@@ -190,7 +185,6 @@ class GroupAdminProcessor:
 
     # ------------------------------------------------------------------------------ 300, 303
 
-    @guarded
     def consumed_by_who(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         topic = QueryTopicConsumeByWhoRequestHeader.decode(cmd.ext_fields).topic
         groups = list(
@@ -198,7 +192,6 @@ class GroupAdminProcessor:
         )
         return answer(cmd, ResponseCode.SUCCESS, None, None, GroupList(groups).encode())
 
-    @guarded
     def consume_time_span(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = QueryConsumeTimeSpanRequestHeader.decode(cmd.ext_fields)
         topic, group = h.topic, h.group

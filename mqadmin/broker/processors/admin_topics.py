@@ -16,7 +16,7 @@ from mqadmin.broker.registration import Registrar
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer, guarded
+from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -88,7 +88,6 @@ class TopicAdminProcessor:
 
     # ------------------------------------------------------------------------------ 17, 18, 215
 
-    @guarded
     def update_and_create_topic(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
@@ -111,7 +110,6 @@ class TopicAdminProcessor:
 
         return after_registration()
 
-    @guarded
     def update_and_create_topic_list(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """5.x's batch create; a 4.9.8 broker lacks it, a 5.x tool may send it. One bad topic
         refuses the whole list (5.3.3 checks them all before creating any)."""
@@ -133,7 +131,6 @@ class TopicAdminProcessor:
             self.registration.topic_changed(configs[0].topic_name if len(configs) == 1 else None)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def delete_topic(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         topic = DeleteTopicRequestHeader.decode(cmd.ext_fields).topic
         log.info("deleteTopic %s called by %s", topic, conn.remote_addr)
@@ -146,7 +143,6 @@ class TopicAdminProcessor:
 
     # ------------------------------------------------------------------------------ 21, 351, 305
 
-    @guarded
     def all_topic_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         if self.version.five_x:  # 5.3.3: a TopicConfigAndMappingSerializeWrapper, the mappings included
             content = self.topics.mappings.all_topic_config(self.topics.wrapper()).encode().decode()
@@ -156,7 +152,6 @@ class TopicAdminProcessor:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, "No topic in this broker", {})
         return answer(cmd, ResponseCode.SUCCESS, None, {}, content.encode())
 
-    @guarded
     def topic_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """GET_TOPIC_CONFIG as a 5.x broker answers it (a 4.9.8 broker has no such code)."""
         hdr = GetTopicConfigRequestHeader.decode(cmd.ext_fields)
@@ -171,14 +166,12 @@ class TopicAdminProcessor:
             return answer(cmd, ResponseCode.SUCCESS, None, None, body)
         return answer(cmd, ResponseCode.SUCCESS, None, None, out.encode())
 
-    @guarded
     def system_topics(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         body = TopicList(self.topics.system_topic_list())
         return answer(cmd, ResponseCode.SUCCESS, None, None, body.encode())
 
     # ------------------------------------------------------------------------------ 202
 
-    @guarded
     def topic_stats(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         topic = GetTopicStatsInfoRequestHeader.decode(cmd.ext_fields).topic
         tc = self.topics.get(topic)
@@ -194,19 +187,16 @@ class TopicAdminProcessor:
 
     # ------------------------------------------------------------------------------ 306, 316, 329
 
-    @guarded
     def clean_expired_consume_queue(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke cleanExpiredConsumeQueue by %s", conn.remote_addr)
         self.store.clean_expired_consume_queues()
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def clean_unused_topic(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke cleanUnusedTopic by %s", conn.remote_addr)
         self.store.clean_unused_topics(set(self.topics.table))
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def delete_expired_commitlog(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         log.warning("invoke deleteExpiredCommitLog by %s", conn.remote_addr)
         self.store.delete_expired_files()
@@ -214,7 +204,6 @@ class TopicAdminProcessor:
 
     # ------------------------------------------------------------------------------ 321
 
-    @guarded
     def query_consume_queue(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = QueryConsumeQueueRequestHeader.decode(cmd.ext_fields)
         topic, queue_id, index, count = hdr.topic, hdr.queue_id, hdr.index, hdr.count

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from mqadmin.broker.auth.model import SUPER, User, acl_from_info, user_from_info
 from mqadmin.broker.auth.store import AuthRefused, AuthStore
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import answer, guarded
+from mqadmin.broker.wire import answer
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.acl import ACCESS_KEY
 from mqadmin.protocol.bodies.auth import (
@@ -158,14 +158,12 @@ class AuthProcessor:
             raise AuthRefused(f"The super user can only be {verb} by super user", ResponseCode.SYSTEM_ERROR)
         return user
 
-    @guarded
     def create_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         user = self._user_to_put(cmd, CreateUserRequestHeader, "create")
         self.store.create_user(user)
         self._changed(conn, f"user {user.username!r} created")
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def update_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         user = self._user_to_put(cmd, UpdateUserRequestHeader, "update")
         old = self.store.get_user(user.username)
@@ -177,7 +175,6 @@ class AuthProcessor:
         self._changed(conn, f"user {user.username!r} updated")
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def delete_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = DeleteUserRequestHeader.decode(cmd.ext_fields)
         user = self.store.get_user(hdr.username)
@@ -188,7 +185,6 @@ class AuthProcessor:
             self._changed(conn, f"user {user.username!r} deleted")
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def get_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = GetUserRequestHeader.decode(cmd.ext_fields)
         if hdr.username is None or not hdr.username.strip():
@@ -197,7 +193,6 @@ class AuthProcessor:
         body = None if user is None else user.info().encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
-    @guarded
     def list_user(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = ListUsersRequestHeader.decode(cmd.ext_fields)
         users = self.store.list_users(hdr.filter)
@@ -206,7 +201,6 @@ class AuthProcessor:
 
     # ------------------------------------------------------------------------------ ACLs
 
-    @guarded
     def put_acl(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """AUTH_CREATE_ACL and AUTH_UPDATE_ACL: Java's two managers do the same."""
         header = CreateAclRequestHeader if cmd.code == RequestCode.AUTH_CREATE_ACL else UpdateAclRequestHeader
@@ -220,7 +214,6 @@ class AuthProcessor:
         self._changed(conn, f"ACL of {acl.key!r} set")
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def delete_acl(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = DeleteAclRequestHeader.decode(cmd.ext_fields)
         username = parse_subject(hdr.subject)
@@ -229,7 +222,6 @@ class AuthProcessor:
         self._changed(conn, f"ACL of {hdr.subject!r} deleted" + (f" for {resource.key}" if resource else ""))
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def get_acl(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = GetAclRequestHeader.decode(cmd.ext_fields)
         username = parse_subject(hdr.subject)
@@ -239,7 +231,6 @@ class AuthProcessor:
         body = None if acl is None else acl.info().encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
-    @guarded
     def list_acl(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = ListAclsRequestHeader.decode(cmd.ext_fields)
         acls = self.store.list_acls(hdr.subject_filter, hdr.resource_filter)

@@ -32,7 +32,7 @@ from mqadmin.broker.request_modes import RequestModeManager
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import NOT_SET_REMARK, answer, guarded
+from mqadmin.broker.wire import NOT_SET_REMARK, answer
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.request_mode import (
     CHECK_IN_PROGRESS,
@@ -106,7 +106,6 @@ class BrokerOpsProcessor:
 
     # ------------------------------------------------------------------------------ consume modes
 
-    @guarded
     def set_request_mode(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         try:
             body = SetMessageRequestModeRequestBody.decode(cmd.body or b"")
@@ -129,13 +128,11 @@ class BrokerOpsProcessor:
         self.modes.set(topic, group, body)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def all_request_modes(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         return answer(cmd, ResponseCode.SUCCESS, None, None, self.modes.encode())
 
     # ------------------------------------------------------------------------------ pop records
 
-    @guarded
     def export_pop_records(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         _peer_log.log(
             logging.INFO,
@@ -147,7 +144,6 @@ class BrokerOpsProcessor:
 
     # ------------------------------------------------------------------------------ store settings
 
-    @guarded
     def reset_master_flush_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         if self.settings.broker.broker_id != 0:
             hdr = ResetMasterFlushOffsetHeader.decode(cmd.ext_fields)
@@ -161,7 +157,6 @@ class BrokerOpsProcessor:
             self.store.set_master_flushed_offset(hdr.master_flush_offset)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def set_read_ahead(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         _peer_log.log(
             logging.INFO, "read ahead call", "setCommitLogReadaheadMode called by %s", conn.remote_addr
@@ -195,7 +190,6 @@ class BrokerOpsProcessor:
 
     # ------------------------------------------------------------------------------ RocksDB
 
-    @guarded
     def check_rocksdb_cq(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         hdr = CheckRocksdbCqWriteProgressRequestHeader.decode(cmd.ext_fields)
         _peer_log.log(
@@ -205,7 +199,6 @@ class BrokerOpsProcessor:
         body = CheckRocksdbCqWriteResult(CHECK_IN_PROGRESS).encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
-    @guarded
     def export_rocksdb_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         ExportRocksDBConfigToJsonRequestHeader.decode(cmd.ext_fields)
         return answer(cmd, ResponseCode.SUCCESS, "export done.")

@@ -24,7 +24,7 @@ from mqadmin.broker.services import ClientNotifier
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import RETRY_PREFIX, TopicManager
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer, guarded
+from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.answers import (
@@ -151,7 +151,6 @@ class ClientProcessor:
 
     # ------------------------------------------------------------------------------ 34, 35, 38
 
-    @guarded
     def heartbeat(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Register the client in its groups; a body with any group or topic Java refuses changes nothing.
 
@@ -193,7 +192,6 @@ class ClientProcessor:
             notify,
         )
 
-    @guarded
     def unregister_client(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = UnregisterClientRequestHeader.decode(cmd.ext_fields)
         if h.producer_group:
@@ -204,7 +202,6 @@ class ClientProcessor:
             self.consumers.unregister(h.consumer_group, conn, notify)
         return answer(cmd, ResponseCode.SUCCESS, None, {})
 
-    @guarded
     def consumer_list(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         group = GetConsumerListByGroupRequestHeader.decode(cmd.ext_fields).consumer_group
         g = self.consumers.get(group)
@@ -214,7 +211,6 @@ class ClientProcessor:
         log.warning("getConsumerGroupInfo failed, %s %s", group, conn.remote_addr)
         return answer(cmd, ResponseCode.SYSTEM_ERROR, f"no consumer for this group, {group}", {})
 
-    @guarded
     def check_client_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         data = _body(cmd, "CheckClientRequestBody")
         sub = data.get("subscriptionData")
@@ -231,14 +227,12 @@ class ClientProcessor:
 
     # ------------------------------------------------------------------------------ 41, 42
 
-    @guarded
     def lock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         req = LockBatchRequestBody.decode(cmd.body)
         locked = self.locks.try_lock_batch(req.consumer_group, req.mq_set, req.client_id)
         body = LockBatchResponseBody(locked).encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
-    @guarded
     def unlock_batch(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         req = LockBatchRequestBody.decode(cmd.body, "UnlockBatchRequestBody")
         self.locks.unlock_batch(req.consumer_group, req.mq_set, req.client_id)
@@ -246,7 +240,6 @@ class ClientProcessor:
 
     # ------------------------------------------------------------------------------ 203, 204, 328
 
-    @guarded
     def consumer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         group = GetConsumerConnectionListRequestHeader.decode(cmd.ext_fields).consumer_group
         g = self.consumers.get(group)
@@ -263,7 +256,6 @@ class ClientProcessor:
         )
         return answer(cmd, ResponseCode.SUCCESS, None, None, body.encode())
 
-    @guarded
     def producer_connections(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         group = GetProducerConnectionListRequestHeader.decode(cmd.ext_fields).producer_group
         table = self.producers.groups.get(group)
@@ -274,7 +266,6 @@ class ClientProcessor:
         )
         return answer(cmd, ResponseCode.SUCCESS, None, None, body.encode())
 
-    @guarded
     def all_producer_info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         data = {
             group: [
@@ -287,7 +278,6 @@ class ClientProcessor:
 
     # ------------------------------------------------------------------------------ 222, 223
 
-    @guarded
     def reset_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """``Broker2Client.resetOffset``: compute the offsets and tell every online consumer.
 

@@ -18,7 +18,7 @@ import logging
 from mqadmin.broker.cold_data import COLD_DATA_SETTINGS, ColdDataCgCtrService
 from mqadmin.broker.config import Configuration
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import answer, guarded
+from mqadmin.broker.wire import answer
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -78,7 +78,6 @@ class ColdDataProcessor:
         )
         return answer(cmd, ResponseCode.SYSTEM_ERROR, remark)
 
-    @guarded
     def update_group_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         if not cmd.body:
             return answer(cmd, ResponseCode.SUCCESS)
@@ -108,7 +107,6 @@ class ColdDataProcessor:
         self.service.add_or_update_group_config(entries)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def remove_group_config(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         if cmd.body is None:
             return answer(cmd, ResponseCode.SUCCESS)
@@ -129,6 +127,5 @@ class ColdDataProcessor:
         self.service.remove_group_config(group)
         return answer(cmd, ResponseCode.SUCCESS)
 
-    @guarded
     def info(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         return answer(cmd, ResponseCode.SUCCESS, None, None, self.service.report())

@@ -9,7 +9,7 @@ max offset; 1007 answers in controller mode with the epochs kept by
 from __future__ import annotations
 
 from mqadmin.broker.ha import ReplicasManager
-from mqadmin.broker.wire import answer, guarded
+from mqadmin.broker.wire import answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import Connection, Handler
@@ -29,12 +29,10 @@ class HAProcessor:
             RequestCode.GET_BROKER_EPOCH_CACHE: self.epoch_cache,
         }
 
-    @guarded
     def ha_status(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         body = self.replicas.ha_runtime_info().encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
-    @guarded
     def epoch_cache(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         replicas = self.replicas
         if not replicas.enabled:

@@ -28,7 +28,7 @@ from mqadmin.broker.processors.static_forward import (
 from mqadmin.broker.schedule import ScheduleService
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import TopicManager
-from mqadmin.broker.wire import answer, guarded
+from mqadmin.broker.wire import answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
@@ -104,7 +104,6 @@ class OffsetProcessor:
         ratio = self.settings.store.access_message_in_memory_max_ratio
         return store.commitlog_max_offset - phys > self._memory * ratio // 100
 
-    @guarded
     def query_consumer_offset(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
@@ -125,7 +124,6 @@ class OffsetProcessor:
             return answer(cmd, ResponseCode.SUCCESS, None, {"offset": 0})
         return answer(cmd, ResponseCode.QUERY_NOT_FOUND, NOT_FOUND_REMARK, {})
 
-    @guarded
     def update_consumer_offset(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
@@ -136,7 +134,6 @@ class OffsetProcessor:
         self.offsets.commit(h.consumer_group, h.topic, h.queue_id, h.commit_offset)
         return answer(cmd, ResponseCode.SUCCESS, None, {})
 
-    @guarded
     def search_offset_by_timestamp(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
@@ -147,7 +144,6 @@ class OffsetProcessor:
         offset = self.store.offset_by_time(h.topic, h.queue_id, h.timestamp)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
-    @guarded
     def get_max_offset(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
@@ -158,7 +154,6 @@ class OffsetProcessor:
         offset = self.store.max_offset(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
-    @guarded
     def get_min_offset(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
@@ -169,7 +164,6 @@ class OffsetProcessor:
         offset = self.store.min_offset(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"offset": offset})
 
-    @guarded
     def get_earliest_msg_storetime(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
@@ -180,15 +174,12 @@ class OffsetProcessor:
         ts = self.store.earliest_message_time(h.topic, h.queue_id)
         return answer(cmd, ResponseCode.SUCCESS, None, {"timestamp": ts})
 
-    @guarded
     def get_all_consumer_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         return answer(cmd, ResponseCode.SUCCESS, None, None, self.offsets.encode().encode())
 
-    @guarded
     def get_all_delay_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         return answer(cmd, ResponseCode.SUCCESS, None, None, self.schedule.encode().encode())
 
-    @guarded
     def query_correction_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """Per queue the lowest offset any group (but the filtered ones) committed, for the compare group."""
         h = QueryCorrectionOffsetHeader.decode(cmd.ext_fields)
@@ -203,7 +194,6 @@ class OffsetProcessor:
         body = dumps({"correctionOffsets": correction}).encode()
         return answer(cmd, ResponseCode.SUCCESS, None, None, body)
 
-    @guarded
     def clone_group_offset(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = CloneGroupOffsetRequestHeader.decode(cmd.ext_fields)
         topics = [h.topic] if h.topic and h.topic.strip() else self.offsets.topics_of_group(h.src_group)

@@ -27,7 +27,7 @@ from mqadmin.broker.stats import BrokerStats, StoreStats
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import OFFSET_MOVED_EVENT, TopicManager
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import FAQ_SUFFIX, answer, guarded
+from mqadmin.broker.wire import FAQ_SUFFIX, answer
 from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -115,7 +115,6 @@ class PullProcessor:
     def handlers(self) -> dict[int, Handler]:
         return {RequestCode.PULL_MESSAGE: self.pull}
 
-    @guarded
     def pull(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | asyncio.Future[RemotingCommand | None] | None:

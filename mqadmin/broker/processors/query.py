@@ -10,7 +10,7 @@ from __future__ import annotations
 from mqadmin.broker.admission import Admission
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.store import MessageStore
-from mqadmin.broker.wire import answer, guarded
+from mqadmin.broker.wire import answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -37,7 +37,6 @@ class QueryProcessor:
             RequestCode.VIEW_MESSAGE_BY_ID: self.view_message,
         }
 
-    @guarded
     def query_message(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = QueryMessageRequestHeader.decode(cmd.ext_fields)
         max_num = h.max_num
@@ -53,7 +52,6 @@ class QueryProcessor:
         remark = "can not find message, maybe time range not correct"
         return answer(cmd, ResponseCode.QUERY_NOT_FOUND, remark, ext)
 
-    @guarded
     def view_message(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         offset = ViewMessageRequestHeader.decode(cmd.ext_fields).offset
         record = self.store.look_message(offset)

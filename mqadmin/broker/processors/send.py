@@ -26,7 +26,7 @@ from mqadmin.broker.stats import BrokerStats
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, TopicManager, topic_config_string
 from mqadmin.broker.transactions import TransactionService
-from mqadmin.broker.wire import FAQ_SUFFIX, answer, guarded, hash_ordered
+from mqadmin.broker.wire import FAQ_SUFFIX, answer, hash_ordered
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -145,7 +145,6 @@ class SendProcessor:
 
     # ------------------------------------------------------------------------------ send
 
-    @guarded
     def send(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         h = decode_send_header(cmd)
         cfg = self.settings.broker
@@ -362,7 +361,6 @@ class SendProcessor:
 
     # ------------------------------------------------------------------------------ send back
 
-    @guarded
     def send_back(self, conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
         """CONSUMER_SEND_MSG_BACK: into ``%RETRY%group`` after a delay, or ``%DLQ%group`` at the end.
 

@@ -17,7 +17,7 @@ from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.registration import Registrar
 from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.version import BrokerVersion
-from mqadmin.broker.wire import NOT_SET_REMARK, answer, guarded
+from mqadmin.broker.wire import NOT_SET_REMARK, answer
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -55,7 +55,6 @@ class StaticTopicProcessor:
             return {}
         return {RequestCode.UPDATE_AND_CREATE_STATIC_TOPIC: self.update_and_create_static_topic}
 
-    @guarded
     def update_and_create_static_topic(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:

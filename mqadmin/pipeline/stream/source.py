@@ -37,13 +37,17 @@ from mqadmin.protocol.bodies.message_queue import MessageQueue
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["DataLossError", "RocketMQStreamReader"]
+__all__ = ["DataLossError", "QueueUnreachableError", "RocketMQStreamReader"]
 
 log = logging.getLogger(__name__)
 
 
 class DataLossError(RuntimeError):
     """Offsets to read are gone from the queue (its commit log expired) and failOnDataLoss is true."""
+
+
+class QueueUnreachableError(RuntimeError):
+    """A batch's queue whose broker cannot be reached: failing beats skipping its messages."""
 
 
 class _Driver:
@@ -201,8 +205,15 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         parts: list[InputPartition] = []
         for key, hi in sorted(flat(end).items()):
             q = queues.get(key)
-            lo = begin.get(key, q.min_offset if q is not None else hi)
-            if q is None or lo >= hi:
+            if q is None:
+                if begin.get(key, -1) >= hi:
+                    continue  # nothing to read there
+                raise QueueUnreachableError(
+                    f"{key[0]} queue {key[1]} holds offsets of this batch but its broker does not answer "
+                    "now; the batch is planned again when the query restarts"
+                )
+            lo = begin.get(key, q.min_offset)
+            if lo >= hi:
                 continue
             if lo < q.min_offset:
                 lo = self._lost(q, lo)

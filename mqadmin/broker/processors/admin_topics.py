@@ -78,10 +78,11 @@ class TopicAdminProcessor:
         }
 
     def _refuse_name(self, topic: str) -> str | None:
-        """4.9.8's ``TopicValidator.validateTopic`` and system-topic check (17, 18, 215)."""
-        bad = names.check_topic(topic)
-        if bad is not None:
-            return bad
+        """4.9.8's ``TopicValidator.validateTopic`` and system-topic check (18, 215: names a header
+        does not check as 17's does)."""
+        return names.check_topic(topic) or self._refuse_system(topic)
+
+    def _refuse_system(self, topic: str) -> str | None:
         if self.topics.is_system_topic(topic):
             return f"The topic[{topic}] is conflict with system topic."
         return None
@@ -91,10 +92,10 @@ class TopicAdminProcessor:
     def update_and_create_topic(
         self, conn: Connection, cmd: RemotingCommand
     ) -> RemotingCommand | Coroutine[Any, Any, RemotingCommand]:
-        hdr = CreateTopicRequestHeader.decode(cmd.ext_fields)
+        hdr = CreateTopicRequestHeader.decode(cmd.ext_fields)  # the name is checked here, once
         topic = hdr.topic
         log.info("updateAndCreateTopic called by %s", conn.remote_addr)
-        bad = self._refuse_name(topic)
+        bad = self._refuse_system(topic)
         if bad is not None:
             return answer(cmd, ResponseCode.SYSTEM_ERROR, bad)
         bad = hdr.refusal()

@@ -339,18 +339,23 @@ class Output:
 
     def emit(
         self,
-        value: Any,
-        render: Callable[[], str],
+        result: Any,
+        render: Callable[[], str] | None = None,
         *,
         compact: bool = False,
         table: TableLayout | None = None,
     ) -> None:
-        """The result as data (structured modes) or as the Java text ``render()`` builds."""
+        """A command's result (:class:`~mqadmin.cli.results.Result`): its document in structured modes
+        (drawn with its layout as tables), its Java text otherwise."""
+        if render is not None:
+            value, text, layout = result, render, table
+        else:
+            value, text, layout = result.data(), result.text, result.layout
         if self.structured:
-            self.data(value, compact=compact, table=table)
+            self.data(value, compact=compact, table=layout)
         else:
             self.seen.append(value)
-            self.text(render())
+            self.text(text())
 
     def _table(self, value: Any, layout: TableLayout | None) -> None:
         """Tables fitted to the terminal (coloured there), to 80 columns in a pipe, or to the

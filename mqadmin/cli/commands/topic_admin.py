@@ -12,6 +12,7 @@ queue counts 1..1024, permission, attributes, order confs): a bad one is one lin
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from mqadmin.admin.brokers import check_cluster_name
@@ -24,8 +25,10 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.cli.javatime import human_time
 from mqadmin.cli.optvalues import need_target, parse_int
+from mqadmin.cli.results import Errors, Message, Result, with_errors
 from mqadmin.cli.safety import Step, confirm, failed, not_found, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.stats import TopicOffset
 from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
@@ -51,28 +54,44 @@ def perm_string(perm: int) -> str:
     return ("R" if perm & 4 else "-") + ("W" if perm & 2 else "-") + ("X" if perm & 1 else "-")
 
 
-def topic_config_string(tc: TopicConfig) -> str:
-    """``TopicConfig.toString()`` of the 5.3.3 tool."""
-    attrs = java_map_string(java_hash_dict(tc.attributes or {}).items())
-    return (
-        f"TopicConfig [topicName={jstr(tc.topic_name)}, readQueueNums={tc.read_queue_nums}, "
-        f"writeQueueNums={tc.write_queue_nums}, perm={perm_string(tc.perm)}, "
-        f"topicFilterType={jstr(tc.topic_filter_type)}, topicSysFlag={tc.topic_sys_flag}, "
-        f"order={jstr(tc.order)}, attributes={attrs}]"
-    )
+@dataclass(frozen=True, slots=True)
+class TopicConfigView(Result):
+    """A topic's config as the 5.3.3 tool prints it (``TopicConfig.toString()``) and as a document."""
+
+    config: TopicConfig
+
+    def text(self) -> str:
+        tc = self.config
+        attrs = java_map_string(java_hash_dict(tc.attributes or {}).items())
+        return (
+            f"TopicConfig [topicName={jstr(tc.topic_name)}, readQueueNums={tc.read_queue_nums}, "
+            f"writeQueueNums={tc.write_queue_nums}, perm={perm_string(tc.perm)}, "
+            f"topicFilterType={jstr(tc.topic_filter_type)}, topicSysFlag={tc.topic_sys_flag}, "
+            f"order={jstr(tc.order)}, attributes={attrs}]"
+        )
+
+    def data(self) -> dict[str, Any]:
+        tc = self.config
+        return {
+            "topicName": tc.topic_name,
+            "readQueueNums": tc.read_queue_nums,
+            "writeQueueNums": tc.write_queue_nums,
+            "perm": tc.perm,
+            "topicFilterType": tc.topic_filter_type,
+            "topicSysFlag": tc.topic_sys_flag,
+            "order": tc.order,
+            "attributes": dict(tc.attributes or {}),
+        }
 
 
-def topic_config_json(tc: TopicConfig) -> dict[str, Any]:
-    return {
-        "topicName": tc.topic_name,
-        "readQueueNums": tc.read_queue_nums,
-        "writeQueueNums": tc.write_queue_nums,
-        "perm": tc.perm,
-        "topicFilterType": tc.topic_filter_type,
-        "topicSysFlag": tc.topic_sys_flag,
-        "order": tc.order,
-        "attributes": dict(tc.attributes or {}),
-    }
+def all_ok(rows: list[dict[str, Any]]) -> bool:
+    """Every broker (or name server) of a fan-out's rows answered."""
+    return all(r["ok"] for r in rows)
+
+
+def ok_addrs(rows: list[dict[str, Any]]) -> list[str]:
+    """The addresses that answered, in the order asked."""
+    return [r["addr"] for r in rows if r["ok"]]
 
 
 # ------------------------------------------------------------------------------------- updateTopic
@@ -146,38 +165,58 @@ async def update_topic(
     create_topic_header(tc)  # a bad name or number: one line, exit 2, nothing sent
 
     admin = inv.admin
-    lines: list[str] = []
-    data: dict[str, Any] = {"topicConfig": topic_config_json(tc)}
     if broker_addr is not None:
         addr = broker_addr.strip()
         await admin.topics.create_and_update_topic_config(addr, tc)
-        data["brokers"] = [{"addr": addr, "ok": True}]
+        created = TopicCreated(TopicConfigView(tc), [{"addr": addr, "ok": True}], "broker")
         if tc.order:
             name = await admin.brokers.broker_name_by_addr(addr)
-            conf = f"{name}:{tc.write_queue_nums}"
-            await _store_order_conf(inv, tc.topic_name or "", conf, is_cluster=False)
-            data["orderConf"] = conf
-            lines.append(f"set broker orderConf. isOrder=true, orderConf=[{conf}]\n")
-        lines.append(f"create topic to {addr} success.\n")
-        lines.append(topic_config_string(tc) + "\n")
-        inv.out.emit(data, lambda: "".join(lines))
+            created.order_conf = f"{name}:{tc.write_queue_nums}"
+            await _store_order_conf(inv, tc.topic_name or "", created.order_conf, is_cluster=False)
+        inv.out.emit(created)
         return
 
     cluster = check_cluster_name((cluster_name or "").strip())
     info = await admin.namesrv.examine_broker_cluster_info()
     masters = await admin.brokers.fetch_master_addrs(cluster, info)
-    ok, rows = await inv.on_each(masters, lambda a: admin.topics.create_and_update_topic_config(a, tc))
-    data["brokers"] = rows
-    lines.extend(f"create topic to {addr} success.\n" for addr in ok)
-    if len(ok) == len(masters):
-        if tc.order:
-            names = await admin.brokers.fetch_broker_names(cluster, info)
-            conf = ";".join(f"{n}:{tc.write_queue_nums}" for n in names)
-            await _store_order_conf(inv, tc.topic_name or "", conf, is_cluster=True)
-            data["orderConf"] = conf
-            lines.append(f"set cluster orderConf. isOrder=true, orderConf=[{conf}]\n")
-        lines.append(topic_config_string(tc) + "\n")
-    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
+    _, rows = await inv.on_each(masters, lambda a: admin.topics.create_and_update_topic_config(a, tc))
+    created = TopicCreated(TopicConfigView(tc), rows, "cluster")
+    if all_ok(rows) and tc.order:
+        names = await admin.brokers.fetch_broker_names(cluster, info)
+        created.order_conf = ";".join(f"{n}:{tc.write_queue_nums}" for n in names)
+        await _store_order_conf(inv, tc.topic_name or "", created.order_conf, is_cluster=True)
+    created.errors = inv.error_list()
+    inv.out.emit(created)
+
+
+@dataclass(slots=True)
+class TopicCreated(Result):
+    """updateTopic: the config sent, the brokers it went to and the order conf stored with ``-o true``.
+
+    With ``-b`` (``scope`` broker) Java prints the order conf before the success line; with ``-c``
+    after the brokers' lines, and the config only when every master took it."""
+
+    config: TopicConfigView
+    brokers: list[dict[str, Any]]
+    scope: str
+    order_conf: str | None = None
+    errors: Errors = field(default_factory=list)
+
+    def text(self) -> str:
+        created = "".join(f"create topic to {addr} success.\n" for addr in ok_addrs(self.brokers))
+        if not all_ok(self.brokers):
+            return created
+        conf = ""
+        if self.order_conf is not None:
+            conf = f"set {self.scope} orderConf. isOrder=true, orderConf=[{self.order_conf}]\n"
+        head = conf + created if self.scope == "broker" else created + conf
+        return head + self.config.text() + "\n"
+
+    def data(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"topicConfig": self.config.data(), "brokers": self.brokers}
+        if self.order_conf is not None:
+            doc["orderConf"] = self.order_conf
+        return with_errors(doc, self.errors)
 
 
 async def _store_order_conf(inv: Invocation, topic: str, conf: str, *, is_cluster: bool) -> None:
@@ -204,6 +243,24 @@ def _read_topic_configs(path: str) -> list[TopicConfig]:
             tc.attributes = {}
         out.append(check_topic_config(tc))
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class TopicListSubmitted(Result):
+    """updateTopicList: the topics of the file and the brokers the batch went to."""
+
+    topics: list[str | None]
+    brokers: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        return "".join(
+            f"submit batch of topic config to {addr} success, please check the result later.\n"
+            for addr in ok_addrs(self.brokers)
+        )
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({"topics": self.topics, "brokers": self.brokers}, self.errors)
 
 
 @java_command(
@@ -234,21 +291,34 @@ async def update_topic_list(
         addrs = [broker_addr.strip()]
     else:
         addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
-    ok, rows = await inv.on_each(
-        addrs, lambda a: admin.topics.create_and_update_topic_config_list(a, configs)
-    )
-    data = {"topics": [c.topic_name for c in configs], "brokers": rows}
-    if inv.out.structured:
-        inv.out.data(inv.add_errors(data))
-        return
-    inv.out.text(
-        "".join(
-            f"submit batch of topic config to {addr} success, please check the result later.\n" for addr in ok
-        )
-    )
+    _, rows = await inv.on_each(addrs, lambda a: admin.topics.create_and_update_topic_config_list(a, configs))
+    inv.out.emit(TopicListSubmitted([c.topic_name for c in configs], rows, inv.error_list()))
 
 
 # ------------------------------------------------------------------------------------- deleteTopic
+
+
+@dataclass(frozen=True, slots=True)
+class TopicDeleted(Result):
+    """deleteTopic: the masters asked, and the name servers (asked only when every master deleted it)."""
+
+    topic: str
+    cluster: str
+    brokers: list[dict[str, Any]]
+    name_servers: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        if not all_ok(self.brokers):
+            return ""
+        text = f"delete topic [{self.topic}] from cluster [{self.cluster}] success.\n"
+        if all_ok(self.name_servers):
+            text += f"delete topic [{self.topic}] from NameServer success.\n"
+        return text
+
+    def data(self) -> dict[str, Any]:
+        doc = {"topic": self.topic, "cluster": self.cluster, "brokers": self.brokers}
+        return with_errors({**doc, "nameServers": self.name_servers}, self.errors)
 
 
 @java_command(
@@ -288,17 +358,13 @@ async def delete_topic(
         return not_found(inv, missing) if exists is False else None
     if exists is not False:
         confirm(title, steps, yes)
-    ok, brokers = await inv.on_each(masters, lambda a: admin.topics.delete_topic_in_broker(a, t))
-    data: dict[str, Any] = {"topic": t, "cluster": cluster, "brokers": brokers, "nameServers": []}
-    lines: list[str] = []
-    if len(ok) == len(masters):
-        lines.append(f"delete topic [{t}] from cluster [{cluster}] success.\n")
-        ns_ok, data["nameServers"] = await inv.on_each(
+    _, brokers = await inv.on_each(masters, lambda a: admin.topics.delete_topic_in_broker(a, t))
+    name_servers: list[dict[str, Any]] = []
+    if all_ok(brokers):
+        _, name_servers = await inv.on_each(
             namesrvs, lambda a: admin.topics.delete_topic_in_namesrv(a, t, cluster)
         )
-        if len(ns_ok) == len(namesrvs):
-            lines.append(f"delete topic [{t}] from NameServer success.\n")
-    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
+    inv.out.emit(TopicDeleted(t, cluster, brokers, name_servers, inv.error_list()))
     return not_found(inv, missing) if exists is False and not inv.failures else None
 
 
@@ -342,6 +408,34 @@ async def _delete_topic_plan(
 # ------------------------------------------------------------------------------------- updateTopicPerm
 
 
+@dataclass(frozen=True, slots=True)
+class PermChanged(Result):
+    """updateTopicPerm: each broker's old permission and whether it took the new one; with ``-b``, the
+    config sent."""
+
+    topic: str
+    perm: int
+    brokers: list[dict[str, Any]]
+    config: TopicConfigView | None = None
+    errors: Errors = field(default_factory=list)
+
+    def text(self) -> str:
+        text = "".join(
+            f"update topic perm from {r['oldPerm']} to {self.perm} in {r['addr']} success.\n"
+            for r in self.brokers
+            if r["ok"]
+        )
+        return text + (f"{self.config.text()}.\n" if self.config is not None else "")
+
+    def data(self) -> dict[str, Any]:
+        changed = any(r["ok"] for r in self.brokers)
+        doc: dict[str, Any] = {"topic": self.topic, "perm": self.perm, "changed": changed}
+        doc["brokers"] = self.brokers
+        if self.config is not None:
+            doc["topicConfig"] = self.config.data()
+        return with_errors(doc, self.errors)
+
+
 @java_command(
     "updateTopicPerm",
     [
@@ -381,7 +475,6 @@ async def update_topic_perm(
             attributes={},
         )
 
-    data: dict[str, Any] = {"topic": t, "perm": new_perm, "changed": False, "brokers": []}
     if broker_addr is not None:
         addr = broker_addr.strip()
         name = next(
@@ -391,39 +484,69 @@ async def update_topic_perm(
         if name is None:
             raise CommandError(f"no master broker at {addr} in the route of topic {t}")
         old = by_name[name].perm if name in by_name else 0
+        row = {"addr": addr, "oldPerm": old, "ok": True}
         if old == new_perm:
-            data["brokers"] = [{"addr": addr, "oldPerm": old, "ok": True}]
-            inv.out.emit(data, lambda: "new perm equals to the old one!\n")
+            doc = {"topic": t, "perm": new_perm, "changed": False, "brokers": [row]}
+            inv.out.emit(Message(doc, "new perm equals to the old one!\n"))
             return
         tc = config_for(name)
         await admin.topics.create_and_update_topic_config(addr, tc)
-        data.update(
-            changed=True,
-            brokers=[{"addr": addr, "oldPerm": old, "ok": True}],
-            topicConfig=topic_config_json(tc),
-        )
-        text = f"update topic perm from {old} to {new_perm} in {addr} success.\n{topic_config_string(tc)}.\n"
-        inv.out.emit(data, lambda: text)
+        inv.out.emit(PermChanged(t, new_perm, [row], TopicConfigView(tc)))
         return
 
     info = await admin.namesrv.examine_broker_cluster_info()
     masters = await admin.brokers.fetch_master_addrs((cluster_name or "").strip(), info)
     name_of = {(bd.broker_addrs or {}).get(0): name for name, bd in (info.broker_addr_table or {}).items()}
     configs = {addr: config_for(name_of.get(addr)) for addr in masters}
-    ok, rows = await inv.on_each(
-        masters, lambda a: admin.topics.create_and_update_topic_config(a, configs[a])
-    )
-    lines = []
+    _, rows = await inv.on_each(masters, lambda a: admin.topics.create_and_update_topic_config(a, configs[a]))
     for row in rows:
-        qd = by_name.get(name_of.get(row["addr"]), first)
-        row["oldPerm"] = qd.perm
-        if row["ok"]:
-            lines.append(f"update topic perm from {qd.perm} to {new_perm} in {row['addr']} success.\n")
-    data.update(changed=bool(ok), brokers=rows)
-    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
+        row["oldPerm"] = by_name.get(name_of.get(str(row["addr"])), first).perm
+    inv.out.emit(PermChanged(t, new_perm, rows, errors=inv.error_list()))
 
 
 # ------------------------------------------------------------------------------------- topicStatus
+
+
+def queue_key(mq: MessageQueue) -> tuple[str, str, int]:
+    """A queue's natural order in documents: topic, broker name, queue id."""
+    return (mq.topic or "", mq.broker_name or "", mq.queue_id)
+
+
+_STATUS_HEAD = "%-32s  %-4s  %-20s  %-20s    %s%n"
+_STATUS_ROW = "%-32s  %-4d  %-20d  %-20d    %s%n"
+
+
+@dataclass(frozen=True, slots=True)
+class TopicStatus(Result):
+    """topicStatus: each queue's offsets and last update, and the topic's put rate."""
+
+    topic: str
+    offsets: dict[MessageQueue, TopicOffset]
+    put_tps: float
+    errors: Errors
+
+    def text(self) -> str:
+        lines = [jformat(_STATUS_HEAD, "#Broker Name", "#QID", "#Min Offset", "#Max Offset", "#Last Updated")]
+        for mq in sorted(self.offsets, key=MessageQueue.java_sort_key):
+            off = self.offsets[mq]
+            human = human_time(off.last_update_timestamp) if off.last_update_timestamp > 0 else ""
+            name = front_string_at_least(mq.broker_name, 32)
+            lines.append(jformat(_STATUS_ROW, name, mq.queue_id, off.min_offset, off.max_offset, human))
+        lines.append(f"\nTopic Put TPS: {java_double(self.put_tps)}\n")
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        rows = [
+            {
+                "brokerName": mq.broker_name,
+                "queueId": mq.queue_id,
+                "minOffset": off.min_offset,
+                "maxOffset": off.max_offset,
+                "lastUpdateTimestamp": off.last_update_timestamp,
+            }
+            for mq, off in sorted(self.offsets.items(), key=lambda kv: queue_key(kv[0]))
+        ]
+        return with_errors({"topic": self.topic, "queues": rows, "putTps": self.put_tps}, self.errors)
 
 
 @java_command(
@@ -448,43 +571,8 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
     for exc in failures:
         inv.report(exc)
     inv.any_success = True
-    queues = sorted(stats.offset_table, key=MessageQueue.java_sort_key)
     tps = stats.topic_put_tps or 0.0
-    lines = [
-        jformat(
-            "%-32s  %-4s  %-20s  %-20s    %s%n",
-            "#Broker Name",
-            "#QID",
-            "#Min Offset",
-            "#Max Offset",
-            "#Last Updated",
-        )
-    ]
-    rows = []
-    for mq in queues:
-        off = stats.offset_table[mq]
-        human = human_time(off.last_update_timestamp) if off.last_update_timestamp > 0 else ""
-        lines.append(
-            jformat(
-                "%-32s  %-4d  %-20d  %-20d    %s%n",
-                front_string_at_least(mq.broker_name, 32),
-                mq.queue_id,
-                off.min_offset,
-                off.max_offset,
-                human,
-            )
-        )
-        rows.append(
-            {
-                "brokerName": mq.broker_name,
-                "queueId": mq.queue_id,
-                "minOffset": off.min_offset,
-                "maxOffset": off.max_offset,
-                "lastUpdateTimestamp": off.last_update_timestamp,
-            }
-        )
-    lines.append(f"\nTopic Put TPS: {java_double(tps)}\n")
-    inv.out.emit(inv.add_errors({"topic": t, "queues": rows, "putTps": tps}), lambda: "".join(lines))
+    inv.out.emit(TopicStatus(t, stats.offset_table, tps, inv.error_list()))
 
 
 # ------------------------------------------------------------------------------------- updateOrderConf
@@ -509,10 +597,8 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
         conf = await admin.topics.get_order_conf(t)
         if conf is None:
             raise CommandError(f"no order conf for topic {t} on the name server", ExitCode.REMOTE)
-        inv.out.emit(
-            {"topic": t, "method": how, "orderConf": conf},
-            lambda: f"get orderConf success. topic=[{t}], orderConf=[{conf}] ",
-        )
+        doc = {"topic": t, "method": how, "orderConf": conf}
+        inv.out.emit(Message(doc, f"get orderConf success. topic=[{t}], orderConf=[{conf}] "))
         return
     if how == "put":
         conf = (order_conf or "").strip()
@@ -531,7 +617,4 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
     data: dict[str, Any] = {"topic": t, "method": how, "nameServers": rows}
     if conf is not None:
         data["orderConf"] = conf
-    if inv.out.structured:
-        inv.out.data(inv.add_errors(data))
-    elif not inv.failures:
-        inv.out.text(text)
+    inv.out.emit(Message(data, "" if inv.failures else text, inv.error_list()))

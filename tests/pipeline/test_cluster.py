@@ -24,8 +24,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.broker.peers import BrokerProcess, NameServerProcess, cpp, create_topic
+from tests.broker.peers import cpp, create_topic
 from tests.pipeline import spark_cluster
+from tests.servers import Cluster
 
 TOPIC = "ClusterExport"
 COUNT = 300
@@ -80,10 +81,9 @@ def local_results(spark: Any, history: Path, tmp_path_factory: pytest.TempPathFa
 @pytest.fixture(scope="module")
 def topic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topic]:
     work = tmp_path_factory.mktemp("cluster-broker")
-    ns = NameServerProcess(work / "ns")
-    broker = None
+    cluster = Cluster(work)
+    ns, broker = cluster.ns, cluster.broker
     try:
-        broker = BrokerProcess(work / "broker", ns.addr)
         assert create_topic(broker.addr, TOPIC, queues=4).code == 0
         events = cpp("produce", ns.addr, TOPIC, str(COUNT), "--prefix", "c", timeout=120)
         assert sum(e["event"] == "sent" for e in events) == COUNT
@@ -96,9 +96,7 @@ def topic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Topic]:
         assert p.returncode == 0 and p.stderr == "", p.stderr
         yield Topic(ns.addr, by_position(json_rows(out)))
     finally:
-        if broker is not None:
-            broker.stop()
-        ns.stop()
+        cluster.stop()
 
 
 def one_driver(commands: list[list[str]], timeout: float = 600) -> tuple[list[dict[str, Any]], str]:

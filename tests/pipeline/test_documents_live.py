@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.broker.peers import BrokerProcess, NameServerProcess, cpp, create_topic
+from tests.broker.peers import cpp, create_topic
+from tests.servers import Cluster
 
 TOPIC = "DocTopic"
 COUNT = 20
@@ -26,18 +27,15 @@ MQADMIN = str(Path(sys.executable).with_name("mqadmin"))
 @pytest.fixture(scope="module")
 def namesrv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     work = tmp_path_factory.mktemp("documents-cluster")
-    ns = NameServerProcess(work / "ns")
-    broker = None
+    cluster = Cluster(work)
+    ns, broker = cluster.ns, cluster.broker
     try:
-        broker = BrokerProcess(work / "broker", ns.addr)
         assert create_topic(broker.addr, TOPIC, queues=2).code == 0
         events = cpp("produce", ns.addr, TOPIC, str(COUNT), "--prefix", "d", timeout=120)
         assert sum(e["event"] == "sent" for e in events) == COUNT
         yield ns.addr
     finally:
-        if broker is not None:
-            broker.stop()
-        ns.stop()
+        cluster.stop()
 
 
 def mqadmin(*args: str) -> subprocess.CompletedProcess[str]:

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from click.testing import CliRunner
 
-from tests.broker.peers import BrokerProcess, NameServerProcess, create_topic
+from tests.broker.peers import create_topic
+from tests.servers import Cluster
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -57,11 +58,10 @@ def near(value: float, expected: float, tol: float) -> bool:
 @pytest.fixture(scope="module")
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     work = tmp_path_factory.mktemp("e2e")
-    ns = NameServerProcess(work / "ns")
-    broker = None
     procs: list[subprocess.Popen[str]] = []
+    cluster = Cluster(work)
+    ns, broker = cluster.ns, cluster.broker
     try:
-        broker = BrokerProcess(work / "broker", ns.addr)
         for topic, queues in ((TOPIC, 8), (IDLE_TOPIC, 2)):
             resp = create_topic(broker.addr, topic, queues=queues)
             assert resp.code == 0, resp.remark
@@ -95,9 +95,7 @@ def snapshots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             if p.poll() is None:
                 p.kill()
                 p.wait()
-        if broker is not None:
-            broker.stop()
-        ns.stop()
+        cluster.stop()
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ import pyarrow.dataset as ds
 import pytest
 from click.testing import CliRunner
 
-from tests.broker.peers import BrokerProcess, NameServerProcess, cpp, create_topic
+from tests.broker.peers import cpp, create_topic
+from tests.servers import Cluster
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -35,10 +36,9 @@ class Exported:
 @pytest.fixture(scope="module")
 def topic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exported]:
     work = tmp_path_factory.mktemp("export-cluster")
-    ns = NameServerProcess(work / "ns")
-    broker = None
+    cluster = Cluster(work)
+    ns, broker = cluster.ns, cluster.broker
     try:
-        broker = BrokerProcess(work / "broker", ns.addr)
         resp = create_topic(broker.addr, TOPIC, queues=QUEUES)
         assert resp.code == 0, resp.remark
         events = cpp("produce", ns.addr, TOPIC, str(COUNT), "--prefix", "x", timeout=300)
@@ -46,9 +46,7 @@ def topic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exported]:
         assert len(sent) == COUNT
         yield Exported(ns.addr, sent)
     finally:
-        if broker is not None:
-            broker.stop()
-        ns.stop()
+        cluster.stop()
 
 
 def read(spark: SparkSession, namesrv: str, out: Path, **options: Any) -> list[dict[str, Any]]:

@@ -1,10 +1,9 @@
-"""The installed ``mqadmin`` as the command tests run it, and our own servers for it to talk to.
+"""The installed ``mqadmin`` as the command tests run it (the servers it talks to are
+``tests/servers.py``'s).
 
 - :func:`run_mqadmin` runs it as a subprocess and returns a :class:`Result`;
 - :func:`clean_env` is an environment without the name server, context or credentials of the
   machine running the tests;
-- :class:`OurCluster` is our name server and our development broker (``DefaultCluster``/``broker-a``)
-  as real processes on loopback (``tests/broker/peers.py`` starts them);
 - :func:`with_admin` runs a coroutine with an :class:`~mqadmin.admin.api.MQAdmin` of the test process;
 - :func:`recorded_run` / :func:`recorded_text`: a run of the Java tool recorded in the captures (its
   arguments and its stdout), to run ours the same way (:func:`with_namesrv`) and compare.
@@ -22,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tests.broker.peers import BrokerProcess, NameServerProcess
 from tests.captures import captures_dir
 
 T = TypeVar("T")
@@ -71,26 +69,6 @@ def clean_env(rocketmq_home: Path, config_dir: Path, *, tz: str | None = "UTC") 
     if tz is not None:
         env["TZ"] = tz
     return env
-
-
-class OurCluster:
-    """Our name server and one development broker (``DefaultCluster``/``broker-a``), under ``workdir``."""
-
-    def __init__(self, workdir: Path, **broker_props: object) -> None:
-        self.workdir = workdir
-        self.ns = NameServerProcess(workdir / "namesrv")
-        try:
-            self.broker = BrokerProcess(workdir / "broker", self.ns.addr, **broker_props)
-        except BaseException:
-            self.ns.stop()
-            raise
-
-    def stop(self) -> None:
-        """The broker first (it unregisters), then the name server."""
-        try:
-            self.broker.stop()
-        finally:
-            self.ns.stop()
 
 
 def with_admin(ns_addr: str, fn: Callable[[Any], Awaitable[T]], **settings: Any) -> T:

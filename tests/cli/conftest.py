@@ -1,13 +1,12 @@
-"""Fixtures of the CLI tests: the installed ``mqadmin`` run as a subprocess, our name server, peers."""
+"""Fixtures of the CLI tests: the installed ``mqadmin`` run as a subprocess (our name server is the
+root ``namesrv`` fixture)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.cli.peers import NameServer
 from tests.cli_harness import Result, clean_env, run_mqadmin
 
 
@@ -31,12 +30,3 @@ def mqadmin(base_env: dict[str, str]):  # type: ignore[no-untyped-def]
         return run_mqadmin(list(args), {**base_env, **(env or {})}, timeout=timeout)
 
     return run
-
-
-@pytest.fixture(scope="module")
-def namesrv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NameServer]:
-    ns = NameServer(tmp_path_factory.mktemp("namesrv"))
-    try:
-        yield ns
-    finally:
-        ns.stop()

@@ -1,7 +1,6 @@
-"""Servers the CLI tests talk to: our name server as a process, and small stand-ins for brokers.
+"""Stand-ins the CLI tests talk to beside our real servers (``tests/servers.py``).
 
-- :class:`NameServer` runs ``mqadmin namesrv start`` on a free port (the real peer of the tests).
-- :func:`register_broker` replays a recorded REGISTER_BROKER frame to it, optionally with another
+- :func:`register_broker` replays a recorded REGISTER_BROKER frame to our name server, optionally with another
   broker address, and keeps the connection open (a 5.x name server drops a broker whose channel
   closes).
 - :class:`RecordedBroker` stands in for the broker port ONLY (the development broker does not exist
@@ -16,43 +15,15 @@ import asyncio
 import socket
 import threading
 from collections.abc import Iterable
-from pathlib import Path
 
-from mqadmin.localcluster import NS_BOOT, ServerProcess
 from mqadmin.protocol import frame
 from mqadmin.protocol.command import FLAG_RESPONSE, RemotingCommand
 from tests.captures import Frame, load_scenario, pairs
-from tests.cli_harness import MQADMIN
+from tests.servers import NameServerProcess
 
-__all__ = ["NameServer", "RecordedBroker", "SilentPeer", "register_broker", "registration_frame"]
+__all__ = ["RecordedBroker", "SilentPeer", "register_broker", "registration_frame"]
 
 _UNSIGNED = ("AccessKey", "Signature", "SecurityToken")
-
-
-class NameServer:
-    """``mqadmin namesrv start`` in a subprocess, on 127.0.0.1 and a port of its choosing."""
-
-    def __init__(self, workdir: Path) -> None:
-        workdir.mkdir(parents=True, exist_ok=True)
-        self.workdir = workdir
-        self.config = workdir / "namesrv.properties"
-        self.config.write_text(
-            f"bindAddress=127.0.0.1\nrocketmqHome={workdir}\nkvConfigPath={workdir / 'kvConfig.json'}\n"
-        )
-        argv = [MQADMIN, "namesrv", "start", "-c", str(self.config), "--listen-port", "0", "--log-file", ""]
-        self.process = ServerProcess("name server", argv, workdir, NS_BOOT)
-        m = self.process.start(timeout=20)
-        self.addr = f"127.0.0.1:{m.group(2)}"
-        self.port = int(m.group(2))
-        self._sockets: list[socket.socket] = []
-
-    def stop(self) -> None:
-        for s in self._sockets:
-            s.close()
-        self.process.stop(timeout=5)
-
-    def keep(self, sock: socket.socket) -> None:
-        self._sockets.append(sock)
 
 
 def _recv_frame(sock: socket.socket) -> RemotingCommand:
@@ -83,7 +54,9 @@ def registration_frame(scenario: str, server_port: int | None = None, index: int
     return found[index]
 
 
-def register_broker(ns: NameServer, recorded: Frame, broker_addr: str | None = None) -> RemotingCommand:
+def register_broker(
+    ns: NameServerProcess, recorded: Frame, broker_addr: str | None = None
+) -> RemotingCommand:
     """Send a recorded registration to the name server (optionally under another broker address)."""
     cmd = frame.decode(recorded.frame)
     if broker_addr is not None:

@@ -22,9 +22,8 @@ from typing import Any
 import pytest
 
 from mqadmin.cli.docmodel import load_specs
-from tests.broker.peers import BrokerProcess
 from tests.cli_harness import BROKER_IDENTITY, Result, clean_env, run_mqadmin, unwrap
-from tests.controller.peers import ControllerNameServer
+from tests.servers import BrokerProcess, ControllerNameServer
 
 CLUSTER = "DefaultCluster"
 ROOT = ("rootUser", "rootSecret")

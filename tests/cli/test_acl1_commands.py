@@ -20,7 +20,8 @@ import pytest
 import yaml
 
 from tests.broker.test_acl import PLAIN_ACL
-from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin, unwrap
+from tests.cli_harness import Result, clean_env, run_mqadmin, unwrap
+from tests.servers import Cluster
 
 ADMIN_KEYS = ["--access-key", "AdminAK01", "--secret-key", "AdminSK01"]
 USER_KEYS = ["--access-key", "UserAK001", "--secret-key", "UserSK001"]
@@ -34,7 +35,7 @@ class Acl:
         (self.home / "conf").mkdir(parents=True)
         self.file = self.home / "conf" / "plain_acl.yml"
         self.file.write_text(PLAIN_ACL)
-        self.cluster = OurCluster(workdir / "c", aclEnable="true", rocketmqHome=self.home)
+        self.cluster = Cluster(workdir / "c", aclEnable="true", rocketmqHome=self.home)
         self.env = clean_env(workdir / "cli-home", workdir / "cli-cfg")
         self.ns = self.cluster.ns.addr
         self.addr = self.cluster.broker.addr

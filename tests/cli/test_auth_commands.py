@@ -14,27 +14,28 @@ from typing import Any
 
 import pytest
 
-from tests.broker.peers import BrokerProcess, NameServerProcess
+from tests import servers
 from tests.cli_harness import Result, clean_env, run_mqadmin, unwrap
+from tests.servers import BrokerProcess
 
 CLUSTER = "DefaultCluster"
 
 
-class Cluster:
+class Cluster(servers.Cluster):
+    """Two 5.3.3 brokers, ``broker-a`` (:attr:`a`) and ``broker-b`` (:attr:`b`), on our name server."""
+
     def __init__(self, root: Path) -> None:
-        self.ns = NameServerProcess(root / "ns")
-        self.a = BrokerProcess(root / "a", self.ns.addr, rocketmqVersion="5.3.3", brokerName="broker-a")
-        self.b = BrokerProcess(root / "b", self.ns.addr, rocketmqVersion="5.3.3", brokerName="broker-b")
+        super().__init__(root, rocketmqVersion="5.3.3", brokerName="broker-a")
+        self.a = self.broker
+        try:
+            self.b = self.add_broker("broker-b", rocketmqVersion="5.3.3", brokerName="broker-b")
+        except BaseException:
+            self.stop()
+            raise
         self.env = clean_env(root / "home", root / "cfg")
 
     def run(self, *args: str) -> Result:
         return run_mqadmin([*args, "-n", self.ns.addr], self.env)
-
-    def stop(self) -> None:
-        for p in (self.a, self.b):
-            if p.alive:
-                p.stop()
-        self.ns.stop()
 
 
 @pytest.fixture(scope="module")

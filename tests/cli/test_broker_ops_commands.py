@@ -20,8 +20,9 @@ import pytest
 
 from mqadmin.protocol.command import RemotingCommand
 from tests.admin_topic_broker.servers import Cluster, run
-from tests.cli.peers import NameServer, RecordedBroker, register_broker, registration_frame
+from tests.cli.peers import RecordedBroker, register_broker, registration_frame
 from tests.cli_harness import Result, recorded_text, unwrap
+from tests.servers import NameServerProcess
 
 V533 = "rocketmq-5.3.3"
 JAVA_BROKER5 = "127.0.0.1:10921"
@@ -304,12 +305,12 @@ def test_cluster_list_and_status_of_our_5x_broker(c5: Cluster, mqadmin) -> None:
 @pytest.fixture(scope="module")
 def recorded5(
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[NameServer, RecordedBroker, RecordedBroker]]:
+) -> Iterator[tuple[NameServerProcess, RecordedBroker, RecordedBroker]]:
     """Our name server with the two Java brokers of x06 registered, each at a recorded-answer peer
     (x06 recorded only the 5.3.3 broker's port: the 4.9.8 one answers as in v01_clusterList)."""
     a = RecordedBroker([f"{V533}/v01_clusterList"])
     b = RecordedBroker([f"{V533}/x06_clusterList5", f"{V533}/x07_brokerStatus5"], broker_port=10921)
-    ns = NameServer(tmp_path_factory.mktemp("namesrv-x06"))
+    ns = NameServerProcess(tmp_path_factory.mktemp("namesrv-x06"))
     try:
         register_broker(ns, registration_frame(f"{V533}/v18_getBrokerConfig"), a.addr)
         register_broker(ns, registration_frame(f"{V533}/x03_exportPopRecord", 9877), b.addr)

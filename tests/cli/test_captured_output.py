@@ -19,8 +19,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cli.peers import NameServer, RecordedBroker, register_broker, registration_frame
+from tests.cli.peers import RecordedBroker, register_broker, registration_frame
 from tests.cli_harness import mask_settings, recorded_run, with_namesrv
+from tests.servers import NameServerProcess
 
 V533 = "rocketmq-5.3.3"
 V498 = "rocketmq-4.9.8"
@@ -28,7 +29,7 @@ JAVA_NAMESRV = {V533: "127.0.0.1:9877", V498: "127.0.0.1:9876"}
 JAVA_BROKER = "127.0.0.1:10911"
 
 
-def unport(text: str, ns: NameServer, version: str, broker: RecordedBroker | None = None) -> str:
+def unport(text: str, ns: NameServerProcess, version: str, broker: RecordedBroker | None = None) -> str:
     text = text.replace(ns.addr, JAVA_NAMESRV[version])
     if broker is not None:
         text = text.replace(broker.addr, JAVA_BROKER)
@@ -36,17 +37,19 @@ def unport(text: str, ns: NameServer, version: str, broker: RecordedBroker | Non
 
 
 @pytest.fixture(scope="module")
-def ns533(namesrv: NameServer) -> NameServer:
+def ns533(namesrv: NameServerProcess) -> NameServerProcess:
     """Our name server holding what the 5.3.3 one held for v01-v11 (the broker's v02 registration)."""
     register_broker(namesrv, registration_frame(f"{V533}/v02_topicRoute"))
     return namesrv
 
 
 @pytest.fixture(scope="module")
-def broker_and_ns(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[NameServer, RecordedBroker]]:
+def broker_and_ns(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[NameServerProcess, RecordedBroker]]:
     """A second name server whose broker (as of v18/v19) lives at a recorded-answer peer's address."""
     broker = RecordedBroker([f"{V533}/v01_clusterList", f"{V533}/v19_topicListCluster"])
-    ns = NameServer(tmp_path_factory.mktemp("namesrv-b"))
+    ns = NameServerProcess(tmp_path_factory.mktemp("namesrv-b"))
     try:
         register_broker(ns, registration_frame(f"{V533}/v18_getBrokerConfig"), broker.addr)
         yield ns, broker
@@ -65,7 +68,7 @@ def broker_and_ns(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Na
         f"{V498}/s31_allocateMQ",
     ],
 )
-def test_read_commands(mqadmin, ns533: NameServer, scenario: str) -> None:  # type: ignore[no-untyped-def]
+def test_read_commands(mqadmin, ns533: NameServerProcess, scenario: str) -> None:  # type: ignore[no-untyped-def]
     args, expected = recorded_run(scenario)
     r = mqadmin(*with_namesrv(args, ns533.addr))
     assert r.code == 0, r.err
@@ -73,7 +76,7 @@ def test_read_commands(mqadmin, ns533: NameServer, scenario: str) -> None:  # ty
     assert unport(r.out, ns533, V533).encode() == expected
 
 
-def test_topic_route_missing(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_topic_route_missing(mqadmin, ns533: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     args, expected = recorded_run(f"{V533}/v09_topicRouteMissing")
     r = mqadmin(*with_namesrv(args, ns533.addr))
     assert r.raw == expected == b""
@@ -91,7 +94,7 @@ def _mask_config(text: str) -> str:
     return mask_settings(text, _MASKED_CONFIG, "<masked>")
 
 
-def test_get_namesrv_config(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_get_namesrv_config(mqadmin, ns533: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     """Same keys in the same (Properties) order and the same values, but paths and port."""
     args, expected = recorded_run(f"{V533}/v05_getNamesrvConfig")
     r = mqadmin(*with_namesrv(args, ns533.addr))
@@ -99,7 +102,7 @@ def test_get_namesrv_config(mqadmin, ns533: NameServer) -> None:  # type: ignore
     assert _mask_config(unport(r.out, ns533, V533)) == _mask_config(expected.decode())
 
 
-def test_kv_config_put_then_delete(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_kv_config_put_then_delete(mqadmin, ns533: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     for scenario in (f"{V533}/v06_updateKvConfig", f"{V533}/v11_deleteKvConfig"):
         args, expected = recorded_run(scenario)
         r = mqadmin(*with_namesrv(args, ns533.addr))
@@ -107,7 +110,7 @@ def test_kv_config_put_then_delete(mqadmin, ns533: NameServer) -> None:  # type:
         assert r.raw == expected
 
 
-def test_write_perm_wipe_then_add(mqadmin, ns533: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_write_perm_wipe_then_add(mqadmin, ns533: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     for scenario in (f"{V533}/v07_wipeWritePerm", f"{V533}/v08_addWritePerm"):
         args, expected = recorded_run(scenario)
         r = mqadmin(*with_namesrv(args, ns533.addr))
@@ -125,7 +128,7 @@ def _mask_hour(text: str) -> str:
     )
 
 
-def test_cluster_list(mqadmin, broker_and_ns: tuple[NameServer, RecordedBroker]) -> None:  # type: ignore[no-untyped-def]
+def test_cluster_list(mqadmin, broker_and_ns: tuple[NameServerProcess, RecordedBroker]) -> None:  # type: ignore[no-untyped-def]
     ns, broker = broker_and_ns
     args, expected = recorded_run(f"{V533}/v01_clusterList")
     r = mqadmin(*with_namesrv(args, ns.addr))
@@ -135,7 +138,7 @@ def test_cluster_list(mqadmin, broker_and_ns: tuple[NameServer, RecordedBroker])
     assert ours != _mask_hour(ours), "the hour column was not where the mask expects it"
 
 
-def test_topic_list_cluster(mqadmin, broker_and_ns: tuple[NameServer, RecordedBroker]) -> None:  # type: ignore[no-untyped-def]
+def test_topic_list_cluster(mqadmin, broker_and_ns: tuple[NameServerProcess, RecordedBroker]) -> None:  # type: ignore[no-untyped-def]
     ns, broker = broker_and_ns
     args, expected = recorded_run(f"{V533}/v19_topicListCluster")
     r = mqadmin(*with_namesrv(args, ns.addr))

@@ -12,21 +12,22 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from mqadmin.cli.commands.cold_data_admin import render_info
-from tests.cli_harness import OurCluster, Result, recorded_text, unwrap, with_namesrv
+from tests.cli_harness import Result, recorded_text, unwrap, with_namesrv
+from tests.servers import Cluster
 
 Run = Callable[..., Result]
 
 
 @pytest.fixture(scope="module")
-def five(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OurCluster]:
-    cluster = OurCluster(tmp_path_factory.mktemp("cold"), rocketmqVersion="5.3.3")
+def five(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    cluster = Cluster(tmp_path_factory.mktemp("cold"), rocketmqVersion="5.3.3")
     try:
         yield cluster
     finally:
         cluster.stop()
 
 
-def test_info_as_recorded(mqadmin: Run, five: OurCluster) -> None:
+def test_info_as_recorded(mqadmin: Run, five: Cluster) -> None:
     args, java = recorded_text("rocketmq-5.3.3/x02_getColdDataFlowCtrInfo")
     args = with_namesrv(args, five.ns.addr)
     args[args.index("-b") + 1] = five.broker.addr
@@ -35,7 +36,7 @@ def test_info_as_recorded(mqadmin: Run, five: OurCluster) -> None:
     assert r.out.replace(five.broker.addr, "127.0.0.1:10921") == java
 
 
-def test_update_remove_cluster_and_json(mqadmin: Run, five: OurCluster) -> None:
+def test_update_remove_cluster_and_json(mqadmin: Run, five: Cluster) -> None:
     ns, addr = five.ns.addr, five.broker.addr
     r = mqadmin("updateColdDataFlowCtrGroupConfig", "-n", ns, "-b", addr, "-g", "ColdGroupA", "-v", " 1024 ")
     assert (r.code, r.out, r.err) == (0, f"updateColdDataFlowCtrGroupConfig success, {addr}\n", "")
@@ -112,7 +113,7 @@ def test_runtime_entries_are_printed_with_dates() -> None:
     ) in text
 
 
-def test_refusals(mqadmin: Run, five: OurCluster) -> None:
+def test_refusals(mqadmin: Run, five: Cluster) -> None:
     ns, addr = five.ns.addr, five.broker.addr
     for args, why in (
         (

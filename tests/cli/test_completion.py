@@ -16,15 +16,16 @@ from mqadmin.cli.gen_completions import FILES, script
 from tests.broker.peers import create_topic
 from tests.cli.peers import SilentPeer
 from tests.cli.tmux import PROMPT, Tmux
-from tests.cli_harness import MQADMIN, OurCluster, clean_env
+from tests.cli_harness import MQADMIN, clean_env
+from tests.servers import Cluster
 
 TOPIC = "OrdersLiveTopic"
 GROUP = "BillingLiveGroup"
 
 
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OurCluster]:
-    c = OurCluster(tmp_path_factory.mktemp("completion"))
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    c = Cluster(tmp_path_factory.mktemp("completion"))
     try:
         for t in (TOPIC, f"%RETRY%{GROUP}"):
             assert create_topic(c.broker.addr, t, queues=1).code == 0
@@ -34,7 +35,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OurCluster]:
 
 
 @pytest.fixture(scope="module")
-def shell_env(cluster: OurCluster, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def shell_env(cluster: Cluster, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("shell")
     env = clean_env(root / "home", root / "config")
     env["PATH"] = f"{Path(MQADMIN).parent}:{env.get('PATH', '/usr/bin:/bin')}"
@@ -67,7 +68,7 @@ def test_bash_completes_commands_options_and_choices(bash: Tmux) -> None:
     bash.complete("mqadmin context li", "mqadmin context list")
 
 
-def test_bash_completes_live_names(bash: Tmux, cluster: OurCluster) -> None:
+def test_bash_completes_live_names(bash: Tmux, cluster: Cluster) -> None:
     bash.complete("mqadmin topicRoute -t OrdersLi", f"mqadmin topicRoute -t {TOPIC}")
     bash.complete("mqadmin consumerProgress -g BillingLi", f"mqadmin consumerProgress -g {GROUP}")
     bash.complete("mqadmin topicStatus -t X -c DefaultClu", "mqadmin topicStatus -t X -c DefaultCluster")

@@ -13,7 +13,8 @@ from mqadmin.localcluster import free_port
 from mqadmin.protocol import frame
 from mqadmin.protocol.header import encode_json_header
 from tests.captures import load_scenario
-from tests.cli.peers import NameServer, SilentPeer
+from tests.cli.peers import SilentPeer
+from tests.servers import NameServerProcess
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def dead() -> str:
     return f"127.0.0.1:{free_port()}"
 
 
-def test_context_lifecycle(mqadmin, env: dict[str, str], namesrv: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_context_lifecycle(mqadmin, env: dict[str, str], namesrv: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     r = mqadmin("context", "add", "local", "-n", namesrv.addr, "--description", "our name server", env=env)
     assert r.code == 0 and "(current)" in r.out
     assert (
@@ -64,7 +65,7 @@ def test_context_lifecycle(mqadmin, env: dict[str, str], namesrv: NameServer) ->
     assert r.code == 1 and "no context named 'nope'" in r.err
 
 
-def test_namesrv_precedence(mqadmin, env: dict[str, str], namesrv: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_namesrv_precedence(mqadmin, env: dict[str, str], namesrv: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     mqadmin("context", "add", "bad", "-n", dead(), "--use", env=env)
     mqadmin("context", "add", "good", "-n", namesrv.addr, env=env)
     # -n beats everything

@@ -1,5 +1,5 @@
 """Controller and HA commands against real processes: our name server with its embedded controller
-and our broker in controller mode (``tests/controller/peers.py``), and a plain broker for the
+and our broker in controller mode (``tests/servers.py``), and a plain broker for the
 recorded Java runs of ``haStatus`` (x01) and ``getBrokerEpoch`` (x05)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_harness import OurCluster, Result, recorded_text, with_namesrv
-from tests.controller.peers import ControllerNameServer, controller_broker
+from tests.cli_harness import Result, recorded_text, with_namesrv
+from tests.servers import Cluster, ControllerNameServer, controller_broker
 
 CLUSTER, NAME = "DefaultCluster", "broker-a"
 Run = Callable[..., Result]
@@ -187,15 +187,15 @@ def test_hostile_command_lines(mqadmin: Run, ctl: ControllerNameServer) -> None:
 
 
 @pytest.fixture(scope="module")
-def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OurCluster]:
-    cluster = OurCluster(tmp_path_factory.mktemp("plain"))
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    cluster = Cluster(tmp_path_factory.mktemp("plain"))
     try:
         yield cluster
     finally:
         cluster.stop()
 
 
-def test_ha_status_as_recorded(mqadmin: Run, plain: OurCluster) -> None:
+def test_ha_status_as_recorded(mqadmin: Run, plain: Cluster) -> None:
     """x01: a 5.3.3 master without slaves; ours says the same of itself (address and offset masked)."""
     args, java = recorded_text("rocketmq-5.3.3/x01_haStatus")
     args = with_namesrv(args, plain.ns.addr)
@@ -212,7 +212,7 @@ def test_ha_status_as_recorded(mqadmin: Run, plain: OurCluster) -> None:
     assert by_cluster.out == r.out
 
 
-def test_broker_epoch_as_recorded(mqadmin: Run, plain: OurCluster) -> None:
+def test_broker_epoch_as_recorded(mqadmin: Run, plain: Cluster) -> None:
     """x05: ``-b`` takes a broker name; given an address Java prints nothing. Ours prints nothing
     either, and says why on stderr with exit 7."""
     args, java = recorded_text("rocketmq-5.3.3/x05_getBrokerEpoch")
@@ -226,9 +226,9 @@ def test_broker_epoch_as_recorded(mqadmin: Run, plain: OurCluster) -> None:
     assert r.code == 3 and "this request only for controllerMode" in r.err, r.err
 
 
-def test_ha_status_of_a_slave(mqadmin: Run, plain: OurCluster, tmp_path: Path) -> None:
+def test_ha_status_of_a_slave(mqadmin: Run, plain: Cluster, tmp_path: Path) -> None:
     """A broker set up as SLAVE says it is one, with no master connected (Java's slave block)."""
-    from tests.broker.peers import BrokerProcess
+    from tests.servers import BrokerProcess
 
     slave = BrokerProcess(tmp_path / "slave", plain.ns.addr, None, brokerRole="SLAVE", brokerId=1)
     try:
@@ -243,7 +243,7 @@ def test_ha_status_of_a_slave(mqadmin: Run, plain: OurCluster, tmp_path: Path) -
         slave.stop()
 
 
-def test_a_name_server_without_controller_says_so(mqadmin: Run, plain: OurCluster) -> None:
+def test_a_name_server_without_controller_says_so(mqadmin: Run, plain: Cluster) -> None:
     """Controller codes to a name server that does not embed one: Java's REQUEST_CODE_NOT_SUPPORTED."""
     for args in (
         ["getControllerMetaData", "-a", plain.ns.addr],
@@ -255,7 +255,7 @@ def test_a_name_server_without_controller_says_so(mqadmin: Run, plain: OurCluste
         assert "REQUEST_CODE_NOT_SUPPORTED" in r.err and len(r.err.splitlines()) == 1, r.err
 
 
-def test_ha_status_of_the_recorded_broker_byte_exact(mqadmin: Run, plain: OurCluster) -> None:
+def test_ha_status_of_the_recorded_broker_byte_exact(mqadmin: Run, plain: Cluster) -> None:
     """x01 again, against the recorded 5.3.3 broker's own answer (replayed): the same text, byte for
     byte, once its address is the recorded one."""
     from tests.cli.peers import RecordedBroker

@@ -10,11 +10,12 @@ from collections.abc import Iterator
 import pytest
 
 from mqadmin.localcluster import free_port
-from tests.cli.peers import NameServer, SilentPeer, register_broker, registration_frame
+from tests.cli.peers import SilentPeer, register_broker, registration_frame
+from tests.servers import NameServerProcess
 
 
 @pytest.fixture(scope="module")
-def ns(namesrv: NameServer) -> NameServer:
+def ns(namesrv: NameServerProcess) -> NameServerProcess:
     register_broker(namesrv, registration_frame("rocketmq-5.3.3/v02_topicRoute"))
     return namesrv
 
@@ -32,7 +33,7 @@ def one_line(err: str) -> str:
     return lines[0]
 
 
-def test_success(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_success(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     r = mqadmin("topicRoute", "-n", ns.addr, "-t", "GoldenTopic")
     assert (r.code, r.err) == (0, "")
     j = mqadmin("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--json")
@@ -44,7 +45,7 @@ def test_success(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-de
     assert y.code == 0 and y.out.startswith("---\napiVersion: mqadmin/v1\nbrokerDatas:\n")
 
 
-def test_remote_error(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_remote_error(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     r = mqadmin("topicRoute", "-n", ns.addr, "-t", "NoSuchTopic")
     assert (r.code, r.out) == (7, "")
     line = one_line(r.err)
@@ -129,7 +130,7 @@ def test_unknown_command(mqadmin) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def test_failover_to_next_name_server(mqadmin, ns: NameServer, silent: SilentPeer) -> None:  # type: ignore[no-untyped-def]
+def test_failover_to_next_name_server(mqadmin, ns: NameServerProcess, silent: SilentPeer) -> None:  # type: ignore[no-untyped-def]
     dead = f"127.0.0.1:{free_port()}"
     r = mqadmin(
         "topicClusterList", "-n", f"{dead};{silent.addr},{ns.addr}", "-t", "GoldenTopic", "--timeout", "0.5"
@@ -145,7 +146,7 @@ def test_all_name_servers_down(mqadmin) -> None:  # type: ignore[no-untyped-def]
     assert a in line and b in line
 
 
-def test_partial_failure_of_fan_out(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_partial_failure_of_fan_out(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     dead = f"127.0.0.1:{free_port()}"
     r = mqadmin("addWritePerm", "-n", f"{ns.addr};{dead}", "-b", "broker-a")
     assert r.code == 6
@@ -159,7 +160,7 @@ def test_partial_failure_of_fan_out(mqadmin, ns: NameServer) -> None:  # type: i
     assert [x["ok"] for x in data["results"]] == [True, False]
 
 
-def test_kv_fan_out_partial_prints_nothing(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_kv_fan_out_partial_prints_nothing(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     dead = f"127.0.0.1:{free_port()}"
     r = mqadmin("updateKvConfig", "-n", f"{ns.addr};{dead}", "-s", "NS", "-k", "k", "-v", "v")
     assert (r.code, r.out) == (6, "")
@@ -172,12 +173,12 @@ def test_debug_shows_traceback(mqadmin) -> None:  # type: ignore[no-untyped-def]
     assert r.code == 4 and "Traceback" in r.err and r.out == ""
 
 
-def test_bad_interval_is_a_usage_error(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_bad_interval_is_a_usage_error(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     r = mqadmin("clusterList", "-n", ns.addr, "-i", "x")
     assert (r.code, r.out) == (2, "")
 
 
-def test_update_namesrv_config(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_update_namesrv_config(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     r = mqadmin("updateNamesrvConfig", "-n", ns.addr, "-k", "orderMessageEnable", "-v", " true ")
     assert (r.code, r.err) == (0, "")
     assert r.out == f"update name server config success![{ns.addr}]\norderMessageEnable : true\n"

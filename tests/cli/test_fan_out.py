@@ -10,8 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cli.peers import NameServer, SilentPeer, register_broker, registration_frame
+from tests.cli.peers import SilentPeer, register_broker, registration_frame
 from tests.cli_harness import MQADMIN
+from tests.servers import NameServerProcess
 
 
 @pytest.fixture(scope="module")
@@ -22,13 +23,15 @@ def silent_broker() -> Iterator[SilentPeer]:
 
 
 @pytest.fixture(scope="module")
-def ns(namesrv: NameServer, silent_broker: SilentPeer) -> NameServer:
+def ns(namesrv: NameServerProcess, silent_broker: SilentPeer) -> NameServerProcess:
     """A name server whose only broker never answers."""
     register_broker(namesrv, registration_frame("rocketmq-5.3.3/v02_topicRoute"), silent_broker.addr)
     return namesrv
 
 
-def test_unanswering_broker_still_gets_its_row(mqadmin, ns: NameServer, silent_broker: SilentPeer) -> None:  # type: ignore[no-untyped-def]
+def test_unanswering_broker_still_gets_its_row(
+    mqadmin, ns: NameServerProcess, silent_broker: SilentPeer
+) -> None:  # type: ignore[no-untyped-def]
     started = time.monotonic()
     r = mqadmin("clusterList", "-n", ns.addr, "--timeout", "0.4")
     assert time.monotonic() - started < 5
@@ -56,7 +59,7 @@ def test_unanswering_broker_still_gets_its_row(mqadmin, ns: NameServer, silent_b
     assert data["brokers"][0]["ok"] is False and data["errors"][0]["kind"] == "timeout"
 
 
-def test_deadline_caps_the_fan_out(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_deadline_caps_the_fan_out(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     started = time.monotonic()
     r = mqadmin("topicList", "-n", ns.addr, "-c", "--timeout", "5", "--deadline", "0.5")
     elapsed = time.monotonic() - started
@@ -67,7 +70,7 @@ def test_deadline_caps_the_fan_out(mqadmin, ns: NameServer) -> None:  # type: ig
     assert len(r.out.splitlines()) == 1 + 13  # header and a row per topic (retry topic left out)
 
 
-def test_interval_mode_repeats_until_interrupted(ns: NameServer, base_env: dict[str, str]) -> None:
+def test_interval_mode_repeats_until_interrupted(ns: NameServerProcess, base_env: dict[str, str]) -> None:
     p = subprocess.Popen(
         [MQADMIN, "clusterList", "-n", ns.addr, "-i", "1", "-m", "--timeout", "0.2"],
         stdout=subprocess.PIPE,

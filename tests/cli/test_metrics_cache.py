@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.broker.peers import BrokerProcess, NameServerProcess
 from tests.cli.test_metrics_failure import Exporter, mentions, samples, series_of
 from tests.cli_harness import clean_env
+from tests.servers import BrokerProcess, NameServerProcess
 
 INTERVAL = 1.0
 

@@ -22,8 +22,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from mqadmin.cli.prometheus import deadline_of
 from mqadmin.localcluster import free_port
-from tests.broker.peers import BrokerProcess, NameServerProcess
 from tests.cli_harness import MQADMIN, clean_env, run_mqadmin
+from tests.servers import BrokerProcess, NameServerProcess
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 

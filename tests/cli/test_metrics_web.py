@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from mqadmin.localcluster import free_port
-from tests.broker.peers import BrokerProcess, NameServerProcess
 from tests.cli_harness import MQADMIN, clean_env, run_mqadmin
+from tests.servers import BrokerProcess, NameServerProcess
 
 bcrypt = pytest.importorskip("bcrypt")
 

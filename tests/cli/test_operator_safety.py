@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from mqadmin.localcluster import NS_BOOT, ServerProcess, mqadmin_argv
 from mqadmin.protocol.acl import sign
 from tests.cli.peers import SilentPeer
 from tests.cli.tmux import PROMPT, Tmux
 from tests.cli_harness import MQADMIN
+from tests.servers import NameServerProcess
 
 
 @pytest.fixture
@@ -108,12 +108,7 @@ def _port_free(port: int) -> bool:
 def test_default_name_server_is_said_on_stderr(env: dict[str, str], tmp_path: Path) -> None:
     if not _port_free(9876):
         pytest.skip("127.0.0.1:9876 is taken on this machine")
-    (tmp_path / "ns").mkdir()
-    conf = tmp_path / "ns" / "namesrv.properties"
-    conf.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={tmp_path / 'ns' / 'kv.json'}\n")
-    argv = [*mqadmin_argv(), "namesrv", "start", "-c", str(conf), "--listen-port", "9876"]
-    server = ServerProcess("name server", [*argv, "--log-file", str(tmp_path / "ns.log")], tmp_path, NS_BOOT)
-    server.start()
+    server = NameServerProcess(tmp_path / "ns", port=9876)
     try:
         r = run(["topicList"], env)
         assert r.returncode == 0, r.stderr
@@ -125,7 +120,7 @@ def test_default_name_server_is_said_on_stderr(env: dict[str, str], tmp_path: Pa
         explicit = run(["topicList", "-n", "127.0.0.1:9876"], env)
         assert explicit.returncode == 0 and explicit.stderr == ""
     finally:
-        server.stop(10)
+        server.stop()
 
 
 @pytest.fixture

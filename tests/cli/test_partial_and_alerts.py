@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tests.admin_group_offset.servers import Cluster
-from tests.broker.peers import BrokerProcess
 from tests.cli_harness import MQADMIN
+from tests.servers import BrokerProcess
 
 TOPIC = "Orders"
 GROUP = "BillingGroup"
@@ -35,7 +35,7 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoBrokers]:
     root = tmp_path_factory.mktemp("two-brokers")
     c = TwoBrokers(root)
     try:
-        c.other = BrokerProcess(root / "broker-b", c.ns.addr, brokerName="broker-b")
+        c.other = c.add_broker("broker-b", brokerName="broker-b")
         deadline = time.monotonic() + 20
         while "broker-b" not in c.mqadmin("clusterList").out:  # registered with the name server
             assert time.monotonic() < deadline, "broker-b did not register"
@@ -58,11 +58,7 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoBrokers]:
         c.commit(GROUP, TOPIC, 0, 3)  # queue 0 consumed, queue 1 not: lag 3
         yield c
     finally:
-        try:
-            if getattr(c, "other", None) is not None:
-                c.other.stop()
-        finally:
-            c.stop()
+        c.stop()  # broker-b too
 
 
 def one_line(err: str, command: str) -> str:

@@ -21,8 +21,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from mqadmin.localcluster import free_port
 from tests.admin_group_offset.servers import Cluster
-from tests.broker.peers import BrokerProcess
 from tests.cli_harness import MQADMIN
+from tests.servers import BrokerProcess
 
 TOPIC = "PromTopic"
 GROUP = "PromGroup"

@@ -16,15 +16,16 @@ from pathlib import Path
 
 import pytest
 
+from tests import servers
 from tests.broker.peers import create_topic
-from tests.cli_harness import MQADMIN, OurCluster, Result, clean_env, run_mqadmin
+from tests.cli_harness import MQADMIN, Result, clean_env, run_mqadmin
 
 CLUSTER = "DefaultCluster"
 
 
 class Cluster:
     def __init__(self, root: Path) -> None:
-        self.our = OurCluster(root, rocketmqVersion="5.3.3")
+        self.our = servers.Cluster(root, rocketmqVersion="5.3.3")
         self.root = root
         self.env = clean_env(root / "home", root / "cfg")
 

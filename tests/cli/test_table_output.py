@@ -7,16 +7,17 @@ import json
 
 import pytest
 
-from tests.cli.peers import NameServer, register_broker, registration_frame
+from tests.cli.peers import register_broker, registration_frame
+from tests.servers import NameServerProcess
 
 
 @pytest.fixture(scope="module")
-def ns(namesrv: NameServer) -> NameServer:
+def ns(namesrv: NameServerProcess) -> NameServerProcess:
     register_broker(namesrv, registration_frame("rocketmq-5.3.3/v02_topicRoute"))
     return namesrv
 
 
-def test_route_as_tables_holds_the_json_data(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_route_as_tables_holds_the_json_data(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     data = json.loads(mqadmin("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--json").out)
     r = mqadmin("topicRoute", "-n", ns.addr, "-t", "GoldenTopic", "--output", "table")
     assert (r.code, r.err) == (0, "")
@@ -37,7 +38,7 @@ def test_route_as_tables_holds_the_json_data(mqadmin, ns: NameServer) -> None:  
     assert all(len(line) <= 80 for line in lines)
 
 
-def test_rich_is_loaded_only_for_tables(mqadmin, ns: NameServer) -> None:  # type: ignore[no-untyped-def]
+def test_rich_is_loaded_only_for_tables(mqadmin, ns: NameServerProcess) -> None:  # type: ignore[no-untyped-def]
     def imported(*args: str) -> set[str]:
         r = mqadmin(*args, env={"PYTHONPROFILEIMPORTTIME": "1"})
         return {ln.rsplit("|", 1)[1].strip() for ln in r.err.splitlines() if ln.startswith("import time:")}

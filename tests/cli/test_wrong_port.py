@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.broker.peers import create_topic
-from tests.cli_harness import OurCluster, Result, clean_env, run_mqadmin
+from tests.cli_harness import Result, clean_env, run_mqadmin
+from tests.servers import Cluster
 
 
 class _QuietHandler(http.server.BaseHTTPRequestHandler):
@@ -72,7 +73,7 @@ class TlsListener:
 
 class Ports:
     def __init__(self, root: Path) -> None:
-        self.our = OurCluster(root / "cluster")
+        self.our = Cluster(root / "cluster")
         self.env = clean_env(root / "home", root / "cfg")
         self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _QuietHandler)
         threading.Thread(target=self.http.serve_forever, daemon=True).start()

@@ -15,7 +15,8 @@ from mqadmin.cli.output import finite
 from mqadmin.cli.yamlout import dump_yaml
 from mqadmin.protocol.command import RemotingCommand
 from tests.broker.peers import call, create_topic
-from tests.cli_harness import OurCluster, clean_env, run_mqadmin
+from tests.cli_harness import clean_env, run_mqadmin
+from tests.servers import Cluster
 
 TRICKY = [
     ".5", "-.5", "+.5", "5.", ".inf", "-.inf", ".Inf", ".NaN", ".nan", "inf", "nan", "NaN",
@@ -76,9 +77,9 @@ def send(addr: str, topic: str, body: bytes) -> None:
 
 
 @pytest.fixture(scope="module")
-def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[OurCluster, dict[str, str]]]:
+def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Cluster, dict[str, str]]]:
     root = tmp_path_factory.mktemp("yaml")
-    c = OurCluster(root)
+    c = Cluster(root)
     try:
         for t in [*TOPICS, BODIES_TOPIC]:
             assert create_topic(c.broker.addr, t, queues=1).code == 0, t
@@ -90,7 +91,7 @@ def ours(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[OurCluster,
         c.stop()
 
 
-def test_message_bodies_yaml_reads_as_json(ours: tuple[OurCluster, dict[str, str]]) -> None:
+def test_message_bodies_yaml_reads_as_json(ours: tuple[Cluster, dict[str, str]]) -> None:
     """The tricky strings as message bodies, printed by printMsg: YAML and JSON agree, body for body."""
     c, env = ours
     args = ["printMsg", "-n", c.ns.addr, "-t", BODIES_TOPIC, "-d", "true"]
@@ -115,7 +116,7 @@ def test_message_bodies_yaml_reads_as_json(ours: tuple[OurCluster, dict[str, str
     assert sorted(bodies(printed)) == sorted(t for t in TRICKY if t), j.out[:800]
 
 
-def test_topic_list_yaml_reads_as_json(ours: tuple[OurCluster, dict[str, str]]) -> None:
+def test_topic_list_yaml_reads_as_json(ours: tuple[Cluster, dict[str, str]]) -> None:
     c, env = ours
     j = run_mqadmin(["topicList", "-n", c.ns.addr, "--json"], env)
     y = run_mqadmin(["topicList", "-n", c.ns.addr, "--output", "yaml"], env)
@@ -125,7 +126,7 @@ def test_topic_list_yaml_reads_as_json(ours: tuple[OurCluster, dict[str, str]]) 
     assert yaml.safe_load(y.out) == listed
 
 
-def test_kv_value_yaml_reads_as_json(ours: tuple[OurCluster, dict[str, str]]) -> None:
+def test_kv_value_yaml_reads_as_json(ours: tuple[Cluster, dict[str, str]]) -> None:
     c, env = ours
     for value in (": x", "a #b", "- item", "日本語 🙂", "1e3"):
         args = ["updateKvConfig", "-n", c.ns.addr, "-s", "NS", "-k", "K", "-v", value]

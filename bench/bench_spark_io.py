@@ -1,0 +1,177 @@
+"""The ``rocketmq`` Spark source and sink beside the plain pull loop, against our broker on loopback.
+
+Starts our name server and broker (``mqadmin.localcluster``), stores 1 KB messages with
+``bench_broker.fill`` and measures, in messages per second:
+
+- ``pull_loop``: ``bench_broker.pull_all``, the plain PULL_MESSAGE loop (one request per queue in
+  flight, records decoded without bodies): the yardstick;
+- ``task_read_before``: one Spark task's work as the batch reader did it before (32-message pulls,
+  one at a time, a message object per record), in this process;
+- ``task_read``: one task's work now (``read_range``: pipelined pulls, records into Arrow columns);
+- ``spark_batch_read`` / ``spark_stream_read``: ``spark.read`` / ``readStream`` (``availableNow``)
+  of the whole topic on ``local[N]`` into a ``noop`` sink, JVM warm (the second of two runs);
+- ``task_sink``: one task's sending (``send_rows``, 1 KB bodies), in this process;
+- ``spark_sink``: ``df.write.format("rocketmq")`` of the same number of rows on ``local[N]``.
+
+The load average is printed beside the numbers (two cores shared with others make them move).
+
+    python bench/bench_spark_io.py                      # 100,000 messages, local[1]
+    python bench/bench_spark_io.py --messages 20000 --tasks 2 --transfer 1024
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_broker import BODY_SIZE, QUEUES, TOPIC, cpu_s, fill, pull_all
+
+from mqadmin.localcluster import LocalCluster
+from mqadmin.protocol.command import RemotingCommand
+from mqadmin.remoting.client import RemotingClient
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def create_topic(addr: str, topic: str) -> None:
+    async def go() -> None:
+        async with RemotingClient() as c:
+            ext = {"topic": topic, "defaultTopic": "TBW102", "readQueueNums": str(QUEUES),
+                   "writeQueueNums": str(QUEUES), "perm": "6", "topicFilterType": "SINGLE_TAG",
+                   "topicSysFlag": "0", "order": "false"}  # fmt: skip
+            r = await c.invoke(addr, RemotingCommand.request(17, ext), 10)
+            assert r.code == 0, r.remark
+
+    asyncio.run(go())
+
+
+def task_reads(namesrv: str) -> tuple[float, float, int]:
+    """(old, new) msg/s of reading every queue in this process, one range after the other."""
+    from mqadmin.admin.api import MQAdmin
+    from mqadmin.admin.settings import AdminSettings
+    from mqadmin.pipeline.export.plan import ExportOptions, plan
+    from mqadmin.pipeline.export.pull import pull_range, read_range, to_batch
+
+    options = ExportOptions.parse({"namesrv": namesrv, "topic": TOPIC, "partitionSize": str(1 << 40)})
+    ranges = plan(options)
+    total = sum(r.size for r in ranges)
+    settings: AdminSettings = options.settings
+
+    async def before() -> int:
+        n = 0
+        async with MQAdmin(settings) as admin:
+            for r in ranges:
+                async for msgs in pull_range(admin.messages, r):
+                    n += to_batch(msgs, r.broker).num_rows if msgs else 0
+        return n
+
+    started = time.perf_counter()
+    got = asyncio.run(before())
+    old = got / (time.perf_counter() - started)
+    started, cpu = time.perf_counter(), time.process_time()
+    got = sum(b.num_rows for r in ranges for b in read_range(settings, r))
+    new = got / (time.perf_counter() - started)
+    print(f"task_read_cpu_us_per_msg {(time.process_time() - cpu) * 1e6 / max(got, 1):.1f}")
+    assert got == total, (got, total)
+    return old, new, total
+
+
+def task_sink(namesrv: str, count: int) -> tuple[float, float]:
+    """(msg/s, this process's CPU µs per message) of one task's sending."""
+    import pyarrow as pa
+
+    from mqadmin.pipeline.stream.sink import SinkOptions, send_rows
+
+    options = SinkOptions.parse({"namesrv": namesrv, "topic": "BenchSinkTask"})
+    body = b"y" * BODY_SIZE
+    batches = [pa.record_batch({"body": pa.array([body] * 4096, pa.binary())}) for _ in range(count // 4096)]
+    started, cpu = time.perf_counter(), time.process_time()
+    sent = asyncio.run(send_rows(options, iter(batches), "bench", 0, 0))
+    used = time.process_time() - cpu
+    return sent.messages / (time.perf_counter() - started), used * 1e6 / max(sent.messages, 1)
+
+
+def spark_numbers(namesrv: str, tasks: int, count: int) -> dict[str, float]:
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    from pyspark.sql import SparkSession
+
+    from mqadmin.pipeline.stream.datasource import register
+
+    spark = (
+        SparkSession.builder.master(f"local[{tasks}]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", str(tasks))
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    register(spark)
+    out: dict[str, float] = {}
+    work = Path(tempfile.mkdtemp(prefix="bench-spark-io-"))
+    for run in range(2):
+        started = time.perf_counter()
+        df = spark.read.format("rocketmq").option("namesrv", namesrv).option("topic", TOPIC).load()
+        df.write.format("noop").mode("overwrite").save()
+        out["spark_batch_read"] = count / (time.perf_counter() - started)
+        started = time.perf_counter()
+        q = (
+            spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", TOPIC)
+            .option("startingOffsets", "earliest").load()
+            .writeStream.format("noop").option("checkpointLocation", str(work / f"ck{run}"))
+            .trigger(availableNow=True).start()
+        )  # fmt: skip
+        q.awaitTermination()
+        out["spark_stream_read"] = count / (time.perf_counter() - started)
+        body = "z" * BODY_SIZE
+        rows = spark.range(count).selectExpr(f"'{body}' AS body").repartition(tasks)
+        rows.cache().count()
+        started = time.perf_counter()
+        rows.write.format("rocketmq").option("namesrv", namesrv).option("topic", "BenchSinkSpark").mode(
+            "append"
+        ).save()
+        out["spark_sink"] = count / (time.perf_counter() - started)
+    spark.stop()
+    return out
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--messages", type=int, default=100_000, help="messages stored and read")
+    p.add_argument("--tasks", type=int, default=1, help="Spark local[N]")
+    p.add_argument("--transfer", type=int, default=32, help="the broker's maxTransferCountOnMessageInMemory")
+    args = p.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-spark-io-"))
+    props = {"maxTransferCountOnMessageInMemory": args.transfer, "autoCreateTopicEnable": "true"}
+    with LocalCluster(work, broker_props=props) as cluster:
+        create_topic(cluster.broker_addr, TOPIC)
+        for t in ("BenchSinkTask", "BenchSinkSpark"):
+            create_topic(cluster.broker_addr, t)
+        asyncio.run(fill(cluster.broker_addr, args.messages))
+        print(f"messages {args.messages}")
+        print(f"broker_max_transfer_count {args.transfer}")
+        msgs, _, seconds = asyncio.run(pull_all(cluster.broker_addr))
+        print(f"pull_loop_msgs_per_s {msgs / seconds:.0f}  (load {load()})")
+        old, new, _ = task_reads(cluster.namesrv_addr)
+        print(f"task_read_before_msgs_per_s {old:.0f}  (load {load()})")
+        print(f"task_read_msgs_per_s {new:.0f}  (load {load()})")
+        assert cluster.broker is not None and cluster.broker.proc is not None
+        broker_cpu = cpu_s(cluster.broker.proc.pid)
+        rate, own_us = task_sink(cluster.namesrv_addr, args.messages)
+        broker_us = (cpu_s(cluster.broker.proc.pid) - broker_cpu) * 1e6 / args.messages
+        print(f"task_sink_1KB_msgs_per_s {rate:.0f}  (load {load()})")
+        print(f"task_sink_cpu_us_per_msg {own_us:.1f}")
+        print(f"broker_cpu_us_per_sunk_msg {broker_us:.1f}")
+        for name, value in spark_numbers(cluster.namesrv_addr, args.tasks, args.messages).items():
+            print(f"{name}_local{args.tasks}_msgs_per_s {value:.0f}  (load {load()})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,14 +7,16 @@ master-to-slaves map with Java's ``============`` banners).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.javaopts import JavaOpt
+from mqadmin.cli.results import Errors, Result, with_errors
 
 __all__ = [
     "BROKERS_DOC",
+    "Changed",
     "Member",
     "all_members",
     "bannered_members",
@@ -60,16 +62,27 @@ async def change_each(
 ) -> None:
     """One change asked of every broker at once: ``line % addr`` printed per success (in ``addrs``
     order), then ``tail`` if any succeeded; as data, ``data`` with the rows (:data:`BROKERS_DOC`)."""
-    done, rows = await inv.on_each(addrs, call)
-    data["brokers"] = rows
+    _, rows = await inv.on_each(addrs, call)
+    inv.out.emit(Changed(rows, line, data, tail, inv.error_list()))
 
-    def text() -> str:
-        lines = [line % a for a in addrs if a in done]
-        if done and tail:
-            lines.append(tail)
-        return "".join(lines)
 
-    inv.out.emit(inv.add_errors(data), text)
+@dataclass(frozen=True, slots=True)
+class Changed(Result):
+    """What :func:`change_each` answers: ``line % addr`` per broker that took the change, then
+    ``tail`` when any did; the document is the command's ``doc`` with the ``brokers`` rows."""
+
+    brokers: list[dict[str, Any]]
+    line: str
+    doc: dict[str, Any]
+    tail: str = ""
+    errors: Errors = field(default_factory=list)
+
+    def text(self) -> str:
+        done = [self.line % r["addr"] for r in self.brokers if r["ok"]]
+        return "".join(done) + (self.tail if done else "")
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({**self.doc, "brokers": self.brokers}, self.errors)
 
 
 @dataclass(frozen=True, slots=True)

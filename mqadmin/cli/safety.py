@@ -17,11 +17,22 @@ import click
 
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.results import Result
 
 if TYPE_CHECKING:
     from mqadmin.cli.command import Invocation
 
-__all__ = ["Step", "confirm", "failed", "not_found", "on_terminal", "probe", "safety_options", "show_plan"]
+__all__ = [
+    "Plan",
+    "Step",
+    "confirm",
+    "failed",
+    "not_found",
+    "on_terminal",
+    "probe",
+    "safety_options",
+    "show_plan",
+]
 
 
 def safety_options() -> list[click.Option]:
@@ -73,12 +84,25 @@ def plan_text(title: str, steps: list[Step]) -> str:
     return title + "\n" + "".join(s.line() for s in steps)
 
 
+@dataclass(frozen=True, slots=True)
+class Plan(Result):
+    """The ``--dry-run`` answer: the plan as text, or the command's ``doc`` with ``dryRun`` and the
+    ``plan``."""
+
+    title: str
+    steps: list[Step]
+    doc: dict[str, Any]
+
+    def text(self) -> str:
+        return plan_text(f"dry run, nothing changed: {self.title}", self.steps)
+
+    def data(self) -> dict[str, Any]:
+        return {**self.doc, "dryRun": True, "plan": [s.as_json() for s in self.steps]}
+
+
 def show_plan(inv: Invocation, title: str, steps: list[Step], doc: dict[str, Any]) -> None:
-    """The ``--dry-run`` output: the plan as text, or ``doc`` with ``dryRun`` and the ``plan``."""
-    inv.out.emit(
-        {**doc, "dryRun": True, "plan": [s.as_json() for s in steps]},
-        lambda: plan_text(f"dry run, nothing changed: {title}", steps),
-    )
+    """Write the ``--dry-run`` :class:`Plan`."""
+    inv.out.emit(Plan(title, steps, doc))
 
 
 def confirm(title: str, steps: list[Step], yes: bool) -> None:

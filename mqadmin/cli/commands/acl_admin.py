@@ -12,12 +12,19 @@ with its response code (209, 210, 211, or 16 when the caller is not an admin).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, change_each, master_addrs, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat, jstr
 from mqadmin.cli.nameargs import strict_bool
+from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.protocol.javacoll import java_hash_order
+
+if TYPE_CHECKING:
+    from mqadmin.admin.acl import ClusterAclVersionInfo
 
 
 def _target_opts(broker_desc: str, cluster_desc: str) -> list[JavaOpt]:
@@ -213,50 +220,52 @@ _VERSION_ROW = "%-16s  %-22s  %-22s  %-20s  %-22s  %-22s%n"
 async def cluster_acl_config_version(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None
 ) -> None:
-    from mqadmin.cli.javatime import format_date
 
     admin_api = inv.admin
     addrs = await master_addrs(inv, broker_addr, cluster_name)
     infos, rows = await inv.on_each(addrs, admin_api.acl.examine_broker_cluster_acl_version_info)
-    lines: list[str] = []
-    if broker_addr is None:
-        lines.append(
-            jformat(
-                _VERSION_ROW,
-                "#Cluster Name",
-                "#Broker Name",
-                "#Broker Addr",
-                "#AclFilePath",
-                "#AclConfigVersionNum",
-                "#AclLastUpdateTime",
-            )
-        )
-    for row in rows:
-        info = infos.get(row["addr"])
-        if info is None:
-            continue
-        files = info.all_acl_config_data_version
-        paths = java_hash_order(list(files))  # the Java tool reads them into a HashMap
-        row.update(
-            clusterName=info.cluster_name,
-            brokerName=info.broker_name,
-            brokerAddr=info.broker_addr,
-            files=[{"path": p, "counter": files[p].counter, "timestamp": files[p].timestamp} for p in paths],
-        )
-        for p in paths:
-            v = files[p]
-            lines.append(
-                jformat(
-                    _VERSION_ROW,
-                    info.cluster_name,
-                    info.broker_name,
-                    info.broker_addr,
-                    p,
-                    str(v.counter),
-                    format_date(v.timestamp),
+    inv.out.emit(AclVersions(rows, infos, broker_addr is not None, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class AclVersions(Result):
+    """clusterAclConfigVersion: each master's ACL files with their version (``infos``: by address, of
+    the masters that answered); ``one`` for ``-b``, which Java prints without the header."""
+
+    brokers: list[dict[str, Any]]
+    infos: dict[str, ClusterAclVersionInfo]
+    one: bool
+    errors: Errors
+
+    def text(self) -> str:
+        from mqadmin.cli.javatime import format_date
+
+        lines: list[str] = []
+        if not self.one:
+            head = ("#Cluster Name", "#Broker Name", "#Broker Addr", "#AclFilePath", "#AclConfigVersionNum")
+            lines.append(jformat(_VERSION_ROW, *head, "#AclLastUpdateTime"))
+        for info in (self.infos[r["addr"]] for r in self.brokers if r["addr"] in self.infos):
+            files = info.all_acl_config_data_version
+            for p in java_hash_order(list(files)):  # the Java tool reads them into a HashMap
+                who = (info.cluster_name, info.broker_name, info.broker_addr)
+                lines.append(
+                    jformat(_VERSION_ROW, *who, p, str(files[p].counter), format_date(files[p].timestamp))
                 )
-            )
-    if infos or not addrs:
-        which = "broker's" if broker_addr is not None else "cluster's"
-        lines.append(f"get {which} plain access config version success.\n")
-    inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(lines))
+        if self.infos or not self.brokers:
+            which = "broker's" if self.one else "cluster's"
+            lines.append(f"get {which} plain access config version success.\n")
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        rows = []
+        for row in self.brokers:
+            info = self.infos.get(row["addr"])
+            if info is not None:
+                files = [
+                    {"path": p, "counter": v.counter, "timestamp": v.timestamp}
+                    for p, v in info.all_acl_config_data_version.items()
+                ]
+                who = {"clusterName": info.cluster_name, "brokerName": info.broker_name}
+                row = {**row, **who, "brokerAddr": info.broker_addr, "files": files}
+            rows.append(row)
+        return with_errors({"brokers": rows}, self.errors)

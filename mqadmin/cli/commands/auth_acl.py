@@ -11,6 +11,7 @@ prints nothing, as in Java, and getAcl then exits 1 with a line on stderr.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.authargs import (
@@ -31,6 +32,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat
+from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.safety import (
     Step,
     confirm,
@@ -213,20 +215,39 @@ def _delete_acl_step(inv: Invocation, addr: str, acl: Any, subject: str, resourc
 async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one: bool) -> None:
     """getAcl/listAcl: every master asked at once, printed in Java's order."""
     found, rows = await inv.on_each(addrs, call)
-    text: list[str] = []
-    for row in rows:
-        addr = row["addr"]
-        if addr not in found:
-            continue
-        value = found[addr]
-        acls = ([] if value is None else [value]) if one else value
-        row[key] = (value.as_json() if value is not None else None) if one else [a.as_json() for a in acls]
-        if acls:
-            text.append(_acl_rows(acls))
     if one and found and not inv.failures and all(v is None for v in found.values()):
         # Java prints nothing; exit 1 says so
         raise CommandError(f"no ACL of that subject on {nowhere(addrs)}")
-    inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(text))
+    inv.out.emit(BrokerAcls(rows, found, key, one, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerAcls(Result):
+    """getAcl (``one``: an ACL or None per broker) and listAcl (a list per broker): each broker's row
+    carries what it answered under ``key``; the text is Java's table per broker that had any."""
+
+    brokers: list[dict[str, Any]]
+    found: dict[str, Any]
+    key: str
+    one: bool
+    errors: Errors
+
+    def _acls(self, addr: str) -> list[Any]:
+        value = self.found[addr]
+        return ([] if value is None else [value]) if self.one else list(value)
+
+    def text(self) -> str:
+        tables = (self._acls(r["addr"]) for r in self.brokers if r["addr"] in self.found)
+        return "".join(_acl_rows(acls) for acls in tables if acls)
+
+    def data(self) -> dict[str, Any]:
+        rows = []
+        for row in self.brokers:
+            if row["addr"] in self.found:
+                acls = [a.as_json() for a in self._acls(row["addr"])]
+                row = {**row, self.key: (acls[0] if acls else None) if self.one else acls}
+            rows.append(row)
+        return with_errors({"brokers": rows}, self.errors)
 
 
 @java_command(

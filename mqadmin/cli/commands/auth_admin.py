@@ -12,7 +12,8 @@ list with nothing in it) we print nothing too; getUser then exits 1 with a line 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.authargs import (
     change,
@@ -32,6 +33,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
+from mqadmin.cli.results import Result
 from mqadmin.cli.safety import (
     Step,
     confirm,
@@ -59,14 +61,23 @@ def _user_rows(users: list[UserInfo]) -> str:
     )
 
 
-def _emit_users(inv: Invocation, addr: str, users: list[UserInfo], tail: str, one: bool = False) -> None:
-    text = _user_rows(users) + tail if users else ""
-    data = (
-        {"addr": addr, "user": users[0].as_json()}
-        if one
-        else {"addr": addr, "users": [u.as_json() for u in users]}
-    )
-    inv.out.emit(data, lambda: text)
+@dataclass(frozen=True, slots=True)
+class Users(Result):
+    """getUser (``one``) and listUser: the users of the broker at ``addr`` (None: no master had any),
+    and the line Java prints after them."""
+
+    addr: str | None
+    users: list[UserInfo]
+    tail: str = ""
+    one: bool = False
+
+    def text(self) -> str:
+        return _user_rows(self.users) + self.tail if self.users else ""
+
+    def data(self) -> dict[str, Any]:
+        if self.one:
+            return {"addr": self.addr, "user": self.users[0].as_json()}
+        return {"addr": self.addr, "users": [u.as_json() for u in self.users]}
 
 
 # ------------------------------------------------------------------------------------------- users
@@ -227,7 +238,7 @@ async def get_user(
     for addr in addrs:  # one by one, as Java: the first broker that has the user answers
         user = await inv.admin.auth.get_user(addr, name)
         if user is not None:
-            _emit_users(inv, addr, [user], "", one=True)
+            inv.out.emit(Users(addr, [user], one=True))
             return
     raise CommandError(f"no user {name} on {nowhere(addrs)}")
 
@@ -246,14 +257,14 @@ async def list_user(
     filt = trim(name_filter)
     if broker_addr is not None:
         addr = broker_addr.strip()
-        _emit_users(inv, addr, await inv.admin.auth.list_user(addr, filt), "")
+        inv.out.emit(Users(addr, await inv.admin.auth.list_user(addr, filt)))
         return
     for addr in await masters(inv, cluster_name or "", "ListUserSubCommand"):
         users = await inv.admin.auth.list_user(addr, filt)
         if users:
-            _emit_users(inv, addr, users, f"get user from {addr} success.\n")
+            inv.out.emit(Users(addr, users, f"get user from {addr} success.\n"))
             return
-    inv.out.emit({"addr": None, "users": []}, lambda: "")
+    inv.out.emit(Users(None, []))
 
 
 @java_command(

@@ -39,7 +39,8 @@ sys.path.insert(0, str(ROOT))
 from mqadmin.localcluster import free_port  # noqa: E402
 from mqadmin.protocol.command import RemotingCommand  # noqa: E402
 from mqadmin.remoting.client import RemotingClient  # noqa: E402
-from tests.broker.peers import BrokerProcess, NameServerProcess, create_topic_fields  # noqa: E402
+from tests.broker.peers import create_topic_fields  # noqa: E402
+from tests.servers import BrokerProcess, NameServerProcess  # noqa: E402
 
 MQADMIN = str(Path(sys.executable).parent / "mqadmin")
 

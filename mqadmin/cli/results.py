@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mqadmin.cli.output import TableLayout
 
-__all__ = ["Errors", "Message", "Result", "with_errors"]
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.message_queue import MessageQueue
+
+__all__ = ["Errors", "Plain", "Result", "queue_key", "with_errors"]
 
 Errors = list[dict[str, Any]]
 """The failures of a fan-out as the contract writes them (``Invocation.error_list()``)."""
@@ -28,6 +31,12 @@ Errors = list[dict[str, Any]]
 def with_errors(doc: dict[str, Any], errors: Errors) -> dict[str, Any]:
     """``doc`` with its ``errors`` member when there are any."""
     return {**doc, "errors": errors} if errors else doc
+
+
+def queue_key(mq: MessageQueue) -> tuple[str, str, int]:
+    """A queue's place in documents: topic, broker name, queue id (the Java text sorts by
+    ``MessageQueue.compareTo``, UTF-16 order, which its renderer applies itself)."""
+    return (mq.topic or "", mq.broker_name or "", mq.queue_id)
 
 
 class Result(ABC):
@@ -46,7 +55,7 @@ class Result(ABC):
 
 
 @dataclass(slots=True)
-class Message(Result):
+class Plain(Result):
     """An answer whose Java text is a fixed message (``add broker to ... success``) beside its document."""
 
     doc: dict[str, Any]

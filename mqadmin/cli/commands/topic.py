@@ -7,7 +7,7 @@ route.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
@@ -21,6 +21,7 @@ from mqadmin.cli.javatext import (
     java_map_string,
     jformat,
 )
+from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.routeview import broker_addrs_in_java_order, route_bean, to_standard_json
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.route import TopicRouteData
@@ -37,8 +38,16 @@ DLQ_PREFIX = "%DLQ%"
 _ROUTE_FORMAT = "%-45s %-32s %-50s %-10s %-11s %-5s%n"
 
 
-def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
-    """The ``-l`` table; the second value is an error when a broker has no queue data (Java fails there)."""
+def _missing_queue_data(route: TopicRouteData) -> str | None:
+    """Why ``-l`` fails (Java throws at the first broker without queue data), or None."""
+    by_broker = {qd.broker_name for qd in route.queue_datas or []}
+    brokers = sorted(route.broker_datas or [], key=lambda b: java_string_sort_key(b.broker_name or ""))
+    missing = next((bd.broker_name for bd in brokers if bd.broker_name not in by_broker), None)
+    return None if missing is None else f"the route has no queue data for broker {missing}"
+
+
+def _route_list_text(route: TopicRouteData) -> str:
+    """The ``-l`` table, up to the first broker without queue data (where Java fails)."""
     by_broker = {qd.broker_name: qd for qd in route.queue_datas or []}
     brokers = sorted(route.broker_datas or [], key=lambda b: java_string_sort_key(b.broker_name or ""))
     lines = [
@@ -50,7 +59,7 @@ def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
     for bd in brokers:
         qd = by_broker.get(bd.broker_name)
         if qd is None:
-            return "".join(lines), f"the route has no queue data for broker {bd.broker_name}"
+            return "".join(lines)
         addrs = (
             java_map_string(broker_addrs_in_java_order(bd).items()) if bd.broker_addrs is not None else "null"
         )
@@ -60,7 +69,23 @@ def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
         total_write += qd.write_queue_nums
     lines.append("-" * 158 + "\n")
     lines.append(jformat(_ROUTE_FORMAT, "Total:", len(by_broker), "", total_read, total_write, ""))
-    return "".join(lines), None
+    return "".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class RouteView(Result):
+    """topicRoute: the route as fastjson pretty-prints it, or as the ``-l`` table (``listed``)."""
+
+    route: TopicRouteData
+    listed: bool
+
+    def text(self) -> str:
+        if self.listed:
+            return _route_list_text(self.route)
+        return fastjson_pretty(route_bean(self.route)) + "\n"
+
+    def data(self) -> dict[str, Any]:
+        return to_standard_json(route_bean(self.route))
 
 
 @java_command(
@@ -76,17 +101,25 @@ def _route_list_text(route: TopicRouteData) -> tuple[str, str | None]:
 )
 async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
     route = await inv.admin.namesrv.examine_topic_route_info(topic.strip())
-    bean = route_bean(route)
-    if inv.out.structured:
-        inv.out.data(to_standard_json(bean))
-        return
-    if not list_format:
-        inv.out.text(fastjson_pretty(bean) + "\n")
-        return
-    text, problem = _route_list_text(route)
-    inv.out.text(text)
+    inv.out.emit(RouteView(route, list_format))
+    problem = _missing_queue_data(route) if list_format and not inv.out.structured else None
     if problem:
         raise CommandError(problem)
+
+
+@dataclass(frozen=True, slots=True)
+class Names(Result):
+    """A set of names (topics, clusters) under ``key``: the text lists them in the order of the
+    Java ``HashSet`` filled in the order received; the document sorts them."""
+
+    key: str
+    names: list[str]
+
+    def text(self) -> str:
+        return "".join(f"{n}\n" for n in java_hash_order(self.names))
+
+    def data(self) -> dict[str, Any]:
+        return {self.key: sorted(self.names)}
 
 
 # ------------------------------------------------------------------------------- topicClusterList
@@ -106,8 +139,7 @@ async def topic_cluster_list(inv: Invocation, topic: str) -> None:
     why = route_topic_refusal(t)  # the route is asked after the cluster table: check it first
     if why is not None:
         raise HeaderError(why)
-    clusters = java_hash_order(await inv.admin.namesrv.get_topic_cluster_list(t))
-    inv.out.emit({"clusters": clusters}, lambda: "".join(f"{c}\n" for c in clusters))
+    inv.out.emit(Names("clusters", list(await inv.admin.namesrv.get_topic_cluster_list(t))))
 
 
 # ------------------------------------------------------------------------------------- topicList
@@ -139,7 +171,7 @@ async def _topic_rows(
         except (RemotingConnectError, RemotingTimeoutError) as e:
             failure = failure or e
             continue
-        return cluster, java_hash_order(groups), None
+        return cluster, list(groups), None
     return cluster, [], failure
 
 
@@ -153,22 +185,16 @@ async def _topic_rows(
 async def topic_list(inv: Invocation, cluster_model: bool) -> None:
     admin = inv.admin
     if not cluster_model:
-        topics = java_hash_order(await admin.namesrv.fetch_all_topic_list())
-        inv.out.emit({"topics": topics}, lambda: "".join(f"{t}\n" for t in topics))
+        inv.out.emit(Names("topics", list(await admin.namesrv.fetch_all_topic_list())))
         return
 
     info = await admin.namesrv.examine_broker_cluster_info()
-    inv.out.text(jformat("%-20s  %-48s  %-48s%n", "#Cluster Name", "#Topic", "#Consumer Group"))
-    topics = [
-        t
-        for t in java_hash_order(await admin.namesrv.fetch_all_topic_list())
-        if not t.startswith(RETRY_PREFIX) and not t.startswith(DLQ_PREFIX)
-    ]
+    listed = list(await admin.namesrv.fetch_all_topic_list())
+    topics = [t for t in listed if not t.startswith(RETRY_PREFIX) and not t.startswith(DLQ_PREFIX)]
     table = info.cluster_addr_table or {}
     inv.any_success = True  # the name server answered: failures per topic make it a partial result
     result = await admin.core.fan_out(topics, lambda t: _topic_rows(inv, t, table), deadline=inv.deadline)
     rows: list[dict[str, Any]] = []
-    lines: list[str] = []
     cut = inv.report_cut_off(result, "topics")
     for topic in topics:
         if topic in result.results:
@@ -180,20 +206,36 @@ async def topic_list(inv: Invocation, cluster_model: bool) -> None:
                 inv.report_once(result.errors[topic])
             cluster, groups = "", []
         rows.append({"cluster": cluster, "topic": topic, "groups": groups})
-        for group in groups or [""]:
-            lines.append(
-                jformat(
-                    "%-20s  %-64s  %-64s%n",
-                    front_string_at_least(cluster, 20),
-                    front_string_at_least(topic, 64),
-                    front_string_at_least(group, 64),
-                )
+    inv.out.emit(TopicClusters(listed, rows, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class TopicClusters(Result):
+    """topicList -c: each topic's cluster and consuming groups. Java prints the topics in the order
+    of the ``HashSet`` of every topic ``listed`` (retry and DLQ topics included), and each topic's
+    groups in their own set's; the document sorts both."""
+
+    listed: list[str]
+    rows: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        lines = [jformat("%-20s  %-48s  %-48s%n", "#Cluster Name", "#Topic", "#Consumer Group")]
+        by_topic = {r["topic"]: r for r in self.rows}
+        for row in (by_topic[t] for t in java_hash_order(self.listed) if t in by_topic):
+            cluster, topic = (
+                front_string_at_least(row["cluster"], 20),
+                front_string_at_least(row["topic"], 64),
             )
-    if inv.out.structured:
-        data: dict[str, Any] = {"topics": rows}
-        inv.out.data(inv.add_errors(data))
-    else:
-        inv.out.text("".join(lines))
+            for group in java_hash_order(row["groups"]) or [""]:
+                lines.append(
+                    jformat("%-20s  %-64s  %-64s%n", cluster, topic, front_string_at_least(group, 64))
+                )
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        rows = [{**r, "groups": sorted(r["groups"])} for r in sorted(self.rows, key=lambda r: r["topic"])]
+        return with_errors({"topics": rows}, self.errors)
 
 
 # ------------------------------------------------------------------------------------- allocateMQ
@@ -229,6 +271,20 @@ async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
         except ValueError as e:
             raise CommandError(f"cannot allocate the queues of {topic}: {e}") from None
         result[ip] = [mq.to_json_obj() for mq in share]
-    ordered = {ip: result[ip] for ip in java_hash_order(list(result))}
-    bean = Bean(result={ip: [Bean(q) for q in qs] for ip, qs in ordered.items()})
-    inv.out.emit({"result": ordered}, lambda: fastjson_compact(bean) + "\n")
+    inv.out.emit(Allocation(result))
+
+
+@dataclass(frozen=True, slots=True)
+class Allocation(Result):
+    """allocateMQ: each client ip's queues; Java prints the map in ``HashMap`` order, compact."""
+
+    shares: dict[str, list[dict[str, object]]]
+
+    def text(self) -> str:
+        ordered = java_hash_order(list(self.shares))
+        return (
+            fastjson_compact(Bean(result={ip: [Bean(q) for q in self.shares[ip]] for ip in ordered})) + "\n"
+        )
+
+    def data(self) -> dict[str, Any]:
+        return {"result": self.shares}

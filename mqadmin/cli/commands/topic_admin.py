@@ -25,7 +25,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.cli.javatime import human_time
 from mqadmin.cli.optvalues import need_target, parse_int
-from mqadmin.cli.results import Errors, Message, Result, with_errors
+from mqadmin.cli.results import Errors, Plain, Result, queue_key, with_errors
 from mqadmin.cli.safety import Step, confirm, failed, not_found, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import TopicOffset
@@ -487,7 +487,7 @@ async def update_topic_perm(
         row = {"addr": addr, "oldPerm": old, "ok": True}
         if old == new_perm:
             doc = {"topic": t, "perm": new_perm, "changed": False, "brokers": [row]}
-            inv.out.emit(Message(doc, "new perm equals to the old one!\n"))
+            inv.out.emit(Plain(doc, "new perm equals to the old one!\n"))
             return
         tc = config_for(name)
         await admin.topics.create_and_update_topic_config(addr, tc)
@@ -505,11 +505,6 @@ async def update_topic_perm(
 
 
 # ------------------------------------------------------------------------------------- topicStatus
-
-
-def queue_key(mq: MessageQueue) -> tuple[str, str, int]:
-    """A queue's natural order in documents: topic, broker name, queue id."""
-    return (mq.topic or "", mq.broker_name or "", mq.queue_id)
 
 
 _STATUS_HEAD = "%-32s  %-4s  %-20s  %-20s    %s%n"
@@ -598,7 +593,7 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
         if conf is None:
             raise CommandError(f"no order conf for topic {t} on the name server", ExitCode.REMOTE)
         doc = {"topic": t, "method": how, "orderConf": conf}
-        inv.out.emit(Message(doc, f"get orderConf success. topic=[{t}], orderConf=[{conf}] "))
+        inv.out.emit(Plain(doc, f"get orderConf success. topic=[{t}], orderConf=[{conf}] "))
         return
     if how == "put":
         conf = (order_conf or "").strip()
@@ -617,4 +612,4 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
     data: dict[str, Any] = {"topic": t, "method": how, "nameServers": rows}
     if conf is not None:
         data["orderConf"] = conf
-    inv.out.emit(Message(data, "" if inv.failures else text, inv.error_list()))
+    inv.out.emit(Plain(data, "" if inv.failures else text, inv.error_list()))

@@ -99,6 +99,7 @@ class BrokerController:
         self.store_stats = StoreStats()
         self.daily = DailyTotals()
         self.store = MessageStore(store_config_of(self.settings), self.store_host, self.store_port)
+        # a parked pull is answered by replaying it in the pull processor, which is built below with the hold
         self.hold = PullHoldService(lambda held: self.pull_processor.replay(held))
         self.writer = MessageWriter(self.store, self.store_stats, self.hold)
         self.namesrv_client = RemotingClient()

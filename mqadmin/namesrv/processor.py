@@ -10,8 +10,9 @@ Headers are read with the declared types of :mod:`mqadmin.protocol.headers.names
 Java's reflective decoder reads them (a missing field is null), and their names are checked on the
 way in: a name that the tables could not hold or send back (a control character, a path separator,
 a bad broker address) is refused with a clean error before anything changes, and so is a
-registration whose body names such a topic. GET_ROUTEINFO_BY_TOPIC reads its one field straight
-from the ext fields: a topic the tables cannot hold is simply not found there.
+registration whose body names such a topic. GET_ROUTEINFO_BY_TOPIC is read and decided by
+:mod:`mqadmin.namesrv.routequery` (the same decision the fast path and the workers ask): a topic
+the tables cannot hold is simply not found there.
 
 Codes nobody handles are answered by the remoting server with REQUEST_CODE_NOT_SUPPORTED and
 Java's remark (`` request type N not supported``).
@@ -30,8 +31,7 @@ from typing import Any
 from mqadmin.namesrv.config import Configuration, NamesrvConfig
 from mqadmin.namesrv.kvconfig import NAMESPACE_ORDER_TOPIC_CONFIG, KVConfigManager
 from mqadmin.namesrv.remarks import EXCEPTION_WHERE, java_exception_remark
-from mqadmin.namesrv.replica import BODY, FORWARD, NOT_FOUND, FillAnswer
-from mqadmin.namesrv.routeanswer import FAQ_TOPIC_URL, V4_9_4, ZONE_MODE, ZONE_NAME, not_found_remark
+from mqadmin.namesrv.routequery import ZONE_NAME, RouteQuery, RouteTables, answer, response
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.controller import BrokerMemberGroup, GetBrokerMemberGroupResponseBody
 from mqadmin.protocol.bodies.properties import string_to_properties
@@ -70,16 +70,15 @@ from mqadmin.protocol.headers.namesrv import (
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.version import V5_0_0
 from mqadmin.remoting.server import Connection, RemotingServer
-from mqadmin.route import MASTER_ID, MinBrokerIdChange, RouteInfoManager
+from mqadmin.route import MinBrokerIdChange, RouteInfoManager
 
-__all__ = ["FAQ_TOPIC_URL", "LARGE_REGISTRATION", "NamesrvProcessor"]
+__all__ = ["LARGE_REGISTRATION", "NamesrvProcessor"]
 
 log = logging.getLogger("mqadmin.namesrv")
 
 SUCCESS = ResponseCode.SUCCESS
 SYSTEM_ERROR = ResponseCode.SYSTEM_ERROR
 NO_PERMISSION = ResponseCode.NO_PERMISSION
-TOPIC_NOT_EXIST = ResponseCode.TOPIC_NOT_EXIST
 QUERY_NOT_FOUND = ResponseCode.QUERY_NOT_FOUND
 
 V3_0_11 = 37
@@ -156,7 +155,7 @@ class NamesrvProcessor:
         self.config = config
         self.configuration = configuration
         self._notify = notify or (lambda notices: None)
-        self._started = time.monotonic()
+        self.tables = RouteTables(routes, kv, config)
         self._lock: asyncio.Lock | None = None
         listed = config.config_black_list.split(";")
         self.black_list = frozenset(_ALWAYS_BLACK) | frozenset(k for k in listed if k)
@@ -191,23 +190,6 @@ class NamesrvProcessor:
     def install(self, server: RemotingServer) -> None:
         for code, handler in self.handlers().items():
             server.register_handler(int(code), handler)
-
-    def fast_route_body(self, topic: str, standard: bool) -> bytes | None:
-        """A route body the fast path may send as it is, or None when the handler must decide
-        (an unknown topic, an order config to splice in, a server still waiting for service)."""
-        config = self.config
-        if config.order_message_enable or config.need_wait_for_service:
-            return None
-        return self.routes.route_body(topic, standard)
-
-    def fill_answer(self, topic: str, standard: bool) -> FillAnswer:
-        """What a worker process asking for a route gets: the body, no route, or ask with the request."""
-        body = self.fast_route_body(topic, standard)
-        if body is not None:
-            return BODY, body
-        if self.config.order_message_enable or self.config.need_wait_for_service:
-            return FORWARD, None
-        return NOT_FOUND, None
 
     # ------------------------------------------------------------------------------ serialized writes
 
@@ -268,59 +250,10 @@ class NamesrvProcessor:
     # ------------------------------------------------------------------------------ routes
 
     def get_route_info_by_topic(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
-        """GET_ROUTEINFO_BY_TOPIC, the hot path: a cached body per topic and form.
-
-        The two fields of ``GetRouteInfoRequestHeader`` it needs are read straight from the ext
-        fields (no header object per request). Any text can be looked up: the tables only hold
-        topics that passed :func:`route_topic_refusal`, so any other is answered as unknown.
-        """
-        ext = req.ext_fields
-        topic = ext.get("topic") if ext is not None else None
-        config = self.config
-        if (
-            config.need_wait_for_service
-            and time.monotonic() - self._started < config.wait_seconds_for_service
-        ):
-            log.warning("name server not ready. request code %d", req.code)
-            return req.response(SYSTEM_ERROR, "name server not ready")
-        standard = req.version >= V4_9_4 or (
-            ext is not None and parse_bool(ext.get("acceptStandardJsonOnly"))
-        )
-        order_conf = None
-        if config.order_message_enable:
-            order_conf = self.kv.get(NAMESPACE_ORDER_TOPIC_CONFIG, topic)
-        body = self.routes.route_body(topic, standard, order_conf)
-        if body is None:
-            return req.response(TOPIC_NOT_EXIST, not_found_remark(topic))
-        if ext is not None and ZONE_MODE in ext:
-            body = self._zone_filtered(topic, ext, order_conf) or body
-        return req.response(SUCCESS, body=body)
-
-    def _zone_filtered(self, topic: str | None, ext: dict[str, str], order_conf: str | None) -> bytes | None:
-        """Java ``ZoneRouteRPCHook``: a zone-mode client sees its zone's brokers (and master-less ones)."""
-        zone = ext.get(ZONE_NAME)
-        if not parse_bool(ext.get(ZONE_MODE)) or zone is None or not zone.strip():
-            return None
-        route = self.routes.pickup_topic_route(topic)
-        if route is None:
-            return None
-        route.order_topic_conf = order_conf
-        kept, dropped = [], {}
-        for b in route.broker_datas or []:
-            if b.broker_addrs is None:
-                continue
-            same_zone = b.zone_name is not None and b.zone_name.lower() == zone.lower()
-            if b.broker_addrs.get(MASTER_ID) is None or same_zone:  # master down: read from its slaves
-                kept.append(b)
-            else:
-                dropped[b.broker_name] = b
-        route.broker_datas = kept
-        route.queue_datas = [q for q in route.queue_datas or [] if q.broker_name not in dropped]
-        if route.filter_server_table:
-            for b in dropped.values():
-                for addr in (b.broker_addrs or {}).values():
-                    route.filter_server_table.pop(addr, None)
-        return route.encode(standard=False)
+        """GET_ROUTEINFO_BY_TOPIC, as :func:`~mqadmin.namesrv.routequery.answer` decides it over the
+        tables. Any text can be looked up: the tables only hold topics that passed
+        :func:`route_topic_refusal`, so any other is answered as unknown."""
+        return response(req, answer(RouteQuery.of_request(req), self.tables))
 
     def get_broker_cluster_info(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         return req.response(SUCCESS, body=self.routes.cluster_info_body())

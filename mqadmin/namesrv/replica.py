@@ -20,13 +20,12 @@ import asyncio
 import logging
 import struct
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
+
+from mqadmin.namesrv.routequery import FORWARD, Forward, NotFound, RouteQuery, not_found_remark
 
 __all__ = [
-    "BODY",
-    "FORWARD",
     "MAX_MESSAGE",
-    "NOT_FOUND",
     "FillAnswer",
     "ReplicaFeed",
     "ReplicaProtocol",
@@ -35,10 +34,11 @@ __all__ = [
 
 log = logging.getLogger("mqadmin.namesrv")
 
-BODY, NOT_FOUND, FORWARD = 0, 1, 2
-"""Fill outcomes: here is the body; the topic has no route; ask the primary with the request itself."""
+_BODY, _NOT_FOUND, _FORWARD = 0, 1, 2
+"""Fill outcomes on the channel: here is the body; the topic has no route; ask with the request itself."""
 
-FillAnswer = tuple[int, bytes | None]
+FillAnswer = bytes | NotFound | Forward
+"""What the primary's tables answer a fill (:meth:`~mqadmin.namesrv.routequery.RouteTables.fill`)."""
 
 _HEAD = struct.Struct(">IB")
 _FILL_HEAD = struct.Struct(">BBI")  # standard, status, topic length
@@ -169,12 +169,12 @@ class ReplicaFeed(ReplicaProtocol):
         if kind == _K_FILL:
             standard = payload[0] == 1
             topic = payload[1:].decode("utf-8", "surrogatepass")
-            status, body = self._answer(topic, standard)
+            status, body = _fill_status(self._answer(topic, standard))
             self.flush()
             raw = _topic_bytes(topic)
             if body is not None and 1 + _FILL_HEAD.size + len(raw) + len(body) > MAX_MESSAGE:
                 log.error("replica channel: the route of %r is too large to send, forwarding", topic[:128])
-                status, body = FORWARD, None
+                status, body = _FORWARD, None
             head = _FILL_HEAD.pack(payload[0], status, len(raw))
             self.send(_K_ANSWER, head + raw + (body or b""))
         elif kind == _K_SYNC:
@@ -192,12 +192,21 @@ class ReplicaFeed(ReplicaProtocol):
         super().connection_lost(exc)
 
 
+def _fill_status(ans: FillAnswer) -> tuple[int, bytes | None]:
+    if isinstance(ans, bytes):
+        return _BODY, ans
+    return (_NOT_FOUND if isinstance(ans, NotFound) else _FORWARD), None
+
+
 class RouteReplica(ReplicaProtocol):
-    """The worker's end: a cache of route bodies kept in step with the primary.
+    """The worker's end: a cache of route bodies kept in step with the primary, and a route source
+    (:class:`~mqadmin.namesrv.routequery.RouteSource`) that holds plain routes only.
 
     ``cache`` is anything with ``get``, ``put``, ``drop`` and ``clear`` by ``(topic, standard)``
     (a :class:`~mqadmin.route.routecache.RouteBodyCache`).
     """
+
+    complete: Final = False
 
     def __init__(self, cache: Any) -> None:
         super().__init__()
@@ -206,15 +215,22 @@ class RouteReplica(ReplicaProtocol):
         self._syncs: dict[int, asyncio.Future[None]] = {}
         self._next_sync = 0
 
-    def body(self, topic: str, standard: bool) -> bytes | None:
-        """The fast path's lookup: the cached body, or None."""
-        return self.cache.get(topic, standard)  # type: ignore[no-any-return]
+    def waiting(self) -> bool:
+        return False  # the primary decides that: a query it does not answer yet is never cached here
+
+    def route_body(self, query: RouteQuery) -> bytes | None:
+        """The cached body of a plain query, or None."""
+        return self.cache.get(query.topic, query.standard)  # type: ignore[no-any-return]
 
     def ready(self) -> None:
         self.send(_K_READY)
 
-    async def fill(self, topic: str, standard: bool) -> FillAnswer:
-        """Ask the primary for one route (queries for the same one share the question)."""
+    async def fill(self, query: RouteQuery) -> FillAnswer:
+        """Ask the primary for the route of a plain query (queries for the same one share the question);
+        any other query is for the primary to answer with the request itself."""
+        topic, standard = query.topic, query.standard
+        if topic is None or not query.plain:
+            return FORWARD
         key = (topic, standard)
         fut = self._fills.get(key)
         if fut is None:
@@ -238,14 +254,17 @@ class RouteReplica(ReplicaProtocol):
         if kind == _K_ANSWER:
             std, status, n = _FILL_HEAD.unpack_from(payload, 0)
             topic = payload[6 : 6 + n].decode("utf-8", "surrogatepass")
-            body = payload[6 + n :] if status == BODY else None
             standard = std == 1
-            if body is not None:
+            ans: FillAnswer = FORWARD
+            if status == _BODY:
+                body = payload[6 + n :]
                 self.cache.put(topic, standard, body)
-                body = self.cache.get(topic, standard) or body  # the shared copy
+                ans = self.cache.get(topic, standard) or body  # the shared copy
+            elif status == _NOT_FOUND:
+                ans = NotFound(not_found_remark(topic))
             fut = self._fills.pop((topic, standard), None)
             if fut is not None and not fut.done():
-                fut.set_result((status, body))
+                fut.set_result(ans)
         elif kind == _K_INVALIDATE:
             for topic in payload.decode("utf-8", "surrogatepass").split("\n"):
                 self.cache.drop(topic)

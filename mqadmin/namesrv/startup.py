@@ -19,8 +19,8 @@ from typing import TextIO
 from mqadmin.controller import ControllerStoreError, embedded_config
 from mqadmin.javaconfig import JavaBean
 from mqadmin.namesrv.config import STORE_DIR_NAME, NamesrvConfig, NettyClientConfig, NettyServerConfig
-from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.kvconfig import KVConfigError
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.namesrv.workers import default_workers
 from mqadmin.protocol.names import bad_text
 from mqadmin.remoting.loops import loop_factory, resolve_loop

@@ -30,18 +30,10 @@ import sys
 from collections.abc import Awaitable, Coroutine
 from typing import Any
 
-from mqadmin.namesrv.replica import BODY, NOT_FOUND, RouteReplica
-from mqadmin.namesrv.routeanswer import (
-    ROUTE_CODE,
-    V4_9_4,
-    ZONE_MODE,
-    RouteAnswers,
-    not_found_remark,
-    route_prefilter,
-)
-from mqadmin.protocol.codes import ResponseCode
+from mqadmin.namesrv.fastpath import ROUTE_CODE, route_prefilter
+from mqadmin.namesrv.replica import RouteReplica
+from mqadmin.namesrv.routequery import FORWARD, RouteQuery, answer, response
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.javanum import parse_bool
 from mqadmin.remoting.client import Connection, HandlerResult, HandlerTable, parse_addr
 from mqadmin.remoting.loops import loop_factory
 from mqadmin.remoting.server import RemotingServer
@@ -73,41 +65,31 @@ class Worker:
     def install(self, server: RemotingServer) -> None:
         server.register_handler(ROUTE_CODE, self.route)
         server.register_default_handler(self.forward)
-        prefilter = route_prefilter(RouteAnswers(self.replica.body))
-        server.connection_factory = functools.partial(Connection, prefilter=prefilter)
+        server.connection_factory = functools.partial(Connection, prefilter=route_prefilter(self.replica))
 
     def route(self, conn: Connection, req: RemotingCommand) -> HandlerResult | Awaitable[HandlerResult]:
         """A route query the fast path left: answered at once when its route is at hand and
         nothing before it waits, else in turn: the copy filled from the primary, or passed on."""
-        ext = req.ext_fields
-        if ext is not None and _TURN not in conn.attrs and ZONE_MODE not in ext:
-            topic = ext.get("topic")
-            if topic is not None:
-                standard = req.version >= V4_9_4 or parse_bool(ext.get("acceptStandardJsonOnly"))
-                body = self.replica.body(topic, standard)
-                if body is not None:
-                    return req.response(ResponseCode.SUCCESS, body=body)
-        return _in_turn(conn, self._route(conn, req))
+        query = RouteQuery.of_request(req)
+        if _TURN not in conn.attrs:
+            ans = answer(query, self.replica)
+            if type(ans) is bytes:
+                return response(req, ans)
+        return _in_turn(conn, self._route(conn, req, query))
 
     def forward(self, conn: Connection, req: RemotingCommand) -> Awaitable[HandlerResult]:
         """Pass a request on to the primary over this client's own channel, and its answer back."""
         return _in_turn(conn, self._forward(conn, req))
 
-    async def _route(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
-        ext = req.ext_fields
-        topic = ext.get("topic") if ext is not None else None
-        if topic is None or ZONE_MODE in (ext or {}):
+    async def _route(
+        self, conn: Connection, req: RemotingCommand, query: RouteQuery
+    ) -> RemotingCommand | None:
+        ans = answer(query, self.replica)  # filled while this one waited its turn?
+        if ans is FORWARD:
+            ans = await self.replica.fill(query)
+        if ans is FORWARD:
             return await self._forward(conn, req)
-        standard = req.version >= V4_9_4 or parse_bool((ext or {}).get("acceptStandardJsonOnly"))
-        body = self.replica.body(topic, standard)  # filled while this one waited its turn?
-        if body is not None:
-            return req.response(ResponseCode.SUCCESS, body=body)
-        status, body = await self.replica.fill(topic, standard)
-        if status == BODY:
-            return req.response(ResponseCode.SUCCESS, body=body)
-        if status == NOT_FOUND:
-            return req.response(ResponseCode.TOPIC_NOT_EXIST, not_found_remark(topic))
-        return await self._forward(conn, req)
+        return response(req, ans)
 
     async def _forward(self, conn: Connection, req: RemotingCommand) -> RemotingCommand | None:
         upstream = await self._upstream(conn)

@@ -257,12 +257,9 @@ class Connection(asyncio.Protocol):
         if self._prefilter is not None and not self._decoder.buffered and not self._tasks:
             taken, answer = self._prefilter(data)
             if answer:
-                self._write(answer)
-                if self._closed:
+                self._write(answer)  # the connection is active as of now
+                if self._closed or taken >= len(data):
                     return
-            if taken >= len(data):
-                self._last_active = self._loop.time()
-                return
             if taken:
                 data = data[taken:]
         self._last_active = self._loop.time()

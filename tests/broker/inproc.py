@@ -9,7 +9,7 @@ from pathlib import Path
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.broker.server import BrokerController
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import RemotingClient
 

@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mqadmin.namesrv.controller import NamesrvController
 
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.settings import AdminSettings, Credentials
 from mqadmin.broker.admission import NotDeclared
 from mqadmin.broker.server import BrokerController
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.codes import RequestCode, ResponseCode, request_name
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError

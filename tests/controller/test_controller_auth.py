@@ -19,11 +19,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from mqadmin.namesrv.controller import NamesrvController
 
 from mqadmin.controller.auth import ControllerAuth, ControllerAuthError
 from mqadmin.localcluster import mqadmin_argv
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.bodies.controller import BrokerReplicasInfo, SyncStateSet
 from mqadmin.protocol.codes import RequestCode as RQ

@@ -18,7 +18,7 @@ import pytest
 
 from mqadmin.controller import ControllerStoreError
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.bodies.controller import BrokerReplicasInfo, ElectMasterResponseBody, SyncStateSet
 from mqadmin.protocol.codes import RequestCode as RQ
 from mqadmin.protocol.codes import ResponseCode as RC

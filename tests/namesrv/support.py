@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import encode
 

@@ -10,7 +10,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.frame import MAX_FRAME, encode
 from tests.namesrv.support import (
     Wire,

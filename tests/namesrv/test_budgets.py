@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.replica import _FILL_HEAD, MAX_MESSAGE
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.bodies.register import NON_STANDARD_JSON_MAX, RegisterBrokerBody
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper

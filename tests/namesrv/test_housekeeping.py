@@ -6,7 +6,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.frame import FrameDecoder
 from tests.namesrv.support import (
     Wire,

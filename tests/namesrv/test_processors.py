@@ -7,7 +7,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.command import RemotingCommand, SerializeType

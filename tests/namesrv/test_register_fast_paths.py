@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mqadmin.namesrv.controller import NamesrvController
 from mqadmin.namesrv.processor import LARGE_REGISTRATION
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.register import RegisterBrokerBody

@@ -12,7 +12,7 @@ import os
 import signal
 from pathlib import Path
 
-from mqadmin.namesrv.controller import WORKER_EXIT_GRACE
+from mqadmin.namesrv.server import WORKER_EXIT_GRACE
 from tests.namesrv.support import Wire, namesrv, register, route_query, run, topic_config
 from tests.namesrv.test_budgets import _through_worker
 

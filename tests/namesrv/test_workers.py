@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from tests.namesrv.support import (
     Wire,
     namesrv,

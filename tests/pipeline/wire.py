@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
-from mqadmin.namesrv.controller import NamesrvController
+from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.bodies import (
     ConsumeStats,
     KVTable,

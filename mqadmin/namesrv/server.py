@@ -19,9 +19,9 @@ from typing import Any
 
 from mqadmin.controller import ControllerProcessor
 from mqadmin.namesrv.config import Configuration, NamesrvConfig, NettyServerConfig
+from mqadmin.namesrv.fastpath import route_prefilter
 from mqadmin.namesrv.kvconfig import KVConfigManager
 from mqadmin.namesrv.processor import NamesrvProcessor
-from mqadmin.namesrv.routeanswer import RouteAnswers, route_prefilter
 from mqadmin.namesrv.workers import WorkerPool
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
@@ -102,7 +102,7 @@ class NamesrvController:
         self.processor.install(server)
         if self.controller is not None:
             self.controller.attach(server, self.processor.broker_heartbeat)
-        prefilter = route_prefilter(RouteAnswers(self.processor.fast_route_body))
+        prefilter = route_prefilter(self.processor.tables)
         server.connection_factory = functools.partial(Connection, prefilter=prefilter)
         server.on_close.append(self._channel_closed)
         port = await server.start(self.server_config.bind_address, self.server_config.listen_port)
@@ -138,7 +138,7 @@ class NamesrvController:
             "log_file": self._log_file,
             "cache_bytes": self._route_cache_bytes,
         }
-        self.pool = WorkerPool(self.workers - 1, settings, self.processor.fill_answer)
+        self.pool = WorkerPool(self.workers - 1, settings, self.processor.tables.fill)
         self.routes.route_cache.on_drop = self.pool.invalidate
         await self.pool.start()
 

@@ -80,7 +80,9 @@ async def _queue(admin: MQAdmin, topic: str, broker: str, addr: str, qid: int) -
     mq = MessageQueue(topic, broker, qid)
     try:
         lo, hi = await asyncio.gather(admin.messages.min_offset(mq), admin.broker.max_offset_at(addr, mq))
-    except (RemotingError, RemoteCommandError) as e:
+    except RemoteCommandError:
+        raise  # the broker answered, and refused (no permission, ...): not a broker that left
+    except RemotingError as e:
         log.warning("broker %s (%s) did not answer for %s queue %d: %s", broker, addr, topic, qid, e)
         return None
     return QueueState(topic, broker, addr, qid, lo, hi)

@@ -253,12 +253,21 @@ def test_runtime_info_only_misses_on_rewritten_keys() -> None:
 
 
 def test_captured_create_topic_ext_fields() -> None:
+    """Every captured UPDATE_AND_CREATE_TOPIC: its header decodes, and the topic it says, sent again
+    with the same default topic and force, is the same ext fields (attributes and order included)."""
+    from mqadmin.protocol.bodies.topic import parse_attributes
+    from mqadmin.protocol.headers.topic import CreateTopicRequestHeader
+
     samples = _create_topic_ext_samples()
     assert samples, "no UPDATE_AND_CREATE_TOPIC requests in the captures"
     for req, ext in samples:
-        tc = TopicConfig.from_create_topic_fields(ext)
-        again = tc.to_create_topic_fields(ext["defaultTopic"], force=ext.get("force") == "true")
-        assert again == ext, req.scenario
+        header = CreateTopicRequestHeader.decode(ext)
+        tc = header.to_config()
+        tc.order = header.order
+        if header.attributes is not None:
+            tc.attributes = parse_attributes(header.attributes)
+        again = CreateTopicRequestHeader.from_config(tc, header.default_topic, force=bool(header.force))
+        assert again.to_ext() == ext, req.scenario
     print(f"\nUPDATE_AND_CREATE_TOPIC ext fields: {len(samples)}")
 
 

@@ -14,7 +14,6 @@ when a body comes from a 4.x peer, so it re-encodes without them; a 5.x peer alw
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Self
@@ -185,56 +184,6 @@ class TopicConfig(j.JsonBody):
     def encode(self, standard: bool = False) -> bytes:
         return self._text().encode()
 
-    # -------------------------------------------------------------------- UPDATE_AND_CREATE_TOPIC
-
-    def to_create_topic_fields(self, default_topic: str = "TBW102", *, force: bool = False) -> dict[str, str]:
-        """``CreateTopicRequestHeader`` ext fields for this topic, as ``MQClientAPIImpl.createTopic``.
-
-        A 5.x tool adds ``attributes`` (``+key=value`` pairs joined by commas, ``AttributeParser``)
-        and ``force``; they are sent when ``attributes`` is not ``None``. The caller orders the map.
-        """
-        out = {
-            "topic": self.topic_name or "",
-            "defaultTopic": default_topic,
-            "readQueueNums": str(self.read_queue_nums),
-            "writeQueueNums": str(self.write_queue_nums),
-            "perm": str(self.perm),
-            "topicFilterType": self.topic_filter_type or "SINGLE_TAG",
-            "topicSysFlag": str(self.topic_sys_flag),
-            "order": "true" if self.order else "false",
-        }
-        if self.attributes is not None:
-            attrs = java_hash_dict(self.attributes)
-            out["attributes"] = ",".join([f"{k}={v}" if v else k for k, v in attrs.items()])
-            out["force"] = "true" if force else "false"
-        return out
-
-    @classmethod
-    def from_create_topic_fields(cls, ext: Mapping[str, str | None]) -> Self:
-        """The topic a broker builds from UPDATE_AND_CREATE_TOPIC ext fields.
-
-        Required fields missing or numbers that do not parse raise :class:`ProtocolError`, as Java
-        fails the request. ``attributes`` keeps the ``+``/``-`` prefixes (``AttributeParser.parseToMap``).
-        """
-        required = {}
-        for name in _CREATE_TOPIC_REQUIRED:  # @CFNotNull in CreateTopicRequestHeader
-            value = ext.get(name)
-            if value is None:
-                raise ProtocolError(f"the custom field <{name}> is null")
-            required[name] = value
-        flag = ext.get("topicSysFlag")
-        raw_attrs = ext.get("attributes")
-        return cls(
-            topic_name=required["topic"],
-            read_queue_nums=_parse_int(required["readQueueNums"], "readQueueNums"),
-            write_queue_nums=_parse_int(required["writeQueueNums"], "writeQueueNums"),
-            perm=_parse_int(required["perm"], "perm"),
-            topic_filter_type=required["topicFilterType"],
-            topic_sys_flag=0 if flag is None else _parse_int(flag, "topicSysFlag"),
-            order=required["order"].lower() == "true",  # Boolean.parseBoolean
-            attributes=None if raw_attrs is None else parse_attributes(raw_attrs),
-        )
-
     # -------------------------------------------------------------------- compressed registration
 
     def to_line(self, v5: bool) -> str:
@@ -275,17 +224,6 @@ class TopicConfig(j.JsonBody):
             topic_filter_type=_filter_type(parts[4]),
             attributes=attributes,
         )
-
-
-_CREATE_TOPIC_REQUIRED = (
-    "topic",
-    "defaultTopic",
-    "readQueueNums",
-    "writeQueueNums",
-    "perm",
-    "topicFilterType",
-    "order",
-)
 
 
 def _filter_type(s: str) -> str:

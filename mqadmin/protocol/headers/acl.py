@@ -3,7 +3,7 @@
 UPDATE_AND_CREATE_ACL_CONFIG (50), DELETE_ACL_CONFIG (51), UPDATE_GLOBAL_WHITE_ADDRS_CONFIG (53);
 GET_BROKER_CLUSTER_ACL_INFO (52) and GET_BROKER_CLUSTER_ACL_CONFIG (54) carry no request header.
 What the values may be (key lengths, perms, address patterns) is the broker's check
-(:func:`mqadmin.broker.acl_plain.access_config_refusal`), which the admin client runs too before sending.
+(:func:`mqadmin.broker.acl.accounts.access_config_refusal`), which the admin client runs too before sending.
 """
 
 from __future__ import annotations

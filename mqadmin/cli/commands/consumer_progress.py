@@ -13,6 +13,7 @@ reason we do better, and say so in the help epilog:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -28,6 +29,7 @@ from mqadmin.cli.javatext import front_string_at_least, jformat, jstr
 from mqadmin.cli.javatime import format_date
 from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts
 from mqadmin.cli.nameargs import group_arg, topic_arg
+from mqadmin.cli.results import Errors, Result, queue_key, with_errors
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.javacoll import java_hash_order
@@ -122,68 +124,85 @@ async def _group_progress(
     for exc in failures:
         inv.report(exc)
     inv.any_success = True
-    clients = await _client_of_queue(inv, group) if show_ip else {}
-    lines = [
-        jformat(
-            _PROGRESS_HEADER_IP if show_ip else _PROGRESS_HEADER,
-            "#Topic",
-            "#Broker Name",
-            "#QID",
-            "#Broker Offset",
-            "#Consumer Offset",
-            *(["#Client IP"] if show_ip else []),
-            "#Diff",
-            "#Inflight",
-            "#LastTime",
-        )
-    ]
-    rows: list[dict[str, Any]] = []
-    diff_total = inflight_total = 0
-    for mq in sorted_queues(stats):
-        w = stats.offset_table[mq]
-        diff = w.broker_offset - w.consumer_offset
-        inflight = (w.pull_offset or 0) - w.consumer_offset
-        diff_total += diff
-        inflight_total += inflight
-        last = "N/A" if w.last_timestamp == 0 else format_date(w.last_timestamp)
-        head = (front_string_at_least(mq.topic, 64), front_string_at_least(mq.broker_name, 32), mq.queue_id)
+    clients = await _client_of_queue(inv, group) if show_ip else None
+    alerts = group_alerts(group, stats, limits)
+    progress = GroupProgress(group, stats, clients, alerts if limits.active else None, inv.error_list())
+    inv.out.emit(progress)
+    return alert_exit(inv, alerts)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupProgress(Result):
+    """consumerProgress -g: each queue's offsets, lag and last consume time, and the group's totals.
+
+    Java sorts the queues as ``MessageQueue.compareTo`` does; the document by topic, broker name and
+    queue id. ``clients`` (with ``-s true``) is the client IP holding each queue."""
+
+    group: str
+    stats: ConsumeStats
+    clients: dict[MessageQueue, str] | None
+    alerts: list[str] | None
+    errors: Errors
+
+    def _queue(self, mq: MessageQueue) -> dict[str, Any]:
+        w = self.stats.offset_table[mq]
         row: dict[str, Any] = {
             "topic": mq.topic,
             "brokerName": mq.broker_name,
             "queueId": mq.queue_id,
             "brokerOffset": w.broker_offset,
             "consumerOffset": w.consumer_offset,
-            "diff": diff,
-            "inflight": inflight,
+            "diff": w.broker_offset - w.consumer_offset,
+            "inflight": (w.pull_offset or 0) - w.consumer_offset,
             "lastTimestamp": w.last_timestamp,
         }
-        if show_ip:
-            ip = clients.get(mq, "N/A")
-            row["clientIP"] = ip
-            lines.append(
-                jformat(_PROGRESS_ROW_IP, *head, w.broker_offset, w.consumer_offset, ip, diff, inflight, last)
+        if self.clients is not None:
+            row["clientIP"] = self.clients.get(mq, "N/A")
+        return row
+
+    def text(self) -> str:
+        ip = self.clients is not None
+        head = ("#Topic", "#Broker Name", "#QID", "#Broker Offset", "#Consumer Offset")
+        tail = ("#Diff", "#Inflight", "#LastTime")
+        lines = [
+            jformat(_PROGRESS_HEADER_IP if ip else _PROGRESS_HEADER, *head, *(["#Client IP"] * ip), *tail)
+        ]
+        for mq in sorted_queues(self.stats):
+            q = self._queue(mq)
+            who = (
+                front_string_at_least(mq.topic, 64),
+                front_string_at_least(mq.broker_name, 32),
+                mq.queue_id,
             )
-        else:
-            lines.append(
-                jformat(_PROGRESS_ROW, *head, w.broker_offset, w.consumer_offset, diff, inflight, last)
-            )
-        rows.append(row)
-    lines.append("\n")
-    lines.append(jformat("Consume TPS: %.2f%n", stats.consume_tps))
-    lines.append(jformat("Consume Diff Total: %d%n", diff_total))
-    lines.append(jformat("Consume Inflight Total: %d%n", inflight_total))
-    doc: dict[str, Any] = {
-        "group": group,
-        "queues": rows,
-        "consumeTps": stats.consume_tps,
-        "diffTotal": diff_total,
-        "inflightTotal": inflight_total,
-    }
-    alerts = group_alerts(group, stats, limits)
-    if limits.active:
-        doc["alerts"] = alerts
-    inv.out.emit(inv.add_errors(doc), lambda: "".join(lines))
-    return alert_exit(inv, alerts)
+            offsets = (q["brokerOffset"], q["consumerOffset"])
+            last = "N/A" if q["lastTimestamp"] == 0 else format_date(q["lastTimestamp"])
+            if ip:
+                lines.append(
+                    jformat(_PROGRESS_ROW_IP, *who, *offsets, q["clientIP"], q["diff"], q["inflight"], last)
+                )
+            else:
+                lines.append(jformat(_PROGRESS_ROW, *who, *offsets, q["diff"], q["inflight"], last))
+        totals = self._totals()
+        lines.append("\n")
+        lines.append(jformat("Consume TPS: %.2f%n", self.stats.consume_tps))
+        lines.append(jformat("Consume Diff Total: %d%n", totals["diffTotal"]))
+        lines.append(jformat("Consume Inflight Total: %d%n", totals["inflightTotal"]))
+        return "".join(lines)
+
+    def _totals(self) -> dict[str, int]:
+        queues = [self._queue(mq) for mq in self.stats.offset_table]
+        return {
+            "diffTotal": sum(q["diff"] for q in queues),
+            "inflightTotal": sum(q["inflight"] for q in queues),
+        }
+
+    def data(self) -> dict[str, Any]:
+        queues = [self._queue(mq) for mq in sorted(self.stats.offset_table, key=queue_key)]
+        doc: dict[str, Any] = {"group": self.group, "queues": queues, "consumeTps": self.stats.consume_tps}
+        doc.update(self._totals())
+        if self.alerts is not None:
+            doc["alerts"] = self.alerts
+        return with_errors(doc, self.errors)
 
 
 def alert_exit(inv: Invocation, alerts: list[str]) -> ExitCode | None:
@@ -247,14 +266,9 @@ def group_summary_row(
 
 async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode | None:
     admin = inv.admin
-    inv.out.text(
-        jformat(_GROUPS_HEADER, "#Group", "#Count", "#Version", "#Type", "#Model", "#TPS", "#Diff Total")
-    )
-    topics = java_hash_order(await admin.namesrv.fetch_all_topic_list())
+    listed = list(await admin.namesrv.fetch_all_topic_list())
     inv.any_success = True
-    groups, skipped = askable_groups(
-        parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)
-    )
+    groups, skipped = askable_groups(_retry_groups(listed))
     for name in dict.fromkeys(skipped):
         inv.warn(name.note())
     # a group's summary is a route, consume stats (three request timeouts, as Java) and a connection
@@ -262,7 +276,8 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     # request that timed out, not as groups cut off
     deadline = inv.common.deadline if inv.common.deadline is not None else inv.settings.timeout * 6
     result = await admin.core.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=deadline)
-    lines, rows, alerts = [], [], []
+    found: dict[str, tuple[ConsumeStats | None, ConsumerConnection | None]] = {}
+    alerts: list[str] = []
     cut = inv.report_cut_off(result, "groups")
     for group in groups:
         if group in result.errors:
@@ -273,18 +288,40 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
             stats, conn, problems = result.results[group]
             for p in problems:  # a frozen broker fails every group: said once
                 inv.report_once(p)
-        text, data = group_summary_row(group, stats, conn)
-        lines.append(text)
-        rows.append(data)
+        found[group] = (stats, conn)
         alerts += group_alerts(group, stats, limits)
-    if inv.out.structured:
-        doc: dict[str, Any] = {"groups": rows}
-        if limits.active:
-            doc["alerts"] = alerts
-        inv.out.data(inv.add_errors(doc))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(GroupSummaries(listed, found, alerts if limits.active else None, inv.error_list()))
     return alert_exit(inv, alerts)
+
+
+def _retry_groups(topics: list[str]) -> list[str]:
+    """The groups of the ``%RETRY%`` topics among ``topics``, in their order."""
+    return [parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSummaries(Result):
+    """consumerProgress without -g: a summary row per group that has a ``%RETRY%`` topic. Java meets
+    the groups in the ``HashSet`` order of every topic ``listed``; the document sorts them."""
+
+    listed: list[str]
+    groups: dict[str, tuple[ConsumeStats | None, ConsumerConnection | None]]
+    alerts: list[str] | None
+    errors: Errors
+
+    def text(self) -> str:
+        head = ("#Group", "#Count", "#Version", "#Type", "#Model", "#TPS", "#Diff Total")
+        order = dict.fromkeys(g for g in _retry_groups(java_hash_order(self.listed)) if g in self.groups)
+        rows = (group_summary_row(g, *self.groups[g])[0] for g in order)
+        return jformat(_GROUPS_HEADER, *head) + "".join(rows)
+
+    def data(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {
+            "groups": [group_summary_row(g, *self.groups[g])[1] for g in sorted(self.groups)]
+        }
+        if self.alerts is not None:
+            doc["alerts"] = self.alerts
+        return with_errors(doc, self.errors)
 
 
 @java_command(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.javatime import human_millis
 from mqadmin.cli.nameargs import group_arg
+from mqadmin.cli.results import Result
 from mqadmin.protocol.bodies.consumption import ConsumerRunningInfo
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_string_sort_key, properties_order
@@ -256,10 +258,22 @@ async def _one_running_info(inv: Invocation, group: str, client_id: str, jstack:
     info = await inv.admin.consumers.get_consumer_running_info(group, client_id, jstack)
     if info is None:
         raise CommandError(f"no broker of group {group}'s %RETRY% topic to ask")
-    inv.out.emit(
-        {"group": group, "clientId": client_id, "runningInfo": info.to_json_obj()},
-        lambda: running_info_text(info),
-    )
+    inv.out.emit(RunningInfo(group, client_id, info))
+
+
+@dataclass(frozen=True, slots=True)
+class RunningInfo(Result):
+    """consumerStatus/consumer -i: one client's running info, as Java's ``formatString``."""
+
+    group: str
+    client_id: str
+    info: ConsumerRunningInfo
+
+    def text(self) -> str:
+        return running_info_text(self.info)
+
+    def data(self) -> dict[str, Any]:
+        return {"group": self.group, "clientId": self.client_id, "runningInfo": self.info.to_json_obj()}
 
 
 _RUNNING_JSON = (
@@ -352,31 +366,48 @@ async def consumer(
 async def consumer_connection(inv: Invocation, consumer_group: str, broker_addr: str | None) -> None:
     group = group_arg(consumer_group)
     cc = await _connection(inv, group, broker_addr.strip() if broker_addr is not None else None)
-    lines = [jformat("%-36s %-22s %-10s %s%n", "#ClientId", "#ClientAddr", "#Language", "#Version")]
-    conns = []
-    for c in cc.connection_set:
-        version = version_name(c.version)
-        lines.append(jformat("%-36s %-22s %-10s %s%n", c.client_id, c.client_addr, c.language, version))
-        conns.append(
-            {"clientId": c.client_id, "clientAddr": c.client_addr, "language": c.language, "version": version}
-        )
-    lines.append("\nBelow is subscription:\n")
-    lines.append(jformat("%-20s %s%n", "#Topic", "#SubExpression"))
-    subs = []
-    for topic in concurrent_hash_order(list(cc.subscription_table)):
-        sd = cc.subscription_table[topic]
-        lines.append(jformat("%-20s %s%n", sd.topic, sd.sub_string))
-        subs.append({"topic": sd.topic, "subExpression": sd.sub_string})
-    lines.append("\n")
-    lines.append(f"ConsumeType: {jstr(cc.consume_type)}\n")
-    lines.append(f"MessageModel: {jstr(cc.message_model)}\n")
-    lines.append(f"ConsumeFromWhere: {jstr(cc.consume_from_where)}\n")
-    doc = {
-        "group": group,
-        "connections": conns,
-        "subscriptions": subs,
-        "consumeType": cc.consume_type,
-        "messageModel": cc.message_model,
-        "consumeFromWhere": cc.consume_from_where,
-    }
-    inv.out.emit(doc, lambda: "".join(lines))
+    inv.out.emit(ConnectionView(group, cc))
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionView(Result):
+    """consumerConnection: the group's clients online and what they subscribe to (Java prints the
+    subscriptions in ``ConcurrentHashMap`` order; the document sorts them by topic)."""
+
+    group: str
+    connection: ConsumerConnection
+
+    def text(self) -> str:
+        cc = self.connection
+        lines = [jformat("%-36s %-22s %-10s %s%n", "#ClientId", "#ClientAddr", "#Language", "#Version")]
+        for c in cc.connection_set:
+            version = version_name(c.version)
+            lines.append(jformat("%-36s %-22s %-10s %s%n", c.client_id, c.client_addr, c.language, version))
+        lines.append("\nBelow is subscription:\n")
+        lines.append(jformat("%-20s %s%n", "#Topic", "#SubExpression"))
+        for topic in concurrent_hash_order(list(cc.subscription_table)):
+            sd = cc.subscription_table[topic]
+            lines.append(jformat("%-20s %s%n", sd.topic, sd.sub_string))
+        lines.append("\n")
+        lines.append(f"ConsumeType: {jstr(cc.consume_type)}\n")
+        lines.append(f"MessageModel: {jstr(cc.message_model)}\n")
+        lines.append(f"ConsumeFromWhere: {jstr(cc.consume_from_where)}\n")
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        cc = self.connection
+        conns = [
+            {"clientId": c.client_id, "clientAddr": c.client_addr, "language": c.language}
+            | {"version": version_name(c.version)}
+            for c in cc.connection_set
+        ]
+        table = cc.subscription_table
+        subs = [{"topic": table[t].topic, "subExpression": table[t].sub_string} for t in sorted(table)]
+        return {
+            "group": self.group,
+            "connections": conns,
+            "subscriptions": subs,
+            "consumeType": cc.consume_type,
+            "messageModel": cc.message_model,
+            "consumeFromWhere": cc.consume_from_where,
+        }

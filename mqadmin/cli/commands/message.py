@@ -14,6 +14,7 @@ The text is the Java 5.3.3 tool's. Where Java misbehaves we say what went wrong 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
@@ -34,6 +35,7 @@ from mqadmin.cli.javatext import jformat
 from mqadmin.cli.javatime import format_date, human_time
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
+from mqadmin.cli.results import Plain, Result
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javanum import LONG_MAX, parse_bool
 from mqadmin.protocol.message import Message, MessageExt
@@ -277,6 +279,20 @@ async def query_msg_by_key(
 # ------------------------------------------------------------------------------- queryMsgByUniqueKey
 
 
+@dataclass(frozen=True, slots=True)
+class PushedDirectly(Result):
+    """queryMsgByUniqueKey -g -d: what the push consumer answered when handed the message."""
+
+    msg_id: str
+    result: Any
+
+    def text(self) -> str:
+        return consume_result_string(self.result)
+
+    def data(self) -> dict[str, Any]:
+        return {"msgId": self.msg_id, "pushConsumer": True, "consumeResult": self.result}
+
+
 @java_command(
     "queryMsgByUniqueKey",
     [
@@ -308,19 +324,14 @@ async def query_msg_by_unique_key(
         g, cid = group_arg(group), client_id.strip()
         info = await admin.messages.consumer_running_info(g, cid)
         if not is_push(info):
-            inv.out.emit(
-                {"msgId": one, "pushConsumer": False, "consumeResult": None},
-                lambda: (
-                    f"get consumer info failed or this {cid} client is not push consumer, "
-                    "not support direct push \n"
-                ),
-            )
+            doc = {"msgId": one, "pushConsumer": False, "consumeResult": None}
+            why = f"get consumer info failed or this {cid} client is not push consumer, "
+            why += "not support direct push \n"
+            inv.out.emit(Plain(doc, why))
             return
         msg = await admin.messages.find_message(topic, one)
         data = await admin.messages.consume_message_directly(g, cid, topic, msg)
-        inv.out.emit(
-            {"msgId": one, "pushConsumer": True, "consumeResult": data}, lambda: consume_result_string(data)
-        )
+        inv.out.emit(PushedDirectly(one, data))
         return
     result = await admin.messages.query_message(
         topic, one, max_num=32, unique=True, cluster=opt_strip(cluster) or None
@@ -602,4 +613,17 @@ def _describe_text(d: dict[str, Any]) -> str:
 async def decode_message_id(inv: Invocation, message_id: str) -> None:
     now = int(time.time() * 1000)
     ids = [describe_id(one, now) for one in split_ids(message_id)]
-    inv.out.emit({"ids": ids}, lambda: "\n".join(_describe_text(d) for d in ids))
+    inv.out.emit(DecodedIds(ids))
+
+
+@dataclass(frozen=True, slots=True)
+class DecodedIds(Result):
+    """decodeMessageId: what each id says (where it was stored, or who made it and when)."""
+
+    ids: list[dict[str, Any]]
+
+    def text(self) -> str:
+        return "\n".join(_describe_text(d) for d in self.ids)
+
+    def data(self) -> dict[str, Any]:
+        return {"ids": self.ids}

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError, PartialFailure, usage_error
@@ -20,9 +21,13 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_f, jformat
 from mqadmin.cli.nameargs import send_topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
+from mqadmin.cli.results import Result
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message
+
+if TYPE_CHECKING:
+    from mqadmin.admin.producer import SendResult
 
 _RESULT_FORMAT = "%-32s  %-4s  %-20s    %s%n"
 
@@ -100,15 +105,22 @@ async def send_message(
         raise _check(exc) from None
     finally:
         await producer.close()
-    inv.out.emit(
-        result.to_json(),
-        lambda: (
-            jformat(_RESULT_FORMAT, "#Broker Name", "#QID", "#Send Result", "#MsgId")
-            + jformat(
-                _RESULT_FORMAT, result.queue.broker_name, result.queue.queue_id, result.status, result.msg_id
-            )
-        ),
-    )
+    inv.out.emit(Sent(result))
+
+
+@dataclass(frozen=True, slots=True)
+class Sent(Result):
+    """sendMessage: where the message went and how the broker took it."""
+
+    result: SendResult
+
+    def text(self) -> str:
+        r = self.result
+        head = jformat(_RESULT_FORMAT, "#Broker Name", "#QID", "#Send Result", "#MsgId")
+        return head + jformat(_RESULT_FORMAT, r.queue.broker_name, r.queue.queue_id, r.status, r.msg_id)
+
+    def data(self) -> dict[str, Any]:
+        return self.result.to_json()
 
 
 # ---------------------------------------------------------------------------------- checkMsgSendRT

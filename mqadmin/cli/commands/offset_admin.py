@@ -11,11 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from mqadmin.admin.consumers import EmptyConsumeStatsError, RollbackStats
+from mqadmin.admin.consumers import ConsumeQueueView, EmptyConsumeStatsError, RollbackStats
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
@@ -30,6 +31,7 @@ from mqadmin.cli.javatext import (
 )
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
+from mqadmin.cli.results import Plain, Result, queue_key
 from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
@@ -114,52 +116,61 @@ async def clients_are_cpp(inv: Invocation, group: str) -> bool:
     return {c.language for c in cc.connection_set} == {"CPP"}
 
 
-def _emit_rollback(
-    inv: Invocation,
-    head: str,
-    doc: dict[str, Any],
-    rows: list[RollbackStats],
-    last_column: str = "#resetOffset",
-) -> None:
-    """The queue-by-queue table of a reset under ``head``; as data, ``doc`` with the rows as ``queues``."""
-    lines = [
-        head,
-        jformat(
-            _ROLLBACK_HEADER,
-            "#brokerName",
-            "#queueId",
-            "#brokerOffset",
-            "#consumerOffset",
-            "#timestampOffset",
-            last_column,
-        ),
-    ]
-    lines.extend(
-        jformat(
-            _ROLLBACK_ROW,
-            front_string_at_least(r.broker_name, 32),
-            r.queue_id,
-            r.broker_offset,
-            r.consumer_offset,
-            r.timestamp_offset,
-            r.rollback_offset,
+@dataclass(frozen=True, slots=True)
+class Rollback(Result):
+    """A reset queue by queue under ``head``: each queue's offsets before and the one set; as data,
+    ``doc`` with the rows as ``queues``."""
+
+    head: str
+    doc: dict[str, Any]
+    rows: list[RollbackStats]
+    last_column: str = "#resetOffset"
+
+    def text(self) -> str:
+        names = ("#brokerName", "#queueId", "#brokerOffset", "#consumerOffset", "#timestampOffset")
+        lines = [self.head, jformat(_ROLLBACK_HEADER, *names, self.last_column)]
+        lines.extend(
+            jformat(
+                _ROLLBACK_ROW,
+                front_string_at_least(r.broker_name, 32),
+                r.queue_id,
+                r.broker_offset,
+                r.consumer_offset,
+                r.timestamp_offset,
+                r.rollback_offset,
+            )
+            for r in self.rows
         )
-        for r in rows
-    )
-    inv.out.emit({**doc, "queues": [r.to_json_obj() for r in rows]}, lambda: "".join(lines))
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        return {**self.doc, "queues": [r.to_json_obj() for r in self.rows]}
 
 
-def _emit_offsets(
-    inv: Invocation, head: str, doc: dict[str, Any], entries: list[tuple[MessageQueue, int]]
-) -> None:
-    """The new offset of each queue under ``head``; as data, ``doc`` with them as ``offsets``."""
-    lines = [head, jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset")]
-    lines.extend(
-        jformat(_OFFSET_ROW, front_string_at_least(mq.broker_name, 32), mq.queue_id, off)
-        for mq, off in entries
-    )
-    offsets = [{"brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": off} for mq, off in entries]
-    inv.out.emit({**doc, "offsets": offsets}, lambda: "".join(lines))
+@dataclass(frozen=True, slots=True)
+class NewOffsets(Result):
+    """A reset the brokers did under ``head``: the new offset of each queue, from each broker's table
+    (Java prints the ``HashMap`` it ``putAll``-s them into); as data, ``doc`` with them as ``offsets``."""
+
+    head: str
+    doc: dict[str, Any]
+    tables: list[dict[MessageQueue, int]]
+
+    def text(self) -> str:
+        lines = [self.head, jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset")]
+        lines.extend(
+            jformat(_OFFSET_ROW, front_string_at_least(mq.broker_name, 32), mq.queue_id, off)
+            for mq, off in _java_hash_map_after_put_alls(self.tables)
+        )
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        merged = {mq: off for table in self.tables for mq, off in table.items()}
+        offsets = [
+            {"brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": merged[mq]}
+            for mq in sorted(merged, key=queue_key)
+        ]
+        return {**self.doc, "offsets": offsets}
 
 
 # ------------------------------------------------------------------------------- resetOffsetByTime
@@ -258,7 +269,7 @@ async def reset_offset_by_time(
         rows = await admin.consumers.reset_offset_by_timestamp_old(
             g, t, ts, is_force, cluster_name, write=False
         )
-        _emit_rollback(inv, "dry run, nothing changed: " + by_spec, {**base, "mode": "dryRun"}, rows)
+        inv.out.emit(Rollback("dry run, nothing changed: " + by_spec, {**base, "mode": "dryRun"}, rows))
         return
 
     if on_terminal() and not yes:
@@ -279,14 +290,14 @@ async def reset_offset_by_time(
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
         rows = await admin.consumers.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name)
-        _emit_rollback(inv, by_spec, {**base, "mode": "queueByQueue"}, rows)
+        inv.out.emit(Rollback(by_spec, {**base, "mode": "queueByQueue"}, rows))
         return
     head = (
         "start reset consumer offset by specified, "
         f"group[{g}], topic[{t}], force[{jstr(is_force)}], timestamp(string)[{ts_text}], "
         f"timestamp(long)[{ts}]\n"
     )
-    _emit_offsets(inv, head, {**base, "mode": "broker"}, _java_hash_map_after_put_alls(tables))
+    inv.out.emit(NewOffsets(head, {**base, "mode": "broker"}, tables))
 
 
 # -------------------------------------------------------------------------- skipAccumulatedMessage
@@ -322,10 +333,10 @@ async def skip_accumulated_message(
             raise
         rows = await admin.consumers.reset_offset_by_timestamp_old(g, t, -1, is_force)
         doc = {"group": g, "topic": t, "mode": "queueByQueue"}
-        _emit_rollback(inv, "", doc, rows, last_column="#rollbackOffset")
+        inv.out.emit(Rollback("", doc, rows, last_column="#rollbackOffset"))
         return
     doc = {"group": g, "topic": t, "mode": "broker"}
-    _emit_offsets(inv, "", doc, _java_hash_map_after_put_alls(tables))
+    inv.out.emit(NewOffsets("", doc, tables))
 
 
 # -------------------------------------------------------------------------------- cloneGroupOffset
@@ -358,7 +369,7 @@ async def clone_group_offset(
         for mq, off in done
     ]
     text = f"clone group offset success. srcGroup[{src}], destGroup=[{dest}], topic[{t}]"
-    inv.out.emit({"srcGroup": src, "destGroup": dest, "topic": t, "queues": queues}, lambda: text)
+    inv.out.emit(Plain({"srcGroup": src, "destGroup": dest, "topic": t, "queues": queues}, text))
 
 
 # ----------------------------------------------------------------------------------------- queryCq
@@ -426,23 +437,41 @@ async def query_cq(
             raise CommandError(f"broker {route.broker_datas[0].broker_name} of {t} has no master")
         addr = master
     view = await admin.consumers.query_consume_queue(addr, t, queue_id, start, n, group)
-    lines: list[str] = []
-    if view.subscription is not None:
-        lines.append("Subscription data: \n" + fastjson_pretty(_subscription_bean(view.subscription)) + "\n")
+    inv.out.emit(CqView(addr, start, view))
+
+
+@dataclass(frozen=True, slots=True)
+class CqView(Result):
+    """queryCq: the consume queue's entries from ``start``, with the group's subscription and filter."""
+
+    addr: str
+    start: int
+    view: ConsumeQueueView
+
+    def text(self) -> str:
+        view = self.view
+        lines: list[str] = []
+        if view.subscription is not None:
+            lines.append(
+                "Subscription data: \n" + fastjson_pretty(_subscription_bean(view.subscription)) + "\n"
+            )
+            lines.append(SEPARATOR)
+        if view.filter_data is not None:
+            lines.append(f"Filter data: \n{view.filter_data}\n")
+            lines.append(SEPARATOR)
+        lines.append(f"Queue data: \nmax: {view.max_queue_index}, min: {view.min_queue_index}\n")
         lines.append(SEPARATOR)
-    if view.filter_data is not None:
-        lines.append(f"Filter data: \n{view.filter_data}\n")
-        lines.append(SEPARATOR)
-    lines.append(f"Queue data: \nmax: {view.max_queue_index}, min: {view.min_queue_index}\n")
-    lines.append(SEPARATOR)
-    for i, row in enumerate(view.queue_data, start):
-        lines.append(f"idx: {i}\n{_cq_row_text(row)}\n{SEPARATOR}")
-    doc = {
-        "brokerAddr": addr,
-        "subscriptionData": None if view.subscription is None else view.subscription.to_json_obj(),
-        "filterData": view.filter_data,
-        "maxQueueIndex": view.max_queue_index,
-        "minQueueIndex": view.min_queue_index,
-        "queueData": [{"index": i, **row} for i, row in enumerate(view.queue_data, start)],
-    }
-    inv.out.emit(doc, lambda: "".join(lines))
+        for i, row in enumerate(view.queue_data, self.start):
+            lines.append(f"idx: {i}\n{_cq_row_text(row)}\n{SEPARATOR}")
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        view = self.view
+        return {
+            "brokerAddr": self.addr,
+            "subscriptionData": None if view.subscription is None else view.subscription.to_json_obj(),
+            "filterData": view.filter_data,
+            "maxQueueIndex": view.max_queue_index,
+            "minQueueIndex": view.min_queue_index,
+            "queueData": [{"index": i, **row} for i, row in enumerate(view.queue_data, self.start)],
+        }

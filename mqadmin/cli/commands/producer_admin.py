@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.admin.consumers import NoConnectionError
@@ -11,11 +12,13 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
+from mqadmin.cli.results import Result
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.version import version_name
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.answers import ProducerInfo
+    from mqadmin.protocol.bodies.connection import Connection
 
 # ------------------------------------------------------------------------------------- producers
 
@@ -35,16 +38,33 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
         pc = await inv.admin.consumers.examine_producer_connection_info(group, t)
     except NoConnectionError:
         raise CommandError(f"no producer of group {group} is online", ExitCode.REMOTE) from None
-    lines, conns = [], []
-    for i, c in enumerate(pc.connection_set, 1):
-        version = version_name(c.version)
-        lines.append(
-            f"{i:04d}" + jformat("  %-32s %-22s %-8s %s%n", c.client_id, c.client_addr, c.language, version)
+    inv.out.emit(ProducerConnections(group, t, list(pc.connection_set)))
+
+
+@dataclass(frozen=True, slots=True)
+class ProducerConnections(Result):
+    """producerConnection: the group's producers online for the topic, numbered as Java numbers them."""
+
+    group: str
+    topic: str
+    connections: list[Connection]
+
+    def text(self) -> str:
+        return "".join(
+            f"{i:04d}"
+            + jformat(
+                "  %-32s %-22s %-8s %s%n", c.client_id, c.client_addr, c.language, version_name(c.version)
+            )
+            for i, c in enumerate(self.connections, 1)
         )
-        conns.append(
-            {"clientId": c.client_id, "clientAddr": c.client_addr, "language": c.language, "version": version}
-        )
-    inv.out.emit({"group": group, "topic": t, "connections": conns}, lambda: "".join(lines))
+
+    def data(self) -> dict[str, Any]:
+        conns = [
+            {"clientId": c.client_id, "clientAddr": c.client_addr, "language": c.language}
+            | {"version": version_name(c.version)}
+            for c in self.connections
+        ]
+        return {"group": self.group, "topic": self.topic, "connections": conns}
 
 
 @java_command(
@@ -55,18 +75,31 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
 )
 async def producer(inv: Invocation, broker: str) -> None:
     addr = broker.strip()
-    table = await inv.admin.consumers.get_all_producer_info(addr)
-    lines = []
-    groups: list[dict[str, Any]] = []
-    for group in java_hash_order(list(table)):
-        infos = table[group]
-        groups.append({"group": group, "producers": [_producer_json(p) for p in infos]})
-        if not infos:
-            lines.append(f"producer group ({group}) instances are empty\n")
-            continue
-        for p in infos:
-            lines.append(f"producer group ({group}) instance : {_producer_text(p)}\n")
-    inv.out.emit({"broker": addr, "groups": groups}, lambda: "".join(lines))
+    inv.out.emit(Producers(addr, await inv.admin.consumers.get_all_producer_info(addr)))
+
+
+@dataclass(frozen=True, slots=True)
+class Producers(Result):
+    """producer: every producer group the broker knows, with its instances (Java prints the groups
+    in ``HashMap`` order; the document sorts them)."""
+
+    broker: str
+    table: dict[str, list[ProducerInfo]]
+
+    def text(self) -> str:
+        lines = []
+        for group in java_hash_order(list(self.table)):
+            infos = self.table[group]
+            if not infos:
+                lines.append(f"producer group ({group}) instances are empty\n")
+            lines.extend(f"producer group ({group}) instance : {_producer_text(p)}\n" for p in infos)
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        groups = [
+            {"group": g, "producers": [_producer_json(p) for p in self.table[g]]} for g in sorted(self.table)
+        ]
+        return {"broker": self.broker, "groups": groups}
 
 
 def _producer_text(p: ProducerInfo) -> str:

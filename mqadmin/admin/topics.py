@@ -139,9 +139,9 @@ class TopicAdminOps(Family):
     async def create_and_update_topic_config(
         self, addr: str, config: TopicConfig, default_topic: str = DEFAULT_TOPIC
     ) -> None:
-        """UPDATE_AND_CREATE_TOPIC on one broker; a bad topic is refused before sending
-        (:func:`create_topic_header`)."""
-        hdr = create_topic_header(config, default_topic)
+        """UPDATE_AND_CREATE_TOPIC on one broker; a bad topic is refused before sending (the core
+        checks every declared header once, as it builds the request)."""
+        hdr = CreateTopicRequestHeader.from_config(config, default_topic)
         await self.core.invoke(addr, RequestCode.UPDATE_AND_CREATE_TOPIC, hdr)
 
     async def create_and_update_topic_config_list(self, addr: str, configs: list[TopicConfig]) -> None:

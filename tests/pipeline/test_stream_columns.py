@@ -96,3 +96,14 @@ def test_bad_buffers_are_protocol_errors() -> None:
             pass
         except Exception as e:  # anything else is a bug in the fast path
             pytest.fail(f"{type(e).__name__}: {e} for {data!r}")
+
+
+def test_properties_split_as_java_does() -> None:
+    from mqadmin.pipeline.export.columns import _properties
+    from mqadmin.protocol.message import string_to_properties
+
+    rng = random.Random(11)
+    alphabet = ["a", "b", "\x01", "\x02", "é", ""]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        assert _properties(text) == string_to_properties(text), repr(text)

@@ -124,3 +124,46 @@ def test_available_now_stops_at_its_target(servers: Servers) -> None:
         assert sum(flat(offsets).values()) == 20 and steps == 4
     finally:
         r.stop()
+
+
+@pytest.fixture
+def expiring(tmp_path: Path) -> Iterator[Servers]:
+    """Small commit-log files kept for no time: deleteExpiredCommitLog drops all but the last one."""
+    ns = NameServerProcess(tmp_path / "ns")
+    broker = None
+    try:
+        broker = BrokerProcess(
+            tmp_path / "broker", ns.addr, mappedFileSizeCommitLog=64 * 1024, fileReservedTime=0
+        )
+        yield Servers(ns, broker, tmp_path)
+    finally:
+        if broker is not None:
+            broker.stop()
+        ns.stop()
+
+
+def test_offsets_expiring_after_planning_follow_fail_on_data_loss(expiring: Servers) -> None:
+    from mqadmin.pipeline.stream.source import DataLossError
+    from mqadmin.protocol.command import RemotingCommand
+    from tests.broker.peers import call
+
+    create_topic(expiring.broker.addr, "Shrinking", queues=1)
+    events = cpp("produce", expiring.ns.addr, "Shrinking", "300", "--size", "1000", timeout=120)
+    assert sum(e["event"] == "sent" for e in events) == 300
+    strict, lenient = reader(expiring, "Shrinking"), reader(expiring, "Shrinking", failOnDataLoss="false")
+    try:
+        start = strict.initialOffset()
+        end = strict.latestOffset(start, ReadAllAvailable())
+        parts = strict.partitions(start, end)  # planned while every offset is there
+        resp = call(expiring.broker.addr, RemotingCommand.request(329, {}))  # deleteExpiredCommitLog
+        assert resp.code == 0, resp.remark
+        with pytest.raises(DataLossError, match="failOnDataLoss"):
+            for part in parts:
+                list(strict.read(part))
+        offsets = [
+            o for part in parts for b in lenient.read(part) for o in b.column("queue_offset").to_pylist()
+        ]
+        assert offsets and 0 < offsets[0] and offsets == list(range(offsets[0], 300))
+    finally:
+        strict.stop()
+        lenient.stop()

@@ -46,7 +46,11 @@ class RocketMQDataSource(DataSource):
 
     def schema(self) -> str:
         if self._streaming():
-            RocketMQStreamReader(StreamOptions.parse(self.options)).check()
+            probe = RocketMQStreamReader(StreamOptions.parse(self.options))
+            try:
+                probe.check()
+            finally:
+                probe.stop()
         else:
             ExportOptions.parse(self.options)
         return MESSAGE_DDL

@@ -215,11 +215,11 @@ class RouteReplica(ReplicaProtocol):
         self._syncs: dict[int, asyncio.Future[None]] = {}
         self._next_sync = 0
 
-    def waiting(self) -> bool:
-        return False  # the primary decides that: a query it does not answer yet is never cached here
-
     def route_body(self, query: RouteQuery) -> bytes | None:
-        """The cached body of a plain query, or None."""
+        """The cached body of a plain query, or None (never NOT_READY: the primary decides that, and a
+        query it does not answer yet is never cached here)."""
+        if not query.plain:
+            return None
         return self.cache.get(query.topic, query.standard)  # type: ignore[no-any-return]
 
     def ready(self) -> None:

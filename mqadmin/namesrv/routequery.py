@@ -138,31 +138,24 @@ nothing), :class:`NotFound`, :data:`FORWARD` or :data:`NOT_READY`."""
 class RouteSource(Protocol):
     """Where answers come from.
 
-    ``complete`` says whether the source holds every route (a body it lacks means no route) or only
-    a copy of plain routes (a body it lacks, or a query that is not :attr:`RouteQuery.plain`, is
-    forwarded). ``waiting()`` is true while the server must not answer yet. ``route_body(query)`` is
-    the route as the query asks it, or None.
+    ``route_body(query)`` is the route as the query asks it, :data:`NOT_READY` while the server must
+    not answer yet, or None when the source has no route for it. ``complete`` says what None means:
+    no route at all (the tables), or none held here (a replica, which holds plain routes only and
+    leaves the rest to the tables).
     """
 
     @property
     def complete(self) -> bool: ...
 
-    def waiting(self) -> bool: ...
-
-    def route_body(self, query: RouteQuery) -> bytes | None: ...
+    def route_body(self, query: RouteQuery) -> bytes | NotReady | None: ...
 
 
 def answer(query: RouteQuery, source: RouteSource) -> RouteAnswer:
     """The answer to ``query`` from ``source``."""
-    if source.waiting():
-        return NOT_READY
-    complete = source.complete
-    if not complete and not query.plain:
-        return FORWARD
-    body = source.route_body(query)
-    if body is not None:
-        return body
-    return NotFound(not_found_remark(query.topic)) if complete else FORWARD
+    found = source.route_body(query)
+    if found is not None:
+        return found
+    return NotFound(not_found_remark(query.topic)) if source.complete else FORWARD
 
 
 def response(req: RemotingCommand, ans: RouteAnswer) -> RemotingCommand:
@@ -189,17 +182,17 @@ class RouteTables:
         self.config = config
         self._started = time.monotonic()
 
-    def waiting(self) -> bool:
-        config = self.config
-        return (
-            config.need_wait_for_service
-            and time.monotonic() - self._started < config.wait_seconds_for_service
-        )
+    def _still_waiting(self) -> bool:
+        """Inside the ``waitSecondsForService`` after start (asked only when ``needWaitForService``)."""
+        return time.monotonic() - self._started < self.config.wait_seconds_for_service
 
-    def route_body(self, query: RouteQuery) -> bytes | None:
+    def route_body(self, query: RouteQuery) -> bytes | NotReady | None:
+        config = self.config
+        if config.need_wait_for_service and self._still_waiting():
+            return NOT_READY
         topic = query.topic
         order_conf = None
-        if self.config.order_message_enable:
+        if config.order_message_enable:
             order_conf = self.kv.get(NAMESPACE_ORDER_TOPIC_CONFIG, topic)
         body = self.routes.route_body(topic, query.standard, order_conf)
         if body is not None and query.zone is not None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -207,18 +207,28 @@ def controller_broker(workdir: Path, controller: ControllerNameServer, **props: 
 
 
 class Cluster:
-    """Our name server and one broker (``DefaultCluster``/``broker-a`` unless ``broker_props`` say
-    otherwise) under ``workdir``; more brokers join with :meth:`add_broker`."""
+    """Our name server and its brokers under ``workdir``: one broker (``DefaultCluster``/``broker-a``
+    unless ``broker_props`` say otherwise, files under ``workdir/broker``), or those of ``brokers``
+    (folder -> properties, in order); more join with :meth:`add_broker`. :attr:`broker` is the first."""
 
-    def __init__(self, workdir: Path, **broker_props: object) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        brokers: Mapping[str, Mapping[str, object]] | None = None,
+        **broker_props: object,
+    ) -> None:
+        if brokers is not None and not brokers:
+            raise ValueError("a cluster has at least one broker")
         self.workdir = workdir
         self.ns = NameServerProcess(workdir / "namesrv")
         self.brokers: list[BrokerProcess] = []
         try:
-            self.broker = self.add_broker("broker", **broker_props)
+            for folder, props in (brokers or {"broker": broker_props}).items():
+                self.add_broker(folder, **props)
         except BaseException:
-            self.ns.stop()
+            self.stop()
             raise
+        self.broker = self.brokers[0]
 
     @property
     def ns_addr(self) -> str:

@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
@@ -32,6 +31,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.protocol.message import decode_messages
 from mqadmin.remoting.client import RemotingClient
+from tests import servers
 from tests.broker.peers import call
 from tests.cli_harness import Result, clean_env, run_mqadmin
 from tests.namesrv.support import register_body, register_request
@@ -97,38 +97,26 @@ class Cluster:
         return run_mqadmin([args[0], "-n", self.ns.addr, *args[1:], *creds], self.env, timeout=60)
 
 
-def auth_broker(workdir: Path, ns: str, name: str) -> BrokerProcess:
-    return BrokerProcess(
-        workdir,
-        ns,
-        brokerName=name,
-        rocketmqVersion=V5,
-        authenticationEnabled="true",
-        authorizationEnabled="true",
-        initAuthenticationUser=json.dumps({"username": ROOT.access_key, "password": ROOT.secret_key}),
-        innerClientAuthenticationCredentials=json.dumps(
-            {"accessKey": INNER.access_key, "secretKey": INNER.secret_key}
-        ),
-    )
+AUTH_BROKER: dict[str, object] = {
+    "rocketmqVersion": V5,
+    "authenticationEnabled": "true",
+    "authorizationEnabled": "true",
+    "initAuthenticationUser": json.dumps({"username": ROOT.access_key, "password": ROOT.secret_key}),
+    "innerClientAuthenticationCredentials": json.dumps(
+        {"accessKey": INNER.access_key, "secretKey": INNER.secret_key}
+    ),
+}
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     root = tmp_path_factory.mktemp("scope")
-    ns = NameServerProcess(root / "ns")
-    started: list[BrokerProcess] = []
-    try:
-        started.append(auth_broker(root / "a", ns.addr, "broker-a"))
-        started.append(auth_broker(root / "b", ns.addr, "broker-b"))
+    brokers = {name: {**AUTH_BROKER, "brokerName": f"broker-{name}"} for name in "ab"}
+    with servers.Cluster(root, brokers) as c:
         env = clean_env(root / "home", root / "cfg")
         (root / "plans").mkdir()
         env["TMPDIR"] = str(root / "plans")
-        yield Cluster(ns, started[0], started[1], env)
-    finally:
-        for b in started:
-            if b.alive:
-                b.stop()
-        ns.stop()
+        yield Cluster(c.ns, *c.brokers, env)
 
 
 # ---------------------------------------------------------------------------------- requests

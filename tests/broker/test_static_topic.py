@@ -26,6 +26,7 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.staticmapping import leader_id_map
 from mqadmin.remoting.client import RemotingClient
+from tests import servers
 from tests.broker.peers import cpp
 from tests.cli_harness import Result, clean_env, run_mqadmin
 from tests.servers import BrokerProcess, NameServerProcess
@@ -55,20 +56,12 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     root = tmp_path_factory.mktemp("static")
-    ns = NameServerProcess(root / "ns")
-    started: list[BrokerProcess] = []
-    try:
-        started.append(BrokerProcess(root / "a", ns.addr, brokerName="broker-a", rocketmqVersion=V5))
-        started.append(BrokerProcess(root / "b", ns.addr, brokerName="broker-b", rocketmqVersion=V5))
+    brokers = {name: {"brokerName": f"broker-{name}", "rocketmqVersion": V5} for name in "ab"}
+    with servers.Cluster(root, brokers) as c:
         env = clean_env(root / "home", root / "cfg")
         (root / "plans").mkdir()
         env["TMPDIR"] = str(root / "plans")
-        yield Cluster(ns, started[0], started[1], env, root)
-    finally:
-        for b in started:
-            if b.alive:
-                b.stop()
-        ns.stop()
+        yield Cluster(c.ns, *c.brokers, env, root)
 
 
 def request(addr: str, code: int, ext: dict[str, str], body: bytes | None = None) -> RemotingCommand:

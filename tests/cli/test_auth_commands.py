@@ -25,13 +25,10 @@ class Cluster(servers.Cluster):
     """Two 5.3.3 brokers, ``broker-a`` (:attr:`a`) and ``broker-b`` (:attr:`b`), on our name server."""
 
     def __init__(self, root: Path) -> None:
-        super().__init__(root, rocketmqVersion="5.3.3", brokerName="broker-a")
-        self.a = self.broker
-        try:
-            self.b = self.add_broker("broker-b", rocketmqVersion="5.3.3", brokerName="broker-b")
-        except BaseException:
-            self.stop()
-            raise
+        super().__init__(
+            root, {name: {"rocketmqVersion": "5.3.3", "brokerName": f"broker-{name}"} for name in "ab"}
+        )
+        self.a, self.b = self.brokers
         self.env = clean_env(root / "home", root / "cfg")
 
     def run(self, *args: str) -> Result:

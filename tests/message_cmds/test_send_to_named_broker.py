@@ -20,7 +20,7 @@ import pytest
 from tests.broker.peers import create_topic
 from tests.cli_harness import Result
 from tests.message_cmds.support import base_env, run, with_admin
-from tests.servers import BrokerProcess, NameServerProcess
+from tests.servers import BrokerProcess, Cluster
 
 TOPIC = "NamedBrokerTopic"
 ERROR, NOT_FOUND = 1, 7
@@ -53,12 +53,11 @@ def _wait(what: str, ok: object) -> None:
 @pytest.fixture(scope="module")
 def three(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Three]:
     work: Path = tmp_path_factory.mktemp("named-broker")
-    ns = NameServerProcess(work / "ns")
-    brokers: dict[str, BrokerProcess] = {}
-    try:
-        for name, auto in (("broker-a", "true"), ("broker-b", "true"), ("broker-c", "false")):
-            brokers[name] = BrokerProcess(work / name, ns.addr, brokerName=name, autoCreateTopicEnable=auto)
-        c = Three(ns.addr, base_env(work), brokers)
+    auto = {"broker-a": "true", "broker-b": "true", "broker-c": "false"}
+    props = {name: {"brokerName": name, "autoCreateTopicEnable": on} for name, on in auto.items()}
+    with Cluster(work, props) as cluster:
+        brokers = dict(zip(auto, cluster.brokers, strict=True))
+        c = Three(cluster.ns.addr, base_env(work), brokers)
         assert create_topic(brokers["broker-a"].addr, TOPIC, queues=2).code == 0
 
         def ready() -> bool:
@@ -68,10 +67,6 @@ def three(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Three]:
 
         _wait("the name server never listed the three brokers and routed the topic", ready)
         yield c
-    finally:
-        for b in brokers.values():
-            b.stop()
-        ns.stop()
 
 
 def test_send_goes_to_a_broker_outside_the_route(three: Three) -> None:

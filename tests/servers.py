@@ -11,8 +11,14 @@ a process, waits for its boot line and stops it: SIGTERM, then SIGKILL):
 - :class:`BrokerProcess`: ``mqadmin broker start -c FILE`` (``DefaultCluster``/``broker-a`` unless
   told otherwise) on a port picked up front, so a restart comes back at the same address;
   :func:`controller_broker` is one in controller mode under a :class:`ControllerNameServer`.
-- :class:`Cluster`: a name server and one broker, stopped together (the broker first: it
-  unregisters); more brokers join with :meth:`Cluster.add_broker`.
+- :class:`Cluster`: a name server and one broker, or the brokers it is given, stopped together (the
+  brokers first: they unregister), also when one of them cannot start; more join with
+  :meth:`Cluster.add_broker`. Folders subclass it only to add the clients their tests use.
+
+Left outside on purpose: tests of a server's own defaults (``HOME`` apart from the working
+directory, no config beyond what the test writes: ``broker/test_bind.py``,
+``namesrv/test_hostile_requests.py``) and of the process itself (signals, workers, start-up
+refusals), which start it by hand.
 
 The root ``tests/conftest.py`` exposes them as fixtures: ``namesrv`` (one per test module) and
 ``broker_factory`` (brokers of one test on that name server). A folder whose tests share more state

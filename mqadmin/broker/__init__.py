@@ -4,7 +4,8 @@ Three layers, imports pointing down only (no cycle inside the package):
 
 - the composition root, ``server`` (Java's ``BrokerController``): builds the tables and services,
   hands each processor the few it uses, registers the handlers behind one gate (``admission``) and
-  one error policy (``wire.answering``), and runs the housekeeping; ``startup`` is the process;
+  one error policy (its handler table's, answering as ``wire.error_answer`` writes), and runs the
+  housekeeping; ``startup`` is the process;
 - ``processors``: the request handlers by family, each given its services by keyword;
 - the state: ``config`` (the Java settings), ``topics``, ``groups``, ``offsets``, ``static_topics``
   and ``cold_data`` (the persisted tables), ``clients`` (connected producers and consumers),

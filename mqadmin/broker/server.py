@@ -50,7 +50,7 @@ from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.transactions import TransactionService
 from mqadmin.broker.version import BrokerVersion, broker_version
-from mqadmin.broker.wire import answer, answering, with_version
+from mqadmin.broker.wire import answer, error_answer, with_version
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.client import Connection, Handler, RemotingClient
 from mqadmin.remoting.logthrottle import ThrottledLog
@@ -184,9 +184,10 @@ class BrokerController:
             idle_timeout=float(s.server.server_channel_max_idle_time_seconds) or None,
             backlog=s.server.server_socket_backlog,
         )
+        server.handlers.error_answer = error_answer(version)  # one error policy for every handler
         for processor in self._processors():
             for code, handler in processor.handlers().items():
-                server.register_handler(code, with_version(gate(code, answering(handler)), version))
+                server.register_handler(code, with_version(gate(code, handler), version))
         server.register_default_handler(with_version(gate(None, self._unsupported), version))
         server.on_close.append(self._channel_closed)
         if s.server.listen_port != 0:  # the store is ready before the first client can connect

@@ -2,24 +2,21 @@
 
 Request headers are read with the declared types of :mod:`mqadmin.protocol.headers` (Java's rules:
 a missing required field or a number that does not parse refuses the request with SYSTEM_ERROR and
-Java's text); :func:`answering` answers such a refusal. Responses always say ``"language":"JAVA"``
-and ``"version":409`` and list their ext fields in ``HashMap`` order.
+Java's text); :func:`error_answer` is how the broker answers such a refusal. Responses always say
+``"language":"JAVA"`` and ``"version":409`` and list their ext fields in ``HashMap`` order.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import logging
 from collections.abc import Mapping
 from typing import Any
 
-from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, ext_text
 from mqadmin.protocol.javacoll import java_hash_order, java_string_hash
-from mqadmin.remoting.client import Connection, Handler
-from mqadmin.remoting.logthrottle import ThrottledLog
+from mqadmin.remoting.client import Connection, ErrorAnswer, Handler
 
 __all__ = [
     "BROKER_VERSION",
@@ -27,15 +24,13 @@ __all__ = [
     "NOT_SET_REMARK",
     "RequestError",
     "answer",
-    "answering",
+    "error_answer",
     "hash_order",
     "hash_ordered",
     "tags_hash",
     "with_version",
 ]
 
-log = logging.getLogger("mqadmin.broker")
-_peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
 
 BROKER_VERSION = 409
 """``MQVersion.CURRENT_VERSION`` of 4.9.8 (``V4_9_8``): what :func:`answer` writes; a broker behaving
@@ -85,23 +80,15 @@ def tags_hash(tags: str) -> int:
     return java_string_hash(tags)
 
 
-def answering(handler: Handler) -> Handler:
-    """The broker's one error policy, put around every processor's handler by the server: a
-    :class:`HeaderError` (a refused header, a :class:`RequestError`) is answered with its code and
-    remark, any other failure with SYSTEM_ERROR and the exception's class and text. What a pending
-    answer raises later is answered by the remoting connection, as any handler's."""
+def error_answer(version: int) -> ErrorAnswer:
+    """The broker's one error policy, as its server's handler table writes it (see
+    :class:`~mqadmin.remoting.client.HandlerTable`): a refusal or a failure answered as :func:`answer`
+    writes, saying ``version``."""
 
-    @functools.wraps(handler)
-    def answered(conn: Connection, cmd: RemotingCommand) -> Any:
-        try:
-            return handler(conn, cmd)
-        except HeaderError as e:
-            peer = conn.remote_addr
-            _peer_log.log(logging.INFO, "refused", "request %d from %s refused: %s", cmd.code, peer, e.remark)
-            return answer(cmd, e.code, e.remark)
-        except Exception as e:
-            _peer_log.error("failed", "request %d from %s failed", cmd.code, conn.remote_addr, exc_info=e)
-            return answer(cmd, ResponseCode.SYSTEM_ERROR, f"{type(e).__name__}: {e}")
+    def answered(req: RemotingCommand, code: int, remark: str) -> RemotingCommand:
+        resp = answer(req, code, remark)
+        resp.version = version
+        return resp
 
     return answered
 

@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
     "CloseCallback",
     "Connection",
+    "ErrorAnswer",
     "FramePrefilter",
     "Handler",
     "HandlerResult",
@@ -48,6 +49,7 @@ __all__ = [
     "RpcHook",
     "exception_remark",
     "parse_addr",
+    "plain_error_answer",
 ]
 
 log = logging.getLogger("mqadmin.remoting")
@@ -135,16 +137,28 @@ def _over_budget(code: int, size: int) -> HeaderError | None:
     return HeaderError(f"request code {code}: a body of {size} bytes is over its limit of {most} bytes")
 
 
-class HandlerTable:
-    """Request handlers by request code, with an optional default (Java's processor table)."""
+ErrorAnswer: TypeAlias = Callable[[RemotingCommand, int, str], RemotingCommand]
+"""How a server writes the answer to a refused request or a failed handler: (request, code, remark)."""
 
-    __slots__ = ("_by_code", "budgets", "default")
+
+def plain_error_answer(req: RemotingCommand, code: int, remark: str) -> RemotingCommand:
+    return req.response(code, remark)
+
+
+class HandlerTable:
+    """Request handlers by request code, with an optional default (Java's processor table), and the
+    one error policy of them all: a :class:`HeaderError` a handler raises (now or awaited) is answered
+    with its code and remark, any other exception with SYSTEM_ERROR and its ``toString``, both
+    written by :attr:`error_answer` (a server that answers as a given Java release sets its own)."""
+
+    __slots__ = ("_by_code", "budgets", "default", "error_answer")
 
     def __init__(self) -> None:
         self._by_code: dict[int, Handler] = {}
         self.default: Handler | None = None
         #: Refuse a body over its code's declared budget before any handler (a server's table).
         self.budgets = False
+        self.error_answer: ErrorAnswer = plain_error_answer
 
     def register(self, code: int, handler: Handler) -> None:
         """Route requests with ``code`` to ``handler``, replacing any earlier one."""
@@ -441,7 +455,7 @@ class Connection(asyncio.Protocol):
             "refused request",
             "refused request %s from %s: %s", request_name(cmd.code), self.addr, ascii(exc.remark)[1:-1]
         )
-        self._respond(cmd, cmd.response(exc.code, exc.remark))
+        self._respond(cmd, self._handlers.error_answer(cmd, exc.code, exc.remark))
 
     def _handler_failed(self, cmd: RemotingCommand, exc: Exception) -> None:
         _peer_log.error(
@@ -451,7 +465,7 @@ class Connection(asyncio.Protocol):
             self.addr,
             exc_info=exc,
         )
-        self._respond(cmd, cmd.response(_SYSTEM_ERROR, exception_remark(exc)))
+        self._respond(cmd, self._handlers.error_answer(cmd, _SYSTEM_ERROR, exception_remark(exc)))
 
     def _respond(self, req: RemotingCommand, resp: object) -> None:
         """Write ``resp`` as the answer to ``req``: same opaque, same serialization, response flag."""

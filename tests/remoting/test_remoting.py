@@ -16,6 +16,7 @@ import pytest
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.frame import FrameDecoder, encode
+from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.remoting.client import Connection, RemotingClient, parse_addr
 from mqadmin.remoting.errors import (
     RemoteCommandError,
@@ -30,6 +31,8 @@ ECHO = 30100
 SLOW = 30101
 FAIL = 30102
 FAIL_ASYNC = 30103
+REFUSE = 30106
+REFUSE_LATER = 30107
 ONEWAY = 30104
 SYNC_ECHO = 30105
 
@@ -391,6 +394,43 @@ def test_handler_exception_becomes_system_error(code: int, remark: str) -> None:
             ok = await client.call(server.address, RemotingCommand.request(code), 2.0, ok_codes={0, 1})
             assert ok.code == 1
         await server.stop()
+
+    run(body())
+
+
+def test_the_tables_error_policy_writes_every_refusal_and_failure() -> None:
+    """One error policy per server: a refusal (a HeaderError, raised now or awaited) and a failure
+    (any other exception, now or awaited) are all answered by the table's ``error_answer``; a handler
+    that answers normally is not touched by it."""
+
+    def refuse(conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        raise HeaderError("no such thing", 17)
+
+    async def refuse_later(conn: Connection, cmd: RemotingCommand) -> RemotingCommand:
+        await asyncio.sleep(0)
+        raise HeaderError("not now", 17)
+
+    def as_release(req: RemotingCommand, code: int, remark: str) -> RemotingCommand:
+        resp = req.response(code, f"[policy] {remark}")
+        resp.version = 409
+        return resp
+
+    async def body() -> None:
+        server = await started_server()
+        server.register_handler(REFUSE, refuse)
+        server.register_handler(REFUSE_LATER, refuse_later)
+        server.handlers.error_answer = as_release
+        async with RemotingClient() as client:
+            seen = {}
+            for code in (FAIL, FAIL_ASYNC, REFUSE, REFUSE_LATER, ECHO):
+                resp = await client.invoke(server.address, RemotingCommand.request(code), 2.0)
+                seen[code] = (resp.code, resp.remark, resp.version)
+        await server.stop()
+        assert seen[FAIL] == (1, "[policy] ValueError: boom", 409)
+        assert seen[FAIL_ASYNC] == (1, "[policy] KeyError: 'missing'", 409)
+        assert seen[REFUSE] == (17, "[policy] no such thing", 409)
+        assert seen[REFUSE_LATER] == (17, "[policy] not now", 409)
+        assert seen[ECHO][0] == 0 and seen[ECHO][2] != 409  # an answer is the handler's own
 
     run(body())
 

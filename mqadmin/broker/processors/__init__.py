@@ -10,6 +10,6 @@ A processor is built by the composition root (:mod:`mqadmin.broker.server`) with
 naming the tables and services it uses (:mod:`mqadmin.broker.services`), never the whole broker.
 Handlers answer with :func:`mqadmin.broker.wire.answer` and refuse by raising a
 :class:`~mqadmin.protocol.headers.base.HeaderError` (or returning a refusal): the server answers
-what a handler raises, in one place (:func:`mqadmin.broker.wire.answering`). Nothing below this
-package imports it.
+what a handler raises, in one place (its handler table's error policy, writing as
+:func:`mqadmin.broker.wire.error_answer`). Nothing below this package imports it.
 """

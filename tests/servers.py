@@ -50,7 +50,33 @@ def _properties(path: Path, settings: dict[str, object]) -> Path:
     return path
 
 
-class NameServerProcess:
+class _Served:
+    """What both wrappers offer over their :class:`ServerProcess` and log file."""
+
+    server: ServerProcess
+    log_file: Path
+
+    @property
+    def proc(self) -> subprocess.Popen[str] | None:
+        return self.server.proc
+
+    @property
+    def alive(self) -> bool:
+        return self.server.alive
+
+    @property
+    def stderr_path(self) -> Path | None:
+        return self.server.stderr_path
+
+    def log(self) -> str:
+        return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""
+
+    def kill(self) -> None:
+        """``kill -9``."""
+        self.server.kill()
+
+
+class NameServerProcess(_Served):
     """``mqadmin namesrv start [ARGS]`` on 127.0.0.1 with its files (config, KV store, log) under
     ``workdir``.
 
@@ -97,28 +123,9 @@ class NameServerProcess:
         self._sockets.clear()
         return self.server.stop(timeout)
 
-    def kill(self) -> None:
-        """``kill -9``."""
-        self.server.kill()
-
     def keep(self, sock: socket.socket) -> None:
         """Hold a connection open until :meth:`stop` (a name server drops a broker whose channel closes)."""
         self._sockets.append(sock)
-
-    @property
-    def proc(self) -> subprocess.Popen[str] | None:
-        return self.server.proc
-
-    @property
-    def alive(self) -> bool:
-        return self.server.alive
-
-    @property
-    def stderr_path(self) -> Path | None:
-        return self.server.stderr_path
-
-    def log(self) -> str:
-        return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""
 
 
 class ControllerNameServer(NameServerProcess):
@@ -138,7 +145,7 @@ class ControllerNameServer(NameServerProcess):
         return self.workdir / "controller" / "replicas.json"
 
 
-class BrokerProcess:
+class BrokerProcess(_Served):
     """``mqadmin broker start -c FILE [ARGS]`` registering with ``namesrv``; ``props`` are more (or
     other) ``broker.properties`` settings; ``nofile`` lowers its file descriptor limit."""
 
@@ -173,10 +180,6 @@ class BrokerProcess:
         self.boot_line = ""
         self.start()
 
-    @property
-    def proc(self) -> subprocess.Popen[str] | None:
-        return self.server.proc
-
     def start(self) -> None:
         m = self.server.start()
         self.boot_line = m.group(0)
@@ -185,21 +188,6 @@ class BrokerProcess:
     def stop(self) -> int | None:
         """SIGTERM and wait: a clean shutdown (offsets persisted, unregistered)."""
         return self.server.stop()
-
-    def kill(self) -> None:
-        """``kill -9``."""
-        self.server.kill()
-
-    @property
-    def alive(self) -> bool:
-        return self.server.alive
-
-    @property
-    def stderr_path(self) -> Path | None:
-        return self.server.stderr_path
-
-    def log(self) -> str:
-        return self.log_file.read_text(errors="replace") if self.log_file.exists() else ""
 
 
 def controller_broker(workdir: Path, controller: ControllerNameServer, **props: object) -> BrokerProcess:

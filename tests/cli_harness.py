@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shlex
+import signal
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Collection
@@ -35,6 +36,12 @@ class Result:
     err: str
     raw: bytes = b""
     """stdout as bytes."""
+
+
+def interruptible() -> None:
+    """A child's ``preexec_fn``: Ctrl-C (SIGINT) works in it even when the suite runs as a background
+    job, whose shell started it with SIGINT ignored (a process keeps an ignored SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_mqadmin(

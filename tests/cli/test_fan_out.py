@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.cli.peers import SilentPeer, register_broker, registration_frame
-from tests.cli_harness import MQADMIN
+from tests.cli_harness import MQADMIN, interruptible
 from tests.servers import NameServerProcess
 
 
@@ -76,6 +76,7 @@ def test_interval_mode_repeats_until_interrupted(ns: NameServerProcess, base_env
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=base_env,
+        preexec_fn=interruptible,
     )
     assert p.stdout is not None
     headers, deadline = 0, time.monotonic() + 30

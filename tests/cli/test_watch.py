@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.admin_group_offset.servers import Cluster
-from tests.cli_harness import MQADMIN
+from tests.cli_harness import MQADMIN, interruptible
 
 TOPIC = "WatchTopic"
 
@@ -47,7 +47,9 @@ def lines_of(proc: subprocess.Popen[bytes], stream: str, count: int, limit: floa
 
 def watch(cluster: Cluster, *args: str) -> subprocess.Popen[bytes]:
     argv = [MQADMIN, *args, "-n", cluster.namesrv]
-    return subprocess.Popen(argv, env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        argv, env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=interruptible
+    )
 
 
 def interrupt(proc: subprocess.Popen[bytes]) -> int:

@@ -10,6 +10,8 @@ the very header bytes the Java tool sends.
 
 from __future__ import annotations
 
+import functools
+
 from mqadmin.admin.settings import Credentials
 from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.javacoll import java_hash_order
@@ -29,7 +31,13 @@ def ordered_fields(fields: dict[str, str | None] | None) -> dict[str, str] | Non
     present = {k: v for k, v in fields.items() if v is not None}
     if not present:
         return None
-    return {k: present[k] for k in java_hash_order(present, _UNSIGNED_CAPACITY)}
+    return {k: present[k] for k in _unsigned_order(tuple(present))}
+
+
+@functools.lru_cache(maxsize=1024)
+def _unsigned_order(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The bucket order of a header's field names (cached: a header class has few name sets)."""
+    return tuple(java_hash_order(keys, _UNSIGNED_CAPACITY))
 
 
 class AclSigner(RequestSigner):

@@ -1,8 +1,9 @@
 """Where command results go: Java-identical text, or the same data as JSON, YAML or rich tables.
 
 Everything for stdout passes through :class:`Output`, so nothing but the result ever lands there
-(logging goes to stderr, and only with ``--debug``). Text is written as UTF-8 bytes with ``\\n``
-line ends whatever the locale, as the Java tool writes on Linux.
+(logging goes to stderr, and only with ``--debug``). A command hands :meth:`Output.emit` one result
+(:mod:`mqadmin.cli.results`) that renders itself both ways; this module picks which. Text is
+written as UTF-8 bytes with ``\\n`` line ends whatever the locale, as the Java tool writes on Linux.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import math
 import re
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from mqadmin import API_VERSION
+
+if TYPE_CHECKING:
+    from mqadmin.cli.results import Result
 
 __all__ = [
     "API_VERSION",
@@ -337,25 +341,15 @@ class Output:
             return
         self._write(doc.encode("utf-8", "surrogateescape"))
 
-    def emit(
-        self,
-        result: Any,
-        render: Callable[[], str] | None = None,
-        *,
-        compact: bool = False,
-        table: TableLayout | None = None,
-    ) -> None:
-        """A command's result (:class:`~mqadmin.cli.results.Result`): its document in structured modes
-        (drawn with its layout as tables), its Java text otherwise."""
-        if render is not None:
-            value, text, layout = result, render, table
-        else:
-            value, text, layout = result.data(), result.text, result.layout
+    def emit(self, result: Result, *, compact: bool = False) -> None:
+        """A command's result: its document in structured modes (drawn with its layout as tables),
+        its Java text otherwise."""
+        value = result.data()
         if self.structured:
-            self.data(value, compact=compact, table=layout)
+            self.data(value, compact=compact, table=result.layout)
         else:
             self.seen.append(value)
-            self.text(text())
+            self.text(result.text())
 
     def _table(self, value: Any, layout: TableLayout | None) -> None:
         """Tables fitted to the terminal (coloured there), to 80 columns in a pipe, or to the

@@ -11,13 +11,16 @@ request (exit 2).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+from mqadmin.cli.brokertargets import Changed
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import NAMESRV, JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.optvalues import need_target
+from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.cli.safety import Step, confirm, failed, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key, properties_order
 
@@ -47,24 +50,40 @@ async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: 
     if broker_addr is not None:
         addr = broker_addr.strip()
         table = await admin.broker.fetch_broker_runtime_stats(addr)
-        keys = sorted(table, key=java_string_sort_key)  # a TreeMap
-        if inv.out.structured:
-            item = _status_item(await inv.broker_item(addr, ok=True), table)
-            inv.out.data({"brokers": [item]})
-        else:
-            inv.out.text("".join(jformat("%-32s: %s%n", k, table[k]) for k in keys))
+        item = await inv.broker_item(addr, ok=True) if inv.out.structured else {"addr": addr, "ok": True}
+        inv.out.emit(BrokerStatus([item], {addr: table}, one=True))
         return
     addrs = await admin.brokers.fetch_master_and_slave_addrs((cluster_name or "").strip())
     tables, rows = await inv.on_each(addrs, admin.broker.fetch_broker_runtime_stats)
-    lines: list[str] = []
-    for i, row in enumerate(rows):
-        addr = row["addr"]
-        rows[i] = _status_item(row, tables.get(addr))
-        if addr not in tables:
-            continue
-        keys = sorted(tables[addr], key=java_string_sort_key)
-        lines.extend(jformat("%-24s %-32s: %s%n", addr, k, tables[addr][k]) for k in keys)
-    inv.out.emit(inv.add_errors({"brokers": rows}), lambda: "".join(lines))
+    inv.out.emit(BrokerStatus(rows, tables, errors=inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerStatus(Result):
+    """brokerStatus: each broker's runtime table (``tables``: of those that answered). Java prints a
+    ``TreeMap`` of it; with ``-b`` (``one``) without the address column."""
+
+    brokers: list[dict[str, Any]]
+    tables: dict[str, dict[str, str]]
+    one: bool = False
+    errors: Errors = field(default_factory=list)
+
+    def text(self) -> str:
+        lines: list[str] = []
+        for addr in (r["addr"] for r in self.brokers if r["addr"] in self.tables):
+            table = self.tables[addr]
+            for k in sorted(table, key=java_string_sort_key):
+                who = (
+                    jformat("%-32s: %s%n", k, table[k])
+                    if self.one
+                    else jformat("%-24s %-32s: %s%n", addr, k, table[k])
+                )
+                lines.append(who)
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        items = [_status_item(r, self.tables.get(r["addr"])) for r in self.brokers]
+        return with_errors({"brokers": items}, self.errors)
 
 
 def _role(broker_id: Any) -> str | None:
@@ -113,9 +132,9 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
         props = await admin.brokers.get_broker_config(addr)
         if inv.out.structured:
             row = await inv.broker_item(addr, role="master", master=None, ok=True)
-            inv.out.data({"brokers": [_config_item(row, props)]})
         else:
-            inv.out.text(f"============{addr}============\n" + _config_dump(props))
+            row = {"addr": addr, "role": "master", "master": None, "ok": True}
+        inv.out.emit(BrokerConfigs(None, [row], {addr: props}))
         return
     groups = await admin.brokers.fetch_master_slave_map((cluster_name or "").strip())
     targets: list[tuple[str, str, str | None]] = []  # (addr, role, master)
@@ -125,26 +144,42 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
         targets.extend((s, "slave", master) for s in slaves)
     configs, rows = await inv.on_each([a for a, _, _ in targets], admin.brokers.get_broker_config)
     row_of = {r["addr"]: r for r in rows}
-    out_rows: list[dict[str, Any]] = []
-    lines: list[str] = []
-    for master, slaves in groups.items():
-        lines.append(f"============Master: {master}============\n")
-        if master != NO_MASTER:
-            if master in configs:
-                lines.append(_config_dump(configs[master]))
-            out_rows.append(_config_row(row_of[master], "master", None, configs))
-        for slave in slaves:
-            lines.append(f"============My Master: {master}=====Slave: {slave}============\n")
-            if slave in configs:
-                lines.append(_config_dump(configs[slave]))
-            out_rows.append(_config_row(row_of[slave], "slave", master, configs))
-    inv.out.emit(inv.add_errors({"brokers": out_rows}), lambda: "".join(lines))
+    out_rows = [{**row_of[a], "role": role, "master": master} for a, role, master in targets]
+    inv.out.emit(BrokerConfigs(groups, out_rows, configs, inv.error_list()))
 
 
-def _config_row(
-    row: dict[str, Any], role: str, master: str | None, configs: dict[str, Any]
-) -> dict[str, Any]:
-    return _config_item({**row, "role": role, "master": master}, configs.get(row["addr"]))
+@dataclass(frozen=True, slots=True)
+class BrokerConfigs(Result):
+    """getBrokerConfig: each broker's config (``configs``: of those that answered), under Java's
+    master and slave banners (``groups``: master to slaves; None for the one broker of ``-b``)."""
+
+    groups: dict[str, list[str]] | None
+    brokers: list[dict[str, Any]]
+    configs: dict[str, dict[str, str]]
+    errors: Errors = field(default_factory=list)
+
+    def _dump(self, addr: str) -> str:
+        return _config_dump(self.configs[addr]) if addr in self.configs else ""
+
+    def text(self) -> str:
+        from mqadmin.admin.brokers import NO_MASTER
+
+        if self.groups is None:
+            addr = self.brokers[0]["addr"]
+            return f"============{addr}============\n" + self._dump(addr)
+        lines: list[str] = []
+        for master, slaves in self.groups.items():
+            lines.append(f"============Master: {master}============\n")
+            if master != NO_MASTER:
+                lines.append(self._dump(master))
+            for slave in slaves:
+                lines.append(f"============My Master: {master}=====Slave: {slave}============\n")
+                lines.append(self._dump(slave))
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        items = [_config_item(r, self.configs.get(r["addr"])) for r in self.brokers]
+        return with_errors({"brokers": items}, self.errors)
 
 
 def _config_item(row: dict[str, Any], props: dict[str, str] | None) -> dict[str, Any]:
@@ -218,11 +253,9 @@ async def update_broker_config(
         )
         return
     confirm(title, steps, yes)
-    done, rows = await inv.on_each(addrs, lambda a: admin.brokers.update_broker_config(a, props))
-    inv.out.emit(
-        inv.add_errors({"key": k, "value": v, "brokers": rows}),
-        lambda: "".join(f"update broker config success, {a}\n" for a in addrs if a in done),
-    )
+    _, rows = await inv.on_each(addrs, lambda a: admin.brokers.update_broker_config(a, props))
+    line = "update broker config success, %s\n"
+    inv.out.emit(Changed(rows, line, {"key": k, "value": v}, errors=inv.error_list()))
 
 
 async def _config_plan(inv: Invocation, addrs: list[str], key: str, value: str) -> list[Step]:
@@ -300,7 +333,7 @@ async def _housekeeping(
     if not addrs:
         inv.warn("no broker to ask")
     inv.out.emit(
-        inv.add_errors({"result": result, "brokers": rows}), lambda: "success" if result else "false"
+        Plain({"result": result, "brokers": rows}, "success" if result else "false", inv.error_list())
     )
     return ExitCode.ERROR if not addrs else None
 

@@ -11,13 +11,15 @@ what worked in the Java order, reports each failure on stderr and exits 6 when o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members
+from mqadmin.cli.brokertargets import BROKERS_DOC, Member, bannered_members
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import usage_error
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
+from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.protocol import names
 
 MODES = ("PULL", "POP")
@@ -67,16 +69,34 @@ async def set_consume_mode(
     if broker_addr is not None:  # one broker: its failure is the command's (Java prints nothing)
         addr = broker_addr.strip()
         await admin.broker_ops.set_message_request_mode(addr, t, g, m, share)
-        addrs, done, rows = [addr], {addr: None}, [{"addr": addr, "ok": True}]
+        rows = [{"addr": addr, "ok": True}]
     else:
         addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
-        done, rows = await inv.on_each(
+        _, rows = await inv.on_each(
             addrs, lambda a: admin.broker_ops.set_message_request_mode(a, t, g, m, share)
         )
-    lines = [f"set consume mode to {a} success.\n" for a in addrs if a in done]
-    lines.append(f"topic[{t}] group[{g}] consume mode[{m}] popShareQueueNum[{share}]")
-    data = {"topic": t, "group": g, "mode": m, "popShareQueueNum": share, "brokers": rows}
-    inv.out.emit(inv.add_errors(data), lambda: "".join(lines))
+    data = {"topic": t, "group": g, "mode": m, "popShareQueueNum": share}
+    inv.out.emit(ConsumeModeSet(data, rows, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumeModeSet(Result):
+    """setConsumeMode: a line per broker that took it, then the mode set (printed whatever happened)."""
+
+    doc: dict[str, Any]
+    brokers: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        d = self.doc
+        done = "".join(f"set consume mode to {r['addr']} success.\n" for r in self.brokers if r["ok"])
+        return done + (
+            f"topic[{d['topic']}] group[{d['group']}] consume mode[{d['mode']}] "
+            f"popShareQueueNum[{d['popShareQueueNum']}]"
+        )
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({**self.doc, "brokers": self.brokers}, self.errors)
 
 
 # ------------------------------------------------------------------------------------- container
@@ -96,7 +116,7 @@ async def add_broker(inv: Invocation, container: str, config_path: str) -> None:
     if why is not None or not path:
         raise usage_error(f"-b {why or 'is empty'}")
     await inv.admin.broker_ops.add_broker_to_container(addr, path)
-    inv.out.emit({"container": addr, "brokerConfigPath": path}, lambda: f"add broker to {addr} success\n")
+    inv.out.emit(Plain({"container": addr, "brokerConfigPath": path}, f"add broker to {addr} success\n"))
 
 
 @java_command(
@@ -128,7 +148,7 @@ async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
             raise usage_error(why)
     await inv.admin.broker_ops.remove_broker_from_container(addr, cluster, broker, broker_id)
     data = {"container": addr, "clusterName": cluster, "brokerName": broker, "brokerId": broker_id}
-    inv.out.emit(data, lambda: f"remove broker from {addr} success\n")
+    inv.out.emit(Plain(data, f"remove broker from {addr} success\n"))
 
 
 # ------------------------------------------------------------------------------------- flush offset
@@ -150,7 +170,7 @@ async def reset_master_flush_offset(inv: Invocation, broker_addr: str | None, of
     addr, value = broker_addr.strip(), parse_long(offset, "-o")
     await inv.admin.broker_ops.reset_master_flush_offset(addr, value)
     inv.out.emit(
-        {"brokerAddr": addr, "offset": value}, lambda: f"reset master flush offset to {value} success\n"
+        Plain({"brokerAddr": addr, "offset": value}, f"reset master flush offset to {value} success\n")
     )
 
 
@@ -188,20 +208,40 @@ async def set_commitlog_read_ahead_mode(
     targets = [mb.addr for mb in members if mb.addr != NO_MASTER]
     results, rows = await inv.on_each(targets, lambda a: admin.broker_ops.set_commitlog_read_ahead_mode(a, m))
     row_of = {r["addr"]: r for r in rows}
-    lines: list[str] = []
     out_rows: list[dict[str, Any]] = []
     for member in members:
-        lines.append(" " + member.banner)  # Java's banner starts with a space here
-        target = member.addr
-        if target == NO_MASTER:
+        if member.addr == NO_MASTER:
             continue
-        row = member.row(row_of[target])
-        if target in results:
-            result = results[target]
-            row["result"] = result
-            lines.append(f"commitLog set readAhead mode rstStr{'null' if result is None else result}\n")
+        row = member.row(row_of[member.addr])
+        if member.addr in results:
+            row["result"] = results[member.addr]
         out_rows.append(row)
-    inv.out.emit(inv.add_errors({"mode": m, "brokers": out_rows}), lambda: "".join(lines))
+    inv.out.emit(ReadAheadSet(m, members, out_rows, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class ReadAheadSet(Result):
+    """setCommitLogReadAheadMode: Java's banner per master (or group without one) and slave, each
+    followed by the broker's remark when it answered."""
+
+    mode: str
+    members: list[Member]
+    brokers: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        answered = {r["addr"]: r for r in self.brokers if r["ok"]}
+        lines: list[str] = []
+        for member in self.members:
+            lines.append(" " + member.banner)  # Java's banner starts with a space here
+            row = answered.get(member.addr)
+            if row is not None:
+                result = row.get("result")
+                lines.append(f"commitLog set readAhead mode rstStr{'null' if result is None else result}\n")
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({"mode": self.mode, "brokers": self.brokers}, self.errors)
 
 
 # ------------------------------------------------------------------------------------- pop records
@@ -250,12 +290,27 @@ async def export_pop_record(
         if not dry:
             await admin.broker_ops.export_pop_records(addr)
 
-    done, rows = await inv.on_each([a for _, a in targets], export)
+    _, rows = await inv.on_each([a for _, a in targets], export)
     row_of = {r["addr"]: r for r in rows}
-    lines = [
-        f"Export broker records, brokerName={name}, brokerAddr={addr}, dryRun={'true' if dry else 'false'}\n"
-        for name, addr in targets
-        if addr in done
-    ]
     out_rows = [{"brokerName": name, **row_of[addr]} for name, addr in targets]
-    inv.out.emit(inv.add_errors({"dryRun": dry, "brokers": out_rows}), lambda: "".join(lines))
+    inv.out.emit(PopRecordsExported(dry, out_rows, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class PopRecordsExported(Result):
+    """exportPopRecord: a line per broker that exported (or, with ``-d false``, would have)."""
+
+    dry: bool
+    brokers: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        dry = "true" if self.dry else "false"
+        return "".join(
+            f"Export broker records, brokerName={r['brokerName']}, brokerAddr={r['addr']}, dryRun={dry}\n"
+            for r in self.brokers
+            if r["ok"]
+        )
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({"dryRun": self.dry, "brokers": self.brokers}, self.errors)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
@@ -21,6 +22,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import parse_long
 from mqadmin.cli.registry import BY_NAME
+from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.protocol import names
 
 NO_BINDING = "this installation has no RocksDB binding to read it with"
@@ -185,9 +187,9 @@ async def _export_rpc(
     done, rows = await inv.on_each(addrs, lambda a: admin.broker_ops.export_rocksdb_config_to_json(a, types))
     row_of = {r["addr"]: r for r in rows}
     brokers = [{**({"brokerName": n} if n else {}), **row_of[a]} for n, a in targets]
-    ok = len(done) == len(addrs)
-    data = inv.add_errors({"mode": "rpc", "configTypes": types, "brokers": brokers})
-    inv.out.emit(data, lambda: head + ("broker export done." if ok else ""))
+    text = head + ("broker export done." if len(done) == len(addrs) else "")
+    data = {"mode": "rpc", "configTypes": types, "brokers": brokers}
+    inv.out.emit(Plain(data, text, inv.error_list()))
     return None
 
 
@@ -241,8 +243,6 @@ async def check_rocksdb_cq_write_progress(
 ) -> ExitCode | None:
     import time
 
-    from mqadmin.protocol.bodies.request_mode import CHECK_ERROR
-
     name = cluster.strip()
     why = names.check_name("cluster", name)
     if why is not None:
@@ -265,7 +265,6 @@ async def check_rocksdb_cq_write_progress(
         [a for _, a in targets], lambda a: admin.broker_ops.check_rocksdb_cq_write_progress(a, t, since)
     )
     row_of = {r["addr"]: r for r in rows}
-    lines: list[str] = []
     brokers: list[dict[str, Any]] = []
     for broker, addr in targets:
         row: dict[str, Any] = {"brokerName": broker, **row_of[addr]}
@@ -273,11 +272,32 @@ async def check_rocksdb_cq_write_progress(
         if result is not None:
             row["checkStatus"] = result.check_status
             row["checkResult"] = result.check_result
-            if result.check_status == CHECK_ERROR:
-                text = "null" if result.check_result is None else result.check_result
-                lines.append(f"{broker} check error, please check log... errInfo: {text}")
-            else:
-                lines.append(f"{broker} check doing, please wait and get the result from log... \n")
         brokers.append(row)
-    inv.out.emit(inv.add_errors({**base, "brokers": brokers}), lambda: "".join(lines))
+    inv.out.emit(CqWriteProgress(base, brokers, inv.error_list()))
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class CqWriteProgress(Result):
+    """checkRocksdbCqWriteProgress: per master, the check's status (Java prints only what answered)."""
+
+    doc: dict[str, Any]
+    brokers: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        from mqadmin.protocol.bodies.request_mode import CHECK_ERROR
+
+        lines = []
+        for row in (r for r in self.brokers if "checkStatus" in r):
+            if row["checkStatus"] == CHECK_ERROR:
+                text = "null" if row["checkResult"] is None else row["checkResult"]
+                lines.append(f"{row['brokerName']} check error, please check log... errInfo: {text}")
+            else:
+                lines.append(
+                    f"{row['brokerName']} check doing, please wait and get the result from log... \n"
+                )
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({**self.doc, "brokers": self.brokers}, self.errors)

@@ -12,15 +12,17 @@ not a whole number of bytes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.cli.brokertargets import BROKERS_DOC, bannered_members, change_each, master_addrs
+from mqadmin.cli.brokertargets import BROKERS_DOC, Member, bannered_members, change_each, master_addrs
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.nameargs import group_arg
 from mqadmin.cli.optvalues import need_target, parse_long
+from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.protocol.javacoll import java_hash_order
 
 
@@ -92,23 +94,37 @@ async def get_cold_data_flow_ctr_info(
         [m.addr for m in members], inv.admin.cold_data.get_cold_data_flow_ctr_info
     )
     row_of = {r["addr"]: r for r in rows}
-    lines: list[str] = []
-    out_rows: list[dict[str, Any]] = []
-    for member in members:
-        addr = member.addr
-        row = member.row(row_of[addr])
-        out_rows.append(row)
-        if addr not in texts:
-            continue
-        text: str | None = texts[addr]
-        lines.append(" " + member.banner)  # Java's banner starts with a space here
-        if text is None:
-            lines.append(f"Broker[{addr}] has no cold ctr table !\n")
-            row["info"] = None
-            continue
-        row["info"], shown = render_info(text)
-        lines.append(shown)
-    inv.out.emit(inv.add_errors({"brokers": out_rows}), lambda: "".join(lines))
+    inv.out.emit(ColdDataFlow(members, [m.row(row_of[m.addr]) for m in members], texts, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class ColdDataFlow(Result):
+    """getColdDataFlowCtrInfo: each broker's cold-read flow control table (``tables``: the text each
+    broker that answered sent, None for none), under Java's banner."""
+
+    members: list[Member]
+    brokers: list[dict[str, Any]]
+    tables: dict[str, str | None]
+    errors: Errors
+
+    def text(self) -> str:
+        lines: list[str] = []
+        for member in (m for m in self.members if m.addr in self.tables):
+            lines.append(" " + member.banner)  # Java's banner starts with a space here
+            table = self.tables[member.addr]
+            lines.append(
+                f"Broker[{member.addr}] has no cold ctr table !\n" if table is None else render_info(table)[1]
+            )
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        rows = []
+        for row in self.brokers:
+            if row["addr"] in self.tables:
+                table = self.tables[row["addr"]]
+                row = {**row, "info": None if table is None else render_info(table)[0]}
+            rows.append(row)
+        return with_errors({"brokers": rows}, self.errors)
 
 
 # ------------------------------------------------------------------------------------- group thresholds

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.brokertargets import master_addrs
@@ -23,6 +24,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
+from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.cli.serverconfigs import emit_server_configs, raise_if_failed
 from mqadmin.protocol.javacoll import java_hash_order
 
@@ -125,13 +127,30 @@ async def ha_status(
     async def one(compact: bool) -> None:
         addrs = await master_addrs(inv, broker_addr, cluster_name)
         infos, rows = await inv.on_each(addrs, admin.controller.get_broker_ha_status)
-        for row in rows:
-            if row["addr"] in infos:
-                row["ha"] = infos[row["addr"]].to_json_obj()
-        text = "".join(_ha_text(a, infos[a]) for a in addrs if a in infos)
-        inv.out.emit(inv.add_errors({"brokers": rows}), lambda: text, compact=compact)
+        inv.out.emit(HaStatus(rows, infos, inv.error_list()), compact=compact)
 
     await _repeat(inv, interval, one)
+
+
+@dataclass(frozen=True, slots=True)
+class HaStatus(Result):
+    """haStatus: each master's HA runtime info (``infos``: of the masters that answered)."""
+
+    brokers: list[dict[str, Any]]
+    infos: dict[str, Any]
+    errors: Errors
+
+    def text(self) -> str:
+        return "".join(
+            _ha_text(r["addr"], self.infos[r["addr"]]) for r in self.brokers if r["addr"] in self.infos
+        )
+
+    def data(self) -> dict[str, Any]:
+        rows = [
+            {**r, "ha": self.infos[r["addr"]].to_json_obj()} if r["addr"] in self.infos else r
+            for r in self.brokers
+        ]
+        return with_errors({"brokers": rows}, self.errors)
 
 
 # ------------------------------------------------------------------------------------- getBrokerEpoch
@@ -180,23 +199,37 @@ async def get_broker_epoch(
         else:
             addrs = await admin.brokers.fetch_master_and_slave_addrs((cluster_name or "").strip())
         caches, rows = await inv.on_each(addrs, admin.controller.get_broker_epoch_cache)
-        for row in rows:
-            c = caches.get(row["addr"])
-            if c is not None:
-                row.update(
-                    clusterName=c.cluster_name,
-                    brokerName=c.broker_name,
-                    brokerId=c.broker_id,
-                    maxOffset=c.max_offset,
-                    epochs=[
-                        {"epoch": e.epoch, "startOffset": e.start_offset, "endOffset": e.end_offset}
-                        for e in _closed_epochs(c)
-                    ],
-                )
-        text = "".join(_epoch_text(a, caches[a]) for a in addrs if a in caches)
-        inv.out.emit(inv.add_errors({"brokers": rows}), lambda: text, compact=compact)
+        inv.out.emit(BrokerEpochs(rows, caches, inv.error_list()), compact=compact)
 
     await _repeat(inv, interval, one)
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerEpochs(Result):
+    """getBrokerEpoch: each broker's epochs (``caches``: of the brokers that answered)."""
+
+    brokers: list[dict[str, Any]]
+    caches: dict[str, Any]
+    errors: Errors
+
+    def text(self) -> str:
+        return "".join(
+            _epoch_text(r["addr"], self.caches[r["addr"]]) for r in self.brokers if r["addr"] in self.caches
+        )
+
+    def data(self) -> dict[str, Any]:
+        rows = []
+        for row in self.brokers:
+            c = self.caches.get(row["addr"])
+            if c is not None:
+                epochs = [
+                    {"epoch": e.epoch, "startOffset": e.start_offset, "endOffset": e.end_offset}
+                    for e in _closed_epochs(c)
+                ]
+                who = {"clusterName": c.cluster_name, "brokerName": c.broker_name, "brokerId": c.broker_id}
+                row = {**row, **who, "maxOffset": c.max_offset, "epochs": epochs}
+            rows.append(row)
+        return with_errors({"brokers": rows}, self.errors)
 
 
 # ------------------------------------------------------------------------------------- getSyncStateSet
@@ -214,6 +247,20 @@ def _sync_text(table: dict[str, Any]) -> str:
         out.extend(f"\nInSyncReplica:\t{m.java_text()}\n" for m in r.in_sync_replicas)
         out.extend(f"\nNotInSyncReplica:\t{m.java_text()}\n" for m in r.not_in_sync_replicas)
     return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class SyncStates(Result):
+    """getSyncStateSet: each broker set's master and in-sync replicas, as the controller holds them."""
+
+    info: Any
+
+    def text(self) -> str:
+        return _sync_text(self.info.replicas_info_table)
+
+    def data(self) -> dict[str, Any]:
+        result: dict[str, Any] = self.info.to_json_obj()
+        return result
 
 
 @java_command(
@@ -250,9 +297,8 @@ async def get_sync_state_set(
         else:
             wanted = await admin.brokers.fetch_broker_names((cluster_name or "").strip())
         info = await admin.controller.get_in_sync_state_data(controllers[0], wanted)
-        table = info.replicas_info_table
-        inv.out.emit(info.to_json_obj(), lambda: _sync_text(table), compact=compact)
-        if not table:
+        inv.out.emit(SyncStates(info), compact=compact)
+        if not info.replicas_info_table:
             known = f"the controller at {controllers[0]} knows no broker set of {', '.join(wanted)}"
             _not_found(inv, known, compact)
 
@@ -288,7 +334,7 @@ async def get_controller_metadata(inv: Invocation, controller_address: str) -> N
         + "".join(f"\n#Peer:\t{p}" for p in peers)
         + "\n"
     )
-    inv.out.emit(data, lambda: text)
+    inv.out.emit(Plain(data, text))
 
 
 # ------------------------------------------------------------------------------------- config
@@ -325,7 +371,7 @@ async def update_controller_config(inv: Invocation, controller_address: str, key
     result = await inv.admin.controller.update_controller_config({k: v}, controllers)
     raise_if_failed(inv, result)
     text = f"update controller config success![{', '.join(controllers)}]\n{k} : {v}\n"
-    inv.out.emit({"key": k, "value": v, "controllers": result.order}, lambda: text)
+    inv.out.emit(Plain({"key": k, "value": v, "controllers": result.order}, text))
 
 
 # ------------------------------------------------------------------------------------- electMaster
@@ -378,7 +424,7 @@ async def elect_master(
         f"\n#ClusterName\t{cluster}\n#BrokerName\t{name}\n#BrokerMasterAddr\t{jstr(got.master_address)}"
         f"\n#MasterEpoch\t{jstr(got.master_epoch)}\n#SyncStateSetEpoch\t{jstr(got.sync_state_set_epoch)}\n"
     )
-    inv.out.emit(data, lambda: text)
+    inv.out.emit(Plain(data, text))
 
 
 # ------------------------------------------------------------------------------------- cleanBrokerMetadata
@@ -437,4 +483,4 @@ async def clean_broker_metadata(
         "brokerControllerIdsToClean": ids,
         "cleanLivingBroker": clean_living,
     }
-    inv.out.emit(data, lambda: f"clear broker {name} metadata from controller success! \n")
+    inv.out.emit(Plain(data, f"clear broker {name} metadata from controller success! \n"))

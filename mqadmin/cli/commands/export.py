@@ -20,6 +20,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import Bean, JavaSet, fastjson_pretty
+from mqadmin.cli.results import Plain
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_dict, java_hash_order, properties_order
 
 if TYPE_CHECKING:
@@ -171,7 +172,7 @@ async def export_metadata(
             data = {"path": path, "groups": len(gtable), "brokers": [addr]}
         else:
             raise CommandError("with -b, give -t to export topics or -g to export groups", ExitCode.USAGE)
-        inv.out.emit(data, lambda: f"export {path} success")
+        inv.out.emit(Plain(data, f"export {path} success"))
         return
     if cluster_name is None:
         raise CommandError("give the cluster with -c NAME or the broker with -b ADDR", ExitCode.USAGE)
@@ -228,8 +229,7 @@ async def export_metadata(
         data["groups"] = len(groups_merged)
     content["exportTime"] = int(time.time() * 1000)
     _write(path, java_hash_dict(content))
-    data = inv.add_errors({"path": path, **data})
-    inv.out.emit(data, lambda: f"export {path} success\n")
+    inv.out.emit(Plain({"path": path, **data}, f"export {path} success\n", inv.error_list()))
 
 
 # ------------------------------------------------------------------------------------- exportConfigs
@@ -299,8 +299,8 @@ async def export_configs(inv: Invocation, cluster_name: str, file_path: str | No
             {"brokerConfigs": java_hash_dict(broker_configs), "clusterScale": java_hash_dict(scale)}
         ),
     )
-    doc = inv.add_errors({"path": path, "clusterScale": scale, "brokers": list(answered)})
-    inv.out.emit(doc, lambda: f"export {path} success")
+    doc = {"path": path, "clusterScale": scale, "brokers": list(answered)}
+    inv.out.emit(Plain(doc, f"export {path} success", inv.error_list()))
 
 
 # ------------------------------------------------------------------------------------- exportMetrics
@@ -609,7 +609,7 @@ async def export_metrics(
         "totalTps": total_tps,
         "totalOneDayNum": total_day,
     }
-    inv.out.emit(inv.add_errors(data), lambda: f"export {path} success")
+    inv.out.emit(Plain(data, f"export {path} success", inv.error_list()))
 
 
 for _param in export_metrics.params:  # Java's -c is required; here only where metrics.json is written
@@ -643,7 +643,7 @@ async def _prometheus_once(
         write_atomic(path, text)
     except OSError as e:
         raise CommandError(f"cannot write {path}: {e.strerror or e}") from None
-    inv.out.emit({"path": path}, lambda: f"export {path} success")
+    inv.out.emit(Plain({"path": path}, f"export {path} success"))
 
 
 async def _serve_metrics(

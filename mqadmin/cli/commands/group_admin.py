@@ -15,6 +15,7 @@ fails for no good reason we do better, and say so in the help epilog:
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command, read_json_list
@@ -24,6 +25,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_map_string, jformat, jstr
 from mqadmin.cli.nameargs import group_arg, strict_bool
 from mqadmin.cli.optvalues import in_range, need_target, parse_int, parse_long
+from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.safety import Step, confirm, failed, not_found, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
 from mqadmin.protocol.errors import ProtocolError
@@ -313,7 +315,7 @@ async def update_sub_group_list(
 ) -> None:
     configs = _read_group_list(filename.strip())
     if not configs:
-        inv.out.emit({"groups": [], "brokers": []}, lambda: "")
+        inv.out.emit(GroupListSubmitted([], [], "", []))
         return
     admin = inv.admin
     if broker_addr is not None:
@@ -327,20 +329,32 @@ async def update_sub_group_list(
         lambda a: admin.groups.create_and_update_subscription_group_config_list(a, configs),
         deadline=inv.deadline,
     )
-    lines, rows = [], []
+    rows = []
     for addr in result.order:
         if addr in result.results:
             inv.any_success = True
-            lines.append(line.format(addr))
             rows.append({"brokerAddr": addr, "ok": True, "batch": result.results[addr]})
         else:
             inv.report(result.errors[addr])
             rows.append({"brokerAddr": addr, "ok": False, "batch": False})
-    if inv.out.structured:
-        doc: dict[str, Any] = {"groups": [c.group_name for c in configs], "brokers": rows}
-        inv.out.data(inv.add_errors(doc))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(GroupListSubmitted([c.group_name for c in configs], rows, line, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupListSubmitted(Result):
+    """updateSubGroupList: the groups of the file and, per broker, whether it took them (``line``:
+    Java's success line, ``{}`` for the address)."""
+
+    groups: list[str | None]
+    brokers: list[dict[str, Any]]
+    line: str
+    errors: Errors
+
+    def text(self) -> str:
+        return "".join(self.line.format(r["brokerAddr"]) for r in self.brokers if r["ok"])
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({"groups": self.groups, "brokers": self.brokers}, self.errors)
 
 
 # ---------------------------------------------------------------------------------- deleteSubGroup

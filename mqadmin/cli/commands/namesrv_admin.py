@@ -7,12 +7,14 @@ what the others answered is printed, each failure goes to stderr, and the exit c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.command import Invocation, JavaCommand, java_command
 from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
+from mqadmin.cli.results import Plain, Result
 from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
 
@@ -38,7 +40,7 @@ def _changed_everywhere(
     """A change asked of every name server: a failure if any failed, else ``text`` (or ``data`` with
     the name servers changed)."""
     _raise_if_failed(inv, result.errors, result.order)
-    inv.out.emit({**data, "nameServers": result.order}, lambda: text)
+    inv.out.emit(Plain({**data, "nameServers": result.order}, text))
 
 
 # ------------------------------------------------------------------------------------- KV config
@@ -111,20 +113,36 @@ async def _write_perm(inv: Invocation, broker_name: str, wipe: bool, dry_run: bo
         if wipe
         else admin.namesrv.add_write_perm_of_broker(name)
     )
-    verb = "wipe" if wipe else "add"
-    lines: list[str] = []
     rows: list[dict[str, Any]] = []
     for addr in result.order:
         if addr in result.results:
-            count = result.results[addr]
             inv.any_success = True
-            lines.append(f"{verb} write perm of broker[{name}] in name server[{addr}] OK, {count}\n")
-            rows.append({"nameServer": addr, "ok": True, "topicCount": count})
+            rows.append({"nameServer": addr, "ok": True, "topicCount": result.results[addr]})
         else:
             rep = inv.report(result.errors[addr])
-            lines.append(f"{verb} write perm of broker[{name}] in name server[{addr}] Failed\n")
             rows.append({"nameServer": addr, "ok": False, "error": rep.message})
-    inv.out.emit({"brokerName": name, "results": rows}, lambda: "".join(lines))
+    inv.out.emit(WritePermChanged(name, "wipe" if wipe else "add", rows))
+
+
+@dataclass(frozen=True, slots=True)
+class WritePermChanged(Result):
+    """wipeWritePerm/addWritePerm: per name server, how many topic routes changed, or Failed."""
+
+    broker_name: str
+    verb: str
+    results: list[dict[str, Any]]
+
+    def text(self) -> str:
+        head = f"{self.verb} write perm of broker[{self.broker_name}] in name server"
+        return "".join(
+            f"{head}[{r['nameServer']}] OK, {r['topicCount']}\n"
+            if r["ok"]
+            else f"{head}[{r['nameServer']}] Failed\n"
+            for r in self.results
+        )
+
+    def data(self) -> dict[str, Any]:
+        return {"brokerName": self.broker_name, "results": self.results}
 
 
 _PERM_DOC = (

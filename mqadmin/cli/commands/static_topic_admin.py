@@ -28,6 +28,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import parse_int
+from mqadmin.cli.results import Plain
 from mqadmin.protocol.bodies.static_topic import (
     SUFFIX_AFTER,
     SUFFIX_BEFORE,
@@ -265,7 +266,7 @@ async def update_static_topic(
     data.update(
         epoch=epoch, brokerToMapIn=[], brokerToMapOut=[], brokers=_plan_json(t, epoch, configs, addrs)
     )
-    inv.out.emit(data, lambda: "".join(lines))
+    inv.out.emit(Plain(data, "".join(lines)))
 
 
 # ------------------------------------------------------------------------------------- remappingStaticTopic
@@ -324,4 +325,4 @@ async def remapping_static_topic(
         brokerToMapOut=sorted(plan.broker_to_map_out),
         brokers=_plan_json(t, plan.epoch, configs, addrs),
     )
-    inv.out.emit(data, lambda: "".join(lines))
+    inv.out.emit(Plain(data, "".join(lines)))

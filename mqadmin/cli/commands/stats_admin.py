@@ -10,7 +10,9 @@ with a warning, rather than shown as a row of zeros as Java does.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
@@ -21,8 +23,12 @@ from mqadmin.cli.javatext import front_string_at_least, jformat
 from mqadmin.cli.javatime import format_date
 from mqadmin.cli.nameargs import strict_bool
 from mqadmin.cli.optvalues import in_range, parse_long
+from mqadmin.cli.results import Result, queue_key
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
+
+if TYPE_CHECKING:
+    from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 
 TOPIC_PUT_NUMS = "TOPIC_PUT_NUMS"
 GROUP_GET_NUMS = "GROUP_GET_NUMS"
@@ -53,56 +59,61 @@ async def broker_consume_stats(
     timeout = in_range(parse_long(timeout_millis, "-t", 50_000), "-t", 1) / 1000
     diff_level = parse_long(level, "-l") if level is not None else 0
     stats = await inv.admin.consumers.fetch_broker_consume_stats(addr, is_order, timeout)
-    lines = [
-        jformat(
-            _BCS_HEADER,
-            "#Topic",
-            "#Group",
-            "#Broker Name",
-            "#QID",
-            "#Broker Offset",
-            "#Consumer Offset",
-            "#Diff",
-            "#LastTime",
-        )
-    ]
-    rows: list[dict[str, Any]] = []
-    for entry in stats.consume_stats_list:
-        for group in java_hash_order(list(entry)):
-            for cs in entry[group]:
-                for mq in sorted_queues(cs):
-                    w = cs.offset_table[mq]
-                    diff = w.broker_offset - w.consumer_offset
-                    if diff < diff_level or w.last_timestamp <= 0:
-                        continue
-                    lines.append(
-                        jformat(
-                            _BCS_ROW,
-                            front_string_at_least(mq.topic, 64),
-                            group,
-                            front_string_at_least(mq.broker_name, 32),
-                            mq.queue_id,
-                            w.broker_offset,
-                            w.consumer_offset,
-                            diff,
-                            format_date(w.last_timestamp),
-                        )
-                    )
-                    rows.append(
-                        {
-                            "topic": mq.topic,
-                            "group": group,
-                            "brokerName": mq.broker_name,
-                            "queueId": mq.queue_id,
-                            "brokerOffset": w.broker_offset,
-                            "consumerOffset": w.consumer_offset,
-                            "diff": diff,
-                            "lastTimestamp": w.last_timestamp,
-                        }
-                    )
-    lines.append(f"\nDiff Total: {stats.total_diff}\n")
-    doc = {"brokerAddr": addr, "queues": rows, "diffTotal": stats.total_diff}
-    inv.out.emit(doc, lambda: "".join(lines))
+    inv.out.emit(BrokerLag(addr, stats, diff_level))
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerLag(Result):
+    """brokerConsumeStats: every queue consumed at all with a lag of ``level`` or more, per group.
+
+    Java walks each entry's groups in ``HashMap`` order and each group's queues in
+    ``MessageQueue.compareTo`` order; the document keeps the entries' order, groups sorted, queues by
+    topic, broker name and queue id."""
+
+    addr: str
+    stats: BrokerConsumeStats
+    level: int
+
+    def _rows(
+        self, group_order: Callable[[list[str]], list[str]], queue_order: Callable[[Any], list[Any]]
+    ) -> list[tuple[str, Any, Any]]:
+        out = []
+        for entry in self.stats.consume_stats_list:
+            for group in group_order(list(entry)):
+                for cs in entry[group]:
+                    for mq in queue_order(cs):
+                        w = cs.offset_table[mq]
+                        if w.broker_offset - w.consumer_offset >= self.level and w.last_timestamp > 0:
+                            out.append((group, mq, w))
+        return out
+
+    def text(self) -> str:
+        names = ("#Topic", "#Group", "#Broker Name", "#QID", "#Broker Offset", "#Consumer Offset", "#Diff")
+        lines = [jformat(_BCS_HEADER, *names, "#LastTime")]
+        for group, mq, w in self._rows(java_hash_order, sorted_queues):
+            topic, broker = front_string_at_least(mq.topic, 64), front_string_at_least(mq.broker_name, 32)
+            offsets = (w.broker_offset, w.consumer_offset, w.broker_offset - w.consumer_offset)
+            lines.append(
+                jformat(_BCS_ROW, topic, group, broker, mq.queue_id, *offsets, format_date(w.last_timestamp))
+            )
+        lines.append(f"\nDiff Total: {self.stats.total_diff}\n")
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        rows = [
+            {
+                "topic": mq.topic,
+                "group": group,
+                "brokerName": mq.broker_name,
+                "queueId": mq.queue_id,
+                "brokerOffset": w.broker_offset,
+                "consumerOffset": w.consumer_offset,
+                "diff": w.broker_offset - w.consumer_offset,
+                "lastTimestamp": w.last_timestamp,
+            }
+            for group, mq, w in self._rows(sorted, lambda cs: sorted(cs.offset_table, key=queue_key))
+        ]
+        return {"brokerAddr": self.addr, "queues": rows, "diffTotal": self.stats.total_diff}
 
 
 # ---------------------------------------------------------------------------------------- statsAll

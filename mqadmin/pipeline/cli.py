@@ -8,9 +8,11 @@ imported before a command runs, and a missing one is reported with the exact ins
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -43,7 +45,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INSTALL_HINT",
+    "AnalyzeArgs",
     "analyze_group",
+    "analyze_options",
     "export_command",
     "pipeline_commands",
     "snapshot_cmd",
@@ -120,39 +124,63 @@ def _format_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def _run(
-    job: str,
-    input_path: str,
-    since: str | None,
-    until: str | None,
-    master: str | None,
-    remote: str | None,
-    fmt: str,
-    out: str | None,
-    force: bool,
-    *,
-    document: str | None = None,
-    limits: LagLimits = NO_LIMITS,
-    **options: Any,
-) -> None:
+@dataclass(frozen=True, slots=True)
+class AnalyzeArgs:
+    """What every ``analyze`` command is given besides its own options: the snapshots and their
+    window, the Spark engine, and where and how the result goes."""
+
+    input_path: str
+    since: str | None
+    until: str | None
+    master: str | None
+    remote: str | None
+    include_system: bool
+    document: str | None
+    """``json`` or ``yaml`` for one document instead of the lines (``--json``/``--output``)."""
+    fmt: str = "table"
+    out: str | None = None
+    force: bool = False
+
+
+_SHARED = tuple(f.name for f in fields(AnalyzeArgs) if f.name != "document")
+
+
+def analyze_options(*, formats: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The options every ``analyze`` command shares (with ``formats``: ``--format``, ``--out`` and
+    ``--force`` too), handed to the command as one :class:`AnalyzeArgs` before its own options."""
+
+    def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(f)
+        def command(**kwargs: Any) -> Any:
+            document = document_format(kwargs.pop("json_output"), kwargs.pop("output"))
+            shared = {name: kwargs.pop(name) for name in _SHARED if name in kwargs}
+            return f(AnalyzeArgs(**shared, document=document), **kwargs)
+
+        return _common_analyze_options(_format_options(command) if formats else command)
+
+    return wrap
+
+
+def _run(job: str, args: AnalyzeArgs, *, limits: LagLimits = NO_LIMITS, **options: Any) -> None:
     prefix = f"mqadmin analyze {job}"
+    document, out = args.document, args.out
     if document is not None and job == "report" and out is None:
         fail(prefix, f"--output {document} needs --out PATH (the page itself is HTML)", EXIT_USAGE)
     require_spark(f"analyze {job}")
     from mqadmin.pipeline.timespec import TimeSpecError, parse_time
 
     try:
-        window_since = parse_time(since) if since else None
-        window_until = parse_time(until) if until else None
+        window_since = parse_time(args.since) if args.since else None
+        window_until = parse_time(args.until) if args.until else None
     except TimeSpecError as e:
         raise click.BadParameter(str(e)) from None
     # everything that can be judged without Spark is judged before the JVM starts
     try:
-        check_engine(master, remote)
+        check_engine(args.master, args.remote)
         if job != "report":
-            check_format(fmt, out)
-        check_out(out, force)
-        check_input(input_path, job, window_since, window_until)
+            check_format(args.fmt, out)
+        check_out(out, args.force)
+        check_input(args.input_path, job, window_since, window_until)
     except UsageError as e:
         fail(prefix, str(e), EXIT_USAGE)
     except NoDataError as e:
@@ -174,15 +202,15 @@ def _run(
         with progress(prefix, enabled=not debug()) as state:
             where = run_job(
                 job,
-                input_path,
+                args.input_path,
                 window=TimeWindow(window_since, window_until),
-                master=master,
-                fmt=fmt,
+                master=args.master,
+                fmt=args.fmt,
                 out=out,
-                options=JobOptions(**options),
+                options=JobOptions(include_system=args.include_system, **options),
                 # a document replaces the lines: the rows go into it, not to stdout
                 stdout=io.StringIO() if document is not None and out is None else None,
-                remote=remote,
+                remote=args.remote,
                 quiet=not debug(),
                 progress=state,
                 keep=keep if document is not None or limits.active else None,
@@ -197,13 +225,13 @@ def _run(
     if document is not None:
         doc: dict[str, Any] = {
             "job": job,
-            "input": input_path,
+            "input": args.input_path,
             "since": epoch_ms(window_since) if window_since else None,
             "until": epoch_ms(window_until) if window_until else None,
             "out": where,
         }
         if job != "report":
-            doc["format"] = fmt if where is not None else None
+            doc["format"] = args.fmt if where is not None else None
             doc["rowCount"] = len(rows)
             if where is None:
                 doc["rows"] = [record(columns, r) for r in rows]
@@ -224,8 +252,7 @@ def analyze_group() -> None:
 
 
 @analyze_group.command("lag", epilog=_LAG_DOCUMENT)
-@_common_analyze_options
-@_format_options
+@analyze_options()
 @click.option(
     "--stuck-after",
     type=float,
@@ -247,43 +274,13 @@ def analyze_group() -> None:
     default=False,
     help="Exit 8 when a group is stuck (see --stuck-after).",
 )
-def lag_cmd(
-    input_path: str,
-    since: str | None,
-    until: str | None,
-    master: str | None,
-    remote: str | None,
-    include_system: bool,
-    json_output: bool,
-    output: str | None,
-    fmt: str,
-    out: str | None,
-    force: bool,
-    stuck_after: float | None,
-    max_lag: int | None,
-    alert_stuck: bool,
-) -> None:
+def lag_cmd(args: AnalyzeArgs, stuck_after: float | None, max_lag: int | None, alert_stuck: bool) -> None:
     """Lag per group and topic: now, trend, rates, time to drain, stuck consumers."""
-    _run(
-        "lag",
-        input_path,
-        since,
-        until,
-        master,
-        remote,
-        fmt,
-        out,
-        force,
-        document=document_format(json_output, output),
-        limits=LagLimits(max_lag, alert_stuck),
-        include_system=include_system,
-        stuck_after=stuck_after,
-    )
+    _run("lag", args, limits=LagLimits(max_lag, alert_stuck), stuck_after=stuck_after)
 
 
 @analyze_group.command("throughput", epilog=_DOCUMENT)
-@_common_analyze_options
-@_format_options
+@analyze_options()
 @click.option(
     "--by",
     type=click.Choice(["topic", "broker"]),
@@ -291,106 +288,28 @@ def lag_cmd(
     show_default=True,
     help="Produce rate per topic or per broker.",
 )
-def throughput_cmd(
-    input_path: str,
-    since: str | None,
-    until: str | None,
-    master: str | None,
-    remote: str | None,
-    include_system: bool,
-    json_output: bool,
-    output: str | None,
-    fmt: str,
-    out: str | None,
-    force: bool,
-    by: str,
-) -> None:
+def throughput_cmd(args: AnalyzeArgs, by: str) -> None:
     """Produce rate per topic or broker, from max-offset steps."""
-    _run(
-        "throughput",
-        input_path,
-        since,
-        until,
-        master,
-        remote,
-        fmt,
-        out,
-        force,
-        document=document_format(json_output, output),
-        include_system=include_system,
-        by=by,
-    )
+    _run("throughput", args, by=by)
 
 
 @analyze_group.command("skew", epilog=_DOCUMENT)
-@_common_analyze_options
-@_format_options
+@analyze_options()
 @click.option("--per-queue", is_flag=True, default=False, help="One row per queue instead of per topic.")
-def skew_cmd(
-    input_path: str,
-    since: str | None,
-    until: str | None,
-    master: str | None,
-    remote: str | None,
-    include_system: bool,
-    json_output: bool,
-    output: str | None,
-    fmt: str,
-    out: str | None,
-    force: bool,
-    per_queue: bool,
-) -> None:
+def skew_cmd(args: AnalyzeArgs, per_queue: bool) -> None:
     """Per-queue produce rates within each topic: max/mean, hot queue, queues never written."""
-    _run(
-        "skew",
-        input_path,
-        since,
-        until,
-        master,
-        remote,
-        fmt,
-        out,
-        force,
-        document=document_format(json_output, output),
-        include_system=include_system,
-        per_queue=per_queue,
-    )
+    _run("skew", args, per_queue=per_queue)
 
 
 @analyze_group.command("idle", epilog=_DOCUMENT)
-@_common_analyze_options
-@_format_options
-def idle_cmd(
-    input_path: str,
-    since: str | None,
-    until: str | None,
-    master: str | None,
-    remote: str | None,
-    include_system: bool,
-    json_output: bool,
-    output: str | None,
-    fmt: str,
-    out: str | None,
-    force: bool,
-) -> None:
+@analyze_options()
+def idle_cmd(args: AnalyzeArgs) -> None:
     """Topics with no message written and groups with nothing consumed over the window."""
-    _run(
-        "idle",
-        input_path,
-        since,
-        until,
-        master,
-        remote,
-        fmt,
-        out,
-        force,
-        document=document_format(json_output, output),
-        include_system=include_system,
-    )
+    _run("idle", args)
 
 
 @analyze_group.command("report", epilog=_REPORT_DOCUMENT)
-@_common_analyze_options
+@analyze_options(formats=False)
 @click.option("--out", metavar="PATH", help="Write the HTML page there instead of stdout.")
 @_force_option
 @click.option(
@@ -401,36 +320,9 @@ def idle_cmd(
     help="How many groups and topics the charts show.",
 )
 @click.option("--stuck-after", type=float, metavar="SECONDS", help="As for 'analyze lag'.")
-def report_cmd(
-    input_path: str,
-    since: str | None,
-    until: str | None,
-    master: str | None,
-    remote: str | None,
-    include_system: bool,
-    json_output: bool,
-    output: str | None,
-    out: str | None,
-    force: bool,
-    top: int,
-    stuck_after: float | None,
-) -> None:
+def report_cmd(args: AnalyzeArgs, top: int, stuck_after: float | None) -> None:
     """One self-contained HTML page: lag and throughput charts, stuck, idle, skew, missing brokers."""
-    _run(
-        "report",
-        input_path,
-        since,
-        until,
-        master,
-        remote,
-        "table",
-        out,
-        force,
-        document=document_format(json_output, output),
-        include_system=include_system,
-        top=top,
-        stuck_after=stuck_after,
-    )
+    _run("report", args, top=top, stuck_after=stuck_after)
 
 
 def pipeline_commands(resolve: SettingsResolver | None = None) -> dict[str, click.Command]:

@@ -3,15 +3,16 @@
 The broker list comes from the name server; each broker address is then asked for its runtime table
 (GET_BROKER_RUNTIME_INFO), all at once, bounded by ``--deadline``. Rows come out in the Java tool's
 order (clusters in ``HashMap`` order, broker names sorted, broker ids in ``HashMap`` order) and
-format, number rounding included. A broker that does not answer still gets its row, with the values
-Java prints then, and a line on stderr; the exit code is then 6.
+format, number rounding included; the document lists them by cluster, broker name and id. A
+broker that does not answer still gets its row, with the values Java prints then, and a line on
+stderr; the exit code is then 6.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
@@ -19,6 +20,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, to_float32
 from mqadmin.cli.output import TableLayout, epoch_ms, number, tps
+from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.routeview import broker_addrs_in_java_order
 from mqadmin.cli.watch import Watch, check_count, count_option
 from mqadmin.protocol.bodies.cluster import ClusterInfo
@@ -59,6 +61,21 @@ class Target:
     broker_name: str
     broker_id: int
     addr: str
+
+
+def members_of(info: ClusterInfo, cluster_name: str) -> list[Target]:
+    """Every (cluster, broker, id, address) of the cluster (all clusters for ``""``), by those keys."""
+    cat = info.cluster_addr_table or {}
+    bat = info.broker_addr_table or {}
+    out: list[Target] = []
+    for cluster in [cluster_name] if cluster_name else sorted(cat):
+        for name in sorted(set(cat.get(cluster) or [])):
+            bd = bat.get(name)
+            if bd is not None:
+                out.extend(
+                    Target(cluster, name, bid, addr) for bid, addr in sorted((bd.broker_addrs or {}).items())
+                )
+    return out
 
 
 def targets_of(info: ClusterInfo, cluster_name: str) -> list[Target]:
@@ -221,35 +238,63 @@ _MORE_LAYOUT = TableLayout(
 """``--output table``: one row per broker, the columns an operator scans (the rest is in ``--json``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ClusterBrokers(Result):
+    """clusterList: each broker's row (its text line and its document item). Java prints them with
+    the clusters in ``HashMap`` order, broker names sorted and ids in ``HashMap`` order; the document
+    by cluster, broker name and id."""
+
+    layout: ClassVar[TableLayout | None] = _LAYOUT
+    header: ClassVar[str] = _HEADER
+
+    timestamp: int
+    info: ClusterInfo
+    cluster_name: str
+    rows: dict[Target, tuple[str, dict[str, Any]]]
+    errors: Errors
+
+    def text(self) -> str:
+        order = targets_of(self.info, self.cluster_name)
+        return self.header + "".join(self.rows[t][0] for t in order if t in self.rows)
+
+    def data(self) -> dict[str, Any]:
+        brokers = [self.rows[t][1] for t in members_of(self.info, self.cluster_name) if t in self.rows]
+        return with_errors({"timestamp": self.timestamp, "brokers": brokers}, self.errors)
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterTotals(ClusterBrokers):
+    """clusterList -m: yesterday's and today's message totals per broker."""
+
+    layout: ClassVar[TableLayout | None] = _MORE_LAYOUT
+    header: ClassVar[str] = _MORE_HEADER
+
+
 async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bool) -> None:
     admin = inv.admin
     info = await admin.namesrv.examine_broker_cluster_info()
     inv.any_success = True  # the name server answered: broker failures make it a partial result
-    inv.out.text(_MORE_HEADER if more else _HEADER)
-    targets = targets_of(info, cluster_name)
+    members = members_of(info, cluster_name)
     stats = await admin.core.fan_out(
-        [t.addr for t in targets], admin.broker.fetch_broker_runtime_stats, deadline=inv.deadline
+        list(dict.fromkeys(t.addr for t in members)),
+        admin.broker.fetch_broker_runtime_stats,
+        deadline=inv.deadline,
     )
     now_ms = int(time.time() * 1000)
-    rows: list[dict[str, Any]] = []
-    lines: list[str] = []
-    for t in targets:
+    rows: dict[Target, tuple[str, dict[str, Any]]] = {}
+    for t in members:
         table = stats.results.get(t.addr)
         if table is None:
             inv.report(stats.errors[t.addr])
         if more:
-            text, data = more_row(t, table)
+            rows[t] = more_row(t, table)
         else:
             text, data, problem = base_row(t, table, now_ms)
             if problem:
                 inv.report(CommandError(problem))
-        lines.append(text)
-        rows.append(data)
-    if inv.out.structured:
-        doc: dict[str, Any] = {"timestamp": now_ms, "brokers": rows}
-        inv.out.data(inv.add_errors(doc), compact=compact, table=_MORE_LAYOUT if more else _LAYOUT)
-    else:
-        inv.out.text("".join(lines))
+            rows[t] = (text, data)
+    view = ClusterTotals if more else ClusterBrokers
+    inv.out.emit(view(now_ms, info, cluster_name, rows, inv.error_list()), compact=compact)
 
 
 @java_command(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.command import Invocation, java_command, read_json_list
 from mqadmin.cli.errors import CommandError
@@ -32,6 +32,9 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import RETRY_QUEUE_NUMS_MAX, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
+
+if TYPE_CHECKING:
+    from mqadmin.admin.groups import GroupConfigHit
 
 # ------------------------------------------------------------------------------------ text helpers
 
@@ -246,20 +249,33 @@ async def update_sub_group(
         lambda a: admin.groups.create_and_update_subscription_group_config(a, cfg),
         deadline=inv.deadline,
     )
-    lines, rows = [], []
+    rows = []
     for addr in result.order:
         ok = addr in result.results
         rows.append({"brokerAddr": addr, "ok": ok})
         if ok:
             inv.any_success = True
-            lines.append(f"create subscription group to {addr} success.\n")
         else:
             inv.report(result.errors[addr])
-    if inv.out.structured:
-        doc: dict[str, Any] = {"config": group_config_json(cfg), "brokers": rows}
-        inv.out.data(inv.add_errors(doc))
-    else:
-        inv.out.text("".join(lines) + group_config_string(cfg))
+    inv.out.emit(GroupCreated(cfg, rows, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class GroupCreated(Result):
+    """updateSubGroup: a line per broker that took the group, then the config as Java prints it."""
+
+    config: SubscriptionGroupConfig
+    brokers: list[dict[str, Any]]
+    errors: Errors
+
+    def text(self) -> str:
+        done = "".join(
+            f"create subscription group to {r['brokerAddr']} success.\n" for r in self.brokers if r["ok"]
+        )
+        return done + group_config_string(self.config)
+
+    def data(self) -> dict[str, Any]:
+        return with_errors({"config": group_config_json(self.config), "brokers": self.brokers}, self.errors)
 
 
 # ------------------------------------------------------------------------------ updateSubGroupList
@@ -405,20 +421,14 @@ async def delete_sub_group(
     result = await admin.core.fan_out(
         addrs, lambda a: admin.groups.delete_subscription_group(a, group, clean), deadline=inv.deadline
     )
-    lines, rows = [], []
+    rows = []
     for addr in result.order:
         ok = addr in result.results
         rows.append({"brokerAddr": addr, "ok": ok})
-        if not ok:
-            inv.report(result.errors[addr])
-            continue
-        inv.any_success = True
-        if cluster is None:
-            lines.append(f"delete subscription group [{group}] from broker [{addr}] success.\n")
+        if ok:
+            inv.any_success = True
         else:
-            lines.append(
-                f"delete subscription group [{group}] from broker [{addr}] in cluster [{cluster}] success.\n"
-            )
+            inv.report(result.errors[addr])
     deleted: list[str] = []
     if cluster is not None and inv.any_success:
         problems = await admin.groups.delete_group_topics(group, cluster)
@@ -426,12 +436,32 @@ async def delete_sub_group(
             inv.report(exc)
         if not problems:
             deleted = [RETRY_PREFIX + group, "%DLQ%" + group]
-    if inv.out.structured:
-        doc: dict[str, Any] = {"group": group, "cluster": cluster, "brokers": rows, "topicsDeleted": deleted}
-        inv.out.data(inv.add_errors(doc))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(GroupDeleted(group, cluster, rows, deleted, inv.error_list()))
     return not_found(inv, missing) if exists is False and not inv.failures else None
+
+
+@dataclass(frozen=True, slots=True)
+class GroupDeleted(Result):
+    """deleteSubGroup: a line per broker that deleted the group; with ``-c``, the cluster's
+    ``%RETRY%`` and ``%DLQ%`` topics of the group deleted too."""
+
+    group: str
+    cluster: str | None
+    brokers: list[dict[str, Any]]
+    topics_deleted: list[str]
+    errors: Errors
+
+    def text(self) -> str:
+        where = "" if self.cluster is None else f" in cluster [{self.cluster}]"
+        return "".join(
+            f"delete subscription group [{self.group}] from broker [{r['brokerAddr']}]{where} success.\n"
+            for r in self.brokers
+            if r["ok"]
+        )
+
+    def data(self) -> dict[str, Any]:
+        doc = {"group": self.group, "cluster": self.cluster, "brokers": self.brokers}
+        return with_errors({**doc, "topicsDeleted": self.topics_deleted}, self.errors)
 
 
 async def _delete_group_plan(
@@ -481,26 +511,34 @@ async def get_consumer_config(inv: Invocation, group_name: str) -> None:
         inv.report(exc)
     if hits:
         inv.any_success = True
-    lines: list[str] = []
-    for hit in hits:
-        lines.append(
-            f"============================={hit.cluster}:{hit.broker_name}=============================\n"
-        )
-        for name, value in config_fields(hit.config):
-            lines.append(jformat("%s%-40s=  %s\n", "", name, "" if value is None else value))
-    if inv.out.structured:
-        doc: dict[str, Any] = {
-            "group": group,
-            "brokers": [
-                {
-                    "cluster": h.cluster,
-                    "brokerName": h.broker_name,
-                    "brokerAddr": h.broker_addr,
-                    "config": group_config_json(h.config),
-                }
-                for h in hits
-            ],
-        }
-        inv.out.data(inv.add_errors(doc))
-    else:
-        inv.out.text("".join(lines))
+    inv.out.emit(ConsumerConfigs(group, hits, inv.error_list()))
+
+
+@dataclass(frozen=True, slots=True)
+class ConsumerConfigs(Result):
+    """getConsumerConfig: the group's config on each broker that has it, under Java's banner."""
+
+    group: str
+    hits: list[GroupConfigHit]
+    errors: Errors
+
+    def text(self) -> str:
+        lines: list[str] = []
+        for hit in self.hits:
+            banner = "============================="
+            lines.append(f"{banner}{hit.cluster}:{hit.broker_name}{banner}\n")
+            for name, value in config_fields(hit.config):
+                lines.append(jformat("%s%-40s=  %s\n", "", name, "" if value is None else value))
+        return "".join(lines)
+
+    def data(self) -> dict[str, Any]:
+        brokers = [
+            {
+                "cluster": h.cluster,
+                "brokerName": h.broker_name,
+                "brokerAddr": h.broker_addr,
+                "config": group_config_json(h.config),
+            }
+            for h in self.hits
+        ]
+        return with_errors({"group": self.group, "brokers": brokers}, self.errors)

@@ -14,7 +14,7 @@ from mqadmin.cli.command import Invocation, JavaCommand, java_command
 from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
-from mqadmin.cli.results import Plain, Result
+from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
 
@@ -184,6 +184,32 @@ add_write_perm = _write_perm_command("addWritePerm", wipe=False)
 # ------------------------------------------------------------------------------- name server config
 
 
+@dataclass(frozen=True, slots=True)
+class NamesrvConfigs(Result):
+    """getNamesrvConfig: each name server's config (``configs``: of those that answered, in the order
+    asked). Java collects them in a ``HashMap<>(4)`` by address and prints each ``Properties``."""
+
+    configs: dict[str, dict[str, str]]
+    errors: Errors
+
+    def text(self) -> str:
+        parts = []
+        for addr in java_hash_order(list(self.configs), 4):
+            props = self.configs[addr]
+            parts.append(f"============{addr}============\n")
+            parts.extend(jformat("%-50s=  %s\n", k, props[k]) for k in properties_order(list(props)))
+        return "".join(parts)
+
+    def data(self) -> dict[str, Any]:
+        from mqadmin.cli.output import server_value
+
+        servers = [
+            {"addr": a, "config": {k: server_value(v) for k, v in sorted(props.items())}}
+            for a, props in self.configs.items()
+        ]
+        return with_errors({"nameServers": servers}, self.errors)
+
+
 @java_command(
     "getNamesrvConfig",
     [],
@@ -193,27 +219,11 @@ add_write_perm = _write_perm_command("addWritePerm", wipe=False)
 )
 async def get_namesrv_config(inv: Invocation) -> None:
     result = await inv.admin.namesrv.get_namesrv_config(inv.namesrv_given)
-    # Java collects the answers in a HashMap<>(4) keyed by address, then prints each Properties
-    addrs = java_hash_order([a for a in result.order if a in result.results], 4)
-    if inv.out.structured:
-        from mqadmin.cli.output import server_value
-
-        servers = [
-            {"addr": a, "config": {k: server_value(v) for k, v in sorted(result.results[a].items())}}
-            for a in addrs
-        ]
-        doc: dict[str, Any] = {"nameServers": servers}
-        failed = [result.errors[a] for a in result.order if a in result.errors]
-        if failed:  # what a partial answer (exit 6) lacks, as every fan-out's document says it
-            doc["errors"] = [describe(e, inv.settings_if_resolved).as_json()["error"] for e in failed]
-        inv.out.data(doc)
-    else:
-        parts = []
-        for addr in addrs:
-            props = result.results[addr]
-            parts.append(f"============{addr}============\n")
-            parts.extend(jformat("%-50s=  %s\n", k, props[k]) for k in properties_order(list(props)))
-        inv.out.text("".join(parts))
+    configs = {a: result.results[a] for a in result.order if a in result.results}
+    failed = [result.errors[a] for a in result.order if a in result.errors]
+    # what a partial answer (exit 6) lacks, as every fan-out's document says it
+    errors = [describe(e, inv.settings_if_resolved).as_json()["error"] for e in failed]
+    inv.out.emit(NamesrvConfigs(configs, errors))
     _raise_if_failed(inv, result.errors, result.order)
 
 

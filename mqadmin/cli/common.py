@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from mqadmin.cli.output import FORMATS, TableView
+from mqadmin.cli.output import FORMATS
+from mqadmin.cli.tablelayout import TableView
 
 __all__ = [
     "COMMON_NAMES",

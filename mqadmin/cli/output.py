@@ -15,10 +15,10 @@ import re
 import sys
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from mqadmin import API_VERSION
+from mqadmin.cli.tablelayout import TableLayout, TableView
 
 if TYPE_CHECKING:
     from mqadmin.cli.results import Result
@@ -27,8 +27,6 @@ __all__ = [
     "API_VERSION",
     "FORMATS",
     "Output",
-    "TableLayout",
-    "TableView",
     "conform",
     "epoch_ms",
     "finite",
@@ -42,35 +40,6 @@ __all__ = [
 FORMATS = ("text", "json", "yaml", "table", "name")
 """``name``: one resource name a line (topics, groups, brokers), for ``xargs`` and ``while read``."""
 
-
-
-@dataclass(frozen=True, slots=True)
-class TableLayout:
-    """How ``--output table`` draws a command's lists, where the general rules would not read well.
-
-    ``columns`` names, per list member of the document (``"brokers"``), the record keys to show as
-    columns (``a.b`` for a nested one), one row per record; a key in ``always`` (an error) is added
-    as a column when any record has it. ``keep`` are the columns never dropped nor cut at 80
-    columns besides the natural key's (``mqadmin.cli.tables``); ``priority`` lists the columns most
-    important first (those last in it go first when the table is too wide; default: left to right).
-    """
-
-    columns: Mapping[str, tuple[str, ...]]
-    always: tuple[str, ...] = ("error",)
-    keep: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    priority: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """The options that change how ``--output table`` reads (not what it holds)."""
-
-    wide: bool = False
-    """Every column, whole, however wide."""
-    sort_by: tuple[str, ...] = ()
-    """Columns to sort rows by (``-col``: descending) instead of the natural key."""
-    headers: bool = True
-    """Header rows and title lines (``--no-headers``: rows only)."""
 
 
 def finite(value: Any) -> Any:

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mqadmin.cli.output import TableLayout
+from mqadmin.cli.tablelayout import TableLayout
 
 if TYPE_CHECKING:
     from mqadmin.protocol.bodies.message_queue import MessageQueue

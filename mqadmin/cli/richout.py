@@ -12,7 +12,7 @@ How data becomes tables, so that every command reads well without a renderer of 
   title line; an empty list or object is left out;
 - a list of names (topicList) is one column headed by the list's name;
 - a list of records is one row per record, sorted by its natural key; a command may name the
-  columns that matter (:class:`~mqadmin.cli.output.TableLayout`, e.g. one row per broker for
+  columns that matter (:class:`~mqadmin.cli.tablelayout.TableLayout`, e.g. one row per broker for
   clusterList), else records wider than :data:`WIDE` columns are drawn one key/value table each;
 - a record holding one map of scalars (brokerStatus' ``stats``, getBrokerConfig's ``config``, a
   route's ``brokerAddrs``) is a key/value table of that map, titled by the record's other scalars.
@@ -32,7 +32,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from mqadmin.cli.output import TableLayout, TableView
+from mqadmin.cli.tablelayout import TableLayout, TableView
 from mqadmin.cli.tables import (
     GAP,
     NATURAL_KEYS,

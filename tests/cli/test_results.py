@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from mqadmin.cli.output import Output, TableLayout
+from mqadmin.cli.output import Output
 from mqadmin.cli.results import Plain, Result, with_errors
+from mqadmin.cli.tablelayout import TableLayout
 
 CLI = Path(__file__).resolve().parents[2] / "mqadmin" / "cli"
 

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from mqadmin.cli.output import TableLayout, TableView
 from mqadmin.cli.richout import render
+from mqadmin.cli.tablelayout import TableLayout, TableView
 from mqadmin.cli.tables import cell, names, natural, short_header
 from tests.admin_group_offset.servers import Cluster
 

@@ -19,9 +19,10 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, to_float32
-from mqadmin.cli.output import TableLayout, epoch_ms, number, tps
+from mqadmin.cli.output import epoch_ms, number, tps
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.routeview import broker_addrs_in_java_order
+from mqadmin.cli.tablelayout import TableLayout
 from mqadmin.cli.watch import Watch, check_count, count_option
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key

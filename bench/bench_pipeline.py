@@ -344,7 +344,7 @@ def bench_export(counts: list[int], master: str, work: Path) -> None:
                   f"(exit {p.returncode}; {p.stdout.strip()})")  # fmt: skip
             if spark is None:
                 spark = spark_session(master)
-                from mqadmin.pipeline.export.datasource import register
+                from mqadmin.pipeline.stream.datasource import register
 
                 register(spark)
             for label in ("cold", "warm"):

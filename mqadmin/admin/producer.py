@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_TOPIC",
+    "RETRY_CODES",
     "TRACE_TOPIC",
     "MessageCheckError",
     "NoWritableQueueError",
@@ -69,7 +70,7 @@ _STATUS: dict[int, str] = {
     ResponseCode.FLUSH_SLAVE_TIMEOUT: "FLUSH_SLAVE_TIMEOUT",
     ResponseCode.SLAVE_NOT_AVAILABLE: "SLAVE_NOT_AVAILABLE",
 }
-_RETRY_CODES = frozenset({17, 14, 1, 16, 204, 205, 2, 1500})
+RETRY_CODES = frozenset({17, 14, 1, 16, 204, 205, 2, 1500})
 """Broker answers after which Java's ``sendDefaultImpl`` tries again (5.3.3's list)."""
 
 
@@ -309,7 +310,7 @@ class Producer:
             try:
                 return await self._send_to(msg, mq, await self.broker_addr(msg.topic, mq.broker_name))
             except RemoteCommandError as e:
-                if e.code not in _RETRY_CODES:
+                if e.code not in RETRY_CODES:
                     raise
                 last_error = e
             except (RemotingError, AdminError) as e:

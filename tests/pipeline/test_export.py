@@ -50,7 +50,7 @@ def topic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exported]:
 
 
 def read(spark: SparkSession, namesrv: str, out: Path, **options: Any) -> list[dict[str, Any]]:
-    from mqadmin.pipeline.export.datasource import register
+    from mqadmin.pipeline.stream.datasource import register
 
     register(spark)
     reader = spark.read.format("rocketmq").option("namesrv", namesrv).option("topic", TOPIC)
@@ -62,7 +62,7 @@ def read(spark: SparkSession, namesrv: str, out: Path, **options: Any) -> list[d
 
 
 def test_whole_topic_exactly(spark: SparkSession, topic: Exported, tmp_path: Path) -> None:
-    from mqadmin.pipeline.export.datasource import register
+    from mqadmin.pipeline.stream.datasource import register
 
     register(spark)
     df = spark.read.format("rocketmq").option("namesrv", topic.namesrv).option("topic", TOPIC)

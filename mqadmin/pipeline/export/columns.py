@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from mqadmin.pipeline.export.pull import MESSAGE_SCHEMA
+from mqadmin.pipeline.export.rows import MESSAGE_SCHEMA
 from mqadmin.protocol.message import (
     MESSAGE_MAGIC_CODE,
     MESSAGE_MAGIC_CODE_V2,
@@ -44,7 +44,7 @@ _TS = pa.timestamp("us", tz="UTC")
 
 @dataclass(slots=True)
 class Columns:
-    """Rows of :data:`~mqadmin.pipeline.export.pull.MESSAGE_SCHEMA` being gathered for one queue."""
+    """Rows of :data:`~mqadmin.pipeline.export.rows.MESSAGE_SCHEMA` being gathered for one queue."""
 
     broker: str
     include_properties: bool = True

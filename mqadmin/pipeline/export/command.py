@@ -203,9 +203,9 @@ def _spark(
     state: Progress,
 ) -> int:
     require_spark("export messages")
-    from mqadmin.pipeline.export.datasource import register
     from mqadmin.pipeline.jobs.session import get_spark
     from mqadmin.pipeline.progress import spark_tasks
+    from mqadmin.pipeline.stream.datasource import register
 
     try:
         state.phase = "starting Spark"

@@ -1,6 +1,6 @@
 """The ``rocketmq`` PySpark data source: a topic's messages as a DataFrame, read in parallel.
 
-    from mqadmin.pipeline.export.datasource import register
+    from mqadmin.pipeline.stream.datasource import register
     register(spark)
     df = (spark.read.format("rocketmq")
           .option("namesrv", "10.0.0.5:9876").option("topic", "Orders")
@@ -26,15 +26,15 @@ from typing import TYPE_CHECKING
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
 from mqadmin.pipeline.export.plan import ExportOptions, plan
-from mqadmin.pipeline.export.pull import MESSAGE_DDL, read_range
+from mqadmin.pipeline.export.pull import read_range
 from mqadmin.pipeline.export.ranges import QueueRange
+from mqadmin.pipeline.export.rows import MESSAGE_DDL
 
 if TYPE_CHECKING:
     import pyarrow as pa
-    from pyspark.sql import SparkSession
     from pyspark.sql.types import StructType
 
-__all__ = ["ExportOptions", "RocketMQDataSource", "RocketMQReader", "plan", "register"]  # from .plan: 2
+__all__ = ["ExportOptions", "RocketMQDataSource", "RocketMQReader", "plan"]  # from .plan: 2
 
 
 class RangePartition(InputPartition):
@@ -70,10 +70,3 @@ class RocketMQDataSource(DataSource):
 
     def reader(self, schema: StructType) -> DataSourceReader:
         return RocketMQReader(ExportOptions.parse(self.options))
-
-
-def register(spark: SparkSession) -> None:
-    """Make ``format("rocketmq")`` known to ``spark``: the full source (streams and writes too)."""
-    from mqadmin.pipeline.stream.datasource import register as register_all
-
-    register_all(spark)

@@ -4,7 +4,7 @@ Starting a JVM costs several seconds; pulling a few thousand messages costs mill
 cluster was asked for and the plan is small (:data:`IN_PROCESS_LIMIT` offsets at most), ``export
 messages`` pulls the ranges itself, with the same code the Spark tasks run (:mod:`.pull`), and writes
 the directory Spark's writer would: one ``part-00000-<id>`` file and ``_SUCCESS``. Parquet has the
-columns of :data:`.pull.MESSAGE_SCHEMA`; JSON lines follow Spark's JSON writer (fields in schema
+columns of :data:`.rows.MESSAGE_SCHEMA`; JSON lines follow Spark's JSON writer (fields in schema
 order, nulls left out, times as ``2024-05-01T00:00:00.000Z``, the body in base64, properties as an
 object), so a reader cannot tell which way a file was made.
 """
@@ -25,8 +25,9 @@ import pyarrow as pa
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.settings import AdminSettings
-from mqadmin.pipeline.export.pull import DEFAULT_GROUP, MESSAGE_SCHEMA, pull_range, to_batch
+from mqadmin.pipeline.export.pull import DEFAULT_GROUP, pull_range, to_batch
 from mqadmin.pipeline.export.ranges import QueueRange
+from mqadmin.pipeline.export.rows import MESSAGE_SCHEMA
 
 __all__ = ["IN_PROCESS_LIMIT", "pull_all", "spark_json_line", "write_in_process"]
 

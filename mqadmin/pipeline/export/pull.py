@@ -20,7 +20,9 @@ from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.messages import TOOLS_CONSUMER, MessageOps
 from mqadmin.admin.settings import AdminSettings
+from mqadmin.pipeline.export.columns import Columns
 from mqadmin.pipeline.export.ranges import QueueRange
+from mqadmin.pipeline.export.rows import MESSAGE_SCHEMA
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
@@ -30,7 +32,7 @@ from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt
 
 __all__ = [
-    "DEFAULT_GROUP", "IN_FLIGHT", "MESSAGE_DDL", "MESSAGE_SCHEMA", "PULL_MAX", "Chunk", "pull_chunks",
+    "DEFAULT_GROUP", "IN_FLIGHT", "PULL_MAX", "Chunk", "pull_chunks",
     "pull_range", "read_range", "to_batch",
 ]  # fmt: skip
 
@@ -55,35 +57,6 @@ _PULL_CODES = (ResponseCode.SUCCESS, 19, _NO_MATCHED, _OFFSET_MOVED)
 
 _PULL_ONLY = frozenset({MessageConst.PROPERTY_MIN_OFFSET, MessageConst.PROPERTY_MAX_OFFSET})
 """Properties a pull adds to each message (the queue's bounds at that moment): not the message's own."""
-
-_TS = pa.timestamp("us", tz="UTC")
-MESSAGE_SCHEMA = pa.schema(
-    [
-        pa.field("topic", pa.string()),
-        pa.field("broker", pa.string()),
-        pa.field("queue_id", pa.int32()),
-        pa.field("queue_offset", pa.int64()),
-        pa.field("msg_id", pa.string()),
-        pa.field("offset_msg_id", pa.string()),
-        pa.field("keys", pa.string()),
-        pa.field("tags", pa.string()),
-        pa.field("born_timestamp", _TS),
-        pa.field("born_host", pa.string()),
-        pa.field("store_timestamp", _TS),
-        pa.field("store_host", pa.string()),
-        pa.field("reconsume_times", pa.int32()),
-        pa.field("properties", pa.map_(pa.string(), pa.string())),
-        pa.field("body", pa.binary()),
-    ]
-)
-"""One row per message: ``msg_id`` is the client's id (the unique key, else the offset id)."""
-
-MESSAGE_DDL = (
-    "topic STRING, broker STRING, queue_id INT, queue_offset BIGINT, msg_id STRING, offset_msg_id STRING, "
-    "keys STRING, tags STRING, born_timestamp TIMESTAMP, born_host STRING, store_timestamp TIMESTAMP, "
-    "store_host STRING, reconsume_times INT, properties MAP<STRING, STRING>, body BINARY"
-)
-
 
 def _in_window(m: MessageExt, r: QueueRange) -> bool:
     return (r.begin_ms is None or m.store_timestamp >= r.begin_ms) and (
@@ -154,8 +127,6 @@ def read_range(
     min offset (the commit log expired) are passed to ``on_loss`` as ``(range, lost_from, lost_to)``
     and skipped.
     """
-    from mqadmin.pipeline.export.columns import Columns
-
     loop = asyncio.new_event_loop()
     admin = MQAdmin(settings)
     cols = Columns(r.broker, include_properties)
@@ -190,7 +161,7 @@ def _windowed(batch: pa.RecordBatch, r: QueueRange) -> pa.RecordBatch:
     keep = None
     for bound, op in ((r.begin_ms, pc.greater_equal), (r.end_ms, pc.less)):
         if bound is not None:
-            test = op(ts, pa.scalar(bound * 1000, _TS))
+            test = op(ts, pa.scalar(bound * 1000, MESSAGE_SCHEMA.field("store_timestamp").type))
             keep = test if keep is None else pc.and_(keep, test)
     return batch.filter(keep)
 

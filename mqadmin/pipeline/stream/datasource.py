@@ -21,7 +21,7 @@ from pyspark.sql.datasource import (
 
 from mqadmin.pipeline.export.datasource import RocketMQReader
 from mqadmin.pipeline.export.plan import ExportOptions
-from mqadmin.pipeline.export.pull import MESSAGE_DDL
+from mqadmin.pipeline.export.rows import MESSAGE_DDL
 from mqadmin.pipeline.stream.options import OptionError, StreamOptions
 from mqadmin.pipeline.stream.sink import RocketMQBatchWriter, RocketMQStreamWriter, SinkOptions, check_schema
 from mqadmin.pipeline.stream.source import RocketMQStreamReader

@@ -34,7 +34,7 @@ from pyspark.sql.datasource import (
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.errors import AdminError
-from mqadmin.admin.producer import _RETRY_CODES, MessageCheckError, Producer
+from mqadmin.admin.producer import RETRY_CODES, MessageCheckError, Producer
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.pipeline.stream.options import SPARK_OPTIONS, OptionError, admin_settings, int_option
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -206,7 +206,7 @@ class _Send:
                     await self.producer.send_batch(msgs, queue)
                 return
             except RemoteCommandError as e:
-                if e.code not in _RETRY_CODES or attempt == self.options.retries:
+                if e.code not in RETRY_CODES or attempt == self.options.retries:
                     raise
             except (TimeoutError, RemotingError):
                 if attempt == self.options.retries:

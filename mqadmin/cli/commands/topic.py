@@ -72,7 +72,9 @@ def _route_list_text(route: TopicRouteData) -> str:
     return "".join(lines)
 
 
-@dataclass(frozen=True, slots=True)
+# results here are built once and rendered once: no generated eq/repr/frozen methods, which cost
+# topicRoute a millisecond of start-up to define
+@dataclass(slots=True, eq=False, repr=False)
 class RouteView(Result):
     """topicRoute: the route as fastjson pretty-prints it, or as the ``-l`` table (``listed``)."""
 
@@ -107,7 +109,7 @@ async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
         raise CommandError(problem)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class Names(Result):
     """A set of names (topics, clusters) under ``key``: the text lists them in the order of the
     Java ``HashSet`` filled in the order received; the document sorts them."""
@@ -209,7 +211,7 @@ async def topic_list(inv: Invocation, cluster_model: bool) -> None:
     inv.out.emit(TopicClusters(listed, rows, inv.error_list()))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class TopicClusters(Result):
     """topicList -c: each topic's cluster and consuming groups. Java prints the topics in the order
     of the ``HashSet`` of every topic ``listed`` (retry and DLQ topics included), and each topic's
@@ -274,7 +276,7 @@ async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
     inv.out.emit(Allocation(result))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, eq=False, repr=False)
 class Allocation(Result):
     """allocateMQ: each client ip's queues; Java prints the map in ``HashMap`` order, compact."""
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.broker.peers import cpp, create_topic
-from tests.servers import BrokerProcess, NameServerProcess
+from tests.servers import Cluster as Servers
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -38,15 +38,8 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     work = tmp_path_factory.mktemp("sink-cluster")
-    ns = NameServerProcess(work / "ns")
-    broker = None
-    try:
-        broker = BrokerProcess(work / "broker", ns.addr)
-        yield Cluster(ns.addr, broker.addr, work)
-    finally:
-        if broker is not None:
-            broker.stop()
-        ns.stop()
+    with Servers(work) as servers:
+        yield Cluster(servers.ns_addr, servers.broker_addr, work)
 
 
 def cpp_consume(ns: str, topic: str, group: str, expect: int) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.broker.peers import MQADMIN, cpp, create_topic
-from tests.servers import BrokerProcess, NameServerProcess
+from tests.servers import Cluster as Servers
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -43,15 +43,8 @@ def produce(ns: str, topic: str, count: int, prefix: str, tag: str = "tagA") -> 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     work = tmp_path_factory.mktemp("stream-cluster")
-    ns = NameServerProcess(work / "ns")
-    broker = None
-    try:
-        broker = BrokerProcess(work / "broker", ns.addr)
-        yield Cluster(ns.addr, broker.addr, work)
-    finally:
-        if broker is not None:
-            broker.stop()
-        ns.stop()
+    with Servers(work) as servers:
+        yield Cluster(servers.ns_addr, servers.broker_addr, work)
 
 
 def new_topic(c: Cluster, topic: str, queues: int = 4) -> None:

@@ -28,7 +28,7 @@ import pytest
 
 from mqadmin.protocol.command import RemotingCommand
 from tests.broker.peers import call, cpp, create_topic
-from tests.servers import BrokerProcess, NameServerProcess
+from tests.servers import Cluster as Servers
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -47,17 +47,9 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     work = tmp_path_factory.mktemp("restart-cluster")
-    ns = NameServerProcess(work / "ns")
-    broker = None
-    try:  # small commit-log files, kept for no time: deleteExpiredCommitLog drops all but the last
-        broker = BrokerProcess(
-            work / "broker", ns.addr, mappedFileSizeCommitLog=64 * 1024, fileReservedTime=0
-        )
-        yield Cluster(ns.addr, broker.addr, work)
-    finally:
-        if broker is not None:
-            broker.stop()
-        ns.stop()
+    # small commit-log files, kept for no time: deleteExpiredCommitLog drops all but the last
+    with Servers(work, mappedFileSizeCommitLog=64 * 1024, fileReservedTime=0) as servers:
+        yield Cluster(servers.ns_addr, servers.broker_addr, work)
 
 
 def produce(ns: str, topic: str, count: int, prefix: str, size: int = 0) -> set[tuple[str, str]]:

@@ -160,6 +160,7 @@ class BrokerProcess(_Served):
     ) -> None:
         workdir.mkdir(parents=True, exist_ok=True)
         self.workdir = workdir
+        self.fixed_port = port
         self.port = port or free_port()
         self.addr = f"127.0.0.1:{self.port}"
         self.log_file = workdir / "broker.log"
@@ -173,6 +174,7 @@ class BrokerProcess(_Served):
             "storePathRootDir": workdir / "store",
             **props,
         }
+        self._settings = settings
         self.config = _properties(workdir / "broker.properties", settings)
         argv = [*mqadmin_argv(), "broker", "start", "-c", str(self.config), "--log-file", str(self.log_file)]
         argv += args
@@ -181,7 +183,20 @@ class BrokerProcess(_Served):
         self.start()
 
     def start(self) -> None:
-        m = self.server.start()
+        """Start (or restart) the process. A port picked here was free a moment before the broker
+        binds it; when another process took it meanwhile (another test run on the machine), the
+        broker moves to another port, twice at most. A fixed port's failure is the caller's."""
+        for attempt in range(3):
+            try:
+                m = self.server.start()
+                break
+            except RuntimeError as e:
+                if self.fixed_port is not None or attempt == 2 or "Address already in use" not in str(e):
+                    raise
+                self.port = free_port()
+                self.addr = f"127.0.0.1:{self.port}"
+                self._settings["listenPort"] = self.port
+                _properties(self.config, self._settings)
         self.boot_line = m.group(0)
         assert m.group(2) == self.addr, m.group(0)
 

@@ -62,3 +62,21 @@ def test_a_name_server_on_a_taken_port_says_so(tmp_path: Path) -> None:
         taken.listen()
         with pytest.raises(RuntimeError, match="name server did not start"):
             NameServerProcess(tmp_path, port=taken.getsockname()[1])
+
+
+def test_a_picked_port_taken_before_the_broker_binds_it_moves_the_broker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process may take the port picked for a broker before the broker binds it: the broker
+    then starts on another one (and its config says which), instead of failing the test it serves."""
+    import tests.servers as servers
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        picks = iter([taken.getsockname()[1]])
+        monkeypatch.setattr(servers, "free_port", lambda: next(picks, None) or free_port())
+        with Cluster(tmp_path) as c:
+            assert c.broker.port != taken.getsockname()[1]
+            assert f"listenPort={c.broker.port}\n" in c.broker.config.read_text()
+            assert call(c.broker_addr, RemotingCommand.request(28)).code == 0  # GET_BROKER_RUNTIME_INFO

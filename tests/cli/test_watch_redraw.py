@@ -61,7 +61,7 @@ def test_table_watch_redraws_in_place_with_round_time_and_coloured_lag(cluster: 
             assert time.monotonic() < deadline, screen
             plain = pane.capture()
             for m in headers(plain):
-                screens.setdefault(int(m.group(4)), screen)
+                screens[int(m.group(4))] = screen  # the latest: a round may be caught half drawn
             time.sleep(0.05)
         final = pane.capture()
     finally:

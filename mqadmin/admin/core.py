@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mqadmin.admin.errors import NameServersUnavailableError, is_unreachable
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.admin.signing import AclSigner, ordered_fields
+from mqadmin.protocol.bodybudget import over_budget
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
@@ -45,10 +46,6 @@ def _client_tls() -> ssl.SSLContext:
 
 
 _DONE: Any = object()
-
-_SMALLEST_BUDGET = 64 * 1024
-"""No declared body budget is smaller: a smaller body needs no look at the registry."""
-
 
 class AdminCore:
     """Requests to name servers and brokers over one :class:`RemotingClient`, or over a
@@ -118,15 +115,11 @@ class AdminCore:
         """
         if isinstance(fields, RequestHeader):
             fields = dict(fields.check().to_ext())
-        if body is not None and len(body) > _SMALLEST_BUDGET:  # the registry is read only for these
-            from mqadmin.protocol.requests import declared
-
-            decl = declared(code)
-            if decl is not None and len(body) > decl.budget.body:
-                raise HeaderError(
-                    f"request code {code}: a body of {len(body)} bytes is over the "
-                    f"{decl.budget.body} bytes declared for it"
-                )
+        size = 0 if body is None else len(body)
+        most = over_budget(code, size)
+        if most is not None:
+            over = f"a body of {size} bytes is over the {most} bytes declared for it"
+            raise HeaderError(f"request code {code}: {over}")
         if self._signer is not None:
             ext = {k: v for k, v in (fields or {}).items() if v is not None} or None
         else:

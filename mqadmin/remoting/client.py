@@ -19,6 +19,7 @@ import ssl as _ssl
 from collections.abc import Awaitable, Callable, Container, Iterable
 from typing import Any, TypeAlias
 
+from mqadmin.protocol.bodybudget import over_budget
 from mqadmin.protocol.codes import request_name
 from mqadmin.protocol.command import FLAG_ONEWAY, FLAG_RESPONSE, RemotingCommand, next_opaque
 from mqadmin.protocol.errors import ProtocolError
@@ -119,22 +120,6 @@ def _format_sockaddr(sa: Any) -> str:
         host, port = sa[0], sa[1]
         return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
     return str(sa) if sa else ""
-
-
-_SMALLEST_BUDGET = 64 * 1024
-"""No request code's declared body budget is smaller: smaller bodies need no look at the registry."""
-
-
-def _over_budget(code: int, size: int) -> HeaderError | None:
-    """The refusal of a body of ``size`` bytes for ``code`` over its declared budget, or None (an
-    undeclared code has none here: its handler, if any, is refused by the server's own rules)."""
-    from mqadmin.protocol.requests import declared  # only for bodies over 64 KiB
-
-    decl = declared(code)
-    if decl is None or size <= decl.budget.body:
-        return None
-    most = decl.budget.body
-    return HeaderError(f"request code {code}: a body of {size} bytes is over its limit of {most} bytes")
 
 
 ErrorAnswer: TypeAlias = Callable[[RemotingCommand, int, str], RemotingCommand]
@@ -416,10 +401,11 @@ class Connection(asyncio.Protocol):
             self._refuse(cmd, HeaderError(f"request refused: {cmd.bad_text}"))
             return
         body = cmd.body
-        if body is not None and len(body) > _SMALLEST_BUDGET and self._handlers.budgets:
-            over = _over_budget(cmd.code, len(body))
-            if over is not None:
-                self._refuse(cmd, over)
+        if body is not None and self._handlers.budgets:
+            most = over_budget(cmd.code, len(body))
+            if most is not None:
+                over = f"a body of {len(body)} bytes is over its limit of {most} bytes"
+                self._refuse(cmd, HeaderError(f"request code {cmd.code}: {over}"))
                 return
         try:
             result = handler(self, cmd)

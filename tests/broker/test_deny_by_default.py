@@ -23,6 +23,7 @@ from mqadmin.broker.admission import NotDeclared
 from mqadmin.broker.server import BrokerController
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
 from mqadmin.namesrv.server import NamesrvController
+from mqadmin.protocol.bodybudget import SMALLEST
 from mqadmin.protocol.codes import RequestCode, ResponseCode, request_name
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError
@@ -54,8 +55,8 @@ def test_every_declaration_is_well_formed() -> None:
         name = request_name(code)
         assert decl.access in ACCESS, name
         assert decl.servers, name
-        # the admin client looks a budget up only for bodies over 64 KiB: none may be smaller
-        assert 64 * 1024 <= decl.budget.body <= 16 * 1024 * 1024, name
+        # a budget is looked up only for bodies over bodybudget.SMALLEST: none may be smaller
+        assert SMALLEST <= decl.budget.body <= 16 * 1024 * 1024, name
         if decl.access == RESOURCE:
             assert decl.resources, f"{name} is checked on what it names but names nothing"
         for ref in (decl.header, decl.body, decl.response):

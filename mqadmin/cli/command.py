@@ -1,7 +1,7 @@
-"""``JavaCommand``: a click command that parses, documents and runs like a Java ``mqadmin`` sub-command.
+"""A Java ``mqadmin`` sub-command as declared (:class:`CommandSpec`), and how one runs (:func:`run_command`).
 
-A command module declares the Java options and an ``async`` function; this class turns them into a
-click command that:
+A command module declares the Java options and an ``async`` function; its click command
+(:class:`~mqadmin.cli.clickcommand.JavaCommand`):
 
 - accepts what commons-cli accepts: ``-t T``, ``-tT``, ``--topic T``, ``--topic=T``, bundled flags,
   ``-topic T`` (single-dash long names), unambiguous long prefixes (``--top T``) and ``-t=T``;
@@ -12,33 +12,35 @@ click command that:
 
 A command that sends a handful of requests (``topicRoute``) is declared ``blocking``: its function
 then runs without an event loop, on the blocking client (:mod:`mqadmin.remoting.blocking`), the same
-code awaiting calls that never suspend; start-up is then the interpreter's and click's, not asyncio's.
+code awaiting calls that never suspend. Such a command is also parsed without click when its
+arguments are plain (:mod:`mqadmin.cli.leanargs`): start-up is then the interpreter's and the codec's.
+
+This module declares and runs; it does not import click. The click command of a declaration is made
+when click parses it (:mod:`mqadmin.cli.clickcommand`).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import click
-
-from mqadmin.cli.common import CommonValues, common_options, common_values, deadline_option
-from mqadmin.cli.completion import live_completer
+from mqadmin.cli.common import WATCH_PARAM, CommonValues, OurOpt
 from mqadmin.cli.errors import CommandError, ErrorReport, PartialFailure, describe, exit_code_of
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
 from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
 from mqadmin.cli.output import Output
 from mqadmin.cli.registry import BY_NAME, define
-from mqadmin.cli.watch import Watch, pop_watch, watch_options
 
 if TYPE_CHECKING:
+    import click
+
     from mqadmin.admin.api import MQAdmin
     from mqadmin.admin.fanout import FanOutResult
     from mqadmin.admin.settings import AdminSettings
 
-__all__ = ["Invocation", "JavaCommand", "java_command", "read_json_list"]
+__all__ = ["CommandSpec", "Invocation", "java_command", "read_json_list", "run_command"]
 
 CommandFunc = Callable[..., Awaitable[ExitCode | int | None]]
 Blocking = bool | Callable[[dict[str, Any]], bool]
@@ -197,14 +199,14 @@ class Invocation:
         return self._who
 
     def warn(self, message: str) -> None:
-        click.echo(f"mqadmin {self.name}: warning: {message}", err=True)
+        _say(f"mqadmin {self.name}: warning: {message}")
 
     def print_error(self, exc: BaseException, rep: ErrorReport) -> None:
         if self.common.debug:
             import traceback
 
             traceback.print_exception(exc, file=sys.stderr)
-        click.echo(f"mqadmin {self.name}: {rep.message}", err=True)
+        _say(f"mqadmin {self.name}: {rep.message}")
 
     async def release_output(self) -> None:
         """Write what the output held back, its broker items named (:meth:`Output.release`)."""
@@ -223,10 +225,9 @@ class Invocation:
             return
         addr = settings.namesrv_addrs[0]
         if addr in self._admin.core.client.connections:
-            click.echo(
+            _say(
                 f"mqadmin {self.name}: note: used the default name server {addr} "
-                "(no -n, NAMESRV_ADDR or context was given)",
-                err=True,
+                "(no -n, NAMESRV_ADDR or context was given)"
             )
 
 
@@ -288,7 +289,11 @@ def run_command(
     With ``blocking`` (and no ``-i`` watch, which sleeps on the event loop) it runs on the blocking
     client without a loop; the output, errors and exit codes are the same either way.
     """
-    watch = pop_watch(params)
+    watch = None
+    if WATCH_PARAM in params:
+        from mqadmin.cli.watch import pop_watch
+
+        watch = pop_watch(params)
     on_loop = watch is not None or not (blocking(params) if callable(blocking) else blocking)
     _configure_logging(common.debug, on_loop)
     inv = Invocation(name, common, namesrv, blocking=not on_loop)
@@ -300,6 +305,8 @@ def run_command(
                     return await func(inv, **params)
                 finally:
                     await inv.release_output()
+            from mqadmin.cli.watch import Watch
+
             return await Watch(inv, watch.interval, watch.count).run(lambda: func(inv, **params))
         finally:
             await inv.close()
@@ -314,7 +321,7 @@ def run_command(
 
             rc = run_sync(main())
     except KeyboardInterrupt:
-        click.echo(f"mqadmin {name}: interrupted", err=True)
+        _say(f"mqadmin {name}: interrupted")
         return ExitCode.INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()
@@ -339,6 +346,12 @@ def run_command(
     return ExitCode.OK
 
 
+def _say(line: str) -> None:
+    """One line on stderr (a warning, a failure, a note)."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
 def _silence_stdout() -> None:
     """After EPIPE (``mqadmin topicList | head``): no error at interpreter exit."""
     import os
@@ -350,183 +363,28 @@ def _silence_stdout() -> None:
         pass
 
 
-# ------------------------------------------------------------------------------------------ parsing
+# -------------------------------------------------------------------------------------- declaring
 
 
-def _click_option(opt: JavaOpt) -> click.Option:
-    names = [*opt.flags]
-    if opt.short:
-        names.append(f"-{opt.long.strip()}")  # commons-cli also takes the long name after one dash
-    names.append(opt.param)
-    if opt.has_arg:
-        return click.Option(
-            names,
-            required=opt.required,
-            metavar="<arg>",
-            help=opt.desc,
-            shell_complete=live_completer(opt.long),  # topic, group and cluster names on TAB
-        )
-    return click.Option(names, is_flag=True, default=False, help=opt.desc)
+@dataclass(slots=True, eq=False)
+class CommandSpec:
+    """A Java sub-command as its module declares it: the click command is made from it when click
+    parses (:mod:`mqadmin.cli.clickcommand`), the lean parser reads it as it is
+    (:mod:`mqadmin.cli.leanargs`)."""
 
-
-def _expand_args(args: list[str], params: Sequence[click.Parameter]) -> list[str]:
-    """Java spellings click does not take: long-name prefixes and ``-t=VALUE``."""
-    longs: dict[str, click.Option] = {}
-    shorts: dict[str, click.Option] = {}
-    for p in params:
-        if not isinstance(p, click.Option):
-            continue
-        for name in [*p.opts, *p.secondary_opts]:
-            if name.startswith("--"):
-                longs[name[2:]] = p
-            elif len(name) == 2:
-                shorts[name[1]] = p
-    out: list[str] = []
-    expect_value = False
-    for i, tok in enumerate(args):
-        if tok == "--":
-            out.extend(args[i:])
-            break
-        if expect_value:
-            out.append(tok)
-            expect_value = False
-            continue
-        if tok.startswith("--") and len(tok) > 2:
-            name, eq, value = tok[2:].partition("=")
-            opt = longs.get(name)
-            if opt is None:
-                matches = sorted({n for n in longs if n.startswith(name)}, key=str.lower)
-                if len(matches) == 1:
-                    name = matches[0]
-                    opt = longs[name]
-                    tok = f"--{name}{eq}{value}"
-                elif len(matches) > 1:
-                    could = ", ".join(f"'{m}'" for m in matches)
-                    raise click.UsageError(f"Ambiguous option: '--{name}'  (could be: {could})")
-            out.append(tok)
-            expect_value = opt is not None and not opt.is_flag and not eq and not opt.count
-            continue
-        if tok.startswith("-") and len(tok) >= 2 and tok[1] != "-":
-            opt = shorts.get(tok[1])
-            if opt is not None and not opt.is_flag and len(tok) > 2 and tok[2] == "=":
-                out.extend([tok[:2], tok[3:]])
-                continue
-            if opt is not None and not opt.is_flag and len(tok) == 2:
-                expect_value = True
-            out.append(tok)
-            continue
-        out.append(tok)
-    return out
-
-
-def _check_groups(opts: Sequence[JavaOpt], params: dict[str, Any]) -> None:
-    groups: dict[str, list[JavaOpt]] = {}
-    for o in opts:
-        if o.group:
-            groups.setdefault(o.group, []).append(o)
-    for members in groups.values():
-        given = [o for o in members if params.get(o.param) not in (None, False)]
-        if len(given) > 1:
-            raise click.UsageError(
-                f"The option '{given[1].key}' was specified but an option from this group has already "
-                f"been selected: '{given[0].key}'"
-            )
-        if not given and members[0].group_required:
-            names = ", ".join(f"-{o.short}" if o.short else f"--{o.long}" for o in members)
-            raise click.UsageError(f"Missing required option: one of {names}")
-
-
-class JavaCommand(click.Command):
-    """A Java ``mqadmin`` sub-command (see the module docstring)."""
-
-    def __init__(
-        self,
-        name: str,
-        desc: str,
-        opts: Sequence[JavaOpt],
-        func: CommandFunc,
-        *,
-        fanout: bool = False,
-        json_doc: str = "",
-        epilog_text: str = "",
-        own: Sequence[click.Option] = (),
-        watch: bool = False,
-        blocking: Blocking = False,
-    ) -> None:
-        # a command declaring its own -n (``-n,--nameserverAddr``) replaces the common one, as a
-        # commons-cli option of the same key does; it must keep ``dest="namesrv"``
-        common_n = () if any(o.short == NAMESRV.short for o in opts) else (NAMESRV,)
-        self.java_opts: tuple[JavaOpt, ...] = (HELP, *common_n, *opts)
-        self.desc = desc
-        self.func = func
-        self.blocking = blocking
-        self.json_doc = json_doc
-        self.fanout = fanout
-        params: list[click.Parameter] = [_click_option(o) for o in self.java_opts if o is not HELP]
-        self.own_params: list[click.Parameter] = list(own)
-        """This command's options that the Java tool does not have (``--dry-run``, ``--max-lag``)."""
-        if watch:
-            self.own_params.extend(watch_options())
-        short_o = not any(o.short == "o" for o in self.java_opts)  # -o: --output, unless Java's
-        self.extra_params: list[click.Parameter] = list(common_options(short_output=short_o))
-        if fanout:
-            self.extra_params.append(deadline_option())
-        super().__init__(
-            name,
-            params=params + self.own_params + self.extra_params,
-            help=desc,
-            short_help=desc,
-            epilog=epilog_text or None,
-            context_settings={"help_option_names": ["-h", "--help"], "allow_extra_args": True},
-        )
-
-    # help ---------------------------------------------------------------------------------------
-
-    def java_help(self) -> str:
-        """Exactly what the Java tool prints for ``mqadmin help <name>``."""
-        return render_help(self.name or "", self.java_opts)
-
-    def get_usage(self, ctx: click.Context) -> str:
-        return usage_line(self.name or "", self.java_opts).rstrip("\n")
-
-    def get_help(self, ctx: click.Context) -> str:
-        text = self.java_help() + "\n" + self.desc + "\n"
-        if self.epilog:
-            text += "\n" + self.epilog.strip() + "\n"
-        if self.own_params:
-            own = render_extra_options(self.own_params)
-            text += "\nOptions of this command (not in the Java tool):\n" + own
-        text += "\nOptions of mqadmin (any command):\n" + render_extra_options(self.extra_params)
-        return text.rstrip("\n")
-
-    # parsing ------------------------------------------------------------------------------------
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        args = _expand_args(list(args), self.get_params(ctx))
-        rest = super().parse_args(ctx, args)
-        if not ctx.resilient_parsing:  # completion and "mqadmin help CMD" parse without checks
-            _check_groups(self.java_opts, ctx.params)
-        return rest
-
-    def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
-        """Option names as the Java help shows them: ``-t`` and ``--topic``, not ``-topic`` too."""
-        return [
-            item
-            for item in super().shell_complete(ctx, incomplete)
-            if not (item.value.startswith("-") and not item.value.startswith("--") and len(item.value) > 2)
-        ]
-
-    # running ------------------------------------------------------------------------------------
-
-    def invoke(self, ctx: click.Context) -> int:
-        params = dict(ctx.params)
-        common = common_values(params, ctx.find_object(CommonValues))
-        namesrv = params.pop("namesrv", None)
-        if ctx.args:
-            click.echo(
-                f"mqadmin {self.name}: warning: ignoring extra arguments: {' '.join(ctx.args)}", err=True
-            )
-        return run_command(self.name or "", self.func, params, common, namesrv, self.blocking)
+    name: str
+    desc: str
+    java_opts: tuple[JavaOpt, ...]
+    """``-h``, ``-n`` (unless the command declares its own) and the command's options, in Java's order."""
+    func: CommandFunc
+    fanout: bool = False
+    json_doc: str = ""
+    epilog: str = ""
+    own: tuple[OurOpt | click.Option, ...] = ()
+    """This command's options that the Java tool does not have (``--dry-run``, ``--max-lag``): as
+    data, or as click options where click must judge them (a callback, a path)."""
+    watch: bool = False
+    blocking: Blocking = False
 
 
 def java_command(
@@ -536,36 +394,39 @@ def java_command(
     fanout: bool = False,
     json_doc: str = "",
     epilog: str = "",
-    own: Sequence[click.Option] = (),
+    own: Sequence[OurOpt | click.Option] = (),
     watch: bool = False,
     blocking: Blocking = False,
-) -> Callable[[CommandFunc], JavaCommand]:
+) -> Callable[[CommandFunc], CommandSpec]:
     """Decorator: ``@java_command("topicRoute", [...])`` on an async function.
 
     The description (Java's ``commandDesc()``) is the command's summary in :mod:`mqadmin.cli.registry`,
     and the command is filed there under its name for the loader (:func:`~mqadmin.cli.registry.define`).
-    ``own`` are click options of ours the Java command does not have; they get their own help section.
+    ``own`` are options of ours the Java command does not have; they get their own help section.
     ``watch`` adds ``-i SECONDS``: the command runs again every SECONDS until interrupted.
     ``blocking`` (True, or a test of the parameters) runs it without an event loop: for commands that
     send a handful of requests, whose every await is an admin call (:mod:`mqadmin.remoting.blocking`).
+    A command declaring its own ``-n`` (with ``dest="namesrv"``) replaces the common one, as a
+    commons-cli option of the same key does.
     """
     entry = BY_NAME.get(name)
     if entry is None:
         raise LookupError(f"command {name!r} is not in mqadmin.cli.registry.COMMANDS")
+    common_n = () if any(o.short == NAMESRV.short for o in opts) else (NAMESRV,)
 
-    def wrap_func(func: CommandFunc) -> JavaCommand:
-        cmd = JavaCommand(
+    def wrap_func(func: CommandFunc) -> CommandSpec:
+        spec = CommandSpec(
             name,
             entry.summary,
-            opts,
+            (HELP, *common_n, *opts),
             func,
             fanout=fanout,
             json_doc=json_doc,
-            epilog_text=epilog,
-            own=own,
+            epilog=epilog,
+            own=tuple(own),
             watch=watch,
             blocking=blocking,
         )
-        return define(cmd)
+        return define(spec)
 
     return wrap_func

@@ -44,7 +44,7 @@ def completion_source(shell: str) -> str:
     """The script a shell loads (``bash``, ``zsh`` or ``fish``), as click writes it for ``mqadmin``."""
     from click.shell_completion import get_completion_class
 
-    from mqadmin.cli.main import cli
+    from mqadmin.cli.app import cli
 
     cls = get_completion_class(shell)
     if cls is None:

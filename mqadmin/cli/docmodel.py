@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 import click
 
-from mqadmin.cli.command import JavaCommand
+from mqadmin.cli.app import load_command
+from mqadmin.cli.clickcommand import JavaCommand
 from mqadmin.cli.common import common_options
-from mqadmin.cli.main import load_command
 from mqadmin.cli.registry import COMMANDS
 
 __all__ = ["CmdSpec", "OptSpec", "common_specs", "load_specs"]

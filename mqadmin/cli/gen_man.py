@@ -12,7 +12,7 @@ import re
 import click
 
 from mqadmin import __version__
-from mqadmin.cli.command import JavaCommand
+from mqadmin.cli.clickcommand import JavaCommand
 from mqadmin.cli.docmodel import CmdSpec, OptSpec
 from mqadmin.cli.exitcodes import DESCRIPTIONS
 from mqadmin.cli.javahelp import usage_line

@@ -6,9 +6,11 @@ parameters, the Java-style help, the completions and the man page are all made f
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["HELP", "NAMESRV", "JavaOpt"]
+__all__ = ["HELP", "NAMESRV", "JavaOpt", "group_refusal"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +27,12 @@ class JavaOpt:
     group_required: bool = False
     dest: str | None = None
     """The Python parameter name; defaults to the long name without trailing blanks."""
+    enforced: bool = True
+    """False for a ``required`` option that we do not require (the help still says Java's words)."""
+
+    @property
+    def must_be_given(self) -> bool:
+        return self.required and self.enforced
 
     @property
     def key(self) -> str:
@@ -52,3 +60,23 @@ NAMESRV = JavaOpt(
     "Name server address list, eg: '192.168.0.1:9876;192.168.0.2:9876'",
     dest="namesrv",
 )
+
+
+def group_refusal(opts: Sequence[JavaOpt], params: Mapping[str, Any]) -> str | None:
+    """What commons-cli says of the options' groups as given (two of one group, or none of a required
+    group), or None when they are right."""
+    groups: dict[str, list[JavaOpt]] = {}
+    for o in opts:
+        if o.group:
+            groups.setdefault(o.group, []).append(o)
+    for members in groups.values():
+        given = [o for o in members if params.get(o.param) not in (None, False)]
+        if len(given) > 1:
+            return (
+                f"The option '{given[1].key}' was specified but an option from this group has already "
+                f"been selected: '{given[0].key}'"
+            )
+        if not given and members[0].group_required:
+            names = ", ".join(f"-{o.short}" if o.short else f"--{o.long}" for o in members)
+            return f"Missing required option: one of {names}"
+    return None

@@ -12,8 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import click
-
+from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.protocol.bodies.stats import ConsumeStats
@@ -40,22 +39,24 @@ class Thresholds:
         return cls(max_lag, stuck_after)
 
 
-def alert_options() -> list[click.Option]:
+def alert_options() -> list[OurOpt]:
     """The two options, for the commands that check thresholds."""
     return [
-        click.Option(
-            ["--max-lag", "max_lag"],
-            type=int,
-            metavar="N",
-            help="Exit 8 (after the usual output) when a group has more than N messages not consumed; "
+        OurOpt(
+            ("--max-lag",),
+            "max_lag",
+            "Exit 8 (after the usual output) when a group has more than N messages not consumed; "
             "each such group is named on stderr.",
+            kind="int",
+            metavar="N",
         ),
-        click.Option(
-            ["--stuck-after", "stuck_after"],
-            type=float,
-            metavar="SECONDS",
-            help="Exit 8 when a queue has messages waiting and the last one the group consumed there was "
+        OurOpt(
+            ("--stuck-after",),
+            "stuck_after",
+            "Exit 8 when a queue has messages waiting and the last one the group consumed there was "
             "stored more than SECONDS ago (or none was ever consumed there).",
+            kind="float",
+            metavar="SECONDS",
         ),
     ]
 

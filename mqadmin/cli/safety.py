@@ -13,8 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import click
-
+from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.results import Result
@@ -35,20 +34,20 @@ __all__ = [
 ]
 
 
-def safety_options() -> list[click.Option]:
-    """``--yes`` and ``--dry-run`` (new objects for each command that takes them)."""
+def safety_options() -> list[OurOpt]:
+    """``--yes`` and ``--dry-run``."""
     return [
-        click.Option(
-            ["--yes", "yes"],
-            is_flag=True,
-            default=False,
-            help="Do not ask on a terminal (without a terminal the command never asks).",
+        OurOpt(
+            ("--yes",),
+            "yes",
+            "Do not ask on a terminal (without a terminal the command never asks).",
+            kind="flag",
         ),
-        click.Option(
-            ["--dry-run", "dry_run"],
-            is_flag=True,
-            default=False,
-            help="Show what would change, server by server; change nothing.",
+        OurOpt(
+            ("--dry-run",),
+            "dry_run",
+            "Show what would change, server by server; change nothing.",
+            kind="flag",
         ),
     ]
 
@@ -109,6 +108,8 @@ def confirm(title: str, steps: list[Step], yes: bool) -> None:
     """On a terminal, unless ``--yes``: show the plan on stderr and ask; a no changes nothing (exit 1)."""
     if yes or not on_terminal():
         return
+    import click
+
     click.echo(plan_text(title, steps), err=True, nl=False)
     try:
         agreed = click.confirm("Go ahead?", default=False, err=True)
@@ -143,5 +144,5 @@ def on_any(addrs: list[str]) -> str:
 
 def not_found(inv: Invocation, message: str) -> ExitCode:
     """Say on stderr that what was to be deleted does not exist; the exit code that says so (7)."""
-    click.echo(f"mqadmin {inv.name}: {message}", err=True)
+    sys.stderr.write(f"mqadmin {inv.name}: {message}\n")
     return ExitCode.NOT_FOUND

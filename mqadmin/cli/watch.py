@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from mqadmin.cli.common import COUNT_PARAM, WATCH_PARAM
 from mqadmin.cli.errors import CommandError, PartialFailure, describe
 from mqadmin.cli.exitcodes import ExitCode
 
@@ -39,45 +40,12 @@ __all__ = [
     "COUNT_PARAM",
     "WATCH_PARAM",
     "Watch",
-    "count_option",
     "pause",
     "pop_watch",
-    "watch_options",
 ]
 
-WATCH_PARAM = "watch_interval"
-COUNT_PARAM = "watch_count"
 
 Round = Callable[[], Awaitable[ExitCode | int | None]]
-
-
-def count_option() -> click.Option:
-    """``--count N``: a watch of N rounds (a check that samples, then ends with the last round's code)."""
-    return click.Option(
-        ["--count", COUNT_PARAM],
-        type=click.IntRange(min=1),
-        default=None,
-        metavar="N",
-        help="With -i: stop after N rounds; the exit code is the last round's.",
-    )
-
-
-def watch_options() -> list[click.Option]:
-    """``-i SECONDS`` and ``--count N`` of the commands that can watch (Java's clusterList has -i;
-    we give it to more)."""
-    return [
-        click.Option(
-            ["-i", "--interval", WATCH_PARAM],
-            type=click.FloatRange(min=0.1),
-            default=None,
-            metavar="SECONDS",
-            help="Watch: run again every SECONDS until interrupted (Ctrl-C) or --count rounds. On a "
-            "terminal the screen is redrawn in place, with the round's time and what changed; "
-            "piped, rounds follow each other (with --json one compact document a line). A failed "
-            "round is reported on stderr and the next one runs.",
-        ),
-        count_option(),
-    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,20 @@ from mqadmin.protocol.fastjson import quote
 from mqadmin.protocol.names import bad_text
 
 _fast_loads: Callable[[bytes], Any] | None = None
-try:  # reads a request header in about a third of json's time; json stays the one that decides
-    import orjson
+"""orjson's reader once :func:`read_headers_fast` was called, else None (json alone)."""
 
-    _fast_loads = orjson.loads
-except ImportError:  # pragma: no cover - depends on the installation
-    pass
+
+def read_headers_fast() -> None:
+    """Read JSON headers with orjson first, in about a third of json's time (json stays the one that
+    decides). For a process that reads many: the servers and the asyncio client call it; a command
+    that reads a few headers on the blocking client does not pay orjson's import (~4 ms)."""
+    global _fast_loads
+    if _fast_loads is None:
+        try:
+            import orjson
+        except ImportError:  # pragma: no cover - depends on the installation
+            return
+        _fast_loads = orjson.loads
 
 _LANG_BY_CODE = {lc.value: lc.name for lc in LanguageCode}
 _CODE_BY_LANG = {lc.name: lc.value for lc in LanguageCode}

@@ -24,6 +24,7 @@ from mqadmin.protocol.codes import request_name
 from mqadmin.protocol.command import FLAG_ONEWAY, FLAG_RESPONSE, RemotingCommand, next_opaque
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.frame import FrameDecoder, encode
+from mqadmin.protocol.header import read_headers_fast
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.remoting.blocking import os_reason as _os_reason
 from mqadmin.remoting.blocking import parse_addr
@@ -36,6 +37,8 @@ from mqadmin.remoting.errors import (
 )
 from mqadmin.remoting.limits import PartialFrameBudget
 from mqadmin.remoting.logthrottle import ThrottledLog
+
+read_headers_fast()  # servers and the asyncio client read many headers: orjson first
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from mqadmin.cli.main import cli
+from mqadmin.cli.app import cli
 from tests.cli.java_help_ref import REFERENCE as JAVA_HELP
 
 # The Java 5.3.3 ``mqadmin help CMD`` output of the group, consumer, offset and stats commands.

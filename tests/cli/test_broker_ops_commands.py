@@ -276,7 +276,7 @@ def test_dump_compaction_log_refusals(c5: Cluster, tmp_path: Path) -> None:
 def test_dump_compaction_log_nul_in_path() -> None:
     from click.testing import CliRunner
 
-    from mqadmin.cli.main import cli
+    from mqadmin.cli.app import cli
 
     r = CliRunner().invoke(cli, ["dumpCompactionLog", "-f", "/tmp/a\0b"], standalone_mode=False)
     assert r.return_value == 2 and r.output.count("\n") == 1 and "NUL" in r.output

@@ -16,8 +16,8 @@ def test_every_command_and_option_completes() -> None:
     """The scripts ask mqadmin itself, so what completes is what the definitions hold now."""
     from click.shell_completion import ShellComplete
 
+    from mqadmin.cli.app import cli
     from mqadmin.cli.docmodel import load_specs
-    from mqadmin.cli.main import cli
 
     def offered(args: list[str], incomplete: str) -> set[str]:
         comp = ShellComplete(cli, {}, "mqadmin", "_MQADMIN_COMPLETE")
@@ -83,7 +83,7 @@ def test_synopsis_is_whole_with_our_own_options() -> None:
 def test_own_commands_share_one_help_layout() -> None:
     from click.testing import CliRunner
 
-    from mqadmin.cli.main import cli
+    from mqadmin.cli.app import cli
 
     for args, usage in (
         (["context", "-h"], "usage: mqadmin context [options] COMMAND [ARGS]..."),

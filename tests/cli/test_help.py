@@ -20,7 +20,7 @@ def java_reference() -> dict[str, str]:
 def test_help_block_is_javas(name: str) -> None:
     from click.testing import CliRunner
 
-    from mqadmin.cli.main import cli
+    from mqadmin.cli.app import cli
 
     expected = java_reference()[name]
     r = CliRunner().invoke(cli, ["help", name])

@@ -23,8 +23,8 @@ def sample_args(name: str) -> list[str]:
     """Every required option (and one of each required group) with a placeholder value."""
     import click
 
-    from mqadmin.cli.command import JavaCommand
-    from mqadmin.cli.main import cli
+    from mqadmin.cli.app import cli
+    from mqadmin.cli.clickcommand import JavaCommand
 
     if name in ARGS:
         return ARGS[name]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from mqadmin.cli.main import cli
+from mqadmin.cli.app import cli
 from mqadmin.cli.registry import lookup
 from tests.cli.java_help_ref import REFERENCE as JAVA_HELP
 

@@ -13,7 +13,7 @@ import io
 import json
 import sys
 
-from mqadmin.cli.main import cli
+from mqadmin.cli.app import cli
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from mqadmin.cli.main import cli
+from mqadmin.cli.app import cli
 from mqadmin.pipeline.cli import analyze_group
 
 pytestmark = pytest.mark.usefixtures("spark")

@@ -13,6 +13,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 
 pytest.importorskip("orjson")
+header.read_headers_fast()  # as the servers and the asyncio client do
 
 JAVA = (
     b'{"code":310,"extFields":{"a":"PG","b":"T","c":"TBW102","d":"4","e":"1","f":"0",'

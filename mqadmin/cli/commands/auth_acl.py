@@ -27,7 +27,7 @@ from mqadmin.cli.authargs import (
     trim,
 )
 from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, change_each, target_opts
-from mqadmin.cli.command import Invocation, JavaCommand, java_command
+from mqadmin.cli.command import CommandSpec, Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -83,7 +83,7 @@ def _acl_rows(acls: list[AclInfo]) -> str:
 # ------------------------------------------------------------------------------------------- ACLs
 
 
-def _put_acl_command(verb: str, ip_first: bool) -> JavaCommand:
+def _put_acl_command(verb: str, ip_first: bool) -> CommandSpec:
     """createAcl or updateAcl: the same options (``-i`` and ``-d`` in the Java command's order) and the
     same checked policy, sent to the broker or every member of the cluster."""
     source_ip = JavaOpt("i", "sourceIp", f"the sourceIps of acl to {verb}", dest="source_ip")

@@ -17,7 +17,7 @@ from typing import Any
 from mqadmin.cli.brokertargets import Changed
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.cli.javaopts import NAMESRV, JavaOpt
+from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.optvalues import need_target
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
@@ -377,9 +377,13 @@ async def clean_expired_cq(
     return await _housekeeping(inv, broker_addr, cluster, "clean_expired_consume_queue", dry_run, yes)
 
 
+# The Java command declares its own -n with a shorter description; its help shows that one.
+_NAMESRV_SHORT = JavaOpt("n", "namesrvAddr", "Name server address", dest="namesrv")
+
+
 @java_command(
     "deleteExpiredCommitLog",
-    [_BROKER_OPT, _CLUSTER_OPT],
+    [_NAMESRV_SHORT, _BROKER_OPT, _CLUSTER_OPT],
     fanout=True,
     json_doc=_HOUSEKEEPING_DOC,
 )
@@ -387,13 +391,3 @@ async def delete_expired_commit_log(
     inv: Invocation, broker_addr: str | None, cluster: str | None
 ) -> ExitCode | None:
     return await _housekeeping(inv, broker_addr, cluster, "delete_expired_commit_log")
-
-
-# The Java command declares its own -n with a shorter description; its help shows that one.
-_NAMESRV_SHORT = JavaOpt("n", "namesrvAddr", "Name server address", dest="namesrv")
-delete_expired_commit_log.java_opts = tuple(
-    _NAMESRV_SHORT if o is NAMESRV else o for o in delete_expired_commit_log.java_opts
-)
-for _p in delete_expired_commit_log.params:
-    if _p.name == "namesrv":
-        _p.help = _NAMESRV_SHORT.desc

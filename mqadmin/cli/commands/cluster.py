@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.common import WATCH_COUNT
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -23,7 +24,6 @@ from mqadmin.cli.output import epoch_ms, number, tps
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.routeview import broker_addrs_in_java_order
 from mqadmin.cli.tablelayout import TableLayout
-from mqadmin.cli.watch import Watch, check_count, count_option
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_double, parse_int, parse_long
@@ -306,7 +306,7 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
         JavaOpt("c", "clusterName", "which cluster", dest="cluster_name"),
     ],
     fanout=True,
-    own=[count_option()],
+    own=[WATCH_COUNT],
     json_doc='{"timestamp": ms, "brokers": [{"cluster", "brokerName", "brokerId", "addr", "version", '
     '"putTps", "getTps", "sendThreadPoolQueueSize", "sendThreadPoolQueueHeadWaitTimeMs", '
     '"pullThreadPoolQueueSize", "pullThreadPoolQueueHeadWaitTimeMs", "ackThreadPoolQueueSize", '
@@ -324,7 +324,10 @@ async def cluster_list(
     cluster_name: str | None,
     watch_count: int | None = None,
 ) -> ExitCode | int | None:
-    check_count(interval, watch_count)
+    if watch_count is not None:  # the watch module (and click) only for a watch
+        from mqadmin.cli.watch import check_count
+
+        check_count(interval, watch_count)
     period: float | None = None
     if interval is not None:
         try:
@@ -343,6 +346,8 @@ async def cluster_list(
     if period is None:
         await _one_round(inv, cluster, more_stats, compact=False)
         return None
+    from mqadmin.cli.watch import Watch
+
     # as Java, a round that fails ends the watch
     return await Watch(inv, period, watch_count).run(
         lambda: _one_round(inv, cluster, more_stats, compact=True), survive=False

@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from mqadmin.admin.consumers import NoConnectionError
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -244,10 +243,10 @@ def _save_running_info(inv: Invocation, path: Path, info: ConsumerRunningInfo) -
     return str(path)
 
 
-_SAVE = click.Option(
-    ["--save", "save"],
+_SAVE = OurOpt(
+    ("--save",),
+    "save",
     metavar="DIR",
-    default=None,
     help="Write each consumer's running info to DIR/<now>/<clientId> (the Java tool always writes "
     "<now>/<clientId> into the working directory; without --save nothing is written and the file "
     "column shows -).",

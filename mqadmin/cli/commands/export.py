@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -484,7 +485,7 @@ _WEB_CONFIG = click.Option(
 @java_command(
     "exportMetrics",
     [
-        _CLUSTER_OPT,
+        replace(_CLUSTER_OPT, enforced=False),  # Java's -c is required; here only for metrics.json
         JavaOpt("f", "filePath", "export metrics.json path | default /tmp/rocketmq/export", dest="file_path"),
     ],
     fanout=True,
@@ -610,11 +611,6 @@ async def export_metrics(
         "totalOneDayNum": total_day,
     }
     inv.out.emit(Plain(data, f"export {path} success", inv.error_list()))
-
-
-for _param in export_metrics.params:  # Java's -c is required; here only where metrics.json is written
-    if _param.name == "cluster_name":
-        _param.required = False
 
 
 async def _prometheus_once(

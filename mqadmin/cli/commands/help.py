@@ -19,7 +19,7 @@ def _command_names(ctx: click.Context, param: click.Parameter, incomplete: str) 
 @click.pass_context
 def help_command(ctx: click.Context, command: str | None) -> None:
     """Print the help of a command, as 'mqadmin CMD -h'; without one, list every command."""
-    from mqadmin.cli.main import top_help
+    from mqadmin.cli.app import top_help
 
     if not command:
         click.echo(top_help(), nl=False)

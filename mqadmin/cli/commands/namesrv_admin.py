@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.cli.command import Invocation, JavaCommand, java_command
+from mqadmin.cli.command import CommandSpec, Invocation, java_command
 from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
@@ -151,7 +151,7 @@ _PERM_DOC = (
 )
 
 
-def _write_perm_command(name: str, wipe: bool) -> JavaCommand:
+def _write_perm_command(name: str, wipe: bool) -> CommandSpec:
     @java_command(
         name,
         [BROKER_NAME],

@@ -198,8 +198,12 @@ class Invocation:
                     self._who[a] = {"cluster": cluster, "brokerName": name, "brokerId": int(bid)}
         return self._who
 
+    def say(self, message: str) -> None:
+        """One line on stderr, after the command's name (``mqadmin topicRoute: ...``)."""
+        _say(f"mqadmin {self.name}: {message}")
+
     def warn(self, message: str) -> None:
-        _say(f"mqadmin {self.name}: warning: {message}")
+        self.say(f"warning: {message}")
 
     def print_error(self, exc: BaseException, rep: ErrorReport) -> None:
         if self.common.debug:

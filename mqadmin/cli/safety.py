@@ -144,5 +144,5 @@ def on_any(addrs: list[str]) -> str:
 
 def not_found(inv: Invocation, message: str) -> ExitCode:
     """Say on stderr that what was to be deleted does not exist; the exit code that says so (7)."""
-    sys.stderr.write(f"mqadmin {inv.name}: {message}\n")
+    inv.say(message)
     return ExitCode.NOT_FOUND

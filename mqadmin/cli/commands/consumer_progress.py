@@ -16,8 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from mqadmin.admin.consumers import EmptyConsumeStatsError, sorted_queues
 from mqadmin.admin.errors import AdminError
 from mqadmin.admin.tablenames import askable_groups
@@ -208,7 +206,7 @@ class GroupProgress(Result):
 def alert_exit(inv: Invocation, alerts: list[str]) -> ExitCode | None:
     """Each alert on stderr; THRESHOLD when any, unless a server failed (that failure's code wins)."""
     for a in alerts:
-        click.echo(f"mqadmin {inv.name}: ALERT: {a}", err=True)
+        inv.say(f"ALERT: {a}")
     return ExitCode.THRESHOLD if alerts and not inv.failures else None
 
 

@@ -12,8 +12,6 @@ import asyncio
 import time
 from typing import Any
 
-import click
-
 from mqadmin.admin.messages import PullResult
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.commands.message_text import (
@@ -24,6 +22,7 @@ from mqadmin.cli.commands.message_text import (
     message_string,
     parse_time_arg,
 )
+from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import usage_error
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
@@ -80,12 +79,12 @@ async def _range(inv: Invocation, mq: MessageQueue, begin: int | None, end: int 
 # ------------------------------------------------------------------------------------------ printMsg
 
 
-_JSON_LINES = click.Option(
-    ["--json-lines", "json_lines"],
-    is_flag=True,
-    default=False,
-    help="Stream: one JSON message a line as each batch arrives (the shape of --json's messages), "
+_JSON_LINES = OurOpt(
+    ("--json-lines",),
+    "json_lines",
+    "Stream: one JSON message a line as each batch arrives (the shape of --json's messages), "
     "instead of one document at the end.",
+    kind="flag",
 )
 
 

@@ -14,11 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import click
-
 from mqadmin.admin.consumers import ConsumeQueueView, EmptyConsumeStatsError, RollbackStats
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -175,11 +174,11 @@ class NewOffsets(Result):
 
 # ------------------------------------------------------------------------------- resetOffsetByTime
 
-_DRY_RUN = click.Option(
-    ["--dry-run", "dry_run"],
-    is_flag=True,
-    default=False,
-    help="Show, per queue, the committed offset and the one the reset would set; change nothing.",
+_DRY_RUN = OurOpt(
+    ("--dry-run",),
+    "dry_run",
+    "Show, per queue, the committed offset and the one the reset would set; change nothing.",
+    kind="flag",
 )
 
 

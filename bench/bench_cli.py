@@ -182,7 +182,7 @@ def main() -> int:
     base = median["python -c pass"]
     for name, ts in times.items():
         print(
-            f"  {name:<26} median {median[name]:6.1f} ms  (min {min(ts):6.1f}, max {max(ts):6.1f})"
+            f"  {name:<34} median {median[name]:6.1f} ms  (min {min(ts):6.1f}, max {max(ts):6.1f})"
             f"  {median[name] / base:4.2f}x"
         )
     ratio = median["mqadmin topicRoute -t T"] / base

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.output import FORMATS
-from mqadmin.cli.tablelayout import TableView
 
 if TYPE_CHECKING:
     import click
+
+    from mqadmin.cli.tablelayout import TableView
 
 __all__ = [
     "COMMON",
@@ -51,8 +52,13 @@ class CommonValues:
     no_headers: bool = False
 
     @property
-    def view(self) -> TableView:
-        """How ``--output table`` reads: ``--wide``, ``--sort-by``, ``--no-headers``."""
+    def view(self) -> TableView | None:
+        """How ``--output table`` reads: ``--wide``, ``--sort-by``, ``--no-headers``; None when none
+        of them is given (the defaults)."""
+        if not (self.wide or self.sort_by or self.no_headers):
+            return None
+        from mqadmin.cli.tablelayout import TableView
+
         cols = tuple(c.strip() for c in (self.sort_by or "").split(",") if c.strip())
         return TableView(wide=self.wide, sort_by=cols, headers=not self.no_headers)
 

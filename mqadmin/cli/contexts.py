@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from mqadmin.atomicfile import PathText, write_atomic
+from mqadmin.cli.configdir import contexts_path as default_path
 
 
 class ContextError(Exception):
@@ -72,12 +73,3 @@ class ContextStore:
         """The context asked for by name, else ``MQADMIN_CONTEXT``, else the selected one."""
         name = name or os.environ.get("MQADMIN_CONTEXT") or self.current
         return self.get(name) if name else None
-
-
-def default_path() -> str:
-    base = os.environ.get("MQADMIN_CONFIG_DIR")
-    if base:
-        return os.path.join(base, "contexts.json")
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    root = xdg if xdg else os.path.join(os.path.expanduser("~"), ".config")
-    return os.path.join(root, "mqadmin", "contexts.json")

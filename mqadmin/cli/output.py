@@ -18,10 +18,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from mqadmin import API_VERSION
-from mqadmin.cli.tablelayout import TableLayout, TableView
 
 if TYPE_CHECKING:
     from mqadmin.cli.results import Result
+    from mqadmin.cli.tablelayout import TableLayout, TableView
 
 __all__ = [
     "API_VERSION",
@@ -240,7 +240,7 @@ class Output:
             raise ValueError(f"unknown output format {fmt!r}")
         self.format = fmt
         self._stream = stream if stream is not None else sys.stdout.buffer
-        self.view = view or TableView()
+        self._view = view
         self.lines = 0
         self.compact = False
         """Every JSON document on one line (watch mode: one document a line per round)."""
@@ -319,6 +319,15 @@ class Output:
         else:
             self.seen.append(value)
             self.text(result.text())
+
+    @property
+    def view(self) -> TableView:
+        """How tables read (``--wide``, ``--sort-by``, ``--no-headers``); the defaults unless given."""
+        if self._view is None:
+            from mqadmin.cli.tablelayout import TableView
+
+            self._view = TableView()
+        return self._view
 
     def _table(self, value: Any, layout: TableLayout | None) -> None:
         """Tables fitted to the terminal (coloured there), to 80 columns in a pipe, or to the

@@ -17,9 +17,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mqadmin.cli.tablelayout import TableLayout
-
 if TYPE_CHECKING:
+    from mqadmin.cli.tablelayout import TableLayout
     from mqadmin.protocol.bodies.message_queue import MessageQueue
 
 __all__ = ["Errors", "Plain", "Result", "queue_key", "with_errors"]

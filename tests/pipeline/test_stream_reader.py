@@ -167,3 +167,33 @@ def test_offsets_expiring_after_planning_follow_fail_on_data_loss(expiring: Serv
     finally:
         strict.stop()
         lenient.stop()
+
+
+def test_queue_ranges_packed_into_partitions_read_each_message_once(servers: Servers) -> None:
+    create_topic(servers.broker.addr, "Packed", queues=4)
+    sent = produce(servers, "Packed", 40, "p")
+    r = reader(servers, "Packed", partitionSize="7")
+    try:
+        start = r.initialOffset()
+        end = r.latestOffset(start, ReadAllAvailable())
+        backlog = {k: v - flat(start)[k] for k, v in flat(end).items()}
+        assert sum(backlog.values()) == 40 and sum(n > 7 for n in backlog.values()) >= 2  # some are cut
+        parts = r.partitions(start, end)
+        sizes = [sum(q.size for q in part.value) for part in parts]
+        assert all(0 < n <= 7 for n in sizes) and sum(sizes) == 40
+        assert any(len({q.queue_id for q in part.value}) > 1 for part in parts)  # queues share a task
+        assert len(parts) < sum(-(-n // 7) for n in backlog.values())  # fewer than one per piece
+        seen: list[tuple[int, int]] = []
+        bodies: list[str] = []
+        for part in parts:
+            for batch in r.read(part):
+                qids, offsets = batch.column("queue_id").to_pylist(), batch.column("queue_offset").to_pylist()
+                seen += zip(qids, offsets, strict=True)
+                bodies += [b.decode() for b in batch.column("body").to_pylist()]
+        assert sorted(bodies) == sorted(sent)  # every message once
+        assert len(set(seen)) == len(seen) == 40
+        for key, hi in flat(end).items():  # each queue's offsets [start, end) exactly
+            qid = int(key[1].rpartition(":")[2])
+            assert sorted(o for q, o in seen if q == qid) == list(range(flat(start)[key], hi))
+    finally:
+        r.stop()

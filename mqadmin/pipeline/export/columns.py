@@ -14,7 +14,6 @@ import struct
 from dataclasses import dataclass, field
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from mqadmin.pipeline.export.rows import MESSAGE_SCHEMA
 from mqadmin.protocol.message import (
@@ -227,4 +226,6 @@ def _pairs(props: dict[str, str]) -> dict[str, str]:
 
 
 def _micros(ms: list[int]) -> pa.Array:
+    import pyarrow.compute as pc  # here: the stream's driver imports this module and never decodes
+
     return pc.multiply(pa.array(ms, pa.int64()), 1000).cast(_TS)

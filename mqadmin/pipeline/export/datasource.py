@@ -9,12 +9,13 @@
 
 Options: ``namesrv`` (required; ``host:port;host:port``), ``topic`` (required), ``begin``/``end``
 (store time: ISO, epoch ms, or a duration back from now, see :mod:`mqadmin.pipeline.timespec`),
-``startingOffsets``/``endingOffsets`` (see :mod:`.ranges`), ``partitionSize`` (offsets per partition,
-default 50000), ``group`` (the group pulls are made in, default ``TOOLS_CONSUMER``; nothing is
-committed), ``timeout`` (seconds per request, default 10), ``accessKey``/``secretKey`` (ACL).
+``startingOffsets``/``endingOffsets`` (see :mod:`.ranges`), ``partitionSize`` (most offsets in a
+partition, default 50000: a longer queue range is cut, shorter ones share a partition up to it),
+``group`` (the group pulls are made in, default ``TOOLS_CONSUMER``; nothing is committed), ``timeout``
+(seconds per request, default 10), ``accessKey``/``secretKey`` (ACL).
 
 Partitions are planned on the driver (route, min/max offsets, time search); each Spark task pulls its
-range straight from the broker that holds the queue. Workers must run a Python with ``mqadmin``
+ranges straight from the brokers that hold the queues. Workers must run a Python with ``mqadmin``
 installed (``PYSPARK_PYTHON``).
 """
 
@@ -26,8 +27,8 @@ from typing import TYPE_CHECKING
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
 from mqadmin.pipeline.export.plan import ExportOptions, plan
-from mqadmin.pipeline.export.pull import read_range
-from mqadmin.pipeline.export.ranges import QueueRange
+from mqadmin.pipeline.export.pull import read_ranges
+from mqadmin.pipeline.export.ranges import QueueRange, pack
 from mqadmin.pipeline.export.rows import MESSAGE_DDL
 
 if TYPE_CHECKING:
@@ -38,9 +39,9 @@ __all__ = ["ExportOptions", "RocketMQDataSource", "RocketMQReader", "plan"]  # f
 
 
 class RangePartition(InputPartition):
-    """One queue range: what a Spark task reads."""
+    """Queue ranges (:func:`~mqadmin.pipeline.export.ranges.pack`): what a Spark task reads."""
 
-    def __init__(self, value: QueueRange) -> None:
+    def __init__(self, value: tuple[QueueRange, ...]) -> None:
         super().__init__(value)
 
 
@@ -49,13 +50,14 @@ class RocketMQReader(DataSourceReader):
         self.options = options
 
     def partitions(self) -> list[InputPartition]:
-        return [RangePartition(r) for r in plan(self.options)] or [InputPartition(None)]
+        groups = pack(plan(self.options), self.options.partition_size)
+        return [RangePartition(g) for g in groups] or [InputPartition(None)]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        r = partition.value
-        if r is None:
+        ranges = partition.value
+        if ranges is None:
             return iter(())
-        return read_range(self.options.settings, r, self.options.group)
+        return read_ranges(self.options.settings, ranges, self.options.group)
 
 
 class RocketMQDataSource(DataSource):

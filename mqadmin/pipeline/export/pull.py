@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncGenerator, Callable, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -33,7 +34,7 @@ from mqadmin.protocol.message import MessageConst, MessageExt
 
 __all__ = [
     "DEFAULT_GROUP", "IN_FLIGHT", "PULL_MAX", "Chunk", "pull_chunks",
-    "pull_range", "read_range", "to_batch",
+    "pull_range", "read_range", "read_ranges", "to_batch",
 ]  # fmt: skip
 
 DEFAULT_GROUP = TOOLS_CONSUMER
@@ -57,6 +58,7 @@ _PULL_CODES = (ResponseCode.SUCCESS, 19, _NO_MATCHED, _OFFSET_MOVED)
 
 _PULL_ONLY = frozenset({MessageConst.PROPERTY_MIN_OFFSET, MessageConst.PROPERTY_MAX_OFFSET})
 """Properties a pull adds to each message (the queue's bounds at that moment): not the message's own."""
+
 
 def _in_window(m: MessageExt, r: QueueRange) -> bool:
     return (r.begin_ms is None or m.store_timestamp >= r.begin_ms) and (
@@ -120,35 +122,64 @@ def read_range(
     include_properties: bool = True,
     on_loss: Callable[[QueueRange, int, int], None] | None = None,
 ) -> Iterator[pa.RecordBatch]:
-    """Synchronous reading of one range (a Spark task), in record batches of about ``batch_rows``.
+    """Synchronous reading of one range (a Spark task): :func:`read_ranges` of ``[r]``."""
+    return read_ranges(
+        settings, (r,), group, batch_rows,
+        sub_expression=sub_expression, include_properties=include_properties, on_loss=on_loss,
+    )  # fmt: skip
 
-    :data:`IN_FLIGHT` pulls of up to :data:`PULL_MAX` messages each are in flight at once, each
-    answer decoded straight into Arrow columns (:mod:`.columns`). Offsets found below the queue's
-    min offset (the commit log expired) are passed to ``on_loss`` as ``(range, lost_from, lost_to)``
-    and skipped.
+
+def read_ranges(
+    settings: AdminSettings,
+    ranges: Sequence[QueueRange],
+    group: str = DEFAULT_GROUP,
+    batch_rows: int = 4096,
+    *,
+    sub_expression: str | None = None,
+    include_properties: bool = True,
+    on_loss: Callable[[QueueRange, int, int], None] | None = None,
+) -> Iterator[pa.RecordBatch]:
+    """Synchronous reading of ranges one after the other (a Spark task), in record batches of about
+    ``batch_rows``.
+
+    :data:`IN_FLIGHT` pulls of up to :data:`PULL_MAX` messages each are in flight at once, across
+    the ranges (the next range's first pulls are on their way while the last one's end is decoded),
+    each answer decoded straight into Arrow columns (:mod:`.columns`); a batch holds rows of one
+    broker and one store-time window. Offsets found below a queue's min offset (the commit log
+    expired) are passed to ``on_loss`` as ``(range, lost_from, lost_to)`` and skipped.
     """
     loop = asyncio.new_event_loop()
     admin = MQAdmin(settings)
-    cols = Columns(r.broker, include_properties)
-    chunks = pull_chunks(admin.core, r, group, sub_expression)
+    chunks = _chunks(admin.core, ranges, group, sub_expression)
+    cols: Columns | None = None
+    shape: QueueRange | None = None  # the range whose broker and window ``cols`` holds
     try:
         while True:
             try:
-                chunk = loop.run_until_complete(anext(chunks))
+                r, chunk = loop.run_until_complete(anext(chunks))
             except StopAsyncIteration:
                 break
             if chunk.lost is not None and on_loss is not None:
                 on_loss(r, *chunk.lost)
+            if cols is None or shape is None or not _same_shape(shape, r):
+                if cols is not None and shape is not None and len(cols):
+                    yield _windowed(cols.drain(), shape)
+                cols, shape = Columns(r.broker, include_properties), r
             for body in chunk.bodies:
                 cols.add_body(body, chunk.lo, chunk.hi)
             if len(cols) >= batch_rows:
-                yield _windowed(cols.drain(), r)
-        if len(cols):
-            yield _windowed(cols.drain(), r)
+                yield _windowed(cols.drain(), shape)
+        if cols is not None and shape is not None and len(cols):
+            yield _windowed(cols.drain(), shape)
     finally:
         loop.run_until_complete(chunks.aclose())
         loop.run_until_complete(admin.close())
         loop.close()
+
+
+def _same_shape(a: QueueRange, b: QueueRange) -> bool:
+    """Rows of ``a`` and ``b`` may share a record batch (one broker column value, one window)."""
+    return a.broker == b.broker and a.begin_ms == b.begin_ms and a.end_ms == b.end_ms
 
 
 def _windowed(batch: pa.RecordBatch, r: QueueRange) -> pa.RecordBatch:
@@ -180,18 +211,37 @@ async def pull_chunks(
     admin: AdminCore, r: QueueRange, group: str, sub_expression: str | None, in_flight: int = IN_FLIGHT
 ) -> AsyncGenerator[Chunk, None]:
     """The range as chunks of :data:`PULL_MAX` offsets, in order, ``in_flight`` pulled at once."""
-    bounds = [(s, min(s + PULL_MAX, r.end)) for s in range(r.start, r.end, PULL_MAX)]
+    async with aclosing(_chunks(admin, (r,), group, sub_expression, in_flight)) as chunks:
+        async for _, chunk in chunks:
+            yield chunk
+
+
+async def _chunks(
+    admin: AdminCore,
+    ranges: Sequence[QueueRange],
+    group: str,
+    sub_expression: str | None,
+    in_flight: int = IN_FLIGHT,
+) -> AsyncGenerator[tuple[QueueRange, Chunk], None]:
+    """Every range as chunks of :data:`PULL_MAX` offsets, range after range and in order within one,
+    ``in_flight`` pulled at once (across the ranges' boundaries)."""
+    bounds = [(r, s, min(s + PULL_MAX, r.end)) for r in ranges for s in range(r.start, r.end, PULL_MAX)]
     expr = "*" if sub_expression is None or not sub_expression.strip() else sub_expression
-    pending: deque[asyncio.Task[Chunk]] = deque()
+    pending: deque[tuple[QueueRange, asyncio.Task[Chunk]]] = deque()
+
+    async def next_one() -> tuple[QueueRange, Chunk]:
+        r, task = pending.popleft()
+        return r, await task
+
     try:
-        for lo, hi in bounds:
-            pending.append(asyncio.ensure_future(_pull_chunk(admin, r, lo, hi, group, expr)))
+        for r, lo, hi in bounds:
+            pending.append((r, asyncio.ensure_future(_pull_chunk(admin, r, lo, hi, group, expr))))
             if len(pending) >= in_flight:
-                yield await pending.popleft()
+                yield await next_one()
         while pending:
-            yield await pending.popleft()
+            yield await next_one()
     finally:
-        for task in pending:
+        for _, task in pending:
             task.cancel()
 
 

@@ -11,20 +11,23 @@ starts at its min offset and ends at its max offset (exclusive), narrowed by the
   JSON object ``{"broker-a:0": 120, ...}`` per queue (queues not named keep the default).
 
 A range longer than ``max_per_partition`` offsets is cut into several, so one Spark task reads a
-bounded number of messages.
+bounded number of messages; shorter ones are packed together up to it (:func:`pack`), so a task does
+not cost more than its reading.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mqadmin.admin.messages import MessageOps
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 
-__all__ = ["DEFAULT_PARTITION_SIZE", "OffsetSpec", "QueueRange", "parse_offset_spec", "plan_ranges", "split"]
+__all__ = [
+    "DEFAULT_PARTITION_SIZE", "OffsetSpec", "QueueRange", "pack", "parse_offset_spec", "plan_ranges", "split",
+]  # fmt: skip
 
 DEFAULT_PARTITION_SIZE = 50_000
 
@@ -89,6 +92,32 @@ def split(r: QueueRange, size: int) -> list[QueueRange]:
         QueueRange(r.topic, r.broker, r.addr, r.queue_id, s, min(s + size, r.end), r.begin_ms, r.end_ms)
         for s in range(r.start, r.end, size)
     ]
+
+
+def pack(ranges: Sequence[QueueRange], size: int) -> list[tuple[QueueRange, ...]]:
+    """``ranges`` (none longer than ``size``: see :func:`split`) put together into groups of at most
+    ``size`` offsets in all, one group per Spark task: each task costs tens of milliseconds of its
+    own (scheduling, a Python worker round trip, a connection), more than reading a few thousand
+    messages. First fit, largest first (a range never moves from one group to another between two
+    plans of the same offsets); a group's ranges are in topic, broker, queue and offset order, and
+    the groups in the order of their first range. Every range is in exactly one group."""
+    size = max(1, size)
+    groups: list[list[QueueRange]] = []
+    room: list[int] = []
+    for r in sorted(ranges, key=lambda r: (-r.size, _order(r))):
+        for i, left in enumerate(room):
+            if r.size <= left:
+                groups[i].append(r)
+                room[i] -= r.size
+                break
+        else:
+            groups.append([r])
+            room.append(size - r.size)
+    return sorted((tuple(sorted(g, key=_order)) for g in groups), key=lambda g: _order(g[0]))
+
+
+def _order(r: QueueRange) -> tuple[str, str, int, int]:
+    return r.topic, r.broker, r.queue_id, r.start
 
 
 async def _queue_range(

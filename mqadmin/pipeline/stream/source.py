@@ -1,12 +1,14 @@
 """``spark.readStream.format("rocketmq")``: the stream reader, on the driver and in the tasks.
 
 On the driver (one long-lived reader per query) every trigger finds the queues and their offsets
-(:mod:`.queues`), picks how far to read under the read limit (:mod:`.offsets`) and plans one
-partition per queue range; Spark writes those offsets to its checkpoint before any task runs, so a
-restarted query replays exactly the same ranges. Tasks pull their range from the queue's broker
-(:func:`mqadmin.pipeline.export.pull.read_range`). After a batch is committed, option ``group``
-commits its end offsets to the brokers (UPDATE_CONSUMER_OFFSET), only so that the lag shows: the
-checkpoint stays the source of truth.
+(:mod:`.queues`), picks how far to read under the read limit (:mod:`.offsets`) and plans the
+partitions: each queue's range cut at ``partitionSize`` offsets, and the pieces packed together up to
+``partitionSize`` (:func:`~mqadmin.pipeline.export.ranges.pack`: a task costs more than reading a
+few thousand messages). Spark writes those offsets to its checkpoint before any task runs, so a
+restarted query replays exactly the same ranges. A task pulls its ranges, one after the other, from
+each queue's broker (:func:`mqadmin.pipeline.export.pull.read_ranges`). After a batch is committed,
+option ``group`` commits its end offsets to the brokers (UPDATE_CONSUMER_OFFSET), only so that the
+lag shows: the checkpoint stays the source of truth.
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from pyspark.sql.streaming.datasource import (
 )
 
 from mqadmin.admin.api import MQAdmin
-from mqadmin.pipeline.export.pull import DEFAULT_GROUP, read_range
-from mqadmin.pipeline.export.ranges import QueueRange, split
+from mqadmin.pipeline.export.pull import DEFAULT_GROUP, read_ranges
+from mqadmin.pipeline.export.ranges import QueueRange, pack, split
 from mqadmin.pipeline.stream.offsets import Offsets, cap, flat, nest, split_key, total_backlog
 from mqadmin.pipeline.stream.options import EARLIEST, LATEST, StreamOptions
 from mqadmin.pipeline.stream.queues import QueueState, discover, topics_of
@@ -202,7 +204,7 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         queues = self._queues or self.refresh()
         if any(k not in queues for k in flat(end)):
             queues = self.refresh()
-        parts: list[InputPartition] = []
+        pieces: list[QueueRange] = []
         for key, hi in sorted(flat(end).items()):
             q = queues.get(key)
             if q is None:
@@ -218,8 +220,8 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             if lo < q.min_offset:
                 lo = self._lost(q, lo)
             rng = QueueRange(q.topic, q.broker, q.addr, q.queue_id, lo, hi)
-            parts.extend(InputPartition(r) for r in split(rng, self.options.partition_size))
-        return parts
+            pieces.extend(split(rng, self.options.partition_size))
+        return [InputPartition(group) for group in pack(pieces, self.options.partition_size)]
 
     def _lost(self, q: QueueState, lo: int) -> int:
         what = (
@@ -272,11 +274,11 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     # ---------------------------------------------------------------------------- tasks
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
-        r: QueueRange = partition.value
+        ranges: tuple[QueueRange, ...] = partition.value
         o = self.options
-        return read_range(
+        return read_ranges(
             o.settings,
-            r,
+            ranges,
             DEFAULT_GROUP,
             sub_expression=o.sub_expression,
             include_properties=o.include_properties,

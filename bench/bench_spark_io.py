@@ -8,12 +8,22 @@ Starts our name server and broker (``mqadmin.localcluster``), stores 1 KB messag
 - ``task_read_before``: one Spark task's work as the batch reader did it before (32-message pulls,
   one at a time, a message object per record), in this process;
 - ``task_read``: one task's work now (``read_range``: pipelined pulls, records into Arrow columns);
-- ``spark_batch_read`` / ``spark_stream_read``: ``spark.read`` / ``readStream`` (``availableNow``)
-  of the whole topic on ``local[N]`` into a ``noop`` sink, JVM warm (the second of two runs);
+- ``spark_batch_read``: ``spark.read`` of the whole topic on ``local[N]`` into a ``noop`` sink, JVM
+  warm (the second of two runs);
+- ``spark_stream_read``: a whole ``readStream`` query (``availableNow``, fresh checkpoint) of the
+  topic into a ``noop`` sink, from ``start()`` to ``awaitTermination()``: the query's start (Spark
+  starts a Python process for the source's driver side, about a second) is in it;
+  ``spark_stream_read_in_batches``: the same rows over the time of its micro-batches only (their
+  ``triggerExecution``: offsets, checkpoint writes, planning, the tasks' reading, the commit), what a
+  running stream's batches cost; the durationMs of each part is printed;
+- ``spark_stream_read_N_per_trigger`` (and ``_in_batches``): the same with ``maxOffsetsPerTrigger``
+  N (a quarter of the messages unless ``--per-trigger``): several micro-batches, each with its
+  checkpoint writes;
 - ``task_sink``: one task's sending (``send_rows``, 1 KB bodies), in this process;
 - ``spark_sink``: ``df.write.format("rocketmq")`` of the same number of rows on ``local[N]``.
 
-The load average is printed beside the numbers (two cores shared with others make them move).
+Each Spark figure says its share of ``pull_loop``. The load average is printed beside the numbers
+(two cores shared with others make them move).
 
     python bench/bench_spark_io.py                      # 100,000 messages, local[1]
     python bench/bench_spark_io.py --messages 20000 --tasks 2 --transfer 1024
@@ -27,7 +37,9 @@ import os
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bench_broker import BODY_SIZE, QUEUES, TOPIC, cpu_s, fill, pull_all
 
@@ -98,7 +110,75 @@ def task_sink(namesrv: str, count: int) -> tuple[float, float]:
     return sent.messages / (time.perf_counter() - started), used * 1e6 / max(sent.messages, 1)
 
 
-def spark_numbers(namesrv: str, tasks: int, count: int) -> dict[str, float]:
+STEPS = (
+    "latestOffset",
+    "queryPlanning",
+    "walCommit",
+    "getBatch",
+    "addBatch",
+    "commitOffsets",
+    "triggerExecution",
+)
+"""The parts of a micro-batch's durationMs printed, in the order Spark runs them."""
+
+
+@dataclass
+class StreamRun:
+    """One ``availableNow`` query: its whole time and its micro-batches' progress."""
+
+    seconds: float
+    rows: int
+    batches: list[dict[str, int]]
+
+    @property
+    def in_batches_s(self) -> float:
+        """Seconds inside the micro-batches (triggerExecution): the query's start is not in them."""
+        return sum(b.get("triggerExecution", 0) for b in self.batches) / 1000
+
+    def breakdown(self) -> str:
+        total = {k: sum(b.get(k, 0) for b in self.batches) for k in STEPS}
+        return " ".join(f"{k}={v}" for k, v in total.items())
+
+
+def stream_query(spark: Any, namesrv: str, checkpoint: Path, per_trigger: int | None = None) -> StreamRun:
+    reader = (
+        spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", TOPIC)
+        .option("startingOffsets", "earliest")
+    )  # fmt: skip
+    if per_trigger is not None:
+        reader = reader.option("maxOffsetsPerTrigger", str(per_trigger))
+    started = time.perf_counter()
+    q = (
+        reader.load().writeStream.format("noop").option("checkpointLocation", str(checkpoint))
+        .trigger(availableNow=True).start()
+    )  # fmt: skip
+    q.awaitTermination()
+    seconds = time.perf_counter() - started
+    batches = [p for p in q.recentProgress if p.numInputRows]
+    return StreamRun(seconds, sum(p.numInputRows for p in batches), [dict(p.durationMs) for p in batches])
+
+
+def stream_partitions(namesrv: str) -> int:
+    """How many partitions the stream reader plans for the whole topic (its default options)."""
+    from pyspark.sql.streaming.datasource import ReadAllAvailable
+
+    from mqadmin.pipeline.stream.options import StreamOptions
+    from mqadmin.pipeline.stream.source import RocketMQStreamReader
+
+    r = RocketMQStreamReader(
+        StreamOptions.parse({"namesrv": namesrv, "topics": TOPIC, "startingOffsets": "earliest"})
+    )
+    try:
+        start = r.initialOffset()
+        return len(r.partitions(start, r.latestOffset(start, ReadAllAvailable())))
+    finally:
+        r.stop()
+
+
+def spark_numbers(
+    namesrv: str, tasks: int, count: int, per_trigger: int
+) -> tuple[dict[str, float], list[str]]:
+    """The Spark figures (msg/s, the second of two runs) and lines about the stream queries."""
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
@@ -114,21 +194,33 @@ def spark_numbers(namesrv: str, tasks: int, count: int) -> dict[str, float]:
     spark.sparkContext.setLogLevel("ERROR")
     register(spark)
     out: dict[str, float] = {}
+    notes: list[str] = []
     work = Path(tempfile.mkdtemp(prefix="bench-spark-io-"))
     for run in range(2):
+        notes = []
         started = time.perf_counter()
         df = spark.read.format("rocketmq").option("namesrv", namesrv).option("topic", TOPIC).load()
         df.write.format("noop").mode("overwrite").save()
         out["spark_batch_read"] = count / (time.perf_counter() - started)
-        started = time.perf_counter()
-        q = (
-            spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", TOPIC)
-            .option("startingOffsets", "earliest").load()
-            .writeStream.format("noop").option("checkpointLocation", str(work / f"ck{run}"))
-            .trigger(availableNow=True).start()
-        )  # fmt: skip
-        q.awaitTermination()
-        out["spark_stream_read"] = count / (time.perf_counter() - started)
+        whole = stream_query(spark, namesrv, work / f"ck{run}")
+        assert whole.rows == count, (whole.rows, count)
+        out["spark_stream_read"] = count / whole.seconds
+        out["spark_stream_read_in_batches"] = count / whole.in_batches_s
+        notes.append(
+            f"spark_stream_read: {whole.seconds:.2f} s in all, {len(whole.batches)} micro-batch(es) of "
+            f"{stream_partitions(namesrv)} partition(s) took {whole.in_batches_s:.2f} s, the query's start "
+            f"and end {whole.seconds - whole.in_batches_s:.2f} s"
+        )
+        notes.append(f"spark_stream_read durationMs: {whole.breakdown()}")
+        steady = stream_query(spark, namesrv, work / f"ck-steady{run}", per_trigger)
+        assert steady.rows == count, (steady.rows, count)
+        out[f"spark_stream_read_{per_trigger}_per_trigger"] = count / steady.seconds
+        out[f"spark_stream_read_{per_trigger}_per_trigger_in_batches"] = count / steady.in_batches_s
+        notes.append(
+            f"spark_stream_read_{per_trigger}_per_trigger: {steady.seconds:.2f} s in all, "
+            f"{len(steady.batches)} micro-batches took {steady.in_batches_s:.2f} s"
+        )
+        notes.append(f"spark_stream_read_{per_trigger}_per_trigger durationMs: {steady.breakdown()}")
         body = "z" * BODY_SIZE
         rows = spark.range(count).selectExpr(f"'{body}' AS body").repartition(tasks)
         rows.cache().count()
@@ -138,7 +230,7 @@ def spark_numbers(namesrv: str, tasks: int, count: int) -> dict[str, float]:
         ).save()
         out["spark_sink"] = count / (time.perf_counter() - started)
     spark.stop()
-    return out
+    return out, notes
 
 
 def main() -> int:
@@ -146,6 +238,12 @@ def main() -> int:
     p.add_argument("--messages", type=int, default=100_000, help="messages stored and read")
     p.add_argument("--tasks", type=int, default=1, help="Spark local[N]")
     p.add_argument("--transfer", type=int, default=32, help="the broker's maxTransferCountOnMessageInMemory")
+    p.add_argument(
+        "--per-trigger",
+        type=int,
+        default=0,
+        help="maxOffsetsPerTrigger of the second stream query (messages/4)",
+    )
     args = p.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-spark-io-"))
     props = {"maxTransferCountOnMessageInMemory": args.transfer, "autoCreateTopicEnable": "true"}
@@ -168,8 +266,13 @@ def main() -> int:
         print(f"task_sink_1KB_msgs_per_s {rate:.0f}  (load {load()})")
         print(f"task_sink_cpu_us_per_msg {own_us:.1f}")
         print(f"broker_cpu_us_per_sunk_msg {broker_us:.1f}")
-        for name, value in spark_numbers(cluster.namesrv_addr, args.tasks, args.messages).items():
-            print(f"{name}_local{args.tasks}_msgs_per_s {value:.0f}  (load {load()})")
+        per_trigger = args.per_trigger or max(1, args.messages // 4)
+        numbers, notes = spark_numbers(cluster.namesrv_addr, args.tasks, args.messages, per_trigger)
+        for name, value in numbers.items():
+            share = f"{100 * value * seconds / msgs:.0f}% of pull_loop"
+            print(f"{name}_local{args.tasks}_msgs_per_s {value:.0f}  ({share}; load {load()})")
+        for line in notes:
+            print(line)
     return 0
 
 

@@ -51,6 +51,8 @@ IN_FLIGHT = 4
 """Pulls one task keeps in flight (each on its own chunk of :data:`PULL_MAX` offsets)."""
 
 _PULL_FLAG_SUBSCRIPTION = 0x4
+_QUEUE_OFFSET, _MAX_MSG_NUMS = "queueOffset", "maxMsgNums"
+"""The PULL_MESSAGE header fields that change from one pull of a chunk to the next."""
 _SUSPEND_MS = 20000
 _NO_MATCHED = 20
 _OFFSET_MOVED = 21
@@ -248,12 +250,15 @@ async def _chunks(
 async def _pull_chunk(admin: AdminCore, r: QueueRange, lo: int, hi: int, group: str, expr: str) -> Chunk:
     chunk = Chunk(lo, hi)
     offset = lo
+    header = PullMessageRequestHeader(
+        group, r.topic, r.queue_id, lo, min(PULL_MAX, hi - lo), _PULL_FLAG_SUBSCRIPTION, 0,
+        _SUSPEND_MS, expr, sub_version=0, expression_type="TAG", max_msg_bytes=INT_MAX, bname=r.broker,
+    ).check()  # fmt: skip
+    first: dict[str, str | None] = {**header.to_ext(), "ReqT": "0"}  # as the tools' pull consumer
     while offset < hi:
-        header = PullMessageRequestHeader(
-            group, r.topic, r.queue_id, offset, min(PULL_MAX, hi - offset), _PULL_FLAG_SUBSCRIPTION, 0,
-            _SUSPEND_MS, expr, sub_version=0, expression_type="TAG", max_msg_bytes=INT_MAX, bname=r.broker,
-        ).check()  # fmt: skip
-        fields: dict[str, str | None] = {**header.to_ext(), "ReqT": "0"}  # as the tools' pull consumer
+        # the chunk's next pulls differ from its first in these two fields only (both checked there:
+        # an offset above it, a count below it); a pull answer brings tens of messages at most
+        fields = {**first, _QUEUE_OFFSET: str(offset), _MAX_MSG_NUMS: str(min(PULL_MAX, hi - offset))}
         resp = await admin.invoke(r.addr, RequestCode.PULL_MESSAGE, fields, ok=_PULL_CODES)
         nxt = _ext_int(resp, "nextBeginOffset")
         if resp.code == ResponseCode.SUCCESS and resp.body:

@@ -176,9 +176,10 @@ def stream_partitions(namesrv: str) -> int:
 
 
 def spark_numbers(
-    namesrv: str, tasks: int, count: int, per_trigger: int
+    namesrv: str, tasks: int, count: int, per_trigger: int, work: Path
 ) -> tuple[dict[str, float], list[str]]:
-    """The Spark figures (msg/s, the second of two runs) and lines about the stream queries."""
+    """The Spark figures (msg/s, the second of two runs) and lines about the stream queries
+    (checkpoints under ``work``)."""
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
@@ -195,7 +196,6 @@ def spark_numbers(
     register(spark)
     out: dict[str, float] = {}
     notes: list[str] = []
-    work = Path(tempfile.mkdtemp(prefix="bench-spark-io-"))
     for run in range(2):
         notes = []
         started = time.perf_counter()
@@ -245,7 +245,11 @@ def main() -> int:
         help="maxOffsetsPerTrigger of the second stream query (messages/4)",
     )
     args = p.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="bench-spark-io-"))
+    with tempfile.TemporaryDirectory(prefix="bench-spark-io-") as tmp:  # the store: ~450 MB at 100,000
+        return run(args, Path(tmp))
+
+
+def run(args: argparse.Namespace, work: Path) -> int:
     props = {"maxTransferCountOnMessageInMemory": args.transfer, "autoCreateTopicEnable": "true"}
     with LocalCluster(work, broker_props=props) as cluster:
         create_topic(cluster.broker_addr, TOPIC)
@@ -267,7 +271,9 @@ def main() -> int:
         print(f"task_sink_cpu_us_per_msg {own_us:.1f}")
         print(f"broker_cpu_us_per_sunk_msg {broker_us:.1f}")
         per_trigger = args.per_trigger or max(1, args.messages // 4)
-        numbers, notes = spark_numbers(cluster.namesrv_addr, args.tasks, args.messages, per_trigger)
+        numbers, notes = spark_numbers(
+            cluster.namesrv_addr, args.tasks, args.messages, per_trigger, work / "spark"
+        )
         for name, value in numbers.items():
             share = f"{100 * value * seconds / msgs:.0f}% of pull_loop"
             print(f"{name}_local{args.tasks}_msgs_per_s {value:.0f}  ({share}; load {load()})")

@@ -28,6 +28,8 @@ def test_options_parse() -> None:
     stamped = StreamOptions.parse({**NS, "topics": "A", "startingTimestamp": "1700000000000"})
     assert stamped.start == 1700000000000
     assert StreamOptions.parse({**NS, "topics": "A", "checkpointLocation": "/x"}).start == "latest"
+    assert StreamOptions.parse({**NS, "topics": "A"}).min_partitions is None
+    assert StreamOptions.parse({**NS, "topics": "A", "minPartitions": "8"}).min_partitions == 8
 
 
 @pytest.mark.parametrize(
@@ -49,6 +51,7 @@ def test_options_parse() -> None:
         ({**NS, "topics": "A", "startingTimestamp": "1", "startingOffsets": "earliest"}, "not both"),
         ({**NS, "topics": "A", "endingOffsets": "latest"}, "endingOffsets is for batch reads"),
         ({**NS, "topics": "A", "maxOffsetsPerTrigger": "ten"}, "maxoffsetspertrigger must be a whole number"),
+        ({**NS, "topics": "A", "minPartitions": "0"}, "minpartitions must be at least 1"),
         ({**NS, "topics": "A", "maxOffsetsPerTrigger": "0"}, "at least 1"),
         ({**NS, "topics": "A", "minOffsetsPerTrigger": "9", "maxOffsetsPerTrigger": "3"}, "is above"),
         ({**NS, "topics": "A", "failOnDataLoss": "yes"}, "true or false"),

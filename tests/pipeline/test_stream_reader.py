@@ -197,3 +197,19 @@ def test_queue_ranges_packed_into_partitions_read_each_message_once(servers: Ser
             assert sorted(o for q, o in seen if q == qid) == list(range(flat(start)[key], hi))
     finally:
         r.stop()
+
+
+def test_min_partitions_spreads_a_small_backlog(servers: Servers) -> None:
+    create_topic(servers.broker.addr, "Spread", queues=4)
+    sent = produce(servers, "Spread", 40, "s")
+    packed, spread = reader(servers, "Spread"), reader(servers, "Spread", minPartitions="4")
+    try:
+        start = packed.initialOffset()
+        end = packed.latestOffset(start, ReadAllAvailable())
+        assert [len(p.value) for p in packed.partitions(start, end)] == [4]  # one task for 40 messages
+        parts = spread.partitions(start, end)
+        assert len(parts) >= 4 and all(sum(q.size for q in p.value) <= 10 for p in parts)
+        assert read_all(spread, start, end) == sent
+    finally:
+        packed.stop()
+        spread.stop()

@@ -28,7 +28,7 @@ SOURCE_OPTIONS = frozenset(
         "namesrv", "topics", "topicpattern", "startingoffsets", "startingtimestamp", "endingoffsets",
         "maxoffsetspertrigger", "minoffsetspertrigger", "maxtriggerdelay", "failondataloss",
         "includeproperties", "subexpression", "group", "accesskey", "secretkey", "securitytoken",
-        "timeout", "partitionsize",
+        "timeout", "partitionsize", "minpartitions",
     }
 )  # fmt: skip
 SPARK_OPTIONS = frozenset({"path", "checkpointlocation", "queryname"})
@@ -61,6 +61,7 @@ class StreamOptions:
     sub_expression: str | None = None
     group: str | None = None
     partition_size: int = DEFAULT_PARTITION_SIZE
+    min_partitions: int | None = None
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> StreamOptions:
@@ -99,6 +100,7 @@ class StreamOptions:
             sub_expression=(opts.get("subexpression") or "").strip() or None,
             group=group,
             partition_size=int_option(opts, "partitionsize", 1) or DEFAULT_PARTITION_SIZE,
+            min_partitions=int_option(opts, "minpartitions", 1),
         )
 
 

@@ -2,13 +2,15 @@
 
 On the driver (one long-lived reader per query) every trigger finds the queues and their offsets
 (:mod:`.queues`), picks how far to read under the read limit (:mod:`.offsets`) and plans the
-partitions: each queue's range cut at ``partitionSize`` offsets, and the pieces packed together up to
-``partitionSize`` (:func:`~mqadmin.pipeline.export.ranges.pack`: a task costs more than reading a
-few thousand messages). Spark writes those offsets to its checkpoint before any task runs, so a
-restarted query replays exactly the same ranges. A task pulls its ranges, one after the other, from
-each queue's broker (:func:`mqadmin.pipeline.export.pull.read_ranges`). After a batch is committed,
-option ``group`` commits its end offsets to the brokers (UPDATE_CONSUMER_OFFSET), only so that the
-lag shows: the checkpoint stays the source of truth.
+partitions: each queue's range cut at ``partitionSize`` offsets, and the pieces packed together up
+to ``partitionSize`` (:func:`~mqadmin.pipeline.export.ranges.pack`: a task costs more than reading
+a few thousand messages); ``minPartitions`` (as Kafka's) makes that size smaller, so that a batch
+has about that many partitions at least, for a cluster's cores. Spark writes those offsets to its
+checkpoint before any task runs, so a restarted query replays exactly the same ranges. A task pulls
+its ranges, one after the other, from each queue's broker
+(:func:`mqadmin.pipeline.export.pull.read_ranges`). After a batch is committed, option ``group``
+commits its end offsets to the brokers (UPDATE_CONSUMER_OFFSET), only so that the lag shows: the
+checkpoint stays the source of truth.
 """
 
 from __future__ import annotations
@@ -204,7 +206,7 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         queues = self._queues or self.refresh()
         if any(k not in queues for k in flat(end)):
             queues = self.refresh()
-        pieces: list[QueueRange] = []
+        ranges: list[QueueRange] = []
         for key, hi in sorted(flat(end).items()):
             q = queues.get(key)
             if q is None:
@@ -219,9 +221,12 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 continue
             if lo < q.min_offset:
                 lo = self._lost(q, lo)
-            rng = QueueRange(q.topic, q.broker, q.addr, q.queue_id, lo, hi)
-            pieces.extend(split(rng, self.options.partition_size))
-        return [InputPartition(group) for group in pack(pieces, self.options.partition_size)]
+            ranges.append(QueueRange(q.topic, q.broker, q.addr, q.queue_id, lo, hi))
+        size = self.options.partition_size
+        if self.options.min_partitions is not None:  # as Kafka's: more, smaller partitions when asked
+            size = min(size, -(-sum(r.size for r in ranges) // self.options.min_partitions))
+        pieces = [piece for r in ranges for piece in split(r, size)]
+        return [InputPartition(group) for group in pack(pieces, size)]
 
     def _lost(self, q: QueueState, lo: int) -> int:
         what = (

@@ -7,7 +7,7 @@ Starts our name server and broker (``mqadmin.localcluster``), stores 1 KB messag
   flight, records decoded without bodies): the yardstick;
 - ``task_read_before``: one Spark task's work as the batch reader did it before (32-message pulls,
   one at a time, a message object per record), in this process;
-- ``task_read``: one task's work now (``read_range``: pipelined pulls, records into Arrow columns);
+- ``task_read``: one task's work now (``read_ranges``: pipelined pulls, records into Arrow columns);
 - ``spark_batch_read``: ``spark.read`` of the whole topic on ``local[N]`` into a ``noop`` sink, JVM
   warm (the second of two runs);
 - ``spark_stream_read``: a whole ``readStream`` query (``availableNow``, fresh checkpoint) of the
@@ -69,7 +69,7 @@ def task_reads(namesrv: str) -> tuple[float, float, int]:
     from mqadmin.admin.api import MQAdmin
     from mqadmin.admin.settings import AdminSettings
     from mqadmin.pipeline.export.plan import ExportOptions, plan
-    from mqadmin.pipeline.export.pull import pull_range, read_range, to_batch
+    from mqadmin.pipeline.export.pull import pull_range, read_ranges, to_batch
 
     options = ExportOptions.parse({"namesrv": namesrv, "topic": TOPIC, "partitionSize": str(1 << 40)})
     ranges = plan(options)
@@ -88,7 +88,7 @@ def task_reads(namesrv: str) -> tuple[float, float, int]:
     got = asyncio.run(before())
     old = got / (time.perf_counter() - started)
     started, cpu = time.perf_counter(), time.process_time()
-    got = sum(b.num_rows for r in ranges for b in read_range(settings, r))
+    got = sum(b.num_rows for r in ranges for b in read_ranges(settings, (r,)))
     new = got / (time.perf_counter() - started)
     print(f"task_read_cpu_us_per_msg {(time.process_time() - cpu) * 1e6 / max(got, 1):.1f}")
     assert got == total, (got, total)

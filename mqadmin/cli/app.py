@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-from types import ModuleType
 from typing import Any, NoReturn
 
 import click
@@ -17,7 +16,7 @@ import click
 from mqadmin import __version__
 from mqadmin.cli.common import common_options, common_values
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.cli.registry import COMMANDS, DEFINED, FAMILIES, FAMILY_TITLES, CommandEntry, lookup
+from mqadmin.cli.registry import COMMANDS, FAMILIES, FAMILY_TITLES, CommandEntry, defined, lookup
 
 __all__ = ["cli", "load_command", "run", "top_help"]
 
@@ -52,20 +51,12 @@ def top_help() -> str:
     return text
 
 
-def _import_command_module(name: str) -> ModuleType:
-    """``mqadmin.cli.commands.<name>`` through the import statement's machinery (seen by -X importtime)."""
-    full = f"mqadmin.cli.commands.{name}"
-    __import__(full)
-    return sys.modules[full]
-
-
 def load_command(entry: CommandEntry) -> click.Command:
     """The click command of a registry entry: its module imported, the command it defined under that
     name (made from its declaration, for a Java sub-command)."""
-    _import_command_module(entry.module)
     from mqadmin.cli.command import CommandSpec
 
-    cmd = DEFINED.get(entry.name)
+    cmd = defined(entry)
     if isinstance(cmd, CommandSpec):
         from mqadmin.cli.clickcommand import click_command
 

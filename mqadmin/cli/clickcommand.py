@@ -30,14 +30,15 @@ from mqadmin.cli.javaopts import HELP, JavaOpt, group_refusal
 
 __all__ = ["JavaCommand", "click_command"]
 
-_BUILT: dict[int, JavaCommand] = {}
+_BUILT: dict[CommandSpec, JavaCommand] = {}
+"""Each declaration's click command (a declaration hashes by identity)."""
 
 
 def click_command(spec: CommandSpec) -> JavaCommand:
     """The click command of ``spec``, made once per process."""
-    cmd = _BUILT.get(id(spec))
-    if cmd is None or cmd.spec is not spec:
-        cmd = _BUILT[id(spec)] = JavaCommand(spec)
+    cmd = _BUILT.get(spec)
+    if cmd is None:
+        cmd = _BUILT[spec] = JavaCommand(spec)
     return cmd
 
 
@@ -142,10 +143,6 @@ class JavaCommand(click.Command):
     @property
     def json_doc(self) -> str:
         return self.spec.json_doc
-
-    @property
-    def fanout(self) -> bool:
-        return self.spec.fanout
 
     # help ---------------------------------------------------------------------------------------
 

@@ -210,7 +210,7 @@ class Invocation:
             import traceback
 
             traceback.print_exception(exc, file=sys.stderr)
-        _say(f"mqadmin {self.name}: {rep.message}")
+        self.say(rep.message)
 
     async def release_output(self) -> None:
         """Write what the output held back, its broker items named (:meth:`Output.release`)."""
@@ -229,10 +229,7 @@ class Invocation:
             return
         addr = settings.namesrv_addrs[0]
         if addr in self._admin.core.client.connections:
-            _say(
-                f"mqadmin {self.name}: note: used the default name server {addr} "
-                "(no -n, NAMESRV_ADDR or context was given)"
-            )
+            self.say(f"note: used the default name server {addr} (no -n, NAMESRV_ADDR or context was given)")
 
 
 def _failure_key(rep: ErrorReport) -> str:

@@ -30,7 +30,7 @@ from mqadmin.cli.common import (
     common_values,
 )
 from mqadmin.cli.javaopts import HELP, JavaOpt, group_refusal
-from mqadmin.cli.registry import DEFINED, lookup
+from mqadmin.cli.registry import defined, lookup
 
 if TYPE_CHECKING:
     from mqadmin.cli.command import CommandSpec
@@ -157,7 +157,7 @@ def lean_parse(spec: CommandSpec, args: Sequence[str]) -> LeanArgs | None:
             return None
     if group_refusal(spec.java_opts, params) is not None:
         return None
-    for c in (*COMMON, *_ours(spec), DEADLINE):
+    for c in (*COMMON, *_ours(spec)):
         if c.dest not in (WATCH_PARAM, COUNT_PARAM) or c in spec.own:  # an unasked watch is no parameter
             params[c.dest] = given.get(c.dest, False if c.kind == "flag" else None)
     common = common_values(params)
@@ -176,11 +176,9 @@ def lean_run(args: Sequence[str]) -> int | None:
     entry = lookup(args[0])
     if entry is None or not entry.java:
         return None
-    full = f"mqadmin.cli.commands.{entry.module}"
-    __import__(full)
+    spec = defined(entry)
     from mqadmin.cli.command import CommandSpec, run_command
 
-    spec = DEFINED.get(entry.name)
     if not isinstance(spec, CommandSpec):
         return None
     got = lean_parse(spec, args[1:])

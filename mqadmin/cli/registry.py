@@ -24,6 +24,7 @@ __all__ = [
     "FAMILY_TITLES",
     "CommandEntry",
     "define",
+    "defined",
     "lookup",
 ]
 
@@ -334,3 +335,11 @@ def define(cmd: _C) -> _C:
         raise LookupError(f"command {name!r} is not in mqadmin.cli.registry.COMMANDS")
     DEFINED[name] = cmd
     return cmd
+
+
+def defined(entry: CommandEntry) -> object | None:
+    """What the command module of ``entry`` defined under its name (a declaration or a click
+    command), the module imported first: through the import statement's machinery, so that
+    ``-X importtime`` sees it."""
+    __import__(f"mqadmin.cli.commands.{entry.module}")
+    return DEFINED.get(entry.name)

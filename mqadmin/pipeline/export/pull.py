@@ -34,7 +34,7 @@ from mqadmin.protocol.message import MessageConst, MessageExt
 
 __all__ = [
     "DEFAULT_GROUP", "IN_FLIGHT", "PULL_MAX", "Chunk", "pull_chunks",
-    "pull_range", "read_range", "read_ranges", "to_batch",
+    "pull_range", "read_ranges", "to_batch",
 ]  # fmt: skip
 
 DEFAULT_GROUP = TOOLS_CONSUMER
@@ -112,23 +112,6 @@ def to_batch(messages: list[MessageExt], broker: str) -> pa.RecordBatch:
         },
         schema=MESSAGE_SCHEMA,
     )
-
-
-def read_range(
-    settings: AdminSettings,
-    r: QueueRange,
-    group: str = DEFAULT_GROUP,
-    batch_rows: int = 4096,
-    *,
-    sub_expression: str | None = None,
-    include_properties: bool = True,
-    on_loss: Callable[[QueueRange, int, int], None] | None = None,
-) -> Iterator[pa.RecordBatch]:
-    """Synchronous reading of one range (a Spark task): :func:`read_ranges` of ``[r]``."""
-    return read_ranges(
-        settings, (r,), group, batch_rows,
-        sub_expression=sub_expression, include_properties=include_properties, on_loss=on_loss,
-    )  # fmt: skip
 
 
 def read_ranges(

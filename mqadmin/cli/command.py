@@ -22,9 +22,6 @@ when click parses it (:mod:`mqadmin.cli.clickcommand`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.common import WATCH_PARAM, CommonValues, OurOpt
 from mqadmin.cli.errors import CommandError, ErrorReport, PartialFailure, describe, exit_code_of
@@ -33,18 +30,22 @@ from mqadmin.cli.javaopts import HELP, NAMESRV, JavaOpt
 from mqadmin.cli.output import Output
 from mqadmin.cli.registry import BY_NAME, define
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Sequence
+    from typing import Any
+
     import click
 
     from mqadmin.admin.api import MQAdmin
     from mqadmin.admin.fanout import FanOutResult
     from mqadmin.admin.settings import AdminSettings
 
-__all__ = ["CommandSpec", "Invocation", "java_command", "read_json_list", "run_command"]
+    CommandFunc = Callable[..., Awaitable[ExitCode | int | None]]
+    Blocking = bool | Callable[[dict[str, Any]], bool]
+    """Whether a command runs on the blocking client: always, never, or as its parameters say."""
 
-CommandFunc = Callable[..., Awaitable[ExitCode | int | None]]
-Blocking = bool | Callable[[dict[str, Any]], bool]
-"""Whether a command runs on the blocking client: always, never, or as its parameters say."""
+__all__ = ["CommandSpec", "Invocation", "java_command", "read_json_list", "run_command"]
 
 
 class Invocation:
@@ -367,25 +368,53 @@ def _silence_stdout() -> None:
 # -------------------------------------------------------------------------------------- declaring
 
 
-@dataclass(slots=True, eq=False)
 class CommandSpec:
     """A Java sub-command as its module declares it: the click command is made from it when click
     parses (:mod:`mqadmin.cli.clickcommand`), the lean parser reads it as it is
-    (:mod:`mqadmin.cli.leanargs`)."""
+    (:mod:`mqadmin.cli.leanargs`).
 
-    name: str
-    desc: str
-    java_opts: tuple[JavaOpt, ...]
-    """``-h``, ``-n`` (unless the command declares its own) and the command's options, in Java's order."""
-    func: CommandFunc
-    fanout: bool = False
-    json_doc: str = ""
-    epilog: str = ""
-    own: tuple[OurOpt | click.Option, ...] = ()
-    """This command's options that the Java tool does not have (``--dry-run``, ``--max-lag``): as
-    data, or as click options where click must judge them (a callback, a path)."""
-    watch: bool = False
-    blocking: Blocking = False
+    ``java_opts``: ``-h``, ``-n`` (unless the command declares its own) and the command's options, in
+    Java's order. ``own``: this command's options that the Java tool does not have (``--dry-run``,
+    ``--max-lag``), as data, or as click options where click must judge them (a callback, a path).
+    Compared by identity: one declaration is one command.
+    """
+
+    __slots__ = (
+        "blocking",
+        "desc",
+        "epilog",
+        "fanout",
+        "func",
+        "java_opts",
+        "json_doc",
+        "name",
+        "own",
+        "watch",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        desc: str,
+        java_opts: tuple[JavaOpt, ...],
+        func: CommandFunc,
+        fanout: bool = False,
+        json_doc: str = "",
+        epilog: str = "",
+        own: tuple[OurOpt | click.Option, ...] = (),
+        watch: bool = False,
+        blocking: Blocking = False,
+    ) -> None:
+        self.name = name
+        self.desc = desc
+        self.java_opts = java_opts
+        self.func = func
+        self.fanout = fanout
+        self.json_doc = json_doc
+        self.epilog = epilog
+        self.own = own
+        self.watch = watch
+        self.blocking = blocking
 
 
 def java_command(

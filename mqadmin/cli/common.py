@@ -8,12 +8,13 @@ that table (:func:`common_options`), and so is the parser of the commands that s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from mqadmin.cli.output import FORMATS
+from mqadmin.record import FrozenRecord, Record
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     import click
 
     from mqadmin.cli.tablelayout import TableView
@@ -35,21 +36,48 @@ __all__ = [
 ]
 
 
-@dataclass(slots=True)
-class CommonValues:
+class CommonValues(Record):
     """The options every command shares (given on the command or before it)."""
 
-    context: str | None = None
-    timeout: float | None = None
-    output: str = "text"
-    access_key: str | None = None
-    secret_key: str | None = None
-    tls: bool | None = None
-    debug: bool = False
-    deadline: float | None = None
-    wide: bool = False
-    sort_by: str | None = None
-    no_headers: bool = False
+    __slots__ = (
+        "access_key",
+        "context",
+        "deadline",
+        "debug",
+        "no_headers",
+        "output",
+        "secret_key",
+        "sort_by",
+        "timeout",
+        "tls",
+        "wide",
+    )
+
+    def __init__(
+        self,
+        context: str | None = None,
+        timeout: float | None = None,
+        output: str = "text",
+        access_key: str | None = None,
+        secret_key: str | None = None,
+        tls: bool | None = None,
+        debug: bool = False,
+        deadline: float | None = None,
+        wide: bool = False,
+        sort_by: str | None = None,
+        no_headers: bool = False,
+    ) -> None:
+        self.context = context
+        self.timeout = timeout
+        self.output = output
+        self.access_key = access_key
+        self.secret_key = secret_key
+        self.tls = tls
+        self.debug = debug
+        self.deadline = deadline
+        self.wide = wide
+        self.sort_by = sort_by
+        self.no_headers = no_headers
 
     @property
     def view(self) -> TableView | None:
@@ -63,23 +91,36 @@ class CommonValues:
         return TableView(wide=self.wide, sort_by=cols, headers=not self.no_headers)
 
 
-@dataclass(frozen=True, slots=True)
-class OurOpt:
+class OurOpt(FrozenRecord):
     """One option of ours (not the Java tool's): its spellings, where its value goes, and what kind
-    of value it takes. The common options, a watch's, ``--dry-run``, ``--max-lag`` and the like."""
+    of value it takes. The common options, a watch's, ``--dry-run``, ``--max-lag`` and the like.
 
-    flags: tuple[str, ...]
-    """``("--timeout",)``, ``("-i", "--interval")``; a ``--x/--no-x`` switch lists ``--x`` here."""
-    dest: str
-    help: str
-    kind: str = "text"
-    """``text``, ``int``, ``float``, ``choice`` (one of :attr:`choices`), ``flag`` or ``switch``
-    (``--x/--no-x``)."""
-    metavar: str | None = None
-    choices: tuple[str, ...] = ()
-    low: float | None = None
-    """The smallest number an ``int`` or ``float`` option takes."""
-    high: float | None = None
+    ``flags``: ``("--timeout",)``, ``("-i", "--interval")``; a ``--x/--no-x`` switch lists ``--x``.
+    ``kind``: ``text``, ``int``, ``float``, ``choice`` (one of ``choices``), ``flag`` or ``switch``
+    (``--x/--no-x``). ``low``/``high``: the smallest/largest number an ``int`` or ``float`` takes.
+    """
+
+    __slots__ = ("choices", "dest", "flags", "help", "high", "kind", "low", "metavar")
+
+    def __init__(
+        self,
+        flags: tuple[str, ...],
+        dest: str,
+        help: str,
+        kind: str = "text",
+        metavar: str | None = None,
+        choices: tuple[str, ...] = (),
+        low: float | None = None,
+        high: float | None = None,
+    ) -> None:
+        self.flags = flags
+        self.dest = dest
+        self.help = help
+        self.kind = kind
+        self.metavar = metavar
+        self.choices = choices
+        self.low = low
+        self.high = high
 
     @property
     def takes_value(self) -> bool:

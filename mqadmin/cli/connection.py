@@ -16,7 +16,6 @@ the ones used (named with ``--context``, or the current context when neither ``-
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from mqadmin.admin.settings import (
     DEFAULT_NAMESRV,
@@ -32,6 +31,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.secretinput import read_secret
 from mqadmin.cli.toolsyml import read_tools_yml
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mqadmin.cli.contexts import Context
 

@@ -6,10 +6,7 @@ adds the traceback.
 
 from __future__ import annotations
 
-import re
 import sys
-from dataclasses import dataclass, field
-from typing import Any
 
 from mqadmin.admin.errors import (
     AdminError,
@@ -20,11 +17,18 @@ from mqadmin.admin.errors import (
     RemotingError,
     RemotingTimeoutError,
 )
-from mqadmin.admin.settings import AdminSettings
 from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
+from mqadmin.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from mqadmin.admin.settings import AdminSettings
 
 __all__ = [
     "NOT_FOUND_CODES",
@@ -46,14 +50,12 @@ NOT_FOUND_CODES = frozenset(
 )
 """Answers meaning "no such topic, group or message": exit code NOT_FOUND whatever the command."""
 
-_NOT_EXIST_REMARKS = re.compile(
-    r"consumer group <[^>]*> not exist|can not find message by the offset", re.IGNORECASE
-)
+_NOT_EXIST_REMARKS = LazyPattern(r"(?i)consumer group <[^>]*> not exist|can not find message by the offset")
 """SYSTEM_ERROR remarks (Java's) that mean "no such group" (a reset of a group the broker has no
 offsets of) or "no such message" (an offset id past what the broker wrote)."""
 
 
-_AUTH_NOT_EXIST = re.compile(r"^The (user|subject|acl)\b.* is not exist", re.IGNORECASE)
+_AUTH_NOT_EXIST = LazyPattern(r"(?i)^The (user|subject|acl)\b.* is not exist")
 """ACL 2.0 remarks (NO_PERMISSION, Java's words) to a deletion that mean "no such user or ACL", not
 "no right" (a create or update naming an unknown user stays a refusal, exit 3)."""
 
@@ -71,7 +73,7 @@ def _not_found(exc: RemoteCommandError) -> bool:
     return exc.code == ResponseCode.SYSTEM_ERROR and bool(_NOT_EXIST_REMARKS.search(remark))
 
 
-_FAQ = re.compile(
+_FAQ = LazyPattern(
     r"\s*(See|For more information, please visit the url,)\s+https?://\S+(\s+for further details\.)?\s*$"
 )
 
@@ -101,12 +103,18 @@ class PartialFailure(Exception):
         self.failures = failures
 
 
-@dataclass(slots=True)
-class ErrorReport:
-    exit_code: ExitCode
-    message: str
-    kind: str
-    details: dict[str, Any] = field(default_factory=dict)
+class ErrorReport(Record):
+    """One failure as said: its exit code, the line, its kind and the JSON members that detail it."""
+
+    __slots__ = ("details", "exit_code", "kind", "message")
+
+    def __init__(
+        self, exit_code: ExitCode, message: str, kind: str, details: dict[str, Any] | None = None
+    ) -> None:
+        self.exit_code = exit_code
+        self.message = message
+        self.kind = kind
+        self.details: dict[str, Any] = {} if details is None else details
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -6,29 +6,58 @@ parameters, the Java-style help, the completions and the man page are all made f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from mqadmin.record import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
 __all__ = ["HELP", "NAMESRV", "JavaOpt", "group_refusal"]
 
 
-@dataclass(frozen=True, slots=True)
-class JavaOpt:
-    """One commons-cli ``Option`` of a Java sub-command."""
+class JavaOpt(FrozenRecord):
+    """One commons-cli ``Option`` of a Java sub-command.
 
-    short: str | None
-    long: str
-    desc: str
-    has_arg: bool = True
-    required: bool = False
-    group: str | None = None
-    """Options sharing a group name form a commons-cli ``OptionGroup`` (shown as ``-b <arg> | -c <arg>``)."""
-    group_required: bool = False
-    dest: str | None = None
-    """The Python parameter name; defaults to the long name without trailing blanks."""
-    enforced: bool = True
-    """False for a ``required`` option that we do not require (the help still says Java's words)."""
+    ``group``: options sharing a group name form a commons-cli ``OptionGroup`` (shown as
+    ``-b <arg> | -c <arg>``). ``dest``: the Python parameter name; defaults to the long name without
+    trailing blanks. ``enforced``: False for a ``required`` option that we do not require (the help
+    still says Java's words).
+    """
+
+    __slots__ = (
+        "desc",
+        "dest",
+        "enforced",
+        "group",
+        "group_required",
+        "has_arg",
+        "long",
+        "required",
+        "short",
+    )
+
+    def __init__(
+        self,
+        short: str | None,
+        long: str,
+        desc: str,
+        has_arg: bool = True,
+        required: bool = False,
+        group: str | None = None,
+        group_required: bool = False,
+        dest: str | None = None,
+        enforced: bool = True,
+    ) -> None:
+        self.short = short
+        self.long = long
+        self.desc = desc
+        self.has_arg = has_arg
+        self.required = required
+        self.group = group
+        self.group_required = group_required
+        self.dest = dest
+        self.enforced = enforced
 
     @property
     def must_be_given(self) -> bool:

@@ -11,18 +11,20 @@
 from __future__ import annotations
 
 import math
-import re
 import struct
-from collections.abc import Iterable, Mapping
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from _collections_abc import Mapping  # collections.abc's, without importing collections (start-up)
 
+from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.fastjson import java_string as jstr  # String.valueOf, under the short name
 from mqadmin.protocol.fastjson import quote
 from mqadmin.protocol.javacoll import java_string_sort_key
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterable
     from decimal import Context
+    from typing import Any
 
 __all__ = [
     "Bean",
@@ -38,12 +40,16 @@ __all__ = [
 ]
 
 
+_DECIMALS: list[Context] = []
 
-@cache
+
 def _decimals() -> Context:
-    from decimal import Context  # here: most commands print no fixed-point number (start-up time)
+    """A 400-digit decimal context, made once (here: most commands print no fixed-point number)."""
+    if not _DECIMALS:
+        from decimal import Context
 
-    return Context(prec=400)
+        _DECIMALS.append(Context(prec=400))
+    return _DECIMALS[0]
 
 
 def java_f(x: float, decimals: int, width: int = 0) -> str:
@@ -60,7 +66,7 @@ def java_f(x: float, decimals: int, width: int = 0) -> str:
     return text.rjust(width)
 
 
-_SPEC = re.compile(r"%(-)?(0)?(\d+)?(?:\.(\d+))?([sdfn%])")
+_SPEC = LazyPattern(r"%(-)?(0)?(\d+)?(?:\.(\d+))?([sdfn%])")
 
 
 def jformat(fmt: str, *args: Any) -> str:
@@ -124,11 +130,19 @@ def java_map_string(items: Iterable[tuple[Any, Any]]) -> str:
 # ----------------------------------------------------------------------------------- fastjson pretty
 
 
-class Bean(dict[str, Any]):
+if TYPE_CHECKING:
+    _BeanBase = dict[str, Any]
+    _SetBase = list[Any]
+else:  # no typing at run time (start-up): the bases without their parameters
+    _BeanBase = dict
+    _SetBase = list
+
+
+class Bean(_BeanBase):
     """A Java bean's properties: written sorted by name, null properties left out."""
 
 
-class JavaSet(list[Any]):
+class JavaSet(_SetBase):
     """A Java ``Set``: fastjson's pretty printer writes it on one line."""
 
 

@@ -15,9 +15,6 @@ click refuses click still says. A test holds the two parsers to the same answers
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
 from mqadmin.cli.common import (
     COMMON,
     COUNT_PARAM,
@@ -32,7 +29,11 @@ from mqadmin.cli.common import (
 from mqadmin.cli.javaopts import HELP, JavaOpt, group_refusal
 from mqadmin.cli.registry import defined, lookup
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     from mqadmin.cli.command import CommandSpec
 
 __all__ = ["LeanArgs", "lean_parse", "lean_run"]

@@ -12,8 +12,17 @@ finds it once the module is imported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from mqadmin.record import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol, TypeVar
+
+    class _Named(Protocol):
+        @property
+        def name(self) -> str | None: ...
+
+    _C = TypeVar("_C", bound=_Named)
 
 __all__ = [
     "BY_LOWER_NAME",
@@ -29,14 +38,18 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class CommandEntry:
-    name: str
-    module: str  # dotted path under mqadmin.cli.commands
-    family: str
-    summary: str
-    java: bool = True
-    """A sub-command of the Java ``mqadmin`` (same name, options and output)."""
+class CommandEntry(FrozenRecord):
+    """One command: ``module`` is its dotted path under mqadmin.cli.commands; ``java`` says it is a
+    sub-command of the Java ``mqadmin`` (same name, options and output)."""
+
+    __slots__ = ("family", "java", "module", "name", "summary")
+
+    def __init__(self, name: str, module: str, family: str, summary: str, java: bool = True) -> None:
+        self.name = name
+        self.module = module
+        self.family = family
+        self.summary = summary
+        self.java = java
 
 
 FAMILY_TITLES: dict[str, str] = {
@@ -315,13 +328,6 @@ def lookup(name: str) -> CommandEntry | None:
     """The entry for ``name``; Java matches command names ignoring case, so do we."""
     return BY_NAME.get(name) or BY_LOWER_NAME.get(name.lower())
 
-
-class _Named(Protocol):
-    @property
-    def name(self) -> str | None: ...
-
-
-_C = TypeVar("_C", bound=_Named)
 
 DEFINED: dict[str, object] = {}
 """The command objects (``click.Command``) of the command modules imported so far, by name."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 
-from mqadmin.atomicfile import PathText
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mqadmin.atomicfile import PathText
 
 __all__ = ["read_tools_yml", "tools_yml_path"]
 

@@ -8,6 +8,10 @@ blocking client (:mod:`mqadmin.remoting.blocking`) against our real name server 
 - in this process, each prints the same stdout and stderr and exits with the same code as the same
   command forced onto the event loop: answers, a missing topic, all name servers down, a silent name
   server (timeout), a TLS client against a plain port, a broker's port given as the name server;
+- in a bare interpreter (no site, only this source tree on the path), ``topicRoute`` and
+  ``topicClusterList`` import none of the standard library's heavier modules (typing, dataclasses,
+  re, enum, json, socket, collections, ...) nor any third-party package: start-up is the
+  interpreter's and a few small modules of ours;
 - a name server that is down or silent is passed over for the next one of ``-n``;
 - TLS round trips on the blocking client, as the asyncio client's test does.
 """
@@ -17,6 +21,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -84,6 +90,48 @@ def test_runs_without_an_event_loop(cluster: Cluster, args: list[str]) -> None:
     if args[0] != "clusterList":  # its --count is a click option of its own: click parses it
         assert "click" not in names  # read by the lean parser (mqadmin.cli.leanargs)
         assert "orjson" not in names  # a few headers are read with json alone
+
+
+HEAVY = frozenset(
+    {
+        "typing", "dataclasses", "inspect", "re", "enum", "json", "collections", "functools",
+        "contextlib", "socket", "selectors", "ssl", "asyncio", "threading", "logging", "weakref", "copy",
+        "ast", "tokenize", "importlib", "warnings", "pathlib", "datetime", "decimal", "tempfile",
+        "orjson", "click", "rich",
+    }
+)  # fmt: skip
+"""What a one-request command must not import: each costs it from one to several milliseconds."""
+
+SOURCE_ROOT = str(Path(__file__).resolve().parents[2])
+
+
+def bare_imports(cluster: Cluster, *args: str) -> tuple[int, str, set[str]]:
+    """Exit code, stdout and the modules imported by ``mqadmin ARGS`` run by a bare interpreter
+    (``-I -S``: no site, so no package of the environment, only this source tree on the path)."""
+    boot = (
+        f"import sys; sys.path.insert(0, {SOURCE_ROOT!r}); "
+        f"from mqadmin.cli.main import main; main({list(args)!r})"
+    )
+    p = subprocess.run(
+        [sys.executable, "-I", "-S", "-X", "importtime", "-c", boot],
+        capture_output=True,
+        text=True,
+        env=cluster.env,
+        cwd=cluster.cwd,
+        timeout=30,
+    )
+    names = {ln.rsplit("|", 1)[1].strip() for ln in p.stderr.splitlines() if ln.startswith("import time:")}
+    return p.returncode, p.stdout, names
+
+
+@pytest.mark.parametrize("command", ["topicRoute", "topicClusterList"])
+def test_one_request_imports_nothing_heavy(cluster: Cluster, command: str) -> None:
+    code, out, names = bare_imports(cluster, command, "-n", cluster.namesrv, "-t", TOPIC)
+    assert code == 0, out
+    assert out.strip(), "the command printed its answer"
+    assert "mqadmin.remoting.blocking" in names  # the request was sent from this process
+    heavy = sorted(n for n in names if n.split(".")[0] in HEAVY)
+    assert not heavy, f"{command} imported {heavy}"
 
 
 def test_a_watch_still_runs_on_the_loop(cluster: Cluster) -> None:

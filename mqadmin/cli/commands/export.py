@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -255,7 +254,19 @@ _CONFIG_KEYS = (
 )
 """The broker settings ``exportConfigs`` keeps, in the order it copies them."""
 
-_CLUSTER_OPT = JavaOpt("c", "clusterName", "choose a cluster to export", required=True, dest="cluster_name")
+
+def _cluster_opt(enforced: bool = True) -> JavaOpt:
+    return JavaOpt(
+        "c",
+        "clusterName",
+        "choose a cluster to export",
+        required=True,
+        dest="cluster_name",
+        enforced=enforced,
+    )
+
+
+_CLUSTER_OPT = _cluster_opt()
 
 
 @java_command(
@@ -485,7 +496,7 @@ _WEB_CONFIG = click.Option(
 @java_command(
     "exportMetrics",
     [
-        replace(_CLUSTER_OPT, enforced=False),  # Java's -c is required; here only for metrics.json
+        _cluster_opt(enforced=False),  # Java's -c is required; here only for metrics.json
         JavaOpt("f", "filePath", "export metrics.json path | default /tmp/rocketmq/export", dest="file_path"),
     ],
     fanout=True,

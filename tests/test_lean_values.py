@@ -1,0 +1,103 @@
+"""The small pieces that keep a one-request command off the heavier standard library, held to what
+they replace: :class:`~mqadmin.record.Record` to a dataclass's equality, hash and repr,
+:class:`~mqadmin.lazyre.LazyPattern` to ``re.compile``, the JSON-number test of
+:func:`mqadmin.cli.output.number` to the regular expression it replaced, and
+:class:`~mqadmin.cli.exitcodes.ExitCode` to the enum it was."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqadmin.cli.exitcodes import DESCRIPTIONS, ExitCode
+from mqadmin.cli.output import _is_json_number, number
+from mqadmin.lazyre import LazyPattern
+from mqadmin.record import FrozenRecord, Record
+
+
+class Point(Record):
+    __slots__ = ("x", "y")
+
+    def __init__(self, x: int, y: list[int]) -> None:
+        self.x = x
+        self.y = y
+
+
+class Key(FrozenRecord):
+    __slots__ = ("a", "b")
+
+    def __init__(self, a: str, b: int = 0) -> None:
+        self.a = a
+        self.b = b
+
+
+def test_record_equality_repr_and_no_hash() -> None:
+    assert Point(1, [2]) == Point(1, [2])
+    assert Point(1, [2]) != Point(1, [3])
+    assert Point(1, [2]) != (1, [2])  # another type is never equal
+    assert repr(Point(1, [2])) == "Point(x=1, y=[2])"
+    with pytest.raises(TypeError):
+        hash(Point(1, [2]))  # mutable: unhashable, as a dataclass with eq is
+
+
+def test_frozen_record_is_a_key() -> None:
+    assert {Key("t"): 1}[Key("t", 0)] == 1
+    assert len({Key("t"), Key("t"), Key("t", 1)}) == 2
+    assert Key("t") != Key("t", 1)
+
+
+def test_lazy_pattern_compiles_on_first_use_and_matches_as_re() -> None:
+    source = r"(?i)consumer group <[^>]*> not exist|can not find message by the offset"
+    lazy = LazyPattern(source)
+    assert lazy._compiled is None
+    for text in ("The consumer group <G> NOT EXIST", "can not find message by the offset 7", "other"):
+        assert bool(lazy.search(text)) == bool(re.compile(source).search(text))
+    assert lazy._compiled is not None
+    assert LazyPattern(r"\s*See\s+\S+$").sub("", "remark See http://x") == "remark"
+    assert LazyPattern(r"a+").fullmatch("aaa") and not LazyPattern(r"a+").fullmatch("aab")
+
+
+NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+"""The JSON number grammar: what :func:`number` accepted before it read numbers without ``re``."""
+
+
+@settings(max_examples=3000)
+@given(st.text(alphabet="0123456789-+.eEx ٣", max_size=14))
+def test_json_number_test_is_the_regular_expression(text: str) -> None:
+    assert _is_json_number(text) == bool(NUMBER.fullmatch(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0", 0),
+        ("-0", 0),
+        ("185.6", 185.6),
+        ("1e3", 1000.0),
+        ("01", None),
+        ("1.", None),
+        (" 7 ", 7),
+        ("", None),
+    ],
+)
+def test_numbers_sent_as_text(text: str, expected: float | None) -> None:
+    assert number(text) == expected
+
+
+def test_exit_codes_are_the_numbers_they_were() -> None:
+    expected = {
+        "OK": 0, "ERROR": 1, "USAGE": 2, "REMOTE": 3, "UNREACHABLE": 4, "TIMEOUT": 5, "PARTIAL": 6,
+        "NOT_FOUND": 7, "THRESHOLD": 8, "INTERRUPTED": 130,
+    }  # fmt: skip
+    for name, value in expected.items():
+        code = getattr(ExitCode, name)
+        assert isinstance(code, ExitCode) and code == value and f"{code}" == str(value)
+    assert sorted(DESCRIPTIONS) == sorted(expected.values())
+    done = subprocess.run([sys.executable, "-c", "import sys; sys.exit(__import__('mqadmin.cli.exitcodes', "
+                           "fromlist=['x']).ExitCode.NOT_FOUND)"], check=False)  # fmt: skip
+    assert done.returncode == 7

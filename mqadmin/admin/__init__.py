@@ -35,8 +35,7 @@ the results the tools compute from answers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mqadmin.admin.api import MQAdmin
     from mqadmin.admin.settings import AdminSettings, Credentials

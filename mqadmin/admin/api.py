@@ -10,12 +10,13 @@ the CLI).
 
 from __future__ import annotations
 
-from functools import cached_property
-from typing import TYPE_CHECKING
-
 from mqadmin.admin.core import AdminCore
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from functools import cached_property
+    from typing import Any
+
     from mqadmin.admin.acl import AclOps
     from mqadmin.admin.auth import AuthOps
     from mqadmin.admin.broker import BrokerOps
@@ -32,6 +33,27 @@ if TYPE_CHECKING:
     from mqadmin.admin.topics import TopicAdminOps
     from mqadmin.remoting.blocking import BlockingClient
     from mqadmin.remoting.client import RemotingClient
+else:
+
+    class cached_property:
+        """``functools.cached_property`` (as of Python 3.12: no lock) without importing functools, which
+        costs a command's start-up more than the one family it builds: the first read of the attribute
+        builds the value and keeps it in the instance's ``__dict__``, where later reads find it."""
+
+        def __init__(self, build: Any) -> None:
+            self.build = build
+            self.attrname = build.__name__
+            self.__doc__ = build.__doc__
+
+        def __set_name__(self, owner: type, name: str) -> None:
+            self.attrname = name
+
+        def __get__(self, instance: object, owner: type | None = None) -> Any:
+            if instance is None:
+                return self
+            value = instance.__dict__[self.attrname] = self.build(instance)
+            return value
+
 
 __all__ = ["MQAdmin"]
 

@@ -8,30 +8,31 @@ it is the cluster's answer.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Container, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
-
 from mqadmin.admin.errors import NameServersUnavailableError, is_unreachable
-from mqadmin.admin.settings import AdminSettings
 from mqadmin.admin.signing import AclSigner, ordered_fields
 from mqadmin.protocol.bodybudget import over_budget
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl
+    from collections.abc import Awaitable, Callable, Container, Iterable
+    from typing import Any, TypeVar
 
     from mqadmin.admin.fanout import FanOutResult
+    from mqadmin.admin.settings import AdminSettings
     from mqadmin.remoting.blocking import BlockingClient
     from mqadmin.remoting.client import RemotingClient
+
+    T = TypeVar("T")
 
 __all__ = ["AdminCore", "Fields"]
 
 Fields = RequestHeader | dict[str, str | None] | None
 """A request's header: a declared one (preferred), or loose fields in Java declaration order."""
 
-T = TypeVar("T")
 SUCCESS = 0
 
 
@@ -46,6 +47,7 @@ def _client_tls() -> ssl.SSLContext:
 
 
 _DONE: Any = object()
+
 
 class AdminCore:
     """Requests to name servers and brokers over one :class:`RemotingClient`, or over a

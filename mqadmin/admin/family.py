@@ -7,8 +7,7 @@ is written where it is called, and the families form a graph without cycles (``M
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mqadmin.admin.core import AdminCore
 

@@ -7,25 +7,51 @@ collected, not raised: the caller prints what it got and reports what it missed.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
-
 from mqadmin.admin.errors import DeadlineError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Iterable
+    from typing import Any, TypeVar
+    from typing import Generic as _Generic
+
+    K = TypeVar("K")
+    V = TypeVar("V")
+else:
+    K = V = object
+
+    class _Generic:
+        """``typing.Generic`` for the type checker only: ``FanOutResult[str, int]`` is the class itself."""
+
+        __slots__ = ()
+
+        def __class_getitem__(cls, params: object) -> type:
+            return cls
+
 
 __all__ = ["FanOutResult", "fan_out", "fan_out_threads"]
 
-K = TypeVar("K")
-V = TypeVar("V")
 
-
-@dataclass(slots=True)
-class FanOutResult(Generic[K, V]):
+class FanOutResult(_Generic[K, V]):
     """Per key, the value or the exception, in the order the keys were given."""
 
-    results: dict[K, V] = field(default_factory=dict)
-    errors: dict[K, BaseException] = field(default_factory=dict)
-    order: list[K] = field(default_factory=list)
+    __slots__ = ("errors", "order", "results")
+
+    results: dict[K, V]
+    errors: dict[K, BaseException]
+    order: list[K]
+
+    def __init__(
+        self,
+        results: dict[K, V] | None = None,
+        errors: dict[K, BaseException] | None = None,
+        order: list[K] | None = None,
+    ) -> None:
+        self.results = {} if results is None else results
+        self.errors = {} if errors is None else errors
+        self.order = [] if order is None else order
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as the mutable dataclass it was
 
     def items(self) -> list[tuple[K, V | BaseException]]:
         out: list[tuple[K, V | BaseException]] = []

@@ -11,35 +11,23 @@ error), once, rather than one failure per name server.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
-from mqadmin.admin.fanout import FanOutResult
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
-from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.configentry import config_entry_refusal
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.protocol.headers.namesrv import (
-    AddWritePermOfBrokerRequestHeader,
-    DeleteKVConfigRequestHeader,
-    GetKVConfigRequestHeader,
-    GetKVConfigResponseHeader,
-    GetKVListByNamespaceRequestHeader,
-    GetRouteInfoRequestHeader,
-    GetTopicsByClusterRequestHeader,
-    PutKVConfigRequestHeader,
-    WipeWritePermOfBrokerRequestHeader,
-)
-from mqadmin.protocol.javanum import JavaNumberError, parse_int
+from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.cluster import ClusterInfo
+    from collections.abc import Iterable
 
-# Body types other than the route are imported where they are used: a command pays only for its own.
+    from mqadmin.admin.fanout import FanOutResult
+    from mqadmin.protocol.bodies.cluster import ClusterInfo
+    from mqadmin.protocol.command import RemotingCommand
+
+# What a route query does not use is imported where it is used (other headers and bodies, the
+# fan-out, config entry checks): a command pays only for its own.
 
 __all__ = ["NamesrvOps"]
 
@@ -51,6 +39,8 @@ def _body(addr: str, resp: RemotingCommand, what: str) -> bytes:
 
 
 def _count(addr: str, resp: RemotingCommand, name: str) -> int:
+    from mqadmin.protocol.javanum import JavaNumberError, parse_int
+
     raw = resp.ext(name)
     try:
         return parse_int(raw) if raw is not None else 0
@@ -89,6 +79,8 @@ class NamesrvOps(Family):
 
     async def fetch_topics_by_cluster(self, cluster: str) -> list[str]:
         """GET_TOPICS_BY_CLUSTER: the topics on the brokers of one cluster."""
+        from mqadmin.protocol.headers.namesrv import GetTopicsByClusterRequestHeader
+
         header = GetTopicsByClusterRequestHeader(cluster=cluster)
         addr, resp = await self.core.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, header)
         return self._topic_names(addr, resp)
@@ -108,6 +100,8 @@ class NamesrvOps(Family):
 
     async def get_kv_config(self, namespace: str, key: str) -> str | None:
         """GET_KV_CONFIG: one value, or None when the name server has no such key."""
+        from mqadmin.protocol.headers.namesrv import GetKVConfigRequestHeader, GetKVConfigResponseHeader
+
         _, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KV_CONFIG,
             GetKVConfigRequestHeader(namespace=namespace, key=key),
@@ -119,6 +113,8 @@ class NamesrvOps(Family):
 
     async def get_kv_list_by_namespace(self, namespace: str) -> dict[str, str]:
         """GET_KVLIST_BY_NAMESPACE: a whole namespace (empty when the name server has none)."""
+        from mqadmin.protocol.headers.namesrv import GetKVListByNamespaceRequestHeader
+
         addr, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KVLIST_BY_NAMESPACE,
             GetKVListByNamespaceRequestHeader(namespace=namespace),
@@ -139,6 +135,7 @@ class NamesrvOps(Family):
         self, addrs: Iterable[str] | None = None
     ) -> FanOutResult[str, dict[str, str]]:
         """GET_NAMESRV_CONFIG from each name server: its settings in the order they were sent."""
+        from mqadmin.admin.fanout import FanOutResult
         from mqadmin.protocol.bodies.properties import string_to_properties
 
         result = await self.core.invoke_each_namesrv(RequestCode.GET_NAMESRV_CONFIG, addrs=addrs)
@@ -159,6 +156,8 @@ class NamesrvOps(Family):
         raises :class:`HeaderError`: nothing is sent.
         """
         from mqadmin.protocol.bodies.properties import properties_to_string
+        from mqadmin.protocol.configentry import config_entry_refusal
+        from mqadmin.protocol.headers.base import HeaderError
 
         for k, v in properties.items():
             why = config_entry_refusal(k, v, value_controls=True)
@@ -170,22 +169,30 @@ class NamesrvOps(Family):
 
     async def put_kv_config(self, namespace: str, key: str, value: str) -> FanOutResult[str, RemotingCommand]:
         """PUT_KV_CONFIG on every name server (each keeps its own KV store)."""
+        from mqadmin.protocol.headers.namesrv import PutKVConfigRequestHeader
+
         header = PutKVConfigRequestHeader(namespace=namespace, key=key, value=value).check()
         return await self.core.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, header)
 
     async def delete_kv_config(self, namespace: str, key: str) -> FanOutResult[str, RemotingCommand]:
         """DELETE_KV_CONFIG on every name server."""
+        from mqadmin.protocol.headers.namesrv import DeleteKVConfigRequestHeader
+
         header = DeleteKVConfigRequestHeader(namespace=namespace, key=key).check()
         return await self.core.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, header)
 
     async def wipe_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """WIPE_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
+        from mqadmin.protocol.headers.namesrv import WipeWritePermOfBrokerRequestHeader
+
         header = WipeWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
         result = await self.core.invoke_each_namesrv(RequestCode.WIPE_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "wipeTopicCount")
 
     async def add_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """ADD_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
+        from mqadmin.protocol.headers.namesrv import AddWritePermOfBrokerRequestHeader
+
         header = AddWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
         result = await self.core.invoke_each_namesrv(RequestCode.ADD_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "addTopicCount")
@@ -203,6 +210,8 @@ class NamesrvOps(Family):
 
 
 def _counts(result: FanOutResult[str, RemotingCommand], name: str) -> FanOutResult[str, int]:
+    from mqadmin.admin.fanout import FanOutResult
+
     out: FanOutResult[str, int] = FanOutResult(order=result.order, errors=dict(result.errors))
     for addr, resp in result.results.items():
         try:

@@ -11,19 +11,19 @@ import inspect
 import pkgutil
 import subprocess
 import sys
-from functools import cached_property
 from pathlib import Path
 
 import pytest
 
 import mqadmin.admin
+from mqadmin.admin import api
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.family import Family
 from mqadmin.admin.settings import AdminSettings
 
 ADMIN = Path(mqadmin.admin.__file__).parent
-FAMILY_ATTRS = sorted(n for n, v in vars(MQAdmin).items() if isinstance(v, cached_property))
+FAMILY_ATTRS = sorted(n for n, v in vars(MQAdmin).items() if isinstance(v, api.cached_property))
 
 
 def _family_classes() -> dict[str, type]:

@@ -18,16 +18,13 @@ Calls from several threads at once are safe: each connection is used by one thre
 
 from __future__ import annotations
 
+import _socket
+import _thread
 import os
-import re
-import socket
 import sys
-import threading
 import time
-from collections.abc import Awaitable, Container, Iterable
-from typing import TYPE_CHECKING, TypeVar
 
-from mqadmin.protocol.command import FLAG_ONEWAY, FLAG_RESPONSE, RemotingCommand
+from mqadmin.protocol.command import FLAG_ONEWAY, FLAG_RESPONSE
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.remoting.errors import (
@@ -38,17 +35,23 @@ from mqadmin.remoting.errors import (
     RemotingTimeoutError,
 )
 
+# Start-up: ``socket`` (enum, selectors), ``ssl``, ``threading`` and ``re`` each cost a one-request
+# command more than its request. A plain connection is made with ``_socket`` (what ``socket`` wraps),
+# a lock is ``_thread``'s; ``socket`` and ``ssl`` are loaded for a TLS connection only.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ssl as _ssl
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable, Container, Iterable
+    from typing import TypeVar
+
+    from mqadmin.protocol.command import RemotingCommand
+
+    T = TypeVar("T")
 
 __all__ = ["BlockingClient", "os_reason", "parse_addr", "run_sync"]
 
-T = TypeVar("T")
-
 _SUCCESS = 0
 _REQUEST_CODE_NOT_SUPPORTED = 3
-_ERRNO = re.compile(r"\[Errno (\d+)\]")
 _READ = 65536
 
 
@@ -67,16 +70,34 @@ def parse_addr(addr: str) -> tuple[str, int]:
 
 def os_reason(exc: OSError) -> str:
     """The short reason for a failed connect: ``Connection refused`` rather than the OS call's wording."""
-    if isinstance(exc, socket.gaierror) or _is_ssl_error(exc):
+    if isinstance(exc, _socket.gaierror) or _is_ssl_error(exc):
         return exc.strerror or str(exc)
     if exc.errno:
         return os.strerror(exc.errno)
     text = str(exc)
     # a name with several addresses (localhost: ::1 and 127.0.0.1) fails with one joined message
-    errnos = set(_ERRNO.findall(text))
+    errnos = _errnos(text)
     if len(errnos) == 1:
         return os.strerror(int(errnos.pop()))
     return text or type(exc).__name__
+
+
+def _errnos(text: str) -> set[str]:
+    r"""The N of every ``[Errno N]`` in ``text``: ``set(re.findall(r"\[Errno (\d+)\]", text))``
+    without ``re`` (``\d`` is a Unicode decimal digit, as ``str.isdecimal`` tells)."""
+    found: set[str] = set()
+    end = len(text)
+    at = text.find("[Errno ")
+    while at >= 0:
+        first = stop = at + 7
+        while stop < end and text[stop].isdecimal():
+            stop += 1
+        if stop > first and stop < end and text[stop] == "]":
+            found.add(text[first:stop])
+            at = text.find("[Errno ", stop + 1)
+        else:
+            at = text.find("[Errno ", at + 1)
+    return found
 
 
 def _is_ssl_error(exc: OSError) -> bool:
@@ -104,16 +125,21 @@ def run_sync(awaitable: Awaitable[T]) -> T:
     raise RuntimeError("a command run without an event loop awaited one")
 
 
-def _open_socket(host: str, port: int, timeout: float) -> socket.socket:
-    """A connected TCP socket: each address of ``host`` in turn, all within ``timeout`` seconds."""
+def _open_socket(host: str, port: int, timeout: float) -> _socket.socket:
+    """A connected TCP socket: each address of ``host`` in turn, all within ``timeout`` seconds.
+
+    ``socket.create_connection`` on ``_socket``: the same errors (ConnectionRefusedError,
+    TimeoutError, an OSError with its errno, or one naming every address's failure).
+    """
     deadline = time.monotonic() + timeout
     errors: list[OSError] = []
-    name = _numeric(host) or host
-    for family, kind, proto, _, sockaddr in socket.getaddrinfo(name, port, type=socket.SOCK_STREAM):
+    for family, kind, proto, _, sockaddr in _socket.getaddrinfo(
+        _host_name(host), port, 0, _socket.SOCK_STREAM
+    ):
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError
-        sock = socket.socket(family, kind, proto)
+        sock = _socket.socket(family, kind, proto)
         try:
             sock.settimeout(left)
             sock.connect(sockaddr)
@@ -124,23 +150,27 @@ def _open_socket(host: str, port: int, timeout: float) -> socket.socket:
             sock.close()
             errors.append(e)
             continue
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.setsockopt(_socket.IPPROTO_TCP, _socket.TCP_NODELAY, 1)
         return sock
     if len(errors) == 1:
         raise errors[0]
     raise OSError("Multiple exceptions: " + ", ".join(str(e) for e in errors))
 
 
-def _numeric(host: str) -> bytes | None:
-    """An IP address as bytes: a host name given as text is IDNA-encoded first, and loading that codec
-    costs more than the rest of the lookup; an address needs no encoding."""
-    for family in (socket.AF_INET, socket.AF_INET6):
-        try:
-            socket.inet_pton(family, host)
-        except (OSError, ValueError):
-            continue
-        return host.encode("ascii")
-    return None
+def _host_name(host: str) -> str | bytes:
+    """``host`` as ``getaddrinfo`` takes it without loading the IDNA codec (which costs more than the
+    rest of the lookup, and brings ``re``): an ASCII name is the bytes the codec would make of it.
+
+    A name the codec would refuse (an empty or over-long label) or change (not ASCII) stays text,
+    so that ``getaddrinfo`` encodes it, or refuses it, exactly as before.
+    """
+    if not host.isascii():
+        return host
+    name = host.encode("ascii")
+    labels = name.split(b".")
+    if len(labels[-1]) >= 64 or not all(0 < len(label) < 64 for label in labels[:-1]):
+        return host
+    return name
 
 
 class _Channel:
@@ -148,11 +178,11 @@ class _Channel:
 
     __slots__ = ("addr", "closed", "decoder", "lock", "sock")
 
-    def __init__(self, addr: str, sock: socket.socket) -> None:
+    def __init__(self, addr: str, sock: _socket.socket) -> None:
         self.addr = addr
         self.sock = sock
         self.decoder = FrameDecoder()
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         self.closed = False
 
     def close(self) -> None:
@@ -252,8 +282,8 @@ class BlockingClient:
         self.rpc_hooks = list(rpc_hooks)
         self._ssl = ssl
         self._channels: dict[str, _Channel] = {}
-        self._connecting: dict[str, threading.Lock] = {}
-        self._lock = threading.Lock()
+        self._connecting: dict[str, _thread.LockType] = {}
+        self._lock = _thread.allocate_lock()
         self._closed = False
 
     @property
@@ -321,7 +351,7 @@ class BlockingClient:
             channel = self._channels.get(addr)
             if channel is not None:
                 return channel, False
-            lock = self._connecting.setdefault(addr, threading.Lock())
+            lock = self._connecting.setdefault(addr, _thread.allocate_lock())
         with lock:  # one connect per address: a second caller waits for it and shares it
             with self._lock:
                 channel = self._channels.get(addr)
@@ -354,14 +384,18 @@ class BlockingClient:
         return _Channel(addr, sock)
 
 
-def _handshake(ctx: _ssl.SSLContext, sock: socket.socket, host: str, deadline: float) -> socket.socket:
-    """``sock`` over TLS by ``deadline``; a peer that hangs up meanwhile (a plain RocketMQ port reads
+def _handshake(ctx: _ssl.SSLContext, raw: _socket.socket, host: str, deadline: float) -> _ssl.SSLSocket:
+    """``raw`` over TLS by ``deadline``; a peer that hangs up meanwhile (a plain RocketMQ port reads
     the hello as a frame too long and closes) is ConnectionResetError, as asyncio reports it."""
+    import socket  # TLS wraps a ``socket.socket``: only a TLS connection loads the module
+    import ssl
+
+    sock = socket.socket(raw.family, raw.type, raw.proto, raw.detach())
     try:
         sock.settimeout(max(deadline - time.monotonic(), 0.001))
         return ctx.wrap_socket(sock, server_hostname=host)
     except OSError as e:
         sock.close()
-        if isinstance(e, ConnectionError | sys.modules["ssl"].SSLEOFError):
+        if isinstance(e, ConnectionError | ssl.SSLEOFError):
             raise ConnectionResetError from None
         raise

@@ -7,7 +7,10 @@ which name server or broker refused, timed out, hung up, or answered with an err
 from __future__ import annotations
 
 from mqadmin.protocol.codes import request_name, response_name
-from mqadmin.protocol.command import RemotingCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from mqadmin.protocol.command import RemotingCommand
 
 __all__ = [
     "RemoteCommandError",

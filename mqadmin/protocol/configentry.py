@@ -17,9 +17,11 @@ it at a listener of the sender's choosing). Java's ``configBlackList`` is only t
 
 from __future__ import annotations
 
-import re
-
 from mqadmin.protocol import names
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "ADDRESS_KEYS",
@@ -52,12 +54,27 @@ PATH_KEYS = frozenset(
 _NOT_PATHS = frozenset({"flushLeastPagesWhenWarmMapedFile"})
 """Java settings whose names end in ``File`` but that hold a number."""
 
-_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _PATH_WORDS = frozenset({"path", "paths", "dir", "dirs", "directory", "home", "folder"})
 
-_LINE_BREAK = re.compile(r"[\r\n]")
-# what ends a key in Properties.load (blank, '=' or ':'), starts a comment or escapes
-_KEY_BREAKERS = re.compile(r"[\s=:\\]|^[#!]")
+_REGEXES: dict[str, re.Pattern[str]] = {}
+
+
+def _regex(which: str) -> re.Pattern[str]:
+    """One of this module's regexes, compiled on first use (start-up: a command that sends no
+    config update compiles none)."""
+    pattern = _REGEXES.get(which)
+    if pattern is None:
+        import re
+
+        pattern = _REGEXES[which] = re.compile(
+            {
+                "camel_word": r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])",
+                # what ends a key in Properties.load (blank, '=' or ':'), starts a comment or escapes
+                "key_breakers": r"[\s=:\\]|^[#!]",
+                "secret_in_value": r"""(?i)["']?(password|secretkey|secret_key)["']?\s*[:=]""",
+            }[which]
+        )
+    return pattern
 
 
 def is_path_key(key: str) -> bool:
@@ -68,7 +85,7 @@ def is_path_key(key: str) -> bool:
         return True
     if key in _NOT_PATHS:
         return False
-    words = [w.lower() for w in _CAMEL_WORD.findall(key)]
+    words = _words(key)
     return bool(words) and (words[-1] == "file" or any(w in _PATH_WORDS for w in words))
 
 
@@ -106,7 +123,6 @@ _SECRET_WORDS = frozenset({"password", "passwd", "secret", "credential", "creden
 _SECRET_KEYS = frozenset(
     {"initAuthenticationUser", "innerClientAuthenticationCredentials", "metricsGrpcExporterHeader"}
 )
-_SECRET_IN_VALUE = re.compile(r"""(?i)["']?(password|secretkey|secret_key)["']?\s*[:=]""")
 _CODE_KEYS = frozenset({"messageStorePlugIn"})
 """Java settings naming classes a broker loads at start."""
 
@@ -115,7 +131,7 @@ SECRET_MASK = "******"
 
 
 def _words(key: str) -> list[str]:
-    return [w.lower() for w in _CAMEL_WORD.findall(key)]
+    return [w.lower() for w in _regex("camel_word").findall(key)]
 
 
 def is_secret_key(key: str) -> bool:
@@ -132,7 +148,7 @@ def is_secret_key(key: str) -> bool:
 def masked_value(key: str, value: str) -> str:
     """``value`` as a config listing shows it: :data:`SECRET_MASK` for a credential (by its key, or
     a value that carries a password or secret key whatever its key), else unchanged."""
-    if value and (is_secret_key(key) or _SECRET_IN_VALUE.search(value)):
+    if value and (is_secret_key(key) or _regex("secret_in_value").search(value)):
         return SECRET_MASK
     return value
 
@@ -177,9 +193,9 @@ def config_entry_refusal(key: str, value: str, *, value_controls: bool = False) 
     why = names.bad_text(key, controls=True)
     if why is not None:
         return f"the config key {key!r} {why}"
-    if _KEY_BREAKERS.search(key):
+    if _regex("key_breakers").search(key):
         return f"the config key {key!r} is not a property name"
-    if _LINE_BREAK.search(value):
+    if "\r" in value or "\n" in value:
         return f"the value of config {key} contains a line break"
     why = names.bad_text(value, controls=value_controls)
     if why is not None:

@@ -7,7 +7,9 @@ way everywhere, with the ``NumberFormatException`` text Java puts in its remark.
 
 from __future__ import annotations
 
-import re
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "INT_MAX",
@@ -24,11 +26,18 @@ __all__ = [
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-# Double.parseDouble: trimmed, a decimal or hex float, optional exponent and d/f suffix, or NaN/Infinity
-_DOUBLE = re.compile(
-    r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)"
-)
+_DOUBLE: re.Pattern[str] | None = None
+
+
+def _double() -> re.Pattern[str]:
+    """Double.parseDouble's syntax (trimmed): a decimal, optional exponent and d/f suffix, or
+    NaN/Infinity; compiled on first use (start-up)."""
+    global _DOUBLE
+    if _DOUBLE is None:
+        import re
+
+        _DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)")
+    return _DOUBLE
 
 
 class JavaNumberError(ValueError):
@@ -37,8 +46,7 @@ class JavaNumberError(ValueError):
     def __init__(self, text: str | None) -> None:
         self.text = text
         super().__init__(
-            "java.lang.NumberFormatException: "
-            + ("null" if text is None else f'For input string: "{text}"')
+            "java.lang.NumberFormatException: " + ("null" if text is None else f'For input string: "{text}"')
         )
 
 
@@ -47,7 +55,8 @@ def _integer(text: str | None, lo: int, hi: int) -> int:
         raise JavaNumberError(text)
     if len(text) < 10 and text.isdigit() and text.isascii():  # the usual small unsigned decimal
         return int(text)
-    if not _INTEGER.fullmatch(text):
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()):  # [+-]?[0-9]+ (ASCII digits are only 0-9)
         raise JavaNumberError(text)
     n = int(text)
     if not lo <= n <= hi:
@@ -75,7 +84,7 @@ def parse_double(text: str | None) -> float:
     if text is None:
         raise JavaNumberError(None)
     t = text.strip(" \t\n\r\f\v\x00")
-    if not _DOUBLE.fullmatch(t):
+    if not _double().fullmatch(t):
         raise JavaNumberError(text)
     if t.lstrip("+-") == "Infinity":
         return float(t.replace("Infinity", "inf"))

@@ -10,7 +10,9 @@ name is good, so a server can answer with it and a CLI can print it.
 
 from __future__ import annotations
 
-import re
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "DLQ_GROUP_TOPIC_PREFIX",
@@ -81,11 +83,24 @@ NOT_ALLOWED_SEND_TOPICS = frozenset(
 )
 """``TopicValidator.NOT_ALLOWED_SEND_TOPIC_SET``."""
 
-_TOPIC_CHARS = re.compile(r"[%|a-zA-Z0-9_-]+")
+_TOPIC_CHARSET = "%|abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+"""The characters of ``ALLOWED``: a name made only of them strips to nothing (no regex needed)."""
 ALLOWED = "^[%|a-zA-Z0-9_-]+$"
-# C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF
-_BAD_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-_SURROGATE_OR_NUL = re.compile(r"[\x00\ud800-\udfff]")
+_BAD_TEXT: re.Pattern[str] | None = None
+_SURROGATE_OR_NUL: re.Pattern[str] | None = None
+
+
+def _bad_text_re(controls: bool) -> re.Pattern[str]:
+    """The regex for text that is not plain ASCII, compiled on first use (start-up: most names
+    never need it)."""
+    global _BAD_TEXT, _SURROGATE_OR_NUL
+    if _BAD_TEXT is None or _SURROGATE_OR_NUL is None:
+        import re
+
+        # C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF
+        _BAD_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+        _SURROGATE_OR_NUL = re.compile(r"[\x00\ud800-\udfff]")
+    return _BAD_TEXT if controls else _SURROGATE_OR_NUL
 
 
 def bad_text(s: str, *, controls: bool = False) -> str | None:
@@ -94,9 +109,9 @@ def bad_text(s: str, *, controls: bool = False) -> str | None:
     A lone surrogate cannot be written as UTF-8 and a NUL cannot be part of a path: text with
     either is refused wherever it arrives, before it can become state.
     """
-    if not controls and s.isascii() and "\x00" not in s:  # the common case, without a regex
-        return None
-    m = (_BAD_TEXT if controls else _SURROGATE_OR_NUL).search(s)
+    if s.isascii() and ("\x00" not in s if not controls else s.isprintable()):
+        return None  # the common case, without a regex: printable ASCII holds none of them
+    m = _bad_text_re(controls).search(s)
     if m is None:
         return None
     c = ord(m.group())
@@ -120,7 +135,7 @@ def _blank(s: str | None) -> bool:
 
 def check_topic_or_group_chars(s: str) -> bool:
     """``!TopicValidator.isTopicOrGroupIllegal``: only ``%|a-zA-Z0-9_-`` (and not empty)."""
-    return _TOPIC_CHARS.fullmatch(s) is not None
+    return s != "" and not s.strip(_TOPIC_CHARSET)
 
 
 def check_topic(topic: str | None) -> str | None:

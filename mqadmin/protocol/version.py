@@ -8,7 +8,9 @@ generated here rather than spelled out, and the tests pin the result.
 
 from __future__ import annotations
 
-import re
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = [
     "CURRENT",
@@ -76,7 +78,17 @@ HIGHER_VERSION: int = len(NAMES) - 1  # 612
 CURRENT: int = V5_3_3
 """What we put in the ``version`` field: we speak as the 5.3.3 tools do."""
 
-_DOTTED = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?", re.IGNORECASE)
+_DOTTED: re.Pattern[str] | None = None
+
+
+def _dotted() -> re.Pattern[str]:
+    """``4.9.8``, ``v5.0.0-SNAPSHOT``: compiled on first use (only user input is read this way)."""
+    global _DOTTED
+    if _DOTTED is None:
+        import re
+
+        _DOTTED = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?", re.IGNORECASE)
+    return _DOTTED
 
 
 def version_name(ordinal: int) -> str:
@@ -98,7 +110,7 @@ def version_ordinal(name: str) -> int:
     text = name.strip()
     ordinal = _ORDINALS.get(text.upper())
     if ordinal is None:
-        m = _DOTTED.fullmatch(text)
+        m = _dotted().fullmatch(text)
         if m:
             major, minor, patch, snapshot = m.groups()
             key = f"V{int(major)}_{int(minor)}_{int(patch)}" + ("_SNAPSHOT" if snapshot else "")

@@ -11,7 +11,6 @@ brokers, encoded in the standard and the legacy form and decoded.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 from collections.abc import Callable
 
@@ -75,7 +74,7 @@ def main() -> None:
     print("headers (operations/second)")
     for name, cmd in sample_commands().items():
         js = encode_json_header(cmd)
-        binary_cmd = dataclasses.replace(cmd, serialize_type=SerializeType.ROCKETMQ)
+        binary_cmd = cmd.with_(serialize_type=SerializeType.ROCKETMQ)
         bn = encode_binary_header(binary_cmd)
         print(
             f"  {name:14s} JSON     encode {rate(lambda c=cmd: encode_json_header(c), t):10.0f}"
@@ -89,7 +88,7 @@ def main() -> None:
     print("frames (frames/second: encode, and decode through FrameDecoder.feed in 64 KiB chunks)")
     for name, base in sample_commands().items():
         for st in (SerializeType.JSON, SerializeType.ROCKETMQ):
-            cmd = dataclasses.replace(base, serialize_type=st)
+            cmd = base.with_(serialize_type=st)
             frame = encode(cmd)
             count = max(1, (1 << 20) // len(frame))  # about 1 MiB of frames per pass
             stream = frame * count

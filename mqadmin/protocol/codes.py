@@ -8,11 +8,14 @@ get a readable name.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from enum import IntEnum
-from functools import cache
-
 from mqadmin.protocol.version import V5_0_0_SNAPSHOT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any, ClassVar, TypeVar
+
+    _M = TypeVar("_M")
 
 __all__ = [
     "LanguageCode",
@@ -304,16 +307,26 @@ def _constants(namespace: type) -> dict[str, int]:
     return {k: v for k, v in vars(namespace).items() if k.isupper() and type(v) is int}
 
 
-@cache
+_REQUEST_CODES: dict[str, int] | None = None
+_RESPONSE_CODES: dict[str, int] | None = None
+_REQUEST_NAMES: dict[int, str] | None = None
+_RESPONSE_NAMES: dict[int, str] | None = None
+
+
 def request_codes() -> Mapping[str, int]:
     """Every request name and its code, in declaration order (no two names share a code)."""
-    return _constants(RequestCode)
+    global _REQUEST_CODES
+    if _REQUEST_CODES is None:
+        _REQUEST_CODES = _constants(RequestCode)
+    return _REQUEST_CODES
 
 
-@cache
 def response_codes() -> Mapping[str, int]:
     """Every response name and its code, in declaration order; three 4.x names share a 5.x code."""
-    return _constants(ResponseCode)
+    global _RESPONSE_CODES
+    if _RESPONSE_CODES is None:
+        _RESPONSE_CODES = _constants(ResponseCode)
+    return _RESPONSE_CODES
 
 
 def _by_code(codes: Mapping[str, int]) -> dict[int, str]:
@@ -323,14 +336,18 @@ def _by_code(codes: Mapping[str, int]) -> dict[int, str]:
     return names
 
 
-@cache
 def _request_names() -> dict[int, str]:
-    return _by_code(request_codes())
+    global _REQUEST_NAMES
+    if _REQUEST_NAMES is None:
+        _REQUEST_NAMES = _by_code(request_codes())
+    return _REQUEST_NAMES
 
 
-@cache
 def _response_names() -> dict[int, str]:
-    return _by_code(response_codes())
+    global _RESPONSE_NAMES
+    if _RESPONSE_NAMES is None:
+        _RESPONSE_NAMES = _by_code(response_codes())
+    return _RESPONSE_NAMES
 
 
 def request_name(code: int) -> str:
@@ -351,23 +368,76 @@ def response_name(code: int, version: int | None = None) -> str:
     return name if name is not None else str(code)
 
 
-class LanguageCode(IntEnum):
-    """Client language of a frame: JSON headers carry the name, ROCKETMQ headers this byte."""
+class Members(type):
+    """What code and tests use of an enum class, without :mod:`enum` (start-up): iteration over the
+    members in declaration order, ``Cls[name]``, ``Cls(value)`` giving the member, and each member's
+    ``name`` and ``value``. A member is an instance of the class's ``int`` or ``str`` base, so it
+    compares, hashes and prints as its value does; see :func:`add_members`."""
 
-    JAVA = 0
-    CPP = 1
-    DOTNET = 2
-    PYTHON = 3
-    DELPHI = 4
-    ERLANG = 5
-    RUBY = 6
-    OTHER = 7
-    HTTP = 8
-    GO = 9
-    PHP = 10
-    OMS = 11
-    RUST = 12
-    NODE_JS = 13  # 5.x only; a 4.9.8 peer knows 0 to 12
+    _by_name: dict[str, Any]
+    _by_value: dict[Any, Any]
+
+    def __iter__(cls: type[_M]) -> Iterator[_M]:
+        return iter(cls._by_name.values())  # type: ignore[attr-defined, no-any-return]
+
+    def __len__(cls) -> int:
+        return len(cls._by_name)
+
+    def __getitem__(cls: type[_M], name: str) -> _M:
+        return cls._by_name[name]  # type: ignore[attr-defined, no-any-return]
+
+    def __call__(cls: type[_M], value: object) -> _M:
+        try:
+            return cls._by_value[value]  # type: ignore[attr-defined, no-any-return]
+        except (KeyError, TypeError):
+            raise ValueError(f"{value!r} is not a valid {cls.__qualname__}") from None
+
+
+def add_members(cls: Members, members: dict[str, Any]) -> None:
+    """Make the members ``name -> value`` of ``cls`` (a class of metaclass :class:`Members` with an
+    ``int`` or ``str`` base), as class attributes, in this order."""
+    base = cls.__mro__[1]
+    cls._by_name = {}
+    cls._by_value = {}
+    for name, value in members.items():
+        m = base.__new__(cls, value)  # type: ignore[call-overload]
+        m.name = name
+        m.value = value
+        setattr(cls, name, m)
+        cls._by_name[name] = m
+        cls._by_value.setdefault(value, m)
+
+
+def _member_repr(self: Any) -> str:
+    return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
+
+
+class LanguageCode(int, metaclass=Members):
+    """Client language of a frame: JSON headers carry the name, ROCKETMQ headers this byte.
+
+    An ``IntEnum`` in all but the import (see :class:`Members`): ``LanguageCode.GO == 9``,
+    ``LanguageCode(9) is LanguageCode.GO``, ``LanguageCode["GO"]``, ``.name``, ``.value``.
+    """
+
+    name: str
+    value: int
+    JAVA: ClassVar[LanguageCode]
+    CPP: ClassVar[LanguageCode]
+    DOTNET: ClassVar[LanguageCode]
+    PYTHON: ClassVar[LanguageCode]
+    DELPHI: ClassVar[LanguageCode]
+    ERLANG: ClassVar[LanguageCode]
+    RUBY: ClassVar[LanguageCode]
+    OTHER: ClassVar[LanguageCode]
+    HTTP: ClassVar[LanguageCode]
+    GO: ClassVar[LanguageCode]
+    PHP: ClassVar[LanguageCode]
+    OMS: ClassVar[LanguageCode]
+    RUST: ClassVar[LanguageCode]
+    NODE_JS: ClassVar[LanguageCode]  # 5.x only; a 4.9.8 peer knows 0 to 12
+
+    __repr__ = _member_repr
+    __str__ = int.__repr__  # "1", as IntEnum's str()
 
     @classmethod
     def from_name(cls, name: str) -> LanguageCode:
@@ -375,10 +445,11 @@ class LanguageCode(IntEnum):
 
         Java answers null for an unknown name; a peer newer than us must not break decoding.
         """
-        try:
-            return cls[name]
-        except KeyError:
-            return cls.__members__.get(name.strip().upper(), cls.OTHER)
+        by_name: dict[str, LanguageCode] = cls._by_name  # type: ignore[attr-defined]
+        m = by_name.get(name)
+        if m is None:
+            m = by_name.get(name.strip().upper(), cls.OTHER)
+        return m
 
     @classmethod
     def from_code(cls, code: int) -> LanguageCode:
@@ -387,6 +458,17 @@ class LanguageCode(IntEnum):
             return cls(code)
         except ValueError:
             return cls.OTHER
+
+
+add_members(
+    LanguageCode,
+    {
+        name: i
+        for i, name in enumerate(
+            "JAVA CPP DOTNET PYTHON DELPHI ERLANG RUBY OTHER HTTP GO PHP OMS RUST NODE_JS".split()
+        )
+    },
+)
 
 
 def language_from_name(name: str) -> LanguageCode:
@@ -399,8 +481,17 @@ def language_from_code(code: int) -> LanguageCode:
     return LanguageCode.from_code(code)
 
 
-class SerializeType(IntEnum):
-    """Header serialization, the top byte of the frame's second int32."""
+class SerializeType(int, metaclass=Members):
+    """Header serialization, the top byte of the frame's second int32 (an ``IntEnum`` in all but
+    the import, as :class:`LanguageCode`)."""
 
-    JSON = 0
-    ROCKETMQ = 1
+    name: str
+    value: int
+    JSON: ClassVar[SerializeType]
+    ROCKETMQ: ClassVar[SerializeType]
+
+    __repr__ = _member_repr
+    __str__ = int.__repr__  # "1", as IntEnum's str()
+
+
+add_members(SerializeType, {"JSON": 0, "ROCKETMQ": 1})

@@ -8,8 +8,12 @@ opaque bytes whose meaning depends on the code. A command is a plain value: enco
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
-from enum import StrEnum
+
+from mqadmin.protocol.codes import Members, add_members
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 FLAG_RESPONSE = 0x1
 FLAG_ONEWAY = 0x2
@@ -26,47 +30,141 @@ def next_opaque() -> int:
     return n - (1 << 32) if n >= (1 << 31) else n
 
 
-class SerializeType(StrEnum):
-    """How a header is serialized: fastjson JSON or the compact ROCKETMQ binary layout."""
-
-    JSON = "JSON"
-    ROCKETMQ = "ROCKETMQ"
-
-    @property
-    def code(self) -> int:
-        return 0 if self is SerializeType.JSON else 1
+def _member_repr(self: Any) -> str:
+    return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
 
 
-class HeaderStyle(StrEnum):
+class SerializeType(str, metaclass=Members):
+    """How a header is serialized: fastjson JSON or the compact ROCKETMQ binary layout.
+
+    A ``StrEnum`` in all but the import (:class:`~mqadmin.protocol.codes.Members`): each member is
+    the string of its name, with ``.code`` the frame's serialize byte.
+    """
+
+    name: str
+    value: str
+    code: int
+    JSON: ClassVar[SerializeType]
+    ROCKETMQ: ClassVar[SerializeType]
+
+    __repr__ = _member_repr
+
+
+add_members(SerializeType, {"JSON": "JSON", "ROCKETMQ": "ROCKETMQ"})
+SerializeType.JSON.code = 0
+SerializeType.ROCKETMQ.code = 1
+
+
+class HeaderStyle(str, metaclass=Members):
     """Which writer produced a JSON header, so a decoded header re-encodes to the same bytes.
 
     FASTJSON is the Java side (sorted keys, ``serializeTypeCurrentRPC``); JSONCPP is the C++ client
     (sorted keys, ``remark`` always present, numeric ext values unquoted, trailing newline).
     """
 
-    FASTJSON = "fastjson"
-    JSONCPP = "jsoncpp"
+    name: str
+    value: str
+    FASTJSON: ClassVar[HeaderStyle]
+    JSONCPP: ClassVar[HeaderStyle]
+
+    __repr__ = _member_repr
 
 
-@dataclass(slots=True)
+add_members(HeaderStyle, {"FASTJSON": "fastjson", "JSONCPP": "jsoncpp"})
+
+_FIELDS = (
+    "code",
+    "opaque",
+    "flag",
+    "language",
+    "version",
+    "remark",
+    "ext_fields",
+    "body",
+    "serialize_type",
+    "style",
+    "numeric_ext",
+    "bad_text",
+)
+
+
 class RemotingCommand:
-    """A request or response; ``ext_fields`` values are always strings, as Java sees them."""
+    """A request or response; ``ext_fields`` values are always strings, as Java sees them.
 
-    code: int
-    opaque: int = 0
-    flag: int = 0
-    language: str = DEFAULT_LANGUAGE
-    version: int = DEFAULT_VERSION
-    remark: str | None = None
-    ext_fields: dict[str, str] | None = None
-    body: bytes | None = None
-    serialize_type: SerializeType = SerializeType.JSON
-    style: HeaderStyle = HeaderStyle.FASTJSON
-    # ext field names that the peer wrote as JSON numbers (C++ client); only re-encoding cares
-    numeric_ext: frozenset[str] = field(default_factory=frozenset)
-    # why this request's header text cannot be kept (a lone surrogate or NUL in a field), set by the
-    # decoder; a server answers such a request with an error before any handler sees it
-    bad_text: str | None = None
+    A plain slotted class (servers make one per request): equality compares every field, as a
+    dataclass does, and like a mutable dataclass it is unhashable.
+    """
+
+    __slots__ = _FIELDS
+
+    def __init__(
+        self,
+        code: int,
+        opaque: int = 0,
+        flag: int = 0,
+        language: str = DEFAULT_LANGUAGE,
+        version: int = DEFAULT_VERSION,
+        remark: str | None = None,
+        ext_fields: dict[str, str] | None = None,
+        body: bytes | None = None,
+        serialize_type: SerializeType = SerializeType.JSON,
+        style: HeaderStyle = HeaderStyle.FASTJSON,
+        numeric_ext: frozenset[str] = frozenset(),
+        bad_text: str | None = None,
+    ) -> None:
+        self.code = code
+        self.opaque = opaque
+        self.flag = flag
+        self.language = language
+        self.version = version
+        self.remark = remark
+        self.ext_fields = ext_fields
+        self.body = body
+        self.serialize_type = serialize_type
+        self.style = style
+        # ext field names that the peer wrote as JSON numbers (C++ client); only re-encoding cares
+        self.numeric_ext = numeric_ext
+        # why this request's header text cannot be kept (a lone surrogate or NUL in a field), set by
+        # the decoder; a server answers such a request with an error before any handler sees it
+        self.bad_text = bad_text
+
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.code,
+            self.opaque,
+            self.flag,
+            self.language,
+            self.version,
+            self.remark,
+            self.ext_fields,
+            self.body,
+            self.serialize_type,
+            self.style,
+            self.numeric_ext,
+            self.bad_text,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={v!r}" for n, v in zip(_FIELDS, self._values(), strict=True))
+        return f"RemotingCommand({fields})"
+
+    def with_(self, **changes: Any) -> RemotingCommand:
+        """A copy with ``changes`` (field name to value), as ``dataclasses.replace`` made."""
+        out = RemotingCommand.__new__(RemotingCommand)
+        for n, v in zip(_FIELDS, self._values(), strict=True):
+            setattr(out, n, v)
+        for n, v in changes.items():
+            if n not in _FIELDS:
+                raise TypeError(f"RemotingCommand has no field {n!r}")
+            setattr(out, n, v)
+        return out
 
     @classmethod
     def request(

@@ -10,6 +10,10 @@ never changed after they are made (declarations, keys).
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
+
 __all__ = ["FrozenRecord", "Record"]
 
 
@@ -22,6 +26,12 @@ class _Slots:
     def _values(self) -> tuple[object, ...]:
         names: tuple[str, ...] = type(self).__slots__  # type: ignore[assignment]
         return tuple(getattr(self, name) for name in names)
+
+    def with_(self, **changes: object) -> Self:
+        """A copy with ``changes`` (``dataclasses.replace``): made by ``__init__``, whose parameters
+        are the slots' names."""
+        names: tuple[str, ...] = type(self).__slots__  # type: ignore[assignment]
+        return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):

@@ -45,6 +45,15 @@ def test_record_equality_repr_and_no_hash() -> None:
         hash(Point(1, [2]))  # mutable: unhashable, as a dataclass with eq is
 
 
+def test_with_copies_with_changes() -> None:
+    p = Point(1, [2])
+    q = p.with_(x=5)
+    assert q == Point(5, [2]) and p == Point(1, [2])
+    assert Key("t").with_(b=3) == Key("t", 3)
+    with pytest.raises(TypeError):
+        p.with_(z=1)  # no such field
+
+
 def test_frozen_record_is_a_key() -> None:
     assert {Key("t"): 1}[Key("t", 0)] == 1
     assert len({Key("t"), Key("t"), Key("t", 1)}) == 2

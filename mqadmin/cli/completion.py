@@ -85,8 +85,6 @@ def register_shells() -> None:
 
 def _settings(ctx: click.Context) -> Any:
     """The connection settings the command being typed would use, with the live budget as timeout."""
-    from dataclasses import replace
-
     from mqadmin.cli.common import CommonValues, common_values
     from mqadmin.cli.connection import resolve_settings
 
@@ -96,7 +94,7 @@ def _settings(ctx: click.Context) -> Any:
     if common.secret_key is not None and common.secret_key.strip() == "-":
         common.access_key = common.secret_key = None  # never read stdin or prompt on a TAB
     settings = resolve_settings(namesrv if isinstance(namesrv, str) else None, common)
-    return replace(settings, timeout=LIVE_BUDGET, connect_timeout=LIVE_BUDGET)
+    return settings.with_(timeout=LIVE_BUDGET, connect_timeout=LIVE_BUDGET)
 
 
 async def _fetch(kind: str, settings: Any) -> list[str]:

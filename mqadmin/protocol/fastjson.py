@@ -16,16 +16,21 @@ takes the same values back: a dict is written in its own order (callers put maps
 
 from __future__ import annotations
 
-import json
-import math
-import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import wraps
-from typing import Any
+from _collections_abc import Mapping  # what collections.abc re-exports, loaded with the interpreter
 
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash, tree_ordered
 from mqadmin.protocol.names import bad_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any
+
+    _ObjectKeyBase = Mapping[str, Any]
+else:
+    _ObjectKeyBase = Mapping
 
 __all__ = [
     "ObjectKey",
@@ -42,7 +47,7 @@ __all__ = [
 ]
 
 
-class ObjectKey(Mapping[str, Any]):
+class ObjectKey(_ObjectKeyBase):
     """An immutable JSON object used as a map key (fastjson's ``{{...}:value}``)."""
 
     __slots__ = ("_hash", "_items")
@@ -84,8 +89,127 @@ def _freeze(v: Any) -> Any:
 # --------------------------------------------------------------------------------------------- reading
 
 _WS = frozenset(" \t\r\n\f\b")
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?[LFDlfd]?")
 _MAX_DEPTH = 512
+
+# ----------------------------------------------------------------------------------- standard JSON
+#
+# Standard JSON is read by the C scanner of ``_json`` directly, as ``json`` does, without importing
+# ``json`` (its import costs a command ``re`` and more): the same parser with the same settings, so
+# the same values. Only an error needs ``json.decoder``: the scanner builds its ``JSONDecodeError``
+# from there, and where that module is not loaded Python 3.11's scanner fails with a SystemError
+# instead. An error is rare; it imports ``json.decoder`` then and scans again for the real one.
+
+
+class _ScannerContext:
+    """What ``_json.make_scanner`` reads off a ``json.JSONDecoder``: json's defaults."""
+
+    __slots__ = (
+        "memo",
+        "object_hook",
+        "object_pairs_hook",
+        "parse_constant",
+        "parse_float",
+        "parse_int",
+        "strict",
+    )
+
+    def __init__(self, parse_constant: Callable[[str], Any]) -> None:
+        self.strict = True
+        self.object_hook = None
+        self.object_pairs_hook = None
+        self.parse_float = float
+        self.parse_int = int
+        self.parse_constant = parse_constant
+        self.memo: dict[str, str] = {}
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+_json_scan: Callable[[str, int], tuple[Any, int]] | None
+"""``json.loads``'s scanner (NaN and Infinity read as floats)."""
+_strict_scan: Callable[[str, int], tuple[Any, int]] | None
+"""The same refusing NaN and Infinity (``parse_constant`` raises ValueError)."""
+_scanstring: Callable[[str, int], tuple[str, int]] | None
+try:
+    import _json
+except ImportError:  # pragma: no cover - CPython always has it
+    _json_scan = _strict_scan = _scanstring = None
+else:
+    _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
+    _json_scan = _json.make_scanner(_ScannerContext(_CONSTANTS.__getitem__))  # type: ignore[arg-type]
+    _strict_scan = _json.make_scanner(_ScannerContext(_no_constant))  # type: ignore[arg-type]
+    _scanstring = _json.scanstring
+
+
+def _json_errors() -> None:
+    """Load what the C scanner raises its errors from (see above)."""
+    import json.decoder  # noqa: F401
+
+
+def scan(text: str, pos: int, *, constants: bool = True) -> tuple[Any, int]:
+    """``JSONDecoder.scan_once``: the standard JSON value at ``pos`` and where it ends; StopIteration
+    (with the position) when there is no value there, JSONDecodeError for a bad one, as json's.
+    ``constants=False`` refuses NaN and Infinity with a plain ValueError."""
+    scanner = _json_scan if constants else _strict_scan
+    if scanner is None:  # pragma: no cover - no _json
+        import json
+
+        decoder = json.JSONDecoder() if constants else json.JSONDecoder(parse_constant=_no_constant)
+        return decoder.scan_once(text, pos)  # type: ignore[attr-defined, no-any-return]
+    try:
+        return scanner(text, pos)
+    except SystemError:
+        _json_errors()
+        return scanner(text, pos)
+
+
+def _standard_value(text: str, pos: int) -> tuple[Any, int]:
+    """The standard JSON value at ``pos``, NaN and Infinity refused (fastjson's parser hands off
+    whole objects to it)."""
+    return scan(text, pos, constants=False)
+
+
+def scanstring(text: str, end: int) -> tuple[str, int]:
+    """``json.decoder.scanstring``: the string whose body starts at ``end`` (after the quote)."""
+    if _scanstring is None:  # pragma: no cover - no _json
+        from json.decoder import scanstring as py_scanstring  # type: ignore[attr-defined]
+
+        return py_scanstring(text, end)  # type: ignore[no-any-return]
+    try:
+        return _scanstring(text, end)
+    except SystemError:
+        _json_errors()
+        return _scanstring(text, end)
+
+
+_JSON_WS = " \t\n\r"
+
+
+def standard_loads(text: str) -> Any:
+    """``json.loads(text)`` for a ``str``: the same value for every document json reads; for one it
+    refuses a ValueError (json's own JSONDecodeError, with its message) or RecursionError."""
+    if _json_scan is None:  # pragma: no cover - no _json
+        import json
+
+        return json.loads(text)
+    if text.startswith("\ufeff"):
+        import json
+
+        return json.loads(text)  # refused, in json's words
+    start = len(text) - len(text.lstrip(_JSON_WS))
+    try:
+        value, end = scan(text, start)
+    except StopIteration:
+        import json
+
+        return json.loads(text)  # refused ("Expecting value"), in json's words
+    if text[end:].lstrip(_JSON_WS):
+        import json
+
+        return json.loads(text)  # refused ("Extra data"), in json's words
+    return value
 
 
 def loads(data: bytes | str) -> Any:
@@ -98,11 +222,30 @@ def loads(data: bytes | str) -> Any:
     else:
         text = data
     try:
-        value = json.loads(text)  # the C parser handles every standard document fast
+        value = _standard_or_fail(text)  # the C parser handles every standard document fast
     except (ValueError, RecursionError):
         value = _parse_fastjson(text)
     if "\\u" in text or "\x00" in text:  # only an escape (or a raw NUL) can make a bad string
         _check_strings(value)
+    return value
+
+
+class _NotStandard(ValueError):
+    """The text is not one standard JSON document (why does not matter: fastjson's parser reads it)."""
+
+
+def _standard_or_fail(text: str) -> Any:
+    """:func:`standard_loads` without json's error message: a refusal here needs none, so it needs
+    no ``json`` import either (fastjson's legacy route body ``{0:"..."}`` is refused every time)."""
+    if _json_scan is None or text.startswith("\ufeff"):  # pragma: no cover - no _json
+        return standard_loads(text)
+    start = len(text) - len(text.lstrip(_JSON_WS))
+    try:
+        value, end = _json_scan(text, start)
+    except (StopIteration, SystemError):
+        raise _NotStandard from None
+    if text[end:].lstrip(_JSON_WS):
+        raise _NotStandard
     return value
 
 
@@ -135,13 +278,6 @@ def _check_strings(value: Any) -> None:
             stack.extend(v)
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON value")
-
-
-_standard_value = json.JSONDecoder(parse_constant=_no_constant).raw_decode
-
-
 class _Parser:
     """fastjson's syntax, one character at a time where it must. The keys of a map keyed by objects,
     and their values (a ConsumeStats' offset table: most of a large body), are standard JSON in what
@@ -163,10 +299,14 @@ class _Parser:
             return False, None
         try:
             value, self.pos = _standard_value(self.text, self.pos)
-        except json.JSONDecodeError as e:
-            self.retry_from = e.pos
+        except StopIteration as e:  # (json's raw_decode: "Expecting value" at that position)
+            self.retry_from = e.value
             return False, None
-        except (ValueError, RecursionError):
+        except ValueError as e:  # a JSONDecodeError says where; NaN or Infinity does not
+            pos = getattr(e, "pos", None)
+            self.retry_from = len(self.text) if pos is None else pos
+            return False, None
+        except RecursionError:
             self.retry_from = len(self.text)
             return False, None
         return True, value
@@ -267,7 +407,7 @@ class _Parser:
         quote = self.text[self.pos]
         if quote == '"':
             try:
-                s, end = json.decoder.scanstring(self.text, self.pos + 1)  # type: ignore[attr-defined]
+                s, end = scanstring(self.text, self.pos + 1)
             except ValueError as e:
                 raise self.fail(str(e)) from None
             self.pos = end
@@ -280,22 +420,60 @@ class _Parser:
         return s
 
     def number(self) -> int | float:
-        m = _NUMBER.match(self.text, self.pos)
-        if not m:
+        """``-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?[LFDlfd]?`` at ``pos``, by hand (no ``re``);
+        ``\\d`` is any Unicode decimal digit, as in a ``str`` regex."""
+        text, start, n = self.text, self.pos, len(self.text)
+        i = start
+        if i < n and text[i] == "-":
+            i += 1
+        if i < n and text[i] == "0":
+            i += 1
+        elif i < n and "1" <= text[i] <= "9":
+            i += 1
+            while i < n and text[i].isdecimal():
+                i += 1
+        else:
             raise self.fail("bad number")
-        self.pos = m.end()
-        tok = m.group(0).rstrip("LFDlfd")
-        if "." in tok or "e" in tok or "E" in tok:
-            return float(tok)
-        return int(tok)
+        is_float = False
+        if i + 1 < n and text[i] == "." and text[i + 1].isdecimal():
+            i += 2
+            while i < n and text[i].isdecimal():
+                i += 1
+            is_float = True
+        if i < n and text[i] in "eE":
+            j = i + 1
+            if j < n and text[j] in "+-":
+                j += 1
+            if j < n and text[j].isdecimal():
+                j += 1
+                while j < n and text[j].isdecimal():
+                    j += 1
+                i = j
+                is_float = True
+        tok = text[start:i]
+        if i < n and text[i] in "LFDlfd":
+            i += 1
+        self.pos = i
+        return float(tok) if is_float else int(tok)
 
 
 # --------------------------------------------------------------------------------------------- writing
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# a lone surrogate cannot be written as UTF-8: escaped, so that any string (even one a server is
-# about to refuse, or a remark quoting it) can always be encoded
-_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
+_NEEDS_ESCAPE: re.Pattern[str] | None = None
+
+
+def _needs_escape() -> re.Pattern[str]:
+    """What fastjson escapes, compiled on first use: printable ASCII without ``"`` or ``\\`` (names,
+    addresses, numbers) never needs it. A lone surrogate cannot be written as UTF-8: escaped, so
+    that any string (even one a server is about to refuse, or a remark quoting it) can always be
+    encoded."""
+    global _NEEDS_ESCAPE
+    if _NEEDS_ESCAPE is None:
+        import re
+
+        _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
+    return _NEEDS_ESCAPE
 
 
 def _escape_char(m: re.Match[str]) -> str:
@@ -310,7 +488,6 @@ def _memo_quote(make: Callable[[str], str]) -> Callable[[str], str]:
     """
     cache: dict[str, str] = {}
 
-    @wraps(make)
     def quoted(s: str) -> str:
         out = cache.get(s)
         if out is None:
@@ -321,25 +498,35 @@ def _memo_quote(make: Callable[[str], str]) -> Callable[[str], str]:
                 cache[s] = out
         return out
 
+    quoted.__name__ = make.__name__
+    quoted.__qualname__ = make.__qualname__
+    quoted.__doc__ = make.__doc__
+    quoted.__wrapped__ = make  # type: ignore[attr-defined]
     return quoted
 
 
 @_memo_quote
 def quote(s: str) -> str:
     """A JSON string literal as fastjson writes it (UTF-8 kept, control characters escaped)."""
-    if _NEEDS_ESCAPE.search(s) is None:
+    if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
+        return f'"{s}"'  # nothing to escape (the usual case: no regex)
+    pattern = _needs_escape()
+    if pattern.search(s) is None:
         return f'"{s}"'
-    return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
+    return '"' + pattern.sub(_escape_char, s) + '"'
+
+
+_INF = float("inf")
 
 
 def java_double(x: float) -> str:
     """``Double.toString``: ``0.0``, ``0.04``, ``1.0E-4``, ``1.2345678E7``, ``NaN``, ``Infinity``."""
-    if math.isnan(x):
+    if x != x:  # NaN (math is not imported for this: start-up)
         return "NaN"
-    if math.isinf(x):
+    if x == _INF or x == -_INF:
         return "Infinity" if x > 0 else "-Infinity"
     if x == 0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
+        return "-0.0" if repr(x)[0] == "-" else "0.0"
     sign = "-" if x < 0 else ""
     from decimal import Decimal  # here: most commands print no double (start-up time)
 
@@ -392,8 +579,9 @@ def _write_key(key: Any, out: list[str], standard: bool) -> None:
         raise TypeError(f"unsupported JSON key type {type(key).__name__}")
 
 
-_Writer = Callable[[Any, list[str], Any], None]
-"""Writes a value (or a key) to ``out``; the last argument is the writer's option, passed down."""
+if TYPE_CHECKING:
+    _Writer = Callable[[Any, list[str], Any], None]
+    """Writes a value (or a key) to ``out``; the last argument is the writer's option, passed down."""
 
 
 def _write_object(
@@ -437,7 +625,8 @@ def _write(v: Any, out: list[str], standard: bool) -> None:
     elif isinstance(v, int):
         out.append(str(v))
     elif isinstance(v, float):
-        out.append(java_double(v) if math.isfinite(v) else "null")  # fastjson writes NaN as null
+        # v - v is 0.0 for a finite v, NaN for NaN and the infinities: fastjson writes those as null
+        out.append(java_double(v) if v - v == 0.0 else "null")
     elif isinstance(v, Mapping):
         _write_object(v.items(), out, _write_key, _write, standard)
     elif isinstance(v, list | tuple):
@@ -458,7 +647,9 @@ def _write(v: Any, out: list[str], standard: bool) -> None:
 # '/', control characters and everything from U+007F up as \uXXXX (upper-case hex, per UTF-16
 # unit). Longs beyond +-(2^53 - 1) are written as strings.
 
-_BROWSER_SAFE = re.compile(r"[ !#-.0-\[\]-~]*")
+_BROWSER_UNSAFE_ASCII = '"/\\'
+"""Printable ASCII that ``BrowserCompatible`` escapes; the rest of it (``[ !#-.0-\\[\\]-~]``) is
+written as is."""
 _BROWSER_SHORT = {
     '"': '\\"',
     "\\": "\\\\",
@@ -474,11 +665,11 @@ _BROWSER_SHORT = {
 @_memo_quote
 def browser_quote(s: str) -> str:
     """A string literal as fastjson writes it with ``BrowserCompatible``."""
-    if _BROWSER_SAFE.fullmatch(s):
+    if s.isascii() and s.isprintable() and '"' not in s and "/" not in s and "\\" not in s:
         return f'"{s}"'
     parts = ['"']
     for ch in s:
-        if _BROWSER_SAFE.fullmatch(ch):
+        if " " <= ch <= "~" and ch not in _BROWSER_UNSAFE_ASCII:
             parts.append(ch)
             continue
         short = _BROWSER_SHORT.get(ch)

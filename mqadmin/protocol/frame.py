@@ -7,7 +7,7 @@ first malformed frame, after which the connection is to be closed.
 
 from __future__ import annotations
 
-import struct
+import _struct  # what struct re-exports, without its module (start-up)
 
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
@@ -21,8 +21,8 @@ from mqadmin.protocol.header import (
 #: Java's ``com.rocketmq.remoting.frameMaxLength``: the whole frame, length field included.
 MAX_FRAME = 16 * 1024 * 1024
 
-_LEN = struct.Struct(">i")
-_LEN2 = struct.Struct(">ii")
+_LEN = _struct.Struct(">i")
+_LEN2 = _struct.Struct(">ii")
 
 
 def encode_header(cmd: RemotingCommand) -> bytes:

@@ -24,13 +24,17 @@ Tree bins (eight or more keys in one bucket) are not modelled.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from functools import lru_cache
-from operator import mul
-from typing import Any, TypeVar
+from _operator import mul  # what operator re-exports, without its module (start-up)
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+    from typing import Any, TypeVar
+
+    K = TypeVar("K", bound=Hashable)
+    V = TypeVar("V")
+else:
+    K = V = object  # at run time ``dict[K, V]`` below is then plain ``dict`` (no typing import)
 
 _MASK32 = 0xFFFFFFFF
 _POWERS: list[int] = [1]
@@ -45,9 +49,25 @@ def _powers(n: int) -> list[int]:
     return _POWERS
 
 
-@lru_cache(maxsize=131072)
+_STRING_HASHES: dict[str, int] = {}
+_STRING_HASHES_MAX = 131072
+
+
 def string_hash(s: str) -> int:
-    """``String.hashCode()`` as an unsigned 32-bit value (UTF-16 code units, ``31*h + c``)."""
+    """``String.hashCode()`` as an unsigned 32-bit value (UTF-16 code units, ``31*h + c``).
+
+    Remembered: the route tables hash the same names over and over (the memo starts over when full).
+    """
+    h = _STRING_HASHES.get(s)
+    if h is None:
+        h = _string_hash(s)
+        if len(_STRING_HASHES) >= _STRING_HASHES_MAX:
+            _STRING_HASHES.clear()
+        _STRING_HASHES[s] = h
+    return h
+
+
+def _string_hash(s: str) -> int:
     if s.isascii():
         units: Iterable[int] = s.encode("ascii")
         n = len(s)

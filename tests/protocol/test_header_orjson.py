@@ -128,7 +128,7 @@ def test_ordinary_headers_take_the_fast_reading(monkeypatch: pytest.MonkeyPatch)
     def no_json(data: bytes) -> object:
         raise AssertionError("json read an ordinary header")
 
-    monkeypatch.setattr(header.json, "loads", no_json)
+    monkeypatch.setattr(header, "_json_loads", no_json)
     assert header.decode_json_header(JAVA).ext_fields["b"] == "T"  # type: ignore[index]
     cpp = header.decode_json_header(CPP)
     assert cpp.ext_fields == {"consumerGroup": "CG", "topic": "T", "queueId": "0", "queueOffset": "123"}

@@ -10,10 +10,12 @@ itself is skipped. The same computation on the server side verifies a request.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection, Mapping
 
 __all__ = [
     "ACCESS_KEY",

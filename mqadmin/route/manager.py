@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Generator, Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from mqadmin.protocol.bodies.cluster import ClusterInfo
@@ -960,7 +959,7 @@ class RouteInfoManager:
         route = self._pickup(topic)
         if route is None:
             return None
-        route.queue_datas = [replace(q) for q in route.queue_datas or []]
+        route.queue_datas = [q.copy() for q in route.queue_datas or []]
         return route
 
     def route_body(

@@ -16,8 +16,11 @@ Names are imported on first use (PEP 562): a command that needs one body type do
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WHERE: dict[str, str] = {
     "BrokerData": "mqadmin.protocol.bodies.route",
@@ -62,7 +65,8 @@ def __getattr__(name: str) -> Any:
         module = _WHERE[name]
     except KeyError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(module), name)
+    __import__(module)  # (importlib would cost a command its import)
+    value = getattr(sys.modules[module], name)
     globals()[name] = value
     return value
 

@@ -8,14 +8,15 @@ whatever we accept we can also write back for a Java peer to read. Map orders ar
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from typing import Any, Self, TypeVar
-
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.errors import ProtocolError
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Self, TypeVar
+
+    T = TypeVar("T")
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
@@ -73,7 +74,10 @@ def int32(v: Any, what: str, default: int = 0) -> int:
     raise ProtocolError(f"{what} is not a Java int")
 
 
-_LONG_TEXT = re.compile(r"-?[0-9]{1,19}")
+def _long_text(v: str) -> bool:
+    """``-?[0-9]{1,19}``: a decimal long as text (ASCII digits are only 0-9)."""
+    digits = v[1:] if v[:1] == "-" else v
+    return 0 < len(digits) <= 19 and digits.isascii() and digits.isdigit()
 
 
 def int64(v: Any, what: str, default: int = 0) -> int:
@@ -82,7 +86,7 @@ def int64(v: Any, what: str, default: int = 0) -> int:
         return v
     if v is None:
         return default
-    if type(v) is str and _LONG_TEXT.fullmatch(v):
+    if type(v) is str and _long_text(v):
         n = int(v)
         if LONG_MIN <= n <= LONG_MAX:
             return n

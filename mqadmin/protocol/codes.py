@@ -393,6 +393,11 @@ class Members(type):
             raise ValueError(f"{value!r} is not a valid {cls.__qualname__}") from None
 
 
+def _member_reduce(self: Any, protocol: object) -> tuple[object, tuple[object]]:
+    """Pickled, copied or deep-copied, a member is the member again (``Cls(value)``), as an enum's."""
+    return type(self), (self.value,)
+
+
 def add_members(cls: Members, members: dict[str, Any]) -> None:
     """Make the members ``name -> value`` of ``cls`` (a class of metaclass :class:`Members` with an
     ``int`` or ``str`` base), as class attributes, in this order."""
@@ -406,6 +411,7 @@ def add_members(cls: Members, members: dict[str, Any]) -> None:
         setattr(cls, name, m)
         cls._by_name[name] = m
         cls._by_value.setdefault(value, m)
+    setattr(cls, "__reduce_ex__", _member_reduce)  # noqa: B010 - mypy: no method assignment
 
 
 def _member_repr(self: Any) -> str:

@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import re
 import subprocess
 import sys
@@ -303,6 +305,12 @@ def test_serialize_types_and_styles_behave_as_the_enums_did() -> None:
     with pytest.raises(KeyError):
         HeaderStyle["fastjson"]
     assert {SerializeType.JSON: 1}["JSON"] == 1
+    cmd = RemotingCommand(1, serialize_type=SerializeType.ROCKETMQ, style=HeaderStyle.JSONCPP)
+    for again in (copy.deepcopy(cmd), pickle.loads(pickle.dumps(cmd))):
+        assert again == cmd and again.serialize_type is SerializeType.ROCKETMQ
+        assert again.style is HeaderStyle.JSONCPP
+    assert pickle.loads(pickle.dumps(LanguageCode.GO)) is LanguageCode.GO
+    assert copy.copy(SerializeCode.ROCKETMQ) is SerializeCode.ROCKETMQ
 
 
 def test_language_and_serialize_codes_behave_as_the_int_enums_did() -> None:

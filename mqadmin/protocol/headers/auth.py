@@ -9,10 +9,8 @@ parts of its log lines.
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from mqadmin.protocol import names
-from mqadmin.protocol.headers.base import Check, RequestHeader, request_header
+from mqadmin.protocol.headers.base import Annotated, Check, RequestHeader, request_header
 
 __all__ = [
     "AUTH_TEXT_MAX_LENGTH",

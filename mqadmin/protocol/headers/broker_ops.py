@@ -9,10 +9,9 @@ pop-record export) carry a body or nothing.
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from mqadmin.protocol import names
 from mqadmin.protocol.headers.base import (
+    Annotated,
     BrokerName,
     Check,
     ClusterName,

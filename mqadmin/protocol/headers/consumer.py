@@ -16,7 +16,7 @@ read and checked here whole, before a handler changes anything: one bad entry re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies import _json as j
@@ -26,6 +26,7 @@ from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import (
+    Annotated,
     Check,
     Group,
     HeaderError,

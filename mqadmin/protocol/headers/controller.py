@@ -14,10 +14,9 @@ the shared name rules, so nothing it stores could break a file, a body or a log 
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Annotated
-
 from mqadmin.protocol.headers.base import (
+    KW_ONLY,
+    Annotated,
     BrokerName,
     Check,
     ClusterName,
@@ -187,7 +186,7 @@ class GetMetaDataResponseHeader(RequestHeader):
 class CleanControllerBrokerDataRequestHeader(RequestHeader):
     """CLEAN_BROKER_DATA (1011): forget a broker set, or some of its replica ids (``1;2;3``)."""
 
-    _: dataclasses.KW_ONLY
+    _: KW_ONLY
     cluster_name: ClusterName | None = None
     broker_name: BrokerName
     broker_controller_ids_to_clean: str | None = None

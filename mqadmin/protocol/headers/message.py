@@ -20,11 +20,10 @@ here for the message clients.
 
 from __future__ import annotations
 
-from dataclasses import KW_ONLY
-from typing import Annotated
-
 from mqadmin.protocol import names
 from mqadmin.protocol.headers.base import (
+    KW_ONLY,
+    Annotated,
     Group,
     Java,
     Long,
@@ -55,7 +54,6 @@ __all__ = [
     "ViewMessageRequestHeader",
     "check_stored_topic",
 ]
-
 
 
 def check_stored_topic(topic: str | None) -> str | None:

@@ -18,11 +18,9 @@ can hold and nothing that could break a route body, a topic list or a log line.
 
 from __future__ import annotations
 
-import re
-from typing import Annotated
-
 from mqadmin.protocol import names
 from mqadmin.protocol.headers.base import (
+    Annotated,
     BrokerName,
     Check,
     ClusterName,
@@ -68,9 +66,8 @@ ROUTE_TOPIC_MAX_LENGTH = (
 )
 """The longest topic a Java broker makes itself: a 5.x pop retry topic ``%RETRY%<group>+<topic>``."""
 
-_PLAIN_TOPIC = re.compile(r"[%|a-zA-Z0-9_+-]+")
-_NO_SPACE = re.compile(r"\S+")
-_PORT = re.compile(r"[0-9]{1,5}")
+_PLAIN_TOPIC_CHARS = frozenset("%|abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-")
+"""What the regex ``[%|a-zA-Z0-9_+-]+`` allowed: a set, so no regex is compiled at import."""
 
 
 def route_topic_refusal(topic: str | None) -> str | None:
@@ -81,7 +78,7 @@ def route_topic_refusal(topic: str | None) -> str | None:
         return "The specified topic is blank."
     if len(topic) > ROUTE_TOPIC_MAX_LENGTH:
         return f"The specified topic is longer than {ROUTE_TOPIC_MAX_LENGTH} characters."
-    if _PLAIN_TOPIC.fullmatch(topic) is not None:
+    if _PLAIN_TOPIC_CHARS.issuperset(topic):  # not empty: blank was refused above
         return None
     why = names.bad_text(topic, controls=True)
     if why is not None:
@@ -104,8 +101,9 @@ def broker_addr_refusal(addr: str | None, kind: str = "broker address") -> str |
     if (
         not sep
         or not host
-        or _NO_SPACE.fullmatch(addr) is None
-        or _PORT.fullmatch(port) is None
+        or addr.split() != [addr]  # no whitespace: str.split and the regex \S agree on what is one
+        or not 0 < len(port) <= 5
+        or not (port.isascii() and port.isdigit())  # [0-9]{1,5}
         or int(port) > 65535
     ):
         return f"the {kind} [{addr}] is not host:port"

@@ -13,13 +13,11 @@ none of the numbers, so a negative or huge queue count reached the topic table; 
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Annotated, Self
-
 from mqadmin.protocol import names
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import (
+    Annotated,
     Check,
     HeaderError,
     Long,
@@ -27,11 +25,15 @@ from mqadmin.protocol.headers.base import (
     RpcRequestHeader,
     Topic,
     TopicRequestHeader,
+    field,
     request_header,
 )
 from mqadmin.protocol.javacoll import java_hash_dict
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Self
+
     from mqadmin.protocol.bodies.topic import TopicConfig
 
 __all__ = [
@@ -151,7 +153,7 @@ class CreateTopicRequestHeader(TopicRequestHeader):
     perm: int
     topic_filter_type: str
     topic_sys_flag: int | None = None
-    order: bool = dataclasses.field(kw_only=True)  # @CFNotNull Boolean order = false
+    order: bool = field(kw_only=True)  # @CFNotNull Boolean order = false
     attributes: str | None = None
     force: bool | None = None
 
@@ -212,7 +214,6 @@ class CreateTopicRequestHeader(TopicRequestHeader):
 @request_header
 class CreateTopicListRequestHeader(RpcRequestHeader):
     """UPDATE_AND_CREATE_TOPIC_LIST (18, 5.x): the topics travel in the body."""
-
 
 
 @request_header

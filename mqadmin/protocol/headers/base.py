@@ -399,16 +399,69 @@ def _describe(hint: Any) -> _Described:
 
 def _resolve(text: Any, module: dict[str, Any], local: dict[str, Any]) -> Any:
     """An annotation's value, looked up as ``typing.get_type_hints`` does for a class (the module's
-    names first, then the class's): ``X`` and ``X | None`` directly, anything else by ``eval``."""
+    names first, then the class's).
+
+    The forms headers use (``X``, ``X | None``, ``Annotated[X, Java('x'), Check(f)]``, ``f('text')``)
+    are read here; anything else is given to ``eval``, whose first use in a process compiles (a
+    millisecond of a command's start-up).
+    """
     if not isinstance(text, str):
         return text
-    name, bar, rest = text.partition(" | ")
-    if name.isidentifier() and (not bar or rest == "None"):
-        for space in (module, local, vars(builtins)):
-            if name in space:
-                value = space[name]
-                return value | None if bar else value
-    return eval(text, dict(local), module)
+    value = _read(text, (module, local, vars(builtins)))
+    return eval(text, dict(local), module) if value is _MISSING else value
+
+
+def _read(text: str, spaces: tuple[dict[str, Any], ...]) -> Any:
+    """The value of one annotation expression of the forms :func:`_resolve` reads, or ``_MISSING``."""
+    if text.endswith(" | None"):
+        value = _read(text[:-7], spaces)
+        return value if value is _MISSING else value | None
+    if text.isidentifier():
+        return next((space[text] for space in spaces if text in space), _MISSING)
+    head, paren, rest = text.partition("(")
+    if paren and head.isidentifier() and rest.endswith(")"):  # f('text') or f(name)
+        arg = rest[:-1]
+        if (
+            len(arg) >= 2
+            and arg[0] == arg[-1]
+            and arg[0] in "'\""
+            and not any(c in arg[1:-1] for c in "'\"\\")
+        ):
+            value = arg[1:-1]
+        elif arg.isidentifier():
+            value = _read(arg, spaces)
+        else:
+            return _MISSING
+        fn = _read(head, spaces)
+        return _MISSING if fn is _MISSING or value is _MISSING else fn(value)
+    if text.startswith("Annotated[") and text.endswith("]"):
+        parts = [_read(p, spaces) for p in _split(text[10:-1])]
+        form = _read("Annotated", spaces)
+        if form is _MISSING or len(parts) < 2 or any(p is _MISSING for p in parts):
+            return _MISSING
+        return form[tuple(parts)]
+    return _MISSING
+
+
+def _split(text: str) -> list[str]:
+    """``text`` cut at its top-level ``", "`` (not inside brackets, parentheses or quotes)."""
+    parts: list[str] = []
+    depth = start = 0
+    quote = ""
+    for i, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in "[(":
+            depth += 1
+        elif c in "])":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
 
 
 def _own_annotations(cls: type) -> dict[str, Any]:

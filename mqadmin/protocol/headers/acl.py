@@ -8,8 +8,6 @@ What the values may be (key lengths, perms, address patterns) is the broker's ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mqadmin.protocol.headers.base import RequestHeader, request_header
 
 __all__ = [
@@ -55,19 +53,41 @@ class CreateAccessConfigRequestHeader(RequestHeader):
     group_perms: str | None = None
 
 
-@dataclass(slots=True)
 class PlainAccessConfig:
     """One account to create or update (Java ``PlainAccessConfig``): what the admin client sends as a
     :class:`CreateAccessConfigRequestHeader` (None fields are not sent) and the broker reads back."""
 
-    access_key: str
-    secret_key: str | None = None
-    white_remote_address: str | None = None
-    admin: bool = False
-    default_topic_perm: str | None = None
-    default_group_perm: str | None = None
-    topic_perms: list[str] | None = None
-    group_perms: list[str] | None = None
+    __slots__ = (
+        "access_key",
+        "admin",
+        "default_group_perm",
+        "default_topic_perm",
+        "group_perms",
+        "secret_key",
+        "topic_perms",
+        "white_remote_address",
+    )
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __init__(
+        self,
+        access_key: str,
+        secret_key: str | None = None,
+        white_remote_address: str | None = None,
+        admin: bool = False,
+        default_topic_perm: str | None = None,
+        default_group_perm: str | None = None,
+        topic_perms: list[str] | None = None,
+        group_perms: list[str] | None = None,
+    ) -> None:
+        self.access_key = access_key
+        self.secret_key = secret_key
+        self.white_remote_address = white_remote_address
+        self.admin = admin
+        self.default_topic_perm = default_topic_perm
+        self.default_group_perm = default_group_perm
+        self.topic_perms = topic_perms
+        self.group_perms = group_perms
 
     def header(self) -> CreateAccessConfigRequestHeader:
         """The request header, the perm lists comma-joined."""

@@ -15,9 +15,6 @@ read and checked here whole, before a handler changes anything: one bad entry re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
@@ -36,6 +33,10 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CONSUME_FROM_WHERE",
@@ -391,19 +392,36 @@ def _enum(v: Any, choices: tuple[str, ...], default: str) -> str:
     return default
 
 
-@dataclass(slots=True)
 class ConsumerData:
     """One consumer group of a heartbeat: its settings and subscriptions."""
 
-    group_name: str
-    consume_type: str
-    message_model: str
-    consume_from_where: str
-    subscriptions: list[SubscriptionData]
-    unit_mode: bool
+    __slots__ = (
+        "consume_from_where",
+        "consume_type",
+        "group_name",
+        "message_model",
+        "subscriptions",
+        "unit_mode",
+    )
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __init__(
+        self,
+        group_name: str,
+        consume_type: str,
+        message_model: str,
+        consume_from_where: str,
+        subscriptions: list[SubscriptionData],
+        unit_mode: bool,
+    ) -> None:
+        self.group_name = group_name
+        self.consume_type = consume_type
+        self.message_model = message_model
+        self.consume_from_where = consume_from_where
+        self.subscriptions = subscriptions
+        self.unit_mode = unit_mode
 
 
-@dataclass(slots=True)
 class HeartbeatData:
     """HEART_BEAT (34) body: the client, its producer groups and its consumer groups.
 
@@ -412,9 +430,13 @@ class HeartbeatData:
     rule that a refused request changes nothing).
     """
 
-    client_id: str
-    producer_groups: list[str]
-    consumers: list[ConsumerData]
+    __slots__ = ("client_id", "consumers", "producer_groups")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, client_id: str, producer_groups: list[str], consumers: list[ConsumerData]) -> None:
+        self.client_id = client_id
+        self.producer_groups = producer_groups
+        self.consumers = consumers
 
     @classmethod
     def decode(cls, body: bytes | None) -> HeartbeatData:
@@ -463,13 +485,16 @@ def _list(v: Any, what: str) -> list[Any]:
     return v
 
 
-@dataclass(slots=True)
 class LockBatchRequestBody:
     """LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42) body: whose locks, on which queues."""
 
-    consumer_group: str
-    client_id: str
-    mq_set: list[MessageQueue]
+    __slots__ = ("client_id", "consumer_group", "mq_set")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, consumer_group: str, client_id: str, mq_set: list[MessageQueue]) -> None:
+        self.consumer_group = consumer_group
+        self.client_id = client_id
+        self.mq_set = mq_set
 
     @classmethod
     def decode(cls, body: bytes | None, what: str = "LockBatchRequestBody") -> LockBatchRequestBody:

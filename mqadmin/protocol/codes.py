@@ -8,8 +8,6 @@ get a readable name.
 
 from __future__ import annotations
 
-from mqadmin.protocol.version import V5_0_0_SNAPSHOT
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -362,8 +360,11 @@ def response_name(code: int, version: int | None = None) -> str:
     ``version`` is the responder's ``MQVersion`` ordinal (the frame's ``version`` field); a pre-5.0
     peer gets the 4.x name for the codes 209 to 211, whose meaning changed in 5.0.
     """
-    if version is not None and version < V5_0_0_SNAPSHOT and code in _LEGACY_RESPONSE_NAMES:
-        return _LEGACY_RESPONSE_NAMES[code]
+    if version is not None and code in _LEGACY_RESPONSE_NAMES:
+        from mqadmin.protocol.version import V5_0_0_SNAPSHOT  # here: the version table costs start-up
+
+        if version < V5_0_0_SNAPSHOT:
+            return _LEGACY_RESPONSE_NAMES[code]
     name = _response_names().get(code) if isinstance(code, int) else None
     return name if name is not None else str(code)
 

@@ -19,7 +19,21 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn
 
-__all__ = ["main"]
+__all__ = ["HEAVY_MODULES", "main"]
+
+HEAVY_MODULES = frozenset(
+    {
+        "typing", "dataclasses", "inspect", "re", "enum", "json", "collections", "functools",
+        "contextlib", "socket", "selectors", "ssl", "asyncio", "threading", "logging", "weakref", "copy",
+        "ast", "tokenize", "importlib", "warnings", "pathlib", "datetime", "decimal", "tempfile",
+        "orjson", "click", "rich",
+    }
+)  # fmt: skip
+"""Packages a command that sends a handful of requests (``topicRoute``) must not import: each costs
+from one to several milliseconds, and the interpreter itself starts in about ten. The modules on
+that path import annotations' types under ``TYPE_CHECKING``, build records without dataclasses
+(:mod:`mqadmin.record`) and compile regular expressions when first used (:mod:`mqadmin.lazyre`).
+Checked by the test suite and ``bench/bench_cli.py``."""
 
 
 def main(argv: list[str] | None = None) -> NoReturn:

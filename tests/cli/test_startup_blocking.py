@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 
+from mqadmin.cli.main import HEAVY_MODULES
 from mqadmin.localcluster import free_port
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.blocking import BlockingClient, run_sync
@@ -92,15 +93,6 @@ def test_runs_without_an_event_loop(cluster: Cluster, args: list[str]) -> None:
         assert "orjson" not in names  # a few headers are read with json alone
 
 
-HEAVY = frozenset(
-    {
-        "typing", "dataclasses", "inspect", "re", "enum", "json", "collections", "functools",
-        "contextlib", "socket", "selectors", "ssl", "asyncio", "threading", "logging", "weakref", "copy",
-        "ast", "tokenize", "importlib", "warnings", "pathlib", "datetime", "decimal", "tempfile",
-        "orjson", "click", "rich",
-    }
-)  # fmt: skip
-"""What a one-request command must not import: each costs it from one to several milliseconds."""
 
 SOURCE_ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -130,7 +122,7 @@ def test_one_request_imports_nothing_heavy(cluster: Cluster, command: str) -> No
     assert code == 0, out
     assert out.strip(), "the command printed its answer"
     assert "mqadmin.remoting.blocking" in names  # the request was sent from this process
-    heavy = sorted(n for n in names if n.split(".")[0] in HEAVY)
+    heavy = sorted(n for n in names if n.split(".")[0] in HEAVY_MODULES)
     assert not heavy, f"{command} imported {heavy}"
 
 

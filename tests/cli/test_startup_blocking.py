@@ -93,7 +93,6 @@ def test_runs_without_an_event_loop(cluster: Cluster, args: list[str]) -> None:
         assert "orjson" not in names  # a few headers are read with json alone
 
 
-
 SOURCE_ROOT = str(Path(__file__).resolve().parents[2])
 
 

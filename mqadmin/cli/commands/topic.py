@@ -189,6 +189,7 @@ async def _topic_rows(
     fanout=True,
     json_doc='{"topics": [str]}; with -c: {"topics": [{"cluster": str|null, "topic": str, "groups": [str]}], '
     '"errors": [...]?} (retry and DLQ topics are left out with -c, as in Java)',
+    blocking=lambda params: not params.get("cluster_model"),  # -c asks a broker per topic, at once
 )
 async def topic_list(inv: Invocation, cluster_model: bool) -> None:
     admin = inv.admin

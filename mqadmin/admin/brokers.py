@@ -7,8 +7,6 @@ names come from a ``HashSet``, the addresses are collected into a new ``HashSet`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.protocol import fastjson, names
@@ -23,6 +21,7 @@ from mqadmin.protocol.headers.topic import PERM_PRIORITY, perm_refusal
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mqadmin.admin.core import AdminCore
     from mqadmin.admin.namesrv import NamesrvOps

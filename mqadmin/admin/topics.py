@@ -8,9 +8,6 @@ GET_ALL_TOPIC_CONFIG (21), and the topic is picked from its table, so the same c
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
-
 from mqadmin.admin.brokers import perm_is_valid
 from mqadmin.admin.errors import BadResponseError, RemoteCommandError
 from mqadmin.admin.family import Family
@@ -29,7 +26,10 @@ from mqadmin.protocol.headers.topic import (
 )
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from mqadmin.admin.core import AdminCore
     from mqadmin.admin.fanout import FanOutResult
     from mqadmin.admin.namesrv import NamesrvOps

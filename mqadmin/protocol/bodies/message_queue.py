@@ -8,25 +8,78 @@ this type. The Java ``hashCode`` is here too, since those tables iterate in hash
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Self
-
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey
 from mqadmin.protocol.javacoll import java_string_sort_key, objects_hash, string_hash
+from mqadmin.record import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Self
 
 __all__ = ["MessageQueue"]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class MessageQueue:
-    """A queue of a topic on a broker. Sorts like Java: topic, then broker name, then queue id."""
+class MessageQueue(FrozenRecord):
+    """A queue of a topic on a broker. Sorts by topic, then broker name, then queue id (Python
+    string order; :meth:`java_sort_key` is Java's).
 
-    topic: str | None = None
-    broker_name: str | None = None
-    queue_id: int = 0
+    The key of every offset and stats table: hash and equality are written out, as the dataclass
+    made them, for speed. Never change one once made (it is hashed).
+    """
+
+    __slots__ = ("broker_name", "queue_id", "topic")
+
+    def __init__(self, topic: str | None = None, broker_name: str | None = None, queue_id: int = 0) -> None:
+        self.topic = topic
+        self.broker_name = broker_name
+        self.queue_id = queue_id
+
+    def _key(self) -> tuple[str | None, str | None, int]:
+        return (self.topic, self.broker_name, self.queue_id)
+
+    def __hash__(self) -> int:
+        return hash((self.topic, self.broker_name, self.queue_id))
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, MessageQueue)
+        return (
+            self.queue_id == other.queue_id
+            and self.topic == other.topic
+            and self.broker_name == other.broker_name
+        )
+
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, MessageQueue)
+        return self._key() < other._key()  # type: ignore[operator]  # None fields raise, as before
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, MessageQueue)
+        return self._key() <= other._key()  # type: ignore[operator]
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, MessageQueue)
+        return self._key() > other._key()  # type: ignore[operator]
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, MessageQueue)
+        return self._key() >= other._key()  # type: ignore[operator]
+
+    def __repr__(self) -> str:
+        names = f"topic={self.topic!r}, broker_name={self.broker_name!r}"
+        return f"MessageQueue({names}, queue_id={self.queue_id!r})"
 
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -14,13 +14,10 @@ when a body comes from a 4.x peer, so it re-encodes without them; a 5.x peer alw
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
-from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail, TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
     bucket_order,
@@ -29,6 +26,13 @@ from mqadmin.protocol.javacoll import (
     hash_ordered,
     java_hash_dict,
 )
+from mqadmin.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Self
+
+    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail, TopicQueueMappingInfo
 
 __all__ = [
     "PERM_INHERIT",
@@ -56,15 +60,27 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-@dataclass(slots=True)
-class DataVersion(j.JsonBody):
-    """A config table's version: a counter bumped on change, stamped with the time of the change."""
+_NOW: Any = object()
+"""The default ``timestamp``: the time the version is made (never stored)."""
+_NEW_DICT: dict[Any, Any] = {}
+_NEW_LIST: list[Any] = []
+_NEW_VERSION: Any = object()
+"""Defaults that stand for "a new one" (as a dataclass's ``default_factory``): never stored."""
 
-    timestamp: int = field(default_factory=_now_ms)
-    """Milliseconds; Java stamps a new ``DataVersion`` with the current time, and so do we."""
-    counter: int = 0
-    state_version: int | None = None
-    """5.x only (Java default 0); ``None`` for a 4.x peer's body."""
+
+class DataVersion(Record, j.JsonBody):
+    """A config table's version: a counter bumped on change, stamped with the time of the change.
+
+    ``timestamp``: milliseconds; Java stamps a new ``DataVersion`` with the current time, and so do
+    we. ``state_version``: 5.x only (Java default 0); ``None`` for a 4.x peer's body.
+    """
+
+    __slots__ = ("counter", "state_version", "timestamp")
+
+    def __init__(self, timestamp: int = _NOW, counter: int = 0, state_version: int | None = None) -> None:
+        self.timestamp = _now_ms() if timestamp is _NOW else timestamp
+        self.counter = counter
+        self.state_version = state_version
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "DataVersion") -> Self:
@@ -99,20 +115,43 @@ class DataVersion(j.JsonBody):
             self.state_version = state_version
 
 
-@dataclass(slots=True)
-class TopicConfig(j.JsonBody):
-    """A topic as a broker keeps it."""
+class TopicConfig(Record, j.JsonBody):
+    """A topic as a broker keeps it.
 
-    topic_name: str | None = None
-    read_queue_nums: int = 16
-    write_queue_nums: int = 16
-    perm: int = PERM_READ | PERM_WRITE
-    topic_filter_type: str | None = "SINGLE_TAG"
-    """``TopicFilterType`` name: ``SINGLE_TAG`` or ``MULTI_TAG``."""
-    topic_sys_flag: int = 0
-    order: bool = False
-    attributes: dict[str, str] | None = None
-    """5.x only (Java default: empty ``HashMap``); ``None`` for a 4.x peer's body."""
+    ``topic_filter_type``: the ``TopicFilterType`` name, ``SINGLE_TAG`` or ``MULTI_TAG``.
+    ``attributes``: 5.x only (Java default: empty ``HashMap``); ``None`` for a 4.x peer's body.
+    """
+
+    __slots__ = (
+        "attributes",
+        "order",
+        "perm",
+        "read_queue_nums",
+        "topic_filter_type",
+        "topic_name",
+        "topic_sys_flag",
+        "write_queue_nums",
+    )
+
+    def __init__(
+        self,
+        topic_name: str | None = None,
+        read_queue_nums: int = 16,
+        write_queue_nums: int = 16,
+        perm: int = PERM_READ | PERM_WRITE,
+        topic_filter_type: str | None = "SINGLE_TAG",
+        topic_sys_flag: int = 0,
+        order: bool = False,
+        attributes: dict[str, str] | None = None,
+    ) -> None:
+        self.topic_name = topic_name
+        self.read_queue_nums = read_queue_nums
+        self.write_queue_nums = write_queue_nums
+        self.perm = perm
+        self.topic_filter_type = topic_filter_type
+        self.topic_sys_flag = topic_sys_flag
+        self.order = order
+        self.attributes = attributes
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicConfig") -> Self:
@@ -277,19 +316,32 @@ def _topic_names(v: Any, what: str) -> list[str]:
     return list(dict.fromkeys(j.req_str_list(v, what)))
 
 
-@dataclass(slots=True)
-class TopicList:
-    """A set of topic names (and, for some answers, the broker they came from)."""
+class TopicList(Record):
+    """A set of topic names (and, for some answers, the broker they came from).
 
-    topic_list: list[str] = field(default_factory=list)
-    """A Java ``Set``; a list here to keep the order it came in."""
-    broker_addr: str | None = None
-    concurrent: bool = field(default=False, compare=False)
-    """Order as a 5.x name server's ``ConcurrentHashMap.newKeySet()`` rather than a 4.x ``HashSet``.
-
-    The two only part at 12, 24, 48, ... names (see :func:`mqadmin.protocol.bodies._json.chm_capacity`).
-    A broker's answer (305) is a ``HashSet`` in both versions.
+    ``topic_list``: a Java ``Set``; a list here to keep the order it came in. ``concurrent``: order
+    as a 5.x name server's ``ConcurrentHashMap.newKeySet()`` rather than a 4.x ``HashSet``; the two
+    only part at 12, 24, 48, ... names (see :func:`mqadmin.protocol.javacoll.chm_capacity`). A
+    broker's answer (305) is a ``HashSet`` in both versions. Equality ignores ``concurrent``.
     """
+
+    __slots__ = ("broker_addr", "concurrent", "topic_list")
+
+    def __init__(
+        self, topic_list: list[str] = _NEW_LIST, broker_addr: str | None = None, concurrent: bool = False
+    ) -> None:
+        self.topic_list = [] if topic_list is _NEW_LIST else topic_list
+        self.broker_addr = broker_addr
+        self.concurrent = concurrent
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.broker_addr, self.topic_list)
+
+    def __repr__(self) -> str:
+        return (
+            f"TopicList(topic_list={self.topic_list!r}, broker_addr={self.broker_addr!r}, "
+            f"concurrent={self.concurrent!r})"
+        )
 
     @classmethod
     def from_json_obj(cls, obj: Any, *, concurrent: bool = False) -> Self:
@@ -382,13 +434,22 @@ def _data_version(v: Any, what: str) -> DataVersion | None:
 _MAPPING_KEYS = ("mappingDataVersion", "topicQueueMappingDetailMap", "topicQueueMappingInfoMap")
 
 
-@dataclass(slots=True)
-class TopicConfigSerializeWrapper(j.JsonBody):
-    """A broker's topic table with its version (``TopicConfigSerializeWrapper``)."""
+class TopicConfigSerializeWrapper(Record, j.JsonBody):
+    """A broker's topic table with its version (``TopicConfigSerializeWrapper``).
 
-    topic_config_table: dict[str, TopicConfig] | None = field(default_factory=dict)
-    """topic name → config (``ConcurrentHashMap``: the broker's own table, created with 1024)."""
-    data_version: DataVersion | None = field(default_factory=DataVersion)
+    ``topic_config_table``: topic name → config (``ConcurrentHashMap``: the broker's own table,
+    created with 1024).
+    """
+
+    __slots__ = ("data_version", "topic_config_table")
+
+    def __init__(
+        self,
+        topic_config_table: dict[str, TopicConfig] | None = _NEW_DICT,
+        data_version: DataVersion | None = _NEW_VERSION,
+    ) -> None:
+        self.topic_config_table = {} if topic_config_table is _NEW_DICT else topic_config_table
+        self.data_version = DataVersion() if data_version is _NEW_VERSION else data_version
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -432,25 +493,67 @@ class TopicConfigSerializeWrapper(j.JsonBody):
 
 
 def _mapping_infos(v: Any, what: str) -> dict[str, TopicQueueMappingInfo] | None:
+    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo  # a 5.x body only
+
     return j.map_of(v, what, TopicQueueMappingInfo.from_json_obj)
 
 
 def _mapping_details(v: Any, what: str) -> dict[str, TopicQueueMappingDetail] | None:
+    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail  # a 5.x body only
+
     return j.map_of(v, what, TopicQueueMappingDetail.from_json_obj)
 
 
-@dataclass(slots=True)
+_MAPPING_WRAPPER_FIELDS = (
+    "topic_config_table",
+    "data_version",
+    "topic_queue_mapping_info_map",
+    "topic_queue_mapping_detail_map",
+    "mapping_data_version",
+)
+
+
 class TopicConfigAndMappingSerializeWrapper(TopicConfigSerializeWrapper):
     """5.x: the topic table plus the broker's static-topic mappings.
 
     In GET_ALL_TOPIC_CONFIG the tables are the broker's own (topics: ``ConcurrentHashMap(1024)``,
     details: ``ConcurrentHashMap``); in a registration the topic table is a fresh
     ``ConcurrentHashMap`` and the infos a ``HashMap`` (:class:`RegisterBrokerBody` orders them so).
+    :class:`~mqadmin.record.Record` reads a class's own slots, so this subclass says its fields
+    (the wrapper's and its own) for equality, the repr and :meth:`with_`.
     """
 
-    topic_queue_mapping_info_map: dict[str, TopicQueueMappingInfo] | None = field(default_factory=dict)
-    topic_queue_mapping_detail_map: dict[str, TopicQueueMappingDetail] | None = field(default_factory=dict)
-    mapping_data_version: DataVersion | None = field(default_factory=DataVersion)
+    __slots__ = ("mapping_data_version", "topic_queue_mapping_detail_map", "topic_queue_mapping_info_map")
+
+    def __init__(
+        self,
+        topic_config_table: dict[str, TopicConfig] | None = _NEW_DICT,
+        data_version: DataVersion | None = _NEW_VERSION,
+        topic_queue_mapping_info_map: dict[str, TopicQueueMappingInfo] | None = _NEW_DICT,
+        topic_queue_mapping_detail_map: dict[str, TopicQueueMappingDetail] | None = _NEW_DICT,
+        mapping_data_version: DataVersion | None = _NEW_VERSION,
+    ) -> None:
+        self.topic_config_table = {} if topic_config_table is _NEW_DICT else topic_config_table
+        self.data_version = DataVersion() if data_version is _NEW_VERSION else data_version
+        self.topic_queue_mapping_info_map = (
+            {} if topic_queue_mapping_info_map is _NEW_DICT else topic_queue_mapping_info_map
+        )
+        self.topic_queue_mapping_detail_map = (
+            {} if topic_queue_mapping_detail_map is _NEW_DICT else topic_queue_mapping_detail_map
+        )
+        self.mapping_data_version = (
+            DataVersion() if mapping_data_version is _NEW_VERSION else mapping_data_version
+        )
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in _MAPPING_WRAPPER_FIELDS])
+
+    def with_(self, **changes: object) -> Self:
+        return type(self)(**{**{name: getattr(self, name) for name in _MAPPING_WRAPPER_FIELDS}, **changes})  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _MAPPING_WRAPPER_FIELDS)
+        return f"{type(self).__qualname__}({fields})"
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

@@ -39,28 +39,29 @@ whose text names the limit.
 
 from __future__ import annotations
 
-import json
 import struct
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
-from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 from mqadmin.protocol.bodies.topic import (
     DataVersion,
     TopicConfig,
     TopicConfigAndMappingSerializeWrapper,
     TopicConfigSerializeWrapper,
 )
-from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, chm_put_all_capacity, java_hash_dict
 from mqadmin.protocol.names import NAME_MAX_LENGTH
-from mqadmin.protocol.requests import declared, limit
 from mqadmin.protocol.version import V5_0_0
+from mqadmin.record import FrozenRecord, Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Self
+
+    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 
 __all__ = [
     "NON_STANDARD_JSON_MAX",
@@ -76,12 +77,22 @@ NON_STANDARD_JSON_MAX = 1 << 20
 parser at its slowest (``[0,0,...]``), measured; standard JSON of any size takes the C parser."""
 
 _fast_loads: Callable[[bytes], Any] | None = None
-try:  # reads a registration in about 40% of json's time
-    import orjson
+"""orjson's reader once a body was read (it reads a registration in about 40% of json's time)."""
+_fast_tried = False
 
-    _fast_loads = orjson.loads
-except ImportError:  # pragma: no cover - depends on the installation
-    pass
+
+def _fast_loader() -> Callable[[bytes], Any] | None:
+    """orjson's ``loads``, imported by the first body read, not by importing this module (~4 ms)."""
+    global _fast_loads, _fast_tried
+    if not _fast_tried:
+        _fast_tried = True
+        try:
+            import orjson
+        except ImportError:  # pragma: no cover - depends on the installation
+            return None
+        _fast_loads = orjson.loads
+    return _fast_loads
+
 
 _INT = struct.Struct(">i")
 _FILTER_ITEM_MAX = NAME_MAX_LENGTH + 3
@@ -96,32 +107,55 @@ class NonStandardJsonRefused(RegisterBodyRefused):
     """A registration body holding more non-standard JSON than its budget allows."""
 
 
-@dataclass(frozen=True, slots=True)
-class RegisterBudget:
+class RegisterBudget(FrozenRecord):
     """What one registration body may cost (see the module docstring)."""
 
-    inflated: int
-    filter_servers: int
-    non_standard_json: int = NON_STANDARD_JSON_MAX
+    __slots__ = ("filter_servers", "inflated", "non_standard_json")
+
+    def __init__(
+        self, inflated: int, filter_servers: int, non_standard_json: int = NON_STANDARD_JSON_MAX
+    ) -> None:
+        self.inflated = inflated
+        self.filter_servers = filter_servers
+        self.non_standard_json = non_standard_json
 
 
 def register_budget() -> RegisterBudget:
     """The REGISTER_BROKER budget the request registry declares."""
+    from mqadmin.protocol.codes import RequestCode
+    from mqadmin.protocol.requests import declared, limit  # the registry: a server's, not a command's
+
     decl = declared(RequestCode.REGISTER_BROKER)
     if decl is None or decl.budget.inflated <= 0:  # pragma: no cover - a registry bug
         raise LookupError("REGISTER_BROKER declares no inflated budget")
     return RegisterBudget(decl.budget.inflated, limit(RequestCode.REGISTER_BROKER, "filterServers"))
 
 
-@dataclass(slots=True)
-class RegisterBrokerBody:
-    """A broker's registration: its topic table (4.x or 5.x wrapper) and filter servers."""
+_NEW_WRAPPER: Any = object()
+_NEW_LIST: list[str] = []
+"""Defaults that stand for "a new one" (as a dataclass's ``default_factory``): never stored."""
 
-    topic_config_serialize_wrapper: TopicConfigSerializeWrapper = field(
-        default_factory=TopicConfigSerializeWrapper
-    )
-    """A :class:`TopicConfigAndMappingSerializeWrapper` for a 5.x broker's body."""
-    filter_server_list: list[str] | None = field(default_factory=list)
+
+class RegisterBrokerBody(Record):
+    """A broker's registration: its topic table (4.x or 5.x wrapper) and filter servers.
+
+    ``topic_config_serialize_wrapper`` is a :class:`TopicConfigAndMappingSerializeWrapper` for a
+    5.x broker's body.
+    """
+
+    __slots__ = ("filter_server_list", "topic_config_serialize_wrapper")
+
+    def __init__(
+        self,
+        topic_config_serialize_wrapper: TopicConfigSerializeWrapper = _NEW_WRAPPER,
+        filter_server_list: list[str] | None = _NEW_LIST,
+    ) -> None:
+        self.topic_config_serialize_wrapper = (
+            TopicConfigSerializeWrapper()
+            if topic_config_serialize_wrapper is _NEW_WRAPPER
+            else topic_config_serialize_wrapper
+        )
+        self.filter_server_list = [] if filter_server_list is _NEW_LIST else filter_server_list
 
     @property
     def is_5x(self) -> bool:
@@ -233,6 +267,8 @@ class RegisterBrokerBody:
         read_mappings = r.remaining() > 0 if broker_version is None else broker_version >= V5_0_0
         if not read_mappings:
             return cls(TopicConfigSerializeWrapper(table, data_version), filters)
+        from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo  # a 5.x body only
+
         infos: dict[str, TopicQueueMappingInfo] = {}
         n_infos = r.read_int()
         if n_infos < 0:
@@ -287,25 +323,29 @@ class _JsonReader:
     needs checking), the others charged against the body's allowance of non-standard JSON before the
     Python parser sees them."""
 
-    __slots__ = ("left", "most")
+    __slots__ = ("fast", "left", "most")
 
     def __init__(self, allowance: int) -> None:
         self.most = allowance
         self.left = allowance
+        self.fast = _fast_loader()
 
     def loads(self, data: bytes) -> Any:
-        if _fast_loads is not None and b"\\u" not in data and b"\x00" not in data:
+        fast = self.fast
+        if fast is not None and b"\\u" not in data and b"\x00" not in data:
             # orjson refuses whatever json or the allowance must judge (bad UTF-8, NaN, lone
             # surrogates, fastjson's own syntax); what it reads is json's reading but for integers
             # past 64 bits, which it reads as floats, and no field of a registration takes either.
             try:
-                return _fast_loads(data)
+                return fast(data)
             except ValueError:
                 pass
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             return fastjson.loads(data)  # refused there, with its message
+        import json  # not at import: a command that reads no registration skips it
+
         try:
             value = json.loads(text)
         except (ValueError, RecursionError):

@@ -2,19 +2,14 @@
 a queue's max offset (one method per request code, shared by the consumer, message and pipeline code).
 
 Other families (topics, groups, offsets, messages) hold their own broker requests in their own
-modules; the consumer and message families get this one in their constructors.
+modules; the consumer and message families get this one in their constructors. Each answer's body
+type is imported by the method that reads it: ``clusterList`` asks only for runtime stats.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
-from mqadmin.protocol.bodies.answers import GroupList
-from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import (
@@ -25,9 +20,13 @@ from mqadmin.protocol.headers.consumer import (
 )
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from mqadmin.admin.core import AdminCore
     from mqadmin.admin.namesrv import NamesrvOps
+    from mqadmin.protocol.bodies.message_queue import MessageQueue
+    from mqadmin.protocol.bodies.route import TopicRouteData
+    from mqadmin.protocol.bodies.stats import ConsumeStats
 
 __all__ = ["BrokerOps", "max_offset_header", "offset_field", "search_offset_header"]
 
@@ -79,6 +78,8 @@ class BrokerOps(Family):
 
         Groups come in the order the broker sent them; an empty route gives an empty list.
         """
+        from mqadmin.protocol.bodies.answers import GroupList
+
         if route is None:
             route = await self.namesrv.examine_topic_route_info(topic)
         if not route.broker_datas:
@@ -99,6 +100,8 @@ class BrokerOps(Family):
         self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
+        from mqadmin.protocol.bodies.stats import ConsumeStats
+
         header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
         resp = await self.core.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
         if not resp.body:

@@ -18,7 +18,6 @@ from __future__ import annotations
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
-from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
@@ -37,6 +36,8 @@ from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 
 __all__ = [
     "CONSUME_FROM_WHERE",

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqadmin.cli.exitcodes import DESCRIPTIONS, ExitCode
+from mqadmin.cli.javatext import java_f, jformat
 from mqadmin.cli.output import _is_json_number, number
 from mqadmin.lazyre import LazyPattern
 from mqadmin.record import FrozenRecord, Record
@@ -110,3 +111,62 @@ def test_exit_codes_are_the_numbers_they_were() -> None:
     done = subprocess.run([sys.executable, "-c", "import sys; sys.exit(__import__('mqadmin.cli.exitcodes', "
                            "fromlist=['x']).ExitCode.NOT_FOUND)"], check=False)  # fmt: skip
     assert done.returncode == 7
+
+
+# ---------------------------------------------------------------- Java's %f and String.format without re
+
+
+def _old_java_f(x: float, decimals: int) -> str:
+    """What java_f computed with ``decimal`` before (HALF_UP on the shortest repr)."""
+    from decimal import ROUND_HALF_UP, Context, Decimal
+
+    q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, Context(prec=400))
+    return format(q, "f")
+
+
+@settings(max_examples=4000)
+@given(
+    st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.integers(-(10**6), 10**6).map(lambda n: n / 1000),  # ties: 0.125, 1.005, -2.5
+        st.sampled_from([0.0, -0.0, 0.125, 1.005, 2.5, -2.5, 1e-5, 5e-324, 1.7976931348623157e308]),
+    ),
+    st.integers(0, 12),
+)
+def test_java_f_is_half_up_on_the_shortest_decimal(x: float, decimals: int) -> None:
+    assert java_f(x, decimals) == _old_java_f(x, decimals)
+
+
+_SPEC = re.compile(r"%(-)?(0)?(\d+)?(?:\.(\d+))?([sdfn%])")
+
+
+def _old_jformat(fmt: str, *args: object) -> str:
+    """The regular-expression form of jformat (before), for comparison."""
+    values = iter(args)
+
+    def one(m: re.Match[str]) -> str:
+        left, zero, width, prec, conv = m.groups()
+        if conv == "n":
+            return "\n"
+        if conv == "%":
+            return "%"
+        v = next(values)
+        spec = f"%{'-' if left else ''}{'0' if zero else ''}{int(width) if width else ''}"
+        spec += f".{int(prec)}" if prec is not None else ""
+        return jformat(spec + conv, v)  # one conversion alone: the same either way
+
+    return _SPEC.sub(one, fmt)
+
+
+@settings(max_examples=3000)
+@given(st.text(alphabet="%-0159.sdfnx ٣", max_size=16))
+def test_jformat_reads_formats_as_the_regular_expression(fmt: str) -> None:
+    conversions = sum(1 for m in _SPEC.finditer(fmt) if m.group(5) not in "n%")
+    args = [7] * conversions
+    assert jformat(fmt, *args) == _old_jformat(fmt, *args)
+
+
+def test_jformat_rows_as_java_prints_them() -> None:
+    assert jformat("%-8s|%5d|%08.2f|%%|%n", "ab", 42, -3.14159) == "ab      |   42|-0003.14|%|\n"
+    assert jformat("%.3s %s %s", "abcdef", None, True) == "abc null true"
+    assert jformat("100% sure %d", 1) == "100% sure 1"

@@ -131,17 +131,20 @@ async def fan_out_threads(
     at most ``limit`` threads, all within ``deadline`` seconds. It never suspends.
 
     A call unfinished at the deadline is recorded as :class:`DeadlineError`; its thread is left to
-    end on its own request timeout, and what it brings then is dropped.
+    end on its own request timeout, and what it brings then is dropped. The threads are ``_thread``'s
+    (as daemon threads: not waited for at exit): ``threading`` brings ``traceback``, ``tokenize`` and
+    ``re`` to a command that asks a few brokers.
     """
-    import threading
+    import _thread
     import time
 
     from mqadmin.remoting.blocking import run_sync
 
     result = _ordered(keys)
     todo = list(reversed(result.order))
-    lock = threading.Lock()
-    finished = threading.Condition(lock)
+    lock = _thread.allocate_lock()
+    all_done = _thread.allocate_lock()  # held until the last worker ends
+    all_done.acquire()
     running = [0]
     cut = [False]
 
@@ -150,7 +153,8 @@ async def fan_out_threads(
             with lock:
                 if cut[0] or not todo:
                     running[0] -= 1
-                    finished.notify_all()
+                    if running[0] == 0:
+                        all_done.release()
                     return
                 key = todo.pop()
             try:
@@ -164,12 +168,12 @@ async def fan_out_threads(
 
     workers = min(max(1, limit), len(result.order))
     running[0] = workers
-    for _ in range(workers):
-        threading.Thread(target=work, daemon=True).start()
     end = time.monotonic() + deadline
+    for _ in range(workers):
+        _thread.start_new_thread(work, ())
+    if workers:
+        all_done.acquire(timeout=max(0.0, end - time.monotonic()))
     with lock:
-        while running[0] and (left := end - time.monotonic()) > 0:
-            finished.wait(left)
         cut[0] = True
         for k in result.order:
             if k not in result.results and k not in result.errors:

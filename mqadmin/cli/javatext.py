@@ -14,16 +14,13 @@ import math
 import struct
 from _collections_abc import Mapping  # collections.abc's, without importing collections (start-up)
 
-from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.fastjson import java_string as jstr  # String.valueOf, under the short name
 from mqadmin.protocol.fastjson import quote
 from mqadmin.protocol.javacoll import java_string_sort_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import re
     from collections.abc import Iterable
-    from decimal import Context
     from typing import Any
 
 __all__ = [
@@ -40,33 +37,80 @@ __all__ = [
 ]
 
 
-_DECIMALS: list[Context] = []
-
-
-def _decimals() -> Context:
-    """A 400-digit decimal context, made once (here: most commands print no fixed-point number)."""
-    if not _DECIMALS:
-        from decimal import Context
-
-        _DECIMALS.append(Context(prec=400))
-    return _DECIMALS[0]
-
-
 def java_f(x: float, decimals: int, width: int = 0) -> str:
-    """``String.format("%<width>.<decimals>f", x)`` as Java prints it."""
+    """``String.format("%<width>.<decimals>f", x)`` as Java prints it: the shortest decimal form of the
+    double (``repr``, as ``Double.toString``) rounded HALF_UP, in integers (no ``decimal``: start-up)."""
     if math.isnan(x):
         text = "NaN"
     elif math.isinf(x):
         text = "Infinity" if x > 0 else "-Infinity"
     else:
-        from decimal import ROUND_HALF_UP, Decimal
-
-        q = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, _decimals())
-        text = format(q, "f")
+        shortest = repr(float(x))
+        sign = "-" if shortest.startswith("-") else ""
+        mantissa, _, exponent = shortest.lstrip("-").partition("e")
+        whole, _, fraction = mantissa.partition(".")
+        digits = int(whole + fraction)  # the value is digits * 10**-scale
+        scale = len(fraction) - int(exponent or 0)
+        if scale <= decimals:
+            q = digits * 10 ** (decimals - scale)
+        else:
+            unit = 10 ** (scale - decimals)
+            q, rest = divmod(digits, unit)
+            q += 2 * rest >= unit  # HALF_UP: a tie rounds away from zero
+        text = str(q)
+        if decimals:
+            text = text.rjust(decimals + 1, "0")
+            text = f"{text[:-decimals]}.{text[-decimals:]}"
+        text = sign + text
     return text.rjust(width)
 
 
-_SPEC = LazyPattern(r"%(-)?(0)?(\d+)?(?:\.(\d+))?([sdfn%])")
+_Spec = tuple[bool, bool, int, "int | None", str]
+"""One ``%`` conversion: left-justified, zero-padded, width, precision, conversion letter."""
+
+_FORMATS: dict[str, list[str | _Spec]] = {}
+
+
+def _parse_format(fmt: str) -> list[str | _Spec]:
+    r"""``fmt`` as literal text and conversions: ``%(-)?(0)?(\d+)?(\.\d+)?[sdfn%]``; a ``%`` that does
+    not start one stays text (read without ``re``, once per format)."""
+    parsed = _FORMATS.get(fmt)
+    if parsed is not None:
+        return parsed
+    parsed = []
+    text_from = i = 0
+    n = len(fmt)
+    while True:
+        i = fmt.find("%", i)
+        if i < 0:
+            break
+        j = i + 1
+        left = fmt.startswith("-", j)
+        j += left
+        zero = fmt.startswith("0", j)
+        j += zero
+        k = j
+        while k < n and fmt[k].isdecimal():
+            k += 1
+        width = int(fmt[j:k]) if k > j else 0
+        prec: int | None = None
+        if fmt.startswith(".", k) and k + 1 < n and fmt[k + 1].isdecimal():
+            m = k + 1
+            while m < n and fmt[m].isdecimal():
+                m += 1
+            prec = int(fmt[k + 1 : m])
+            k = m
+        if k < n and fmt[k] in "sdfn%":
+            if i > text_from:
+                parsed.append(fmt[text_from:i])
+            parsed.append((left, zero, width, prec, fmt[k]))
+            i = text_from = k + 1
+        else:
+            i += 1
+    if text_from < n:
+        parsed.append(fmt[text_from:])
+    _FORMATS[fmt] = parsed
+    return parsed
 
 
 def jformat(fmt: str, *args: Any) -> str:
@@ -76,22 +120,21 @@ def jformat(fmt: str, *args: Any) -> str:
     """
     values = iter(args)
 
-    def one(m: re.Match[str]) -> str:
-        left, zero, width, prec, conv = m.groups()
+    def one(spec: _Spec) -> str:
+        left, zero, w, prec, conv = spec
         if conv == "n":
             return "\n"
         if conv == "%":
             return "%"
         v = next(values)
         if conv == "f":
-            text = java_f(float(v), 6 if prec is None else int(prec))
+            text = java_f(float(v), 6 if prec is None else prec)
         elif conv == "d":
             text = str(int(v))
         else:
             text = jstr(v)
             if prec is not None:
-                text = text[: int(prec)]
-        w = int(width or 0)
+                text = text[:prec]
         if left:
             return text.ljust(w)
         if zero and conv in "df":  # zero padding goes after the sign, as Java's does
@@ -99,7 +142,7 @@ def jformat(fmt: str, *args: Any) -> str:
             return sign + text[len(sign) :].rjust(w - len(sign), "0")
         return text.rjust(w)
 
-    return _SPEC.sub(one, fmt)
+    return "".join(part if isinstance(part, str) else one(part) for part in _parse_format(fmt))
 
 
 def to_float32(x: float) -> float:

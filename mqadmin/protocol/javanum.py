@@ -79,11 +79,19 @@ def parse_bool(text: str | None) -> bool:
     return text is not None and text.lower() == "true"
 
 
+def _ascii_digits(s: str) -> bool:
+    """``s`` is empty or only 0-9."""
+    return not s or (s.isascii() and s.isdigit())
+
+
 def parse_double(text: str | None) -> float:
     """``Double.parseDouble`` for the decimal forms Java accepts (leading/trailing blanks trimmed)."""
     if text is None:
         raise JavaNumberError(None)
     t = text.strip(" \t\n\r\f\v\x00")
+    whole, _, fraction = (t[1:] if t[:1] in ("+", "-") else t).partition(".")
+    if (whole or fraction) and _ascii_digits(whole) and _ascii_digits(fraction):
+        return float(t)  # the usual plain decimal (a broker's rates, ratios), read without re
     if not _double().fullmatch(t):
         raise JavaNumberError(text)
     if t.lstrip("+-") == "Infinity":

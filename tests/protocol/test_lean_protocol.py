@@ -264,6 +264,30 @@ def test_java_integers_are_the_regexes(text: str) -> None:
     assert bodies_json._long_text(text) == (_LONG_TEXT.fullmatch(text) is not None)
 
 
+_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="+-.0123456789eEdfNaIny \t\u0661", max_size=14))
+@example(".")
+@example("1.")
+@example("+.5")
+@example("-")
+@example(" 2.5 ")
+@example("1.2.3")
+def test_java_doubles_are_the_regex(text: str) -> None:
+    """parse_double's plain-decimal path answers as Double.parseDouble's syntax (the regex) does."""
+    try:
+        got: object = javanum.parse_double(text)
+    except javanum.JavaNumberError:
+        got = None
+    t = text.strip(" \t\n\r\f\v\x00")
+    want: object = None
+    if _DOUBLE.fullmatch(t):
+        want = float(t.replace("Infinity", "inf")) if "Infinity" in t else float(t.rstrip("dDfF"))
+    assert got == want or (got != got and want != want)  # NaN is NaN
+
+
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
 _BROWSER_SAFE = re.compile(r"[ !#-.0-\[\]-~]*")
 QUOTABLE = st.one_of(

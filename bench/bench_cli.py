@@ -8,7 +8,7 @@ Starts our name server (``mqadmin namesrv start``) on a free port, registers a b
   ``_socket``, ``_struct`` and ``_json`` and printing the raw answer, what any Python client pays at
   the least (a yardstick, not a client: no checks, no decoding, no output format);
 - ``mqadmin --help``;
-- ``mqadmin topicRoute -n ADDR -t T``;
+- ``mqadmin topicRoute -n ADDR -t T``, and ``mqadmin topicList -n ADDR`` beside it;
 
 and prints each one's median, and the ratio of each to the interpreter's. The goal is ``topicRoute``
 at most 2.5 times ``python -c pass``: absolute milliseconds differ from machine to machine, the ratio
@@ -19,7 +19,11 @@ It also lists the heavier packages ``topicRoute`` imported (``PYTHONPROFILEIMPOR
 :data:`mqadmin.cli.main.HEAVY_MODULES` (typing, dataclasses, re, enum, json, socket, asyncio, click,
 ...) may be among them, nor pyspark or the servers, nor another command's module.
 
-    python bench/bench_cli.py [--runs 20] [--mqadmin PATH]
+With ``--baseline MQADMIN`` (an install of an earlier commit, in a venv of its own) that one's
+``--help``, ``topicRoute`` and ``topicList`` run in the same rounds, each against its own
+interpreter's ``python -c pass``: before and after, under the same load.
+
+    python bench/bench_cli.py [--runs 20] [--mqadmin PATH] [--baseline PATH]
 """
 
 from __future__ import annotations
@@ -157,6 +161,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--mqadmin", help="the mqadmin executable (default: the one beside this Python)")
+    parser.add_argument(
+        "--baseline",
+        metavar="MQADMIN",
+        help="another mqadmin executable (an install of an earlier commit) timed in the same rounds",
+    )
     args = parser.parse_args()
     mqadmin = find_mqadmin(args.mqadmin)
     python = interpreter_of(mqadmin)
@@ -169,7 +178,14 @@ def main() -> int:
                 BARE: [python, "-c", BARE_REQUEST, addr, "T"],
                 "mqadmin --help": [mqadmin, "--help"],
                 "mqadmin topicRoute -t T": [mqadmin, "topicRoute", "-n", addr, "-t", "T"],
+                "mqadmin topicList": [mqadmin, "topicList", "-n", addr],
             }
+            if args.baseline:
+                base_python = interpreter_of(args.baseline)
+                cases["baseline: python -c pass"] = [base_python, "-c", "pass"]
+                cases["baseline: mqadmin --help"] = [args.baseline, "--help"]
+                cases["baseline: topicRoute -t T"] = [args.baseline, "topicRoute", "-n", addr, "-t", "T"]
+                cases["baseline: topicList"] = [args.baseline, "topicList", "-n", addr]
             # as installed by pip: bytecode cached (pip compiles at install; the warm-up runs write it here)
             env = {
                 k: v
@@ -196,9 +212,10 @@ def main() -> int:
     median = {name: statistics.median(ts) for name, ts in times.items()}
     base = median["python -c pass"]
     for name, ts in times.items():
+        own = median["baseline: python -c pass"] if name.startswith("baseline") else base
         print(
             f"  {name:<34} median {median[name]:6.1f} ms  (min {min(ts):6.1f}, max {max(ts):6.1f})"
-            f"  {median[name] / base:4.2f}x"
+            f"  {median[name] / own:4.2f}x"
         )
     ratio = median["mqadmin topicRoute -t T"] / base
     print(

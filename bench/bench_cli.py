@@ -202,7 +202,10 @@ def main() -> int:
                     if i >= 2:
                         times[name].append(ms)
             load_after = load()
-            modules = imported_modules(cases["mqadmin topicRoute -t T"], env)
+            # what the interpreter itself imports there (an editable install's finder) is not ours
+            modules = imported_modules(cases["mqadmin topicRoute -t T"], env) - imported_modules(
+                cases["python -c pass"], env
+            )
         finally:
             sock.close()
             proc.terminate()
@@ -228,7 +231,8 @@ def main() -> int:
         m for m in modules if m.startswith("mqadmin.cli.commands.") and m != "mqadmin.cli.commands.topic"
     )
     print(
-        f"topicRoute imported {len(modules)} modules; heavier packages: {bad or 'none'}; "
+        f"topicRoute imported {len(modules)} modules beyond python -c pass's; "
+        f"heavier packages: {bad or 'none'}; "
         f"other command modules: {others or 'none'}"
     )
     return 0 if ratio <= GOAL_RATIO and not bad and not others else 1

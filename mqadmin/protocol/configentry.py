@@ -17,11 +17,8 @@ it at a listener of the sender's choosing). Java's ``configBlackList`` is only t
 
 from __future__ import annotations
 
+from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol import names
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
 
 __all__ = [
     "ADDRESS_KEYS",
@@ -56,25 +53,11 @@ _NOT_PATHS = frozenset({"flushLeastPagesWhenWarmMapedFile"})
 
 _PATH_WORDS = frozenset({"path", "paths", "dir", "dirs", "directory", "home", "folder"})
 
-_REGEXES: dict[str, re.Pattern[str]] = {}
-
-
-def _regex(which: str) -> re.Pattern[str]:
-    """One of this module's regexes, compiled on first use (start-up: a command that sends no
-    config update compiles none)."""
-    pattern = _REGEXES.get(which)
-    if pattern is None:
-        import re
-
-        pattern = _REGEXES[which] = re.compile(
-            {
-                "camel_word": r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])",
-                # what ends a key in Properties.load (blank, '=' or ':'), starts a comment or escapes
-                "key_breakers": r"[\s=:\\]|^[#!]",
-                "secret_in_value": r"""(?i)["']?(password|secretkey|secret_key)["']?\s*[:=]""",
-            }[which]
-        )
-    return pattern
+# compiled on first use (start-up: a command that sends no config update compiles none)
+_CAMEL_WORD = LazyPattern(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_KEY_BREAKERS = LazyPattern(r"[\s=:\\]|^[#!]")
+"""What ends a key in Properties.load (blank, '=' or ':'), starts a comment or escapes."""
+_SECRET_IN_VALUE = LazyPattern(r"""(?i)["']?(password|secretkey|secret_key)["']?\s*[:=]""")
 
 
 def is_path_key(key: str) -> bool:
@@ -131,7 +114,7 @@ SECRET_MASK = "******"
 
 
 def _words(key: str) -> list[str]:
-    return [w.lower() for w in _regex("camel_word").findall(key)]
+    return [w.lower() for w in _CAMEL_WORD.findall(key)]
 
 
 def is_secret_key(key: str) -> bool:
@@ -148,7 +131,7 @@ def is_secret_key(key: str) -> bool:
 def masked_value(key: str, value: str) -> str:
     """``value`` as a config listing shows it: :data:`SECRET_MASK` for a credential (by its key, or
     a value that carries a password or secret key whatever its key), else unchanged."""
-    if value and (is_secret_key(key) or _regex("secret_in_value").search(value)):
+    if value and (is_secret_key(key) or _SECRET_IN_VALUE.search(value)):
         return SECRET_MASK
     return value
 
@@ -193,7 +176,7 @@ def config_entry_refusal(key: str, value: str, *, value_controls: bool = False) 
     why = names.bad_text(key, controls=True)
     if why is not None:
         return f"the config key {key!r} {why}"
-    if _regex("key_breakers").search(key):
+    if _KEY_BREAKERS.search(key):
         return f"the config key {key!r} is not a property name"
     if "\r" in value or "\n" in value:
         return f"the value of config {key} contains a line break"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from _collections_abc import Mapping  # what collections.abc re-exports, loaded with the interpreter
 
+from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash, tree_ordered
 from mqadmin.protocol.names import bad_text
@@ -460,20 +461,11 @@ class _Parser:
 # --------------------------------------------------------------------------------------------- writing
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_NEEDS_ESCAPE: re.Pattern[str] | None = None
-
-
-def _needs_escape() -> re.Pattern[str]:
-    """What fastjson escapes, compiled on first use: printable ASCII without ``"`` or ``\\`` (names,
-    addresses, numbers) never needs it. A lone surrogate cannot be written as UTF-8: escaped, so
-    that any string (even one a server is about to refuse, or a remark quoting it) can always be
-    encoded."""
-    global _NEEDS_ESCAPE
-    if _NEEDS_ESCAPE is None:
-        import re
-
-        _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
-    return _NEEDS_ESCAPE
+_NEEDS_ESCAPE = LazyPattern(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
+"""What fastjson escapes, compiled on first use: printable ASCII without ``"`` or ``\\`` (names,
+addresses, numbers) never needs it. A lone surrogate cannot be written as UTF-8: escaped, so
+that any string (even one a server is about to refuse, or a remark quoting it) can always be
+encoded."""
 
 
 def _escape_char(m: re.Match[str]) -> str:
@@ -510,10 +502,9 @@ def quote(s: str) -> str:
     """A JSON string literal as fastjson writes it (UTF-8 kept, control characters escaped)."""
     if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
         return f'"{s}"'  # nothing to escape (the usual case: no regex)
-    pattern = _needs_escape()
-    if pattern.search(s) is None:
+    if _NEEDS_ESCAPE.search(s) is None:
         return f'"{s}"'
-    return '"' + pattern.sub(_escape_char, s) + '"'
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
 
 
 _INF = float("inf")

@@ -7,9 +7,7 @@ way everywhere, with the ``NumberFormatException`` text Java puts in its remark.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
+from mqadmin.lazyre import LazyPattern
 
 __all__ = [
     "INT_MAX",
@@ -26,18 +24,9 @@ __all__ = [
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 
-_DOUBLE: re.Pattern[str] | None = None
-
-
-def _double() -> re.Pattern[str]:
-    """Double.parseDouble's syntax (trimmed): a decimal, optional exponent and d/f suffix, or
-    NaN/Infinity; compiled on first use (start-up)."""
-    global _DOUBLE
-    if _DOUBLE is None:
-        import re
-
-        _DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)")
-    return _DOUBLE
+_DOUBLE = LazyPattern(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)")
+"""Double.parseDouble's syntax (trimmed): a decimal, optional exponent and d/f suffix, or
+NaN/Infinity; compiled on first use (start-up)."""
 
 
 class JavaNumberError(ValueError):
@@ -92,7 +81,7 @@ def parse_double(text: str | None) -> float:
     whole, _, fraction = (t[1:] if t[:1] in ("+", "-") else t).partition(".")
     if (whole or fraction) and _ascii_digits(whole) and _ascii_digits(fraction):
         return float(t)  # the usual plain decimal (a broker's rates, ratios), read without re
-    if not _double().fullmatch(t):
+    if not _DOUBLE.fullmatch(t):
         raise JavaNumberError(text)
     if t.lstrip("+-") == "Infinity":
         return float(t.replace("Infinity", "inf"))

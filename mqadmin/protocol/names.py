@@ -10,9 +10,7 @@ name is good, so a server can answer with it and a CLI can print it.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
+from mqadmin.lazyre import LazyPattern
 
 __all__ = [
     "DLQ_GROUP_TOPIC_PREFIX",
@@ -86,21 +84,10 @@ NOT_ALLOWED_SEND_TOPICS = frozenset(
 _TOPIC_CHARSET = "%|abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 """The characters of ``ALLOWED``: a name made only of them strips to nothing (no regex needed)."""
 ALLOWED = "^[%|a-zA-Z0-9_-]+$"
-_BAD_TEXT: re.Pattern[str] | None = None
-_SURROGATE_OR_NUL: re.Pattern[str] | None = None
-
-
-def _bad_text_re(controls: bool) -> re.Pattern[str]:
-    """The regex for text that is not plain ASCII, compiled on first use (start-up: most names
-    never need it)."""
-    global _BAD_TEXT, _SURROGATE_OR_NUL
-    if _BAD_TEXT is None or _SURROGATE_OR_NUL is None:
-        import re
-
-        # C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF
-        _BAD_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-        _SURROGATE_OR_NUL = re.compile(r"[\x00\ud800-\udfff]")
-    return _BAD_TEXT if controls else _SURROGATE_OR_NUL
+# C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF; compiled on first use
+# (start-up: printable ASCII, most names, never needs them)
+_BAD_TEXT = LazyPattern(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_SURROGATE_OR_NUL = LazyPattern(r"[\x00\ud800-\udfff]")
 
 
 def bad_text(s: str, *, controls: bool = False) -> str | None:
@@ -111,7 +98,7 @@ def bad_text(s: str, *, controls: bool = False) -> str | None:
     """
     if s.isascii() and ("\x00" not in s if not controls else s.isprintable()):
         return None  # the common case, without a regex: printable ASCII holds none of them
-    m = _bad_text_re(controls).search(s)
+    m = (_BAD_TEXT if controls else _SURROGATE_OR_NUL).search(s)
     if m is None:
         return None
     c = ord(m.group())

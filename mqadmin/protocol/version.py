@@ -8,9 +8,7 @@ generated here rather than spelled out, and the tests pin the result.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import re
+from mqadmin.lazyre import LazyPattern
 
 __all__ = [
     "CURRENT",
@@ -78,17 +76,8 @@ HIGHER_VERSION: int = len(NAMES) - 1  # 612
 CURRENT: int = V5_3_3
 """What we put in the ``version`` field: we speak as the 5.3.3 tools do."""
 
-_DOTTED: re.Pattern[str] | None = None
-
-
-def _dotted() -> re.Pattern[str]:
-    """``4.9.8``, ``v5.0.0-SNAPSHOT``: compiled on first use (only user input is read this way)."""
-    global _DOTTED
-    if _DOTTED is None:
-        import re
-
-        _DOTTED = re.compile(r"v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?", re.IGNORECASE)
-    return _DOTTED
+_DOTTED = LazyPattern(r"(?i)v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?")
+"""``4.9.8``, ``v5.0.0-SNAPSHOT``: compiled on first use (only user input is read this way)."""
 
 
 def version_name(ordinal: int) -> str:
@@ -110,7 +99,7 @@ def version_ordinal(name: str) -> int:
     text = name.strip()
     ordinal = _ORDINALS.get(text.upper())
     if ordinal is None:
-        m = _dotted().fullmatch(text)
+        m = _DOTTED.fullmatch(text)
         if m:
             major, minor, patch, snapshot = m.groups()
             key = f"V{int(major)}_{int(minor)}_{int(patch)}" + ("_SNAPSHOT" if snapshot else "")

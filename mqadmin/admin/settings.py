@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from mqadmin.protocol.command import DEFAULT_LANGUAGE, DEFAULT_VERSION
+from mqadmin.record import FrozenRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, ClassVar, NoReturn
+    from typing import NoReturn
 
 __all__ = ["DEFAULT_NAMESRV", "DEFAULT_TIMEOUT", "AdminSettings", "Credentials", "parse_namesrv_list"]
 
@@ -19,27 +20,13 @@ DEFAULT_CONNECT_TIMEOUT = 3.0
 _set = object.__setattr__
 
 
-class _Frozen:
-    """Values that never change once made: equal and hashed by their slots, picklable, read-only.
-
-    Plain classes rather than frozen dataclasses: every command builds these, and ``dataclasses``
-    costs a command start-up milliseconds to import and to generate the methods.
-    """
+class _Frozen(FrozenRecord):
+    """A :class:`~mqadmin.record.FrozenRecord` that is also read-only, as the frozen dataclasses these
+    were: assigning a field raises, and a copy is made by ``with_``. ``__match_args__`` lists the
+    fields in the constructor's order (the repr's, and pickling's)."""
 
     __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-    """The fields in declaration order: the order of the constructor, the repr, equality and hash."""
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._values())
+    __match_args__: tuple[str, ...] = ()
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"cannot assign to field {name!r}")
@@ -48,13 +35,7 @@ class _Frozen:
         raise AttributeError(f"cannot delete field {name!r}")
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return self.__class__, self._values()
-
-    def with_(self, **changes: Any) -> Any:
-        """A copy with ``changes`` (what ``dataclasses.replace`` did)."""
-        values: dict[str, Any] = {name: getattr(self, name) for name in self._fields}
-        values.update(changes)
-        return self.__class__(**values)
+        return self.__class__, tuple(getattr(self, name) for name in self.__match_args__)
 
 
 class Credentials(_Frozen):
@@ -62,7 +43,6 @@ class Credentials(_Frozen):
 
     __slots__ = ("access_key", "secret_key", "security_token")
     __match_args__ = ("access_key", "secret_key", "security_token")
-    _fields = __match_args__
 
     access_key: str
     secret_key: str
@@ -75,11 +55,6 @@ class Credentials(_Frozen):
 
     def __repr__(self) -> str:  # never print a secret by accident
         return f"Credentials(access_key={self.access_key!r}, secret_key='***')"
-
-    def with_(self, **changes: Any) -> Credentials:
-        """A copy with ``changes`` (what ``dataclasses.replace`` did)."""
-        out: Credentials = super().with_(**changes)
-        return out
 
 
 class AdminSettings(_Frozen):
@@ -110,7 +85,6 @@ class AdminSettings(_Frozen):
         "language",
         "namesrv_is_default",
     )
-    _fields = __match_args__
 
     namesrv_addrs: tuple[str, ...]
     timeout: float
@@ -142,13 +116,8 @@ class AdminSettings(_Frozen):
         _set(self, "namesrv_is_default", namesrv_is_default)
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
         return f"AdminSettings({fields})"
-
-    def with_(self, **changes: Any) -> AdminSettings:
-        """A copy with ``changes`` (what ``dataclasses.replace`` did)."""
-        out: AdminSettings = super().with_(**changes)
-        return out
 
 
 def parse_namesrv_list(text: str | None) -> list[str]:

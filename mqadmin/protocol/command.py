@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 
 from mqadmin.protocol.codes import Members, add_members
+from mqadmin.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,11 +89,12 @@ _FIELDS = (
 )
 
 
-class RemotingCommand:
+class RemotingCommand(Record):
     """A request or response; ``ext_fields`` values are always strings, as Java sees them.
 
-    A plain slotted class (servers make one per request): equality compares every field, as a
-    dataclass does, and like a mutable dataclass it is unhashable.
+    A plain slotted record (servers make one per request): equality compares every field, as a
+    dataclass does, and like a mutable dataclass it is unhashable; the repr lists the fields in
+    their wire order.
     """
 
     __slots__ = _FIELDS
@@ -127,44 +129,6 @@ class RemotingCommand:
         # why this request's header text cannot be kept (a lone surrogate or NUL in a field), set by
         # the decoder; a server answers such a request with an error before any handler sees it
         self.bad_text = bad_text
-
-    def _values(self) -> tuple[object, ...]:
-        return (
-            self.code,
-            self.opaque,
-            self.flag,
-            self.language,
-            self.version,
-            self.remark,
-            self.ext_fields,
-            self.body,
-            self.serialize_type,
-            self.style,
-            self.numeric_ext,
-            self.bad_text,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{n}={v!r}" for n, v in zip(_FIELDS, self._values(), strict=True))
-        return f"RemotingCommand({fields})"
-
-    def with_(self, **changes: Any) -> RemotingCommand:
-        """A copy with ``changes`` (field name to value), as ``dataclasses.replace`` made."""
-        out = RemotingCommand.__new__(RemotingCommand)
-        for n, v in zip(_FIELDS, self._values(), strict=True):
-            setattr(out, n, v)
-        for n, v in changes.items():
-            if n not in _FIELDS:
-                raise TypeError(f"RemotingCommand has no field {n!r}")
-            setattr(out, n, v)
-        return out
 
     @classmethod
     def request(

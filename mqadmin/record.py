@@ -6,6 +6,9 @@ command that sends one request, that is more than the request. A :class:`Record`
 with ``__slots__`` and its own ``__init__`` (as fast to build as a dataclass); equality and the
 repr come from here, read off the slots. :class:`FrozenRecord` adds a hash, for values that are
 never changed after they are made (declarations, keys).
+
+A record's fields are the slots of its class and of its bases (bases first), or, where the class
+says so, its ``__match_args__`` (the constructor's order, as a dataclass sets them: the repr's order).
 """
 
 from __future__ import annotations
@@ -14,24 +17,37 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Self
 
-__all__ = ["FrozenRecord", "Record"]
+__all__ = ["FrozenRecord", "Record", "fields_of"]
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def fields_of(cls: type) -> tuple[str, ...]:
+    """The fields of a record class (see the module docstring), worked out once per class."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        given = cls.__dict__.get("__match_args__")
+        if given is not None:
+            names = tuple(given)
+        else:
+            slots = (k.__dict__.get("__slots__", ()) for k in reversed(cls.__mro__))
+            names = tuple(n for s in slots for n in ((s,) if isinstance(s, str) else s))
+        _FIELDS[cls] = names
+    return names
 
 
 class _Slots:
-    """Equality (same class, equal slots) and a dataclass-like repr, from the class's own ``__slots__``
-    (a record's fields are all declared in its class)."""
+    """Equality (same class, equal fields) and a dataclass-like repr, from the fields."""
 
     __slots__ = ()
 
     def _values(self) -> tuple[object, ...]:
-        names: tuple[str, ...] = type(self).__slots__  # type: ignore[assignment]
-        return tuple(getattr(self, name) for name in names)
+        return tuple(getattr(self, name) for name in fields_of(type(self)))
 
     def with_(self, **changes: object) -> Self:
         """A copy with ``changes`` (``dataclasses.replace``): made by ``__init__``, whose parameters
-        are the slots' names."""
-        names: tuple[str, ...] = type(self).__slots__  # type: ignore[assignment]
-        return type(self)(**{**{name: getattr(self, name) for name in names}, **changes})
+        are the fields' names."""
+        return type(self)(**{**{name: getattr(self, name) for name in fields_of(type(self))}, **changes})
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -40,8 +56,7 @@ class _Slots:
         return self._values() == other._values()
 
     def __repr__(self) -> str:
-        names: tuple[str, ...] = type(self).__slots__  # type: ignore[assignment]
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in fields_of(type(self)))
         return f"{type(self).__qualname__}({fields})"
 
 

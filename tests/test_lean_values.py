@@ -46,6 +46,31 @@ def test_record_equality_repr_and_no_hash() -> None:
         hash(Point(1, [2]))  # mutable: unhashable, as a dataclass with eq is
 
 
+class Point3(Point):
+    __slots__ = ("z",)
+
+    def __init__(self, x: int, y: list[int], z: int = 0) -> None:
+        super().__init__(x, y)
+        self.z = z
+
+
+class Ordered(Record):
+    __slots__ = ("a", "b")
+    __match_args__ = ("b", "a")
+
+    def __init__(self, b: int, a: int) -> None:
+        self.b = b
+        self.a = a
+
+
+def test_a_subclass_record_has_its_bases_fields_and_match_args_give_the_order() -> None:
+    assert Point3(1, [2], 3) != Point3(1, [2], 4)  # its own field counts
+    assert Point3(1, [2], 3) != Point3(9, [2], 3)  # and its base's
+    assert repr(Point3(1, [2], 3)) == "Point3(x=1, y=[2], z=3)"
+    assert Point3(1, [2], 3).with_(x=5) == Point3(5, [2], 3)
+    assert repr(Ordered(1, 2)) == "Ordered(b=1, a=2)" and Ordered(1, 2).with_(a=7) == Ordered(1, 7)
+
+
 def test_with_copies_with_changes() -> None:
     p = Point(1, [2])
     q = p.with_(x=5)

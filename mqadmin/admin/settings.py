@@ -23,7 +23,7 @@ _set = object.__setattr__
 class _Frozen(FrozenRecord):
     """A :class:`~mqadmin.record.FrozenRecord` that is also read-only, as the frozen dataclasses these
     were: assigning a field raises, and a copy is made by ``with_``. ``__match_args__`` lists the
-    fields in the constructor's order (the repr's, and pickling's)."""
+    fields in the constructor's order (the record's fields: the repr's, and pickling's)."""
 
     __slots__ = ()
     __match_args__: tuple[str, ...] = ()
@@ -114,10 +114,6 @@ class AdminSettings(_Frozen):
         _set(self, "version", version)
         _set(self, "language", language)
         _set(self, "namesrv_is_default", namesrv_is_default)
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
-        return f"AdminSettings({fields})"
 
 
 def parse_namesrv_list(text: str | None) -> list[str]:

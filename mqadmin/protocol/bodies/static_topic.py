@@ -191,19 +191,24 @@ def _hosted_queues(v: Any, what: str) -> dict[int, list[LogicQueueMappingItem]] 
     return out
 
 
-_INFO_FIELDS = ("topic", "scope", "total_queues", "bname", "epoch", "dirty", "curr_id_map")
-_DETAIL_FIELDS = (*_INFO_FIELDS, "hosted_queues")
-
-
 class TopicQueueMappingDetail(TopicQueueMappingInfo):
     """A broker's full mapping of a static topic, with the history of each logical queue.
 
     ``hosted_queues``: global (logical) queue id → its generations (``ConcurrentHashMap<Integer,
-    List<...>>``). :class:`~mqadmin.record.Record` reads a class's own slots, so this subclass says
-    its fields (the info's and its own) for equality, the repr and :meth:`with_`.
+    List<...>>``). Its fields are the info's and its own, in the constructor's order.
     """
 
     __slots__ = ("hosted_queues",)
+    __match_args__ = (
+        "topic",
+        "scope",
+        "total_queues",
+        "bname",
+        "epoch",
+        "dirty",
+        "curr_id_map",
+        "hosted_queues",
+    )
 
     def __init__(
         self,
@@ -224,16 +229,6 @@ class TopicQueueMappingDetail(TopicQueueMappingInfo):
         self.dirty = dirty
         self.curr_id_map = {} if curr_id_map is _NEW_DICT else curr_id_map
         self.hosted_queues = {} if hosted_queues is _NEW_DICT else hosted_queues
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in _DETAIL_FIELDS])
-
-    def with_(self, **changes: object) -> Self:
-        return type(self)(**{**{name: getattr(self, name) for name in _DETAIL_FIELDS}, **changes})  # type: ignore[arg-type]
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _DETAIL_FIELDS)
-        return f"{type(self).__qualname__}({fields})"
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicQueueMappingDetail") -> Self:

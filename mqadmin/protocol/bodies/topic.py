@@ -504,26 +504,23 @@ def _mapping_details(v: Any, what: str) -> dict[str, TopicQueueMappingDetail] | 
     return j.map_of(v, what, TopicQueueMappingDetail.from_json_obj)
 
 
-_MAPPING_WRAPPER_FIELDS = (
-    "topic_config_table",
-    "data_version",
-    "topic_queue_mapping_info_map",
-    "topic_queue_mapping_detail_map",
-    "mapping_data_version",
-)
-
-
 class TopicConfigAndMappingSerializeWrapper(TopicConfigSerializeWrapper):
     """5.x: the topic table plus the broker's static-topic mappings.
 
     In GET_ALL_TOPIC_CONFIG the tables are the broker's own (topics: ``ConcurrentHashMap(1024)``,
     details: ``ConcurrentHashMap``); in a registration the topic table is a fresh
     ``ConcurrentHashMap`` and the infos a ``HashMap`` (:class:`RegisterBrokerBody` orders them so).
-    :class:`~mqadmin.record.Record` reads a class's own slots, so this subclass says its fields
-    (the wrapper's and its own) for equality, the repr and :meth:`with_`.
+    Its fields are the wrapper's and its own, in the constructor's order.
     """
 
     __slots__ = ("mapping_data_version", "topic_queue_mapping_detail_map", "topic_queue_mapping_info_map")
+    __match_args__ = (
+        "topic_config_table",
+        "data_version",
+        "topic_queue_mapping_info_map",
+        "topic_queue_mapping_detail_map",
+        "mapping_data_version",
+    )
 
     def __init__(
         self,
@@ -544,16 +541,6 @@ class TopicConfigAndMappingSerializeWrapper(TopicConfigSerializeWrapper):
         self.mapping_data_version = (
             DataVersion() if mapping_data_version is _NEW_VERSION else mapping_data_version
         )
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in _MAPPING_WRAPPER_FIELDS])
-
-    def with_(self, **changes: object) -> Self:
-        return type(self)(**{**{name: getattr(self, name) for name in _MAPPING_WRAPPER_FIELDS}, **changes})  # type: ignore[arg-type]
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _MAPPING_WRAPPER_FIELDS)
-        return f"{type(self).__qualname__}({fields})"
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

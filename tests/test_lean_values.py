@@ -195,3 +195,17 @@ def test_jformat_rows_as_java_prints_them() -> None:
     assert jformat("%-8s|%5d|%08.2f|%%|%n", "ab", 42, -3.14159) == "ab      |   42|-0003.14|%|\n"
     assert jformat("%.3s %s %s", "abcdef", None, True) == "abc null true"
     assert jformat("100% sure %d", 1) == "100% sure 1"
+
+
+def test_heartbeat_lock_and_acl_bodies_compare_by_value_as_the_dataclasses_did() -> None:
+    from mqadmin.protocol.bodies.message_queue import MessageQueue
+    from mqadmin.protocol.headers.acl import PlainAccessConfig
+    from mqadmin.protocol.headers.consumer import LockBatchRequestBody
+
+    lock = LockBatchRequestBody("G", "c1", [MessageQueue("T", "a", 0)])
+    assert lock == LockBatchRequestBody("G", "c1", [MessageQueue("T", "a", 0)])
+    assert lock != LockBatchRequestBody("G", "c2", [MessageQueue("T", "a", 0)])
+    assert PlainAccessConfig("ak", "sk", admin=True) == PlainAccessConfig("ak", "sk", admin=True)
+    assert PlainAccessConfig("ak", "sk") != PlainAccessConfig("ak", "other")
+    with pytest.raises(TypeError):
+        hash(lock)  # mutable: unhashable, as before

@@ -9,6 +9,7 @@ What the values may be (key lengths, perms, address patterns) is the broker's ch
 from __future__ import annotations
 
 from mqadmin.protocol.headers.base import RequestHeader, request_header
+from mqadmin.record import Record
 
 __all__ = [
     "CreateAccessConfigRequestHeader",
@@ -53,7 +54,7 @@ class CreateAccessConfigRequestHeader(RequestHeader):
     group_perms: str | None = None
 
 
-class PlainAccessConfig:
+class PlainAccessConfig(Record):
     """One account to create or update (Java ``PlainAccessConfig``): what the admin client sends as a
     :class:`CreateAccessConfigRequestHeader` (None fields are not sent) and the broker reads back."""
 
@@ -67,7 +68,6 @@ class PlainAccessConfig:
         "topic_perms",
         "white_remote_address",
     )
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
 
     def __init__(
         self,

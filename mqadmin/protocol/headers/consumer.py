@@ -32,6 +32,7 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
+from mqadmin.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -393,7 +394,7 @@ def _enum(v: Any, choices: tuple[str, ...], default: str) -> str:
     return default
 
 
-class ConsumerData:
+class ConsumerData(Record):
     """One consumer group of a heartbeat: its settings and subscriptions."""
 
     __slots__ = (
@@ -404,7 +405,6 @@ class ConsumerData:
         "subscriptions",
         "unit_mode",
     )
-    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
 
     def __init__(
         self,
@@ -423,7 +423,7 @@ class ConsumerData:
         self.unit_mode = unit_mode
 
 
-class HeartbeatData:
+class HeartbeatData(Record):
     """HEART_BEAT (34) body: the client, its producer groups and its consumer groups.
 
     :meth:`decode` refuses the whole heartbeat when any group or subscribed topic breaks Java's
@@ -432,7 +432,6 @@ class HeartbeatData:
     """
 
     __slots__ = ("client_id", "consumers", "producer_groups")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, client_id: str, producer_groups: list[str], consumers: list[ConsumerData]) -> None:
         self.client_id = client_id
@@ -486,11 +485,10 @@ def _list(v: Any, what: str) -> list[Any]:
     return v
 
 
-class LockBatchRequestBody:
+class LockBatchRequestBody(Record):
     """LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42) body: whose locks, on which queues."""
 
     __slots__ = ("client_id", "consumer_group", "mq_set")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, consumer_group: str, client_id: str, mq_set: list[MessageQueue]) -> None:
         self.consumer_group = consumer_group

@@ -51,13 +51,13 @@ def java_f(x: float, decimals: int, width: int = 0) -> str:
         whole, _, fraction = mantissa.partition(".")
         digits = int(whole + fraction)  # the value is digits * 10**-scale
         scale = len(fraction) - int(exponent or 0)
-        if scale <= decimals:
-            q = digits * 10 ** (decimals - scale)
+        if scale <= decimals:  # exact: the digits, then zeros (as text: any precision, no int limit)
+            text = str(digits) + "0" * (decimals - scale)
         else:
             unit = 10 ** (scale - decimals)
             q, rest = divmod(digits, unit)
             q += 2 * rest >= unit  # HALF_UP: a tie rounds away from zero
-        text = str(q)
+            text = str(q)
         if decimals:
             text = text.rjust(decimals + 1, "0")
             text = f"{text[:-decimals]}.{text[-decimals:]}"

@@ -209,3 +209,14 @@ def test_heartbeat_lock_and_acl_bodies_compare_by_value_as_the_dataclasses_did()
     assert PlainAccessConfig("ak", "sk") != PlainAccessConfig("ak", "other")
     with pytest.raises(TypeError):
         hash(lock)  # mutable: unhashable, as before
+
+
+def test_results_and_fan_out_results_compare_by_value_as_the_dataclasses_did() -> None:
+    from mqadmin.admin.fanout import FanOutResult
+    from mqadmin.cli.results import Plain
+
+    assert Plain({"a": 1}, "done\n") == Plain({"a": 1}, "done\n") != Plain({"a": 2}, "done\n")
+    assert FanOutResult({"k": 1}, {}, ["k"]) == FanOutResult({"k": 1}, {}, ["k"])
+    assert FanOutResult({"k": 1}, {}, ["k"]) != FanOutResult({"k": 2}, {}, ["k"])
+    with pytest.raises(TypeError):
+        hash(FanOutResult())

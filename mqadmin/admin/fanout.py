@@ -8,6 +8,7 @@ collected, not raised: the caller prints what it got and reports what it missed.
 from __future__ import annotations
 
 from mqadmin.admin.errors import DeadlineError
+from mqadmin.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ else:
 __all__ = ["FanOutResult", "fan_out", "fan_out_threads"]
 
 
-class FanOutResult(_Generic[K, V]):
+class FanOutResult(Record, _Generic[K, V]):
     """Per key, the value or the exception, in the order the keys were given."""
 
     __slots__ = ("errors", "order", "results")
@@ -50,8 +51,6 @@ class FanOutResult(_Generic[K, V]):
         self.results = {} if results is None else results
         self.errors = {} if errors is None else errors
         self.order = [] if order is None else order
-
-    __hash__ = None  # type: ignore[assignment]  # unhashable, as the mutable dataclass it was
 
     def items(self) -> list[tuple[K, V | BaseException]]:
         out: list[tuple[K, V | BaseException]] = []

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+from mqadmin.record import Record
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, ClassVar
@@ -57,7 +59,7 @@ class Result(ABC):
         """The JSON document (before the contract's ``apiVersion`` and conforming)."""
 
 
-class Plain(Result):
+class Plain(Record, Result):
     """An answer whose Java text is a fixed message (``add broker to ... success``) beside its document."""
 
     __slots__ = ("doc", "errors", "message")

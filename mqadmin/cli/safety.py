@@ -87,7 +87,7 @@ def plan_text(title: str, steps: list[Step]) -> str:
     return title + "\n" + "".join(s.line() for s in steps)
 
 
-class Plan(Result):
+class Plan(Record, Result):
     """The ``--dry-run`` answer: the plan as text, or the command's ``doc`` with ``dryRun`` and the
     ``plan``."""
 

@@ -25,7 +25,7 @@ from mqadmin.cli.tablelayout import TableLayout
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_double, parse_int, parse_long
-from mqadmin.record import FrozenRecord
+from mqadmin.record import FrozenRecord, Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -246,7 +246,7 @@ _MORE_LAYOUT = TableLayout(
 """``--output table``: one row per broker, the columns an operator scans (the rest is in ``--json``)."""
 
 
-class ClusterBrokers(Result):
+class ClusterBrokers(Record, Result):
     """clusterList: each broker's row (its text line and its document item). Java prints them with
     the clusters in ``HashMap`` order, broker names sorted and ids in ``HashMap`` order; the document
     by cluster, broker name and id."""

@@ -32,6 +32,7 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
 from mqadmin.protocol.javanum import parse_bool
+from mqadmin.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def perm_string(perm: int) -> str:
     return ("R" if perm & 4 else "-") + ("W" if perm & 2 else "-") + ("X" if perm & 1 else "-")
 
 
-class TopicConfigView(Result):
+class TopicConfigView(Record, Result):
     """A topic's config as the 5.3.3 tool prints it (``TopicConfig.toString()``) and as a document."""
 
     __slots__ = ("config",)
@@ -192,7 +193,7 @@ async def update_topic(
     inv.out.emit(created)
 
 
-class TopicCreated(Result):
+class TopicCreated(Record, Result):
     """updateTopic: the config sent, the brokers it went to and the order conf stored with ``-o true``.
 
     With ``-b`` (``scope`` broker) Java prints the order conf before the success line; with ``-c``
@@ -257,7 +258,7 @@ def _read_topic_configs(path: str) -> list[TopicConfig]:
     return out
 
 
-class TopicListSubmitted(Result):
+class TopicListSubmitted(Record, Result):
     """updateTopicList: the topics of the file and the brokers the batch went to."""
 
     __slots__ = ("brokers", "errors", "topics")
@@ -312,7 +313,7 @@ async def update_topic_list(
 # ------------------------------------------------------------------------------------- deleteTopic
 
 
-class TopicDeleted(Result):
+class TopicDeleted(Record, Result):
     """deleteTopic: the masters asked, and the name servers (asked only when every master deleted it)."""
 
     __slots__ = ("brokers", "cluster", "errors", "name_servers", "topic")
@@ -431,7 +432,7 @@ async def _delete_topic_plan(
 # ------------------------------------------------------------------------------------- updateTopicPerm
 
 
-class PermChanged(Result):
+class PermChanged(Record, Result):
     """updateTopicPerm: each broker's old permission and whether it took the new one; with ``-b``, the
     config sent."""
 
@@ -543,7 +544,7 @@ _STATUS_HEAD = "%-32s  %-4s  %-20s  %-20s    %s%n"
 _STATUS_ROW = "%-32s  %-4d  %-20d  %-20d    %s%n"
 
 
-class TopicStatus(Result):
+class TopicStatus(Record, Result):
     """topicStatus: each queue's offsets and last update, and the topic's put rate."""
 
     __slots__ = ("errors", "offsets", "put_tps", "topic")

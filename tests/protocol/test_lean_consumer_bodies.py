@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import copy
 import pickle
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -57,18 +55,12 @@ from mqadmin.protocol.bodies.group import (
 )
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.topic import DataVersion
+from tests.bare import heavy_in, run_bare
 
 ROOT = Path(__file__).resolve().parents[2]
 
-HEAVY = (
-    "typing dataclasses inspect re enum json collections functools contextlib socket selectors ssl "
-    "asyncio threading logging weakref copy ast tokenize importlib warnings orjson pathlib decimal"
-).split()
 
 BARE = r"""
-import sys
-sys.path.insert(0, {root!r})
-before = set(sys.modules)
 from mqadmin.admin import broker
 from mqadmin.protocol.bodies import answers, connection, consumption, group
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -76,33 +68,29 @@ from mqadmin.protocol.headers import consumer
 
 cc = connection.ConsumerConnection(
     [connection.Connection("c1", "10.0.0.1:1", "JAVA", 479)],
-    {{"T": connection.SubscriptionData("T", "a || b", ["a", "b"], [97, 98], 5)}},
+    {"T": connection.SubscriptionData("T", "a || b", ["a", "b"], [97, 98], 5)},
     "CONSUME_PASSIVELY", "CLUSTERING", "CONSUME_FROM_LAST_OFFSET",
 )
 assert connection.ConsumerConnection.decode(cc.encode()) == cc and cc.min_version() == 479
-wrapper = group.SubscriptionGroupWrapper({{"G": group.SubscriptionGroupConfig("G").as_5x()}})
+wrapper = group.SubscriptionGroupWrapper({"G": group.SubscriptionGroupConfig("G").as_5x()})
 assert group.SubscriptionGroupWrapper.decode(wrapper.encode()) == wrapper
-assert answers.GroupList.decode(b'{{"groupList":["b","a","b"]}}').group_list == ["b", "a"]
+assert answers.GroupList.decode(b'{"groupList":["b","a","b"]}').group_list == ["b", "a"]
 info = consumption.ConsumerRunningInfo.decode(
-    b'{{"properties":{{"consumeType":"CONSUME_PASSIVELY"}},"subscriptionSet":[{{"topic":"T","subString":"*"}}],'
-    b'"mqTable":{{{{"brokerName":"b","queueId":0,"topic":"T"}}:{{"commitOffset":5}}}}}}'
+    b'{"properties":{"consumeType":"CONSUME_PASSIVELY"},"subscriptionSet":[{"topic":"T","subString":"*"}],'
+    b'"mqTable":{{"brokerName":"b","queueId":0,"topic":"T"}:{"commitOffset":5}}}'
 )
 assert info.subscriptions[0].tree_key == "T@*" and list(info.mq_table.values())[0].commit_offset == 5
 hb = consumer.HeartbeatData.decode(
-    b'{{"clientID":"c1","consumerDataSet":[{{"groupName":"G","subscriptionDataSet":[{{"topic":"T"}}]}}]}}'
+    b'{"clientID":"c1","consumerDataSet":[{"groupName":"G","subscriptionDataSet":[{"topic":"T"}]}]}'
 )
 assert hb.consumers[0].subscriptions[0].topic == "T"
 assert broker.max_offset_header(MessageQueue("T", "b", 1)).queue_id == 1
-heavy = {heavy!r}
-print(" ".join(m for m in heavy if m in sys.modules and m not in before))
 """
 
 
 def test_bodies_import_and_read_nothing_heavy() -> None:
-    code = BARE.format(root=str(ROOT), heavy=HEAVY)
-    r = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=False)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "", f"imported: {r.stdout.strip()}"
+    _, names = run_bare(BARE)
+    assert not heavy_in(names), f"imported: {heavy_in(names)}"
 
 
 def test_positional_order_and_defaults_as_the_dataclasses_had() -> None:

@@ -15,7 +15,6 @@ import builtins
 import dataclasses
 import inspect
 import re
-import subprocess
 import sys
 import typing
 from pathlib import Path
@@ -40,33 +39,23 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
+from tests.bare import heavy_in, run_bare
 
 ROOT = Path(__file__).resolve().parents[2]
 
-HEAVY = (
-    "typing dataclasses inspect re enum json collections functools contextlib socket selectors ssl "
-    "asyncio threading logging weakref copy ast tokenize importlib warnings orjson pathlib"
-).split()
 
 CLIENT = r"""
-import sys
-sys.path.insert(0, {root!r})
-before = set(sys.modules)
 from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
 compiled = []
 sys.addaudithook(lambda event, args: compiled.append(args) if event == "compile" else None)
-assert GetRouteInfoRequestHeader(topic="T").check().to_ext() == {{"topic": "T"}}
+assert GetRouteInfoRequestHeader(topic="T").check().to_ext() == {"topic": "T"}
 assert compiled == [], compiled  # a process's first compile costs a millisecond
-heavy = {heavy!r}
-print(" ".join(m for m in heavy if m in sys.modules and m not in before))
 """
 
 
 def test_topic_route_header_imports_nothing_heavy() -> None:
-    code = CLIENT.format(root=str(ROOT), heavy=HEAVY)
-    r = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=False)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "", f"imported: {r.stdout.strip()}"
+    _, names = run_bare(CLIENT)
+    assert not heavy_in(names), f"imported: {heavy_in(names)}"
 
 
 # -------------------------------------------------------------------- the dataclass it was

@@ -29,18 +29,12 @@ from mqadmin.protocol.codes import LanguageCode, language_from_code
 from mqadmin.protocol.codes import SerializeType as SerializeCode
 from mqadmin.protocol.command import HeaderStyle, RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
+from tests.bare import heavy_in, run_bare
 
 ROOT = Path(__file__).resolve().parents[2]
 
-HEAVY = (
-    "typing dataclasses inspect re enum json collections functools contextlib socket selectors ssl "
-    "asyncio threading logging weakref copy ast tokenize importlib warnings orjson pathlib decimal"
-).split()
 
 CLIENT_PATH = r"""
-import sys
-sys.path.insert(0, {root!r})
-before = set(sys.modules)
 from mqadmin.protocol import frame, names
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, language_from_name
@@ -49,13 +43,13 @@ from mqadmin.protocol.fastjson import loads
 
 assert names.check_topic("T") is None and names.bad_text("T") is None
 assert names.check_name("cluster", "DefaultCluster") is None
-req = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC, {{"topic": "T"}})
+req = RemotingCommand.request(RequestCode.GET_ROUTEINFO_BY_TOPIC, {"topic": "T"})
 wire = frame.encode(req)
-assert frame.decode(wire).ext_fields == {{"topic": "T"}}
-legacy = (b'{{"brokerDatas":[{{"brokerAddrs":{{0:"127.0.0.1:10911",1:"127.0.0.1:10921"}},'
-          b'"brokerName":"b","cluster":"C"}}],"filterServerTable":{{}},'
-          b'"queueDatas":[{{"brokerName":"b","perm":6,"readQueueNums":4,"topicSysFlag":0,"writeQueueNums":4}}]}}')
-standard = legacy.replace(b"{{0:", b'{{"0":').replace(b",1:", b',"1":')
+assert frame.decode(wire).ext_fields == {"topic": "T"}
+legacy = (b'{"brokerDatas":[{"brokerAddrs":{0:"127.0.0.1:10911",1:"127.0.0.1:10921"},'
+          b'"brokerName":"b","cluster":"C"}],"filterServerTable":{},'
+          b'"queueDatas":[{"brokerName":"b","perm":6,"readQueueNums":4,"topicSysFlag":0,"writeQueueNums":4}]}')
+standard = legacy.replace(b"{0:", b'{"0":').replace(b",1:", b',"1":')
 answers = []
 for body in (legacy, standard):
     resp = req.response(0, None, None, body)
@@ -63,21 +57,17 @@ for body in (legacy, standard):
     got = frame.FrameDecoder().feed(frame.encode(resp))[0]
     assert got.serialize_type is SerializeType.JSON and got.code == 0
     route = TopicRouteData.decode(got.body)
-    assert route.broker_datas[0].broker_addrs == {{0: "127.0.0.1:10911", 1: "127.0.0.1:10921"}}
+    assert route.broker_datas[0].broker_addrs == {0: "127.0.0.1:10911", 1: "127.0.0.1:10921"}
     answers.append(route)
 assert answers[0] == answers[1]
-assert loads(legacy)["brokerDatas"][0]["brokerAddrs"] == {{0: "127.0.0.1:10911", 1: "127.0.0.1:10921"}}
+assert loads(legacy)["brokerDatas"][0]["brokerAddrs"] == {0: "127.0.0.1:10911", 1: "127.0.0.1:10921"}
 assert language_from_name("JAVA").value == 0
-heavy = {heavy!r}
-print(" ".join(m for m in heavy if m in sys.modules and m not in before))
 """
 
 
 def test_client_path_imports_nothing_heavy() -> None:
-    code = CLIENT_PATH.format(root=str(ROOT), heavy=HEAVY)
-    r = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=False)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "", f"imported: {r.stdout.strip()}"
+    _, names = run_bare(CLIENT_PATH)
+    assert not heavy_in(names), f"imported: {heavy_in(names)}"
 
 
 def test_a_refused_header_still_says_what_json_says_in_a_bare_interpreter() -> None:

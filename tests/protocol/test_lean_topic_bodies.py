@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import copy
 import pickle
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -38,42 +36,32 @@ from mqadmin.protocol.bodies.topic import (
     TopicConfigSerializeWrapper,
     TopicList,
 )
+from tests.bare import heavy_in, run_bare
 
 ROOT = Path(__file__).resolve().parents[2]
 
-HEAVY = (
-    "typing dataclasses inspect re enum json collections functools contextlib socket selectors ssl "
-    "asyncio threading logging weakref copy ast tokenize importlib warnings orjson pathlib decimal"
-).split()
 
 BARE = r"""
-import sys
-sys.path.insert(0, {root!r})
-before = set(sys.modules)
 from mqadmin.protocol.bodies import kv, message_queue, register, static_topic, stats, topic
 
-names = topic.TopicList.decode(b'{{"topicList":["a","b","c"]}}', concurrent=True)
+names = topic.TopicList.decode(b'{"topicList":["a","b","c"]}', concurrent=True)
 assert names.topic_list == ["a", "b", "c"] and names.concurrent
 assert topic.TopicList.decode(names.encode()) == names
-w = topic.TopicConfigSerializeWrapper({{"t": topic.TopicConfig("t")}}, topic.DataVersion(1, 2))
+w = topic.TopicConfigSerializeWrapper({"t": topic.TopicConfig("t")}, topic.DataVersion(1, 2))
 assert topic.TopicConfigSerializeWrapper.decode(w.encode()) == w
-assert kv.KVTable.decode(b'{{"table":{{"k":"v"}}}}').table == {{"k": "v"}}
-body = (b'{{"consumeTps":1.5,"offsetTable":{{{{"brokerName":"b","queueId":0,"topic":"T"}}:'
-        b'{{"brokerOffset":3,"consumerOffset":1,"lastTimestamp":0}}}}}}')
+assert kv.KVTable.decode(b'{"table":{"k":"v"}}').table == {"k": "v"}
+body = (b'{"consumeTps":1.5,"offsetTable":{{"brokerName":"b","queueId":0,"topic":"T"}:'
+        b'{"brokerOffset":3,"consumerOffset":1,"lastTimestamp":0}}}')
 cs = stats.ConsumeStats.decode(body)
 assert cs.total_diff() == 2 and message_queue.MessageQueue("T", "b", 0) in cs.offset_table
 rb = register.RegisterBrokerBody(w, [])
 assert rb.encode(compress=True) and rb.encode()
-heavy = {heavy!r}
-print(" ".join(m for m in heavy if m in sys.modules and m not in before))
 """
 
 
 def test_bodies_import_and_read_nothing_heavy() -> None:
-    code = BARE.format(root=str(ROOT), heavy=HEAVY)
-    r = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, check=False)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "", f"imported: {r.stdout.strip()}"
+    _, names = run_bare(BARE)
+    assert not heavy_in(names), f"imported: {heavy_in(names)}"
 
 
 def test_positional_order_and_defaults_as_the_dataclasses_had() -> None:

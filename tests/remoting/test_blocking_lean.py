@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import pickle
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -25,18 +22,8 @@ from hypothesis import strategies as st
 from mqadmin.admin.settings import AdminSettings, Credentials
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.remoting.blocking import _errnos, _host_name, os_reason
+from tests.bare import heavy_in, run_bare
 from tests.servers import NameServerProcess
-
-SOURCE_ROOT = str(Path(__file__).resolve().parents[2])
-
-HEAVY = frozenset(
-    {
-        "typing", "dataclasses", "inspect", "re", "enum", "json", "collections", "functools",
-        "contextlib", "socket", "selectors", "ssl", "asyncio", "threading", "logging", "weakref", "copy",
-        "ast", "tokenize", "importlib", "warnings", "pathlib", "tempfile", "orjson", "stringprep",
-        "unicodedata",
-    }
-)  # fmt: skip
 
 _LEAN_MODULES = (
     "mqadmin.atomicfile",
@@ -49,21 +36,9 @@ _LEAN_MODULES = (
 )
 
 
-def _bare(code: str) -> tuple[str, set[str]]:
-    """Run ``code`` in a bare interpreter; its stdout and the modules it imported."""
-    prog = (
-        f"import sys\nsys.path.insert(0, {SOURCE_ROOT!r})\nbefore = set(sys.modules)\n{code}\n"
-        "print(' '.join(sorted(set(sys.modules) - before)))\n"
-    )
-    p = subprocess.run([sys.executable, "-I", "-S", "-c", prog], capture_output=True, text=True, timeout=30)
-    assert p.returncode == 0, p.stderr
-    *out, names = p.stdout.splitlines()
-    return "\n".join(out), set(names.split())
-
-
 def test_a_blocking_request_imports_nothing_heavy(namesrv: NameServerProcess) -> None:
     port = namesrv.addr.rpartition(":")[2]
-    out, names = _bare(
+    out, names = run_bare(
         "from mqadmin.protocol.command import RemotingCommand\n"
         "from mqadmin.remoting.blocking import BlockingClient\n"
         "client = BlockingClient(connect_timeout=3.0)\n"
@@ -77,7 +52,7 @@ def test_a_blocking_request_imports_nothing_heavy(namesrv: NameServerProcess) ->
     assert [ln.split()[:2] for ln in lines] == [[namesrv.addr, "0"], [f"localhost:{port}", "0"]]
     assert all(int(ln.split()[2]) > 0 for ln in lines)  # a cluster table came back
     assert "mqadmin.remoting.blocking" in names and "mqadmin.admin.fanout" in names
-    heavy = sorted(n for n in names if n.split(".")[0] in HEAVY)
+    heavy = heavy_in(names, "stringprep", "unicodedata")  # and the IDNA codec's
     assert not heavy, heavy
     assert "encodings.idna" not in names
     assert "mqadmin.remoting.diagnose" not in names and "mqadmin.remoting.client" not in names

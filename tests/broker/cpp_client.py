@@ -6,6 +6,7 @@ Prints one JSON object per line on stdout:
     produce NS TOPIC COUNT [--group G] [--size BYTES] [--tag T]
         {"event": "sent", "body": "m0", "status": "OK", "msg_id": "...", "offset": 0}
         {"event": "error", "i": 7, "error": "..."}           (a send that raised)
+        {"event": "retry", "i": 7, "error": "..."}           (see below)
         {"event": "done", "sent": 1000, "seconds": 1.23}
     consume NS TOPIC GROUP --expect N --timeout S [--idle S]
         {"event": "recv", "msg_id": "...", "body": "...", "queue_id": 0, "queue_offset": 3}
@@ -14,12 +15,19 @@ Prints one JSON object per line on stdout:
 ``consume`` stops after ``--expect`` distinct messages (id and body: the C++ client's ids repeat
 across producer processes) followed by ``--idle`` quiet seconds (to catch
 duplicates), or at ``--timeout``; then it shuts the consumer down, which commits its offsets.
+
+A send is retried (once per message, reported as ``retry``) only when the client's own log shows
+the one race of its own that we know: while another of its threads holds the connection table to
+open a connection (the start-up heartbeat to a second broker of the route), ``CreateTransport``
+gives up its try-lock at once ("get timed_mutex timeout") and the send ends as "No route info".
+Any other failure is an ``error``, and so is this one a second time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -28,6 +36,39 @@ import time
 def emit(**fields: object) -> None:
     sys.stdout.write(json.dumps(fields) + "\n")
     sys.stdout.flush()
+
+
+LOCK_MISS = "get timed_mutex timeout"
+"""What the C++ client logs when ``CreateTransport`` did not get its connection table's lock."""
+
+
+class ClientLog:
+    """The C++ client's log of this process (``~/logs/rocketmq-cpp/<pid>_rocketmq-cpp.log.0``): what it
+    wrote since :meth:`mark`."""
+
+    def __init__(self) -> None:
+        self.path = os.path.expanduser(f"~/logs/rocketmq-cpp/{os.getpid()}_rocketmq-cpp.log.0")
+        self.offset = 0
+
+    def mark(self) -> None:
+        try:
+            self.offset = os.path.getsize(self.path)
+        except OSError:
+            self.offset = 0
+
+    def since_mark(self) -> str:
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                text = f.read()
+        except OSError:
+            return ""
+        return text.decode("utf-8", "replace")
+
+
+def lost_the_lock_race(error: Exception, log: ClientLog) -> bool:
+    """Whether this send failed because the client missed its own connection-table lock."""
+    return "No route info" in str(error) and LOCK_MISS in log.since_mark()
 
 
 def produce(args: argparse.Namespace) -> int:
@@ -39,6 +80,7 @@ def produce(args: argparse.Namespace) -> int:
     filler = "x" * max(0, args.size)
     started = time.monotonic()
     sent = 0
+    log = ClientLog()
     try:
         for i in range(args.count):
             msg = Message(args.topic)
@@ -46,8 +88,16 @@ def produce(args: argparse.Namespace) -> int:
             msg.set_tags(args.tag)
             body = f"{args.prefix}{i}"
             msg.set_body(f"{body}|{filler}" if args.size else body)
+            log.mark()
             try:
-                result = producer.send_sync(msg)
+                try:
+                    result = producer.send_sync(msg)
+                except Exception as e:
+                    if not lost_the_lock_race(e, log):
+                        raise
+                    emit(event="retry", i=i, error=str(e)[:300])
+                    time.sleep(0.2)
+                    result = producer.send_sync(msg)
             except Exception as e:  # a failed send is reported, the run goes on
                 emit(event="error", i=i, error=str(e)[:300])
                 continue

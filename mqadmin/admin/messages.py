@@ -12,7 +12,6 @@ rendering them is the CLI's business.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import weakref
 from collections.abc import Sequence
@@ -402,11 +401,12 @@ class MessageOps(Family):
                 ok=(ResponseCode.SUCCESS, ResponseCode.QUERY_NOT_FOUND),
             )
 
-        answers = await asyncio.gather(*(ask(a) for a in addrs), return_exceptions=True)
+        # every broker at once, on either client; each ask ends on its own request timeout
+        answers = await self.core.fan_out(addrs, ask, code=RequestCode.QUERY_MESSAGE)
         found: list[MessageExt] = []
         failures: list[RemotingError] = []
         last_update = 0
-        for addr, resp in zip(addrs, answers, strict=True):
+        for addr, resp in answers.items():
             if isinstance(resp, RemotingError):
                 failures.append(resp)
                 continue

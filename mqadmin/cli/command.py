@@ -10,10 +10,13 @@ A command module declares the Java options and an ``async`` function; its click 
 - resolves the connection settings, runs the function on an event loop with a lazily created
   :class:`~mqadmin.admin.api.MQAdmin`, and turns failures into one stderr line and an exit code.
 
-A command that sends a handful of requests (``topicRoute``) is declared ``blocking``: its function
-then runs without an event loop, on the blocking client (:mod:`mqadmin.remoting.blocking`), the same
-code awaiting calls that never suspend. Such a command is also parsed without click when its
-arguments are plain (:mod:`mqadmin.cli.leanargs`): start-up is then the interpreter's and the codec's.
+A command runs without an event loop, on the blocking client (:mod:`mqadmin.remoting.blocking`): the
+same code awaiting calls that never suspend, asking several brokers at once on threads
+(:meth:`~mqadmin.admin.core.AdminCore.fan_out`). Start-up is then the interpreter's, the codec's and
+the command's, not asyncio's. A command that needs the loop itself (a pause between rounds, pulls
+read ahead, a server) says ``blocking=False``, or a test of its parameters; a ``-i`` watch always
+runs on the loop. A command with plain arguments is also parsed without click
+(:mod:`mqadmin.cli.leanargs`).
 
 This module declares and runs; it does not import click. The click command of a declaration is made
 when click parses it (:mod:`mqadmin.cli.clickcommand`).
@@ -45,7 +48,13 @@ if TYPE_CHECKING:
     Blocking = bool | Callable[[dict[str, Any]], bool]
     """Whether a command runs on the blocking client: always, never, or as its parameters say."""
 
-__all__ = ["CommandSpec", "Invocation", "java_command", "read_json_list", "run_command"]
+__all__ = ["CommandSpec", "Invocation", "java_command", "once", "read_json_list", "run_command"]
+
+
+def once(params: dict[str, Any]) -> bool:
+    """``blocking`` of a command whose own ``-i`` repeats it with a pause on the event loop: without
+    ``-i`` it runs once, on the blocking client."""
+    return params.get("interval") is None
 
 
 class Invocation:
@@ -403,7 +412,7 @@ class CommandSpec:
         epilog: str = "",
         own: tuple[OurOpt | click.Option, ...] = (),
         watch: bool = False,
-        blocking: Blocking = False,
+        blocking: Blocking = True,
     ) -> None:
         self.name = name
         self.desc = desc
@@ -426,7 +435,7 @@ def java_command(
     epilog: str = "",
     own: Sequence[OurOpt | click.Option] = (),
     watch: bool = False,
-    blocking: Blocking = False,
+    blocking: Blocking = True,
 ) -> Callable[[CommandFunc], CommandSpec]:
     """Decorator: ``@java_command("topicRoute", [...])`` on an async function.
 
@@ -434,8 +443,9 @@ def java_command(
     and the command is filed there under its name for the loader (:func:`~mqadmin.cli.registry.define`).
     ``own`` are options of ours the Java command does not have; they get their own help section.
     ``watch`` adds ``-i SECONDS``: the command runs again every SECONDS until interrupted.
-    ``blocking`` (True, or a test of the parameters) runs it without an event loop: for commands that
-    send a handful of requests, whose every await is an admin call (:mod:`mqadmin.remoting.blocking`).
+    ``blocking`` (the default, or a test of the parameters) runs it without an event loop: every await
+    of the command is then an admin call (:mod:`mqadmin.remoting.blocking`). ``blocking=False`` is for
+    a command that awaits the loop itself (``asyncio.sleep``, tasks, a server).
     A command declaring its own ``-n`` (with ``dest="namesrv"``) replaces the common one, as a
     commons-cli option of the same key does.
     """

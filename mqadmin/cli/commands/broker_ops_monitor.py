@@ -48,6 +48,7 @@ RETRY_PREFIX = "%RETRY%"
             help="Seconds between rounds.",
         ),
     ],
+    blocking=False,  # rounds with pauses on the loop
 )
 async def start_monitoring(inv: Invocation, rounds: int, first_delay: float, interval: float) -> None:
     loop = asyncio.get_running_loop()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, java_command, once
 from mqadmin.cli.common import WATCH_COUNT
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -330,7 +330,7 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
     '"commitLogDiskRatio", "activated", "ok"}], "errors"?}; with -m each broker has "putTotalYesterday", '
     '"getTotalYesterday", "putTotalToday", "getTotalToday" instead; with -i one line per round '
     "(mqadmin schema clusterList)",
-    blocking=lambda params: params.get("interval") is None,  # a -i watch sleeps on the event loop
+    blocking=once,  # a -i watch sleeps on the event loop
 )
 async def cluster_list(
     inv: Invocation,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.brokertargets import master_addrs
-from mqadmin.cli.command import Invocation, java_command
+from mqadmin.cli.command import Invocation, java_command, once
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -117,6 +117,7 @@ def _ha_text(addr: str, info: Any) -> str:
     '"error": str}], "errors": [...]?} (HARuntimeInfo: the broker\'s body, fastjson names: master, '
     "masterCommitLogMaxOffset, inSyncSlaveNums, haConnectionInfo, haClientRuntimeInfo); "
     "with -i one compact document per round",
+    blocking=once,  # -i repeats it with a pause on the loop
 )
 async def ha_status(
     inv: Invocation, cluster_name: str | None, broker_addr: str | None, interval: str | None
@@ -182,6 +183,7 @@ def _closed_epochs(cache: Any) -> list[Any]:
     json_doc='{"brokers": [{"addr": str, "ok": true, "clusterName": str, "brokerName": str, "brokerId": int, '
     '"maxOffset": int, "epochs": [{"epoch": int, "startOffset": int, "endOffset": int}]} | '
     '{"addr": str, "ok": false, "error": str}], "errors": [...]?} (the last epoch ends at maxOffset)',
+    blocking=once,  # -i repeats it with a pause on the loop
 )
 async def get_broker_epoch(
     inv: Invocation, cluster_name: str | None, broker_name: str | None, interval: str | None
@@ -277,6 +279,7 @@ class SyncStates(Result):
     '"masterEpoch": int, "syncStateSetEpoch": int, "inSyncReplicas": [ReplicaIdentity], '
     '"notInSyncReplicas": [ReplicaIdentity]}}} (ReplicaIdentity: {"brokerName", "brokerId", '
     '"brokerAddress", "alive"}); with -i one compact document per round',
+    blocking=once,  # -i repeats it with a pause on the loop
 )
 async def get_sync_state_set(
     inv: Invocation,

@@ -132,6 +132,7 @@ def _askable_tables(
     "holds both unless -t or -g narrows it. Retry and DLQ topics only with -s. A topic or group whose "
     'name no tool could create again (a group named "" that a Java broker keeps) is left out, with '
     "a warning.",
+    blocking=False,  # asks each broker's tables at once on the loop
 )
 async def export_metadata(
     inv: Invocation,
@@ -523,6 +524,7 @@ _WEB_CONFIG = click.Option(
     "(the page, with rocketmq_namesrv_up 0, is still printed). --listen answers 200 with such a page "
     "on every scrape, within the scrape's deadline.",
     own=[_FORMAT, _LISTEN, _NAMES, _SCRAPE_TIMEOUT, _CACHE_INTERVAL, _WEB_CONFIG],
+    blocking=False,  # a scrape asks every broker at once; --listen serves
 )
 async def export_metrics(
     inv: Invocation,

@@ -101,6 +101,7 @@ _JSON_LINES = OurOpt(
     ],
     json_doc=QUEUE_JSON_DOC + " (body null with -d false); with --json-lines one message object a line",
     own=[_JSON_LINES],
+    blocking=False,  # the next pull is read ahead on the loop
 )
 async def print_msg(
     inv: Invocation,

@@ -259,6 +259,7 @@ def _gmt8_now() -> str:
     ],
     json_doc='one compact document per line and round: {"round": int, "brokers": [{"cluster": str, '
     '"brokerName": str, "rtMs": float|null, "successCount": int, "failCount": int}]}',
+    blocking=False,  # rounds every -i seconds until stopped
 )
 async def cluster_rt(
     inv: Invocation,

@@ -102,7 +102,6 @@ class RouteView(Result):
     '"orderTopicConf": str?, "queueDatas": [{"brokerName": str, "perm": int, "readQueueNums": int, '
     '"topicSysFlag": int, "writeQueueNums": int}], "topicQueueMappingByBroker": {...}?} '
     "(the route as the name server holds it; -l prints the same data)",
-    blocking=True,
 )
 async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
     route = await inv.admin.namesrv.examine_topic_route_info(topic.strip())
@@ -136,7 +135,6 @@ class Names(Result):
     "topicClusterList",
     [TOPIC],
     json_doc='{"clusters": [str]} (the clusters holding the topic\'s first broker)',
-    blocking=True,
 )
 async def topic_cluster_list(inv: Invocation, topic: str) -> None:
     from mqadmin.protocol.headers.base import HeaderError

@@ -590,7 +590,6 @@ class TopicStatus(Record, Result):
     "so this works against 4.x and 5.x brokers alike. When some brokers do not answer, the queues of "
     "the others are shown, each failure is on stderr and the exit code is 6.",
     watch=True,
-    blocking=True,
 )
 async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None:
     t = topic.strip()

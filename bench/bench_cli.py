@@ -240,7 +240,22 @@ def main() -> int:
         f"heavier packages: {bad or 'none'}; "
         f"other command modules: {others or 'none'}"
     )
+    if launcher_imports_re(mqadmin):
+        print(
+            f"note: {mqadmin} itself imports re (a launcher written by an older pip, 23.x): "
+            "reinstall with a current pip to time mqadmin rather than its launcher"
+        )
     return 0 if ratio <= GOAL_RATIO and not bad and not others else 1
+
+
+def launcher_imports_re(script: str) -> bool:
+    """Whether the console script pip wrote imports ``re`` (older pips' template does, to strip a
+    Windows suffix from ``argv[0]``): that costs every command, whatever it imports."""
+    try:
+        head = Path(script).read_bytes()[:2000]
+    except OSError:
+        return False
+    return b"\nimport re\n" in head
 
 
 if __name__ == "__main__":

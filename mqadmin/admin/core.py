@@ -50,8 +50,9 @@ _DONE: Any = object()
 
 
 class AdminCore:
-    """Requests to name servers and brokers over one :class:`RemotingClient`, or over a
-    :class:`BlockingClient` (``blocking=True``) for a command that sends a handful of requests.
+    """Requests to name servers and brokers over one :class:`BlockingClient` (``blocking=True``: a
+    command, which runs without an event loop), or over a :class:`RemotingClient` (a command that
+    needs the loop, the exporter, the servers' own admin calls).
 
     On the blocking client every method runs to its end without suspending (drive it with
     :func:`mqadmin.remoting.blocking.run_sync`): the same request building and answer parsing serve
@@ -218,7 +219,8 @@ class AdminCore:
 
     async def gather(self, *calls: Awaitable[Any]) -> list[Any]:
         """The results of ``calls`` in order: all at once on the event loop (``asyncio.gather``), one
-        after the other on the blocking client. The first failure is raised either way."""
+        after the other on the blocking client (for a few calls to one broker; calls to many brokers
+        are a :meth:`fan_out`, on threads there). The first failure is raised either way."""
         if not self.blocking:
             import asyncio
 

@@ -32,16 +32,18 @@ record's own bytes (zlib inflation is bounded separately by ``max_inflated_size`
 
 from __future__ import annotations
 
-import re
 import struct
 import zlib
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from enum import IntEnum
-from typing import Final
 
+from mqadmin.protocol.codes import Members, add_members
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.msgid import create_offset_msg_id, host_to_bytes, java_host_address
+from mqadmin.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import ClassVar, Final
 
 __all__ = [
     "BLANK_MAGIC_CODE",
@@ -172,12 +174,23 @@ class MessageConst:
     )  # fmt: skip
 
 
-class CompressionType(IntEnum):
-    """Body compression of 5.x, kept in sys-flag bits 8-10 (4.x always meant zlib)."""
+class CompressionType(int, metaclass=Members):
+    """Body compression of 5.x, kept in sys-flag bits 8-10 (4.x always meant zlib).
 
-    LZ4 = 1
-    ZSTD = 2
-    ZLIB = 3
+    An ``IntEnum`` in all but the import (see :class:`mqadmin.protocol.codes.Members`):
+    ``CompressionType(3) is CompressionType.ZLIB``, ``.name``, ``.value``.
+    """
+
+    name: str
+    value: int
+    LZ4: ClassVar[CompressionType]
+    ZSTD: ClassVar[CompressionType]
+    ZLIB: ClassVar[CompressionType]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
+
+    __str__ = int.__repr__  # "3", as IntEnum's str()
 
     @classmethod
     def find_by_value(cls, value: int) -> CompressionType:
@@ -192,6 +205,9 @@ class CompressionType(IntEnum):
     @property
     def compression_flag(self) -> int:
         return self.value << 8
+
+
+add_members(CompressionType, {"LZ4": 1, "ZSTD": 2, "ZLIB": 3})
 
 
 class MessageSysFlag:
@@ -346,26 +362,54 @@ def body_crc32(body: bytes) -> int:
 # --- message types --------------------------------------------------------------------------------
 
 
-_JAVA_INT = re.compile(r"[+-]?[0-9]+")
-
-
 def _parse_java_int(value: str, name: str) -> int:
     """``Integer.parseInt`` semantics: ASCII digits with an optional sign, nothing else."""
-    if not _JAVA_INT.fullmatch(value):
+    digits = value[1:] if value[:1] in ("+", "-") else value
+    if not (digits.isascii() and digits.isdigit()):
         raise ProtocolError(f"property {name} is not a number: {value!r}")
     return int(value)
 
 
-@dataclass
-class Message:
-    """What a producer sends: topic, flag, properties and body (``org.apache.rocketmq...Message``)."""
+class Message(Record):
+    """What a producer sends: topic, flag, properties and body (``org.apache.rocketmq...Message``).
 
-    topic: str = ""
-    flag: int = 0
-    properties: dict[str, str] = field(default_factory=dict)
-    body: bytes = b""
-    #: Java keeps this beside the properties; it never travels in a record.
-    transaction_id: str | None = field(default=None, compare=False)
+    A record (as the dataclass it was): equal when the fields Java's record holds are equal, so
+    ``transaction_id`` (Java keeps it beside the properties; it never travels in a record) is left out
+    of equality but not of the repr or of :meth:`with_`.
+    """
+
+    __slots__ = ("body", "flag", "properties", "topic", "transaction_id")
+    __match_args__ = ("topic", "flag", "properties", "body", "transaction_id")
+    #: The fields equality compares and the repr shows, in order.
+    _COMPARED: ClassVar[tuple[str, ...]] = ("topic", "flag", "properties", "body")
+    _SHOWN: ClassVar[tuple[str, ...]] = __match_args__
+
+    topic: str
+    flag: int
+    properties: dict[str, str]
+    body: bytes
+    transaction_id: str | None
+
+    def __init__(
+        self,
+        topic: str = "",
+        flag: int = 0,
+        properties: dict[str, str] | None = None,
+        body: bytes = b"",
+        transaction_id: str | None = None,
+    ) -> None:
+        self.topic = topic
+        self.flag = flag
+        self.properties = {} if properties is None else properties
+        self.body = body
+        self.transaction_id = transaction_id
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple([getattr(self, name) for name in self._COMPARED])
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._SHOWN)
+        return f"{type(self).__qualname__}({fields})"
 
     def get_property(self, name: str) -> str | None:
         return self.properties.get(name)
@@ -462,7 +506,6 @@ class Message:
             self.properties[name] = value
 
 
-@dataclass
 class MessageExt(Message):
     """A stored message: every commit-log field plus what the decoder derives.
 
@@ -470,31 +513,122 @@ class MessageExt(Message):
     the bytes as stored are kept in ``raw_body``, so :func:`encode_message` can write the record back
     byte for byte. Hosts are textual (Java's ``getHostAddress`` form); which width they take on the
     wire is decided by the V6 bits of ``sys_flag``.
+
+    Equality leaves out ``transaction_id``, ``broker_name`` (set by the client after a pull, 5.x;
+    never part of a record), ``raw_body`` and what the decoder keeps for re-encoding; the repr leaves
+    out the last two.
     """
 
-    queue_id: int = 0
-    store_size: int = 0
-    queue_offset: int = 0
-    sys_flag: int = 0
-    born_timestamp: int = 0
-    born_host: str = "0.0.0.0"
-    born_port: int = 0
-    store_timestamp: int = 0
-    store_host: str = "0.0.0.0"
-    store_port: int = 0
-    commit_log_offset: int = 0
-    body_crc: int = 0
-    reconsume_times: int = 0
-    prepared_transaction_offset: int = 0
-    magic_code: int = MESSAGE_MAGIC_CODE
-    #: Set by the client after a pull (5.x); never part of a record.
-    broker_name: str | None = field(default=None, compare=False)
+    __slots__ = (
+        "_body_skipped",
+        "_inflated_body",
+        "_raw_properties",
+        "_raw_properties_map",
+        "body_crc",
+        "born_host",
+        "born_port",
+        "born_timestamp",
+        "broker_name",
+        "commit_log_offset",
+        "magic_code",
+        "prepared_transaction_offset",
+        "queue_id",
+        "queue_offset",
+        "raw_body",
+        "reconsume_times",
+        "store_host",
+        "store_port",
+        "store_size",
+        "store_timestamp",
+        "sys_flag",
+    )
+    __match_args__ = (
+        "topic", "flag", "properties", "body", "transaction_id", "queue_id", "store_size", "queue_offset",
+        "sys_flag", "born_timestamp", "born_host", "born_port", "store_timestamp", "store_host",
+        "store_port", "commit_log_offset", "body_crc", "reconsume_times", "prepared_transaction_offset",
+        "magic_code", "broker_name", "raw_body",
+    )  # fmt: skip
+    _COMPARED = (
+        "topic", "flag", "properties", "body", "queue_id", "store_size", "queue_offset", "sys_flag",
+        "born_timestamp", "born_host", "born_port", "store_timestamp", "store_host", "store_port",
+        "commit_log_offset", "body_crc", "reconsume_times", "prepared_transaction_offset", "magic_code",
+    )  # fmt: skip
+    _SHOWN = __match_args__[:-1]
+
+    queue_id: int
+    store_size: int
+    queue_offset: int
+    sys_flag: int
+    born_timestamp: int
+    born_host: str
+    born_port: int
+    store_timestamp: int
+    store_host: str
+    store_port: int
+    commit_log_offset: int
+    body_crc: int
+    reconsume_times: int
+    prepared_transaction_offset: int
+    magic_code: int
+    broker_name: str | None
     #: The stored (compressed) body when ``body`` holds its inflated form, else None.
-    raw_body: bytes | None = field(default=None, compare=False, repr=False)
-    _inflated_body: bytes | None = field(default=None, init=False, compare=False, repr=False)
-    _raw_properties: bytes | None = field(default=None, init=False, compare=False, repr=False)
-    _raw_properties_map: dict[str, str] | None = field(default=None, init=False, compare=False, repr=False)
-    _body_skipped: bool = field(default=False, init=False, compare=False, repr=False)
+    raw_body: bytes | None
+    _inflated_body: bytes | None
+    _raw_properties: bytes | None
+    _raw_properties_map: dict[str, str] | None
+    _body_skipped: bool
+
+    def __init__(
+        self,
+        topic: str = "",
+        flag: int = 0,
+        properties: dict[str, str] | None = None,
+        body: bytes = b"",
+        transaction_id: str | None = None,
+        queue_id: int = 0,
+        store_size: int = 0,
+        queue_offset: int = 0,
+        sys_flag: int = 0,
+        born_timestamp: int = 0,
+        born_host: str = "0.0.0.0",
+        born_port: int = 0,
+        store_timestamp: int = 0,
+        store_host: str = "0.0.0.0",
+        store_port: int = 0,
+        commit_log_offset: int = 0,
+        body_crc: int = 0,
+        reconsume_times: int = 0,
+        prepared_transaction_offset: int = 0,
+        magic_code: int = MESSAGE_MAGIC_CODE,
+        broker_name: str | None = None,
+        raw_body: bytes | None = None,
+    ) -> None:
+        self.topic = topic
+        self.flag = flag
+        self.properties = {} if properties is None else properties
+        self.body = body
+        self.transaction_id = transaction_id
+        self.queue_id = queue_id
+        self.store_size = store_size
+        self.queue_offset = queue_offset
+        self.sys_flag = sys_flag
+        self.born_timestamp = born_timestamp
+        self.born_host = born_host
+        self.born_port = born_port
+        self.store_timestamp = store_timestamp
+        self.store_host = store_host
+        self.store_port = store_port
+        self.commit_log_offset = commit_log_offset
+        self.body_crc = body_crc
+        self.reconsume_times = reconsume_times
+        self.prepared_transaction_offset = prepared_transaction_offset
+        self.magic_code = magic_code
+        self.broker_name = broker_name
+        self.raw_body = raw_body
+        self._inflated_body = None
+        self._raw_properties = None
+        self._raw_properties_map = None
+        self._body_skipped = False
 
     @property
     def msg_id(self) -> str:

@@ -14,18 +14,17 @@ The layouts are identical in RocketMQ 4.9.8 and 5.3.3 (5.x only dropped an unuse
 
 from __future__ import annotations
 
-import functools
-import ipaddress
+import _thread
 import os
-import random
 import struct
-import threading
 import time
-from collections.abc import Callable
-from datetime import datetime, tzinfo
-from typing import NamedTuple
 
 from mqadmin.protocol.errors import ProtocolError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import tzinfo
 
 __all__ = [
     "UniqueIdFields",
@@ -76,18 +75,63 @@ def java_ip_string(packed: bytes) -> str:
     raise ProtocolError(f"an IP address has 4 or 16 bytes, not {len(packed)}")
 
 
-@functools.lru_cache(maxsize=1024)
+#: Packed hosts by ``v6`` and host: the broker packs the same few hosts for every message it stores.
+_HOST_BYTES: dict[bool | None, dict[str, bytes]] = {None: {}, True: {}, False: {}}
+_HOST_BYTES_MAX = 1024
+
+
 def host_to_bytes(host: str, *, v6: bool | None = None) -> bytes:
     """Pack a textual IP address into the 4 or 16 bytes the wire carries.
 
     ``v6=None`` picks the natural width as Java does (an IPv4-mapped IPv6 address counts as IPv4);
     ``v6=True`` forces 16 bytes (IPv4 hosts become ``::ffff:a.b.c.d``, which is what a record with the
     V6 sys-flag bit and a mapped address holds); ``v6=False`` demands an IPv4 address.
+
+    Answers are remembered, up to 1024 hosts for each ``v6``.
     """
+    try:
+        return _HOST_BYTES[v6][host]
+    except KeyError:
+        pass
+    packed = _host_to_bytes(host, v6)
+    cache = _HOST_BYTES.get(v6)
+    if cache is not None:
+        if len(cache) >= _HOST_BYTES_MAX:
+            cache.clear()
+        cache[host] = packed
+    return packed
+
+
+def _ipv4_bytes(text: str) -> bytes | None:
+    """The four bytes of a dotted quad as :mod:`ipaddress` accepts it (decimal octets of at most three
+    ASCII digits, no leading zero, at most 255), else None."""
+    parts = text.split(".")
+    if len(parts) != 4:
+        return None
+    octets = []
+    for part in parts:
+        if not (0 < len(part) <= 3 and part.isascii() and part.isdigit()):
+            return None
+        if part[0] == "0" and len(part) > 1:
+            return None
+        value = int(part)
+        if value > 255:
+            return None
+        octets.append(value)
+    return bytes(octets)
+
+
+def _host_to_bytes(host: str, v6: bool | None) -> bytes:
     if not isinstance(host, str):
         raise ProtocolError(f"an IP address must be a string, not {type(host).__name__}")
+    text = host.strip("[]")
+    packed = _ipv4_bytes(text)
+    if packed is not None:  # the usual case, without importing ipaddress (functools, re)
+        return b"\x00" * 10 + b"\xff\xff" + packed if v6 else packed
+    import ipaddress
+
     try:
-        addr = ipaddress.ip_address(host.strip("[]"))
+        addr = ipaddress.ip_address(text)
     except ValueError as exc:
         raise ProtocolError(f"not an IP address: {host!r}") from exc
     if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None and v6 is not True:
@@ -147,23 +191,80 @@ def _to_int32(value: int) -> int:
 # --- unique keys ------------------------------------------------------------------------------------
 
 
-class UniqueIdFields(NamedTuple):
+class _Fields(tuple):  # type: ignore[type-arg]
+    """A named tuple without :mod:`typing` or :mod:`collections`: subclasses give ``_fields``."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True))
+        return f"{type(self).__name__}({values})"
+
+    def _asdict(self) -> dict[str, object]:
+        return dict(zip(self._fields, self, strict=True))
+
+    def __getnewargs__(self) -> tuple[object, ...]:
+        return tuple(self)
+
+
+class UniqueIdFields(_Fields):
     """The raw fields of a unique key, as laid out by ``MessageClientIDSetter``."""
 
-    ip: bytes
-    pid: int
-    class_loader_hash: int
-    time_span_ms: int  # unsigned milliseconds since the start of the producer's month
-    counter: int
+    __slots__ = ()
+    _fields = ("ip", "pid", "class_loader_hash", "time_span_ms", "counter")
+
+    def __new__(
+        cls, ip: bytes, pid: int, class_loader_hash: int, time_span_ms: int, counter: int
+    ) -> UniqueIdFields:
+        return tuple.__new__(cls, (ip, pid, class_loader_hash, time_span_ms, counter))
+
+    @property
+    def ip(self) -> bytes:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def pid(self) -> int:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def class_loader_hash(self) -> int:
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def time_span_ms(self) -> int:
+        """Unsigned milliseconds since the start of the producer's month."""
+        return self[3]  # type: ignore[no-any-return]
+
+    @property
+    def counter(self) -> int:
+        return self[4]  # type: ignore[no-any-return]
 
 
-class UniqueIdInfo(NamedTuple):
+class UniqueIdInfo(_Fields):
     """What the Java tools derive from a unique key (``getIPStrFromID``, pid, ``getNearlyTimeFromID``)."""
 
-    ip: str
-    pid: int
-    timestamp_ms: int
-    counter: int
+    __slots__ = ()
+    _fields = ("ip", "pid", "timestamp_ms", "counter")
+
+    def __new__(cls, ip: str, pid: int, timestamp_ms: int, counter: int) -> UniqueIdInfo:
+        return tuple.__new__(cls, (ip, pid, timestamp_ms, counter))
+
+    @property
+    def ip(self) -> str:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def pid(self) -> int:
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def timestamp_ms(self) -> int:
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def counter(self) -> int:
+        return self[3]  # type: ignore[no-any-return]
 
 
 def decode_unique_id(unique_id: str) -> UniqueIdFields:
@@ -180,12 +281,57 @@ def month_start_ms(ms: int, tz: tzinfo | None = None, *, months: int = 0) -> int
     ``tz=None`` uses the local zone, like Java's default ``Calendar``; ids carry no zone, so the
     producer's and the reader's zones must agree for the time to be right (as in Java).
     """
-    dt = datetime.fromtimestamp(ms / 1000, tz) if tz is not None else datetime.fromtimestamp(ms / 1000)
-    index = dt.year * 12 + (dt.month - 1) + months
-    start = dt.replace(
-        year=index // 12, month=index % 12 + 1, day=1, hour=0, minute=0, second=0, microsecond=0
-    )
-    return round(start.timestamp() * 1000)
+    if tz is not None:
+        from datetime import datetime
+
+        dt = datetime.fromtimestamp(ms / 1000, tz)
+        index = dt.year * 12 + (dt.month - 1) + months
+        start = dt.replace(
+            year=index // 12, month=index % 12 + 1, day=1, hour=0, minute=0, second=0, microsecond=0
+        )
+        return round(start.timestamp() * 1000)
+    local = time.localtime(ms // 1000)
+    index = local.tm_year * 12 + (local.tm_mon - 1) + months
+    return _local_midnight_seconds(index // 12, index % 12 + 1, 1) * 1000
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days from 1970-01-01 to a date of the proleptic Gregorian calendar."""
+    year -= month <= 2
+    era = year // 400
+    yoe = year - era * 400
+    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
+
+
+def _local_seconds(u: int) -> int:
+    """The local wall-clock time at epoch second ``u``, counted as if it were UTC."""
+    t = time.localtime(u)
+    days = _days_from_civil(t.tm_year, t.tm_mon, t.tm_mday)
+    return days * 86400 + t.tm_hour * 3600 + t.tm_min * 60 + t.tm_sec
+
+
+def _local_midnight_seconds(year: int, month: int, day: int) -> int:
+    """The epoch second of local midnight on a date: what ``datetime(year, month, day).timestamp()``
+    gives (the same search as CPython's ``local_to_seconds``, fold 0: the earlier of two readings,
+    and for a midnight that a clock change skips, the later of the two candidates)."""
+    t = _days_from_civil(year, month, day) * 86400
+    a = _local_seconds(t) - t
+    u1 = t - a
+    t1 = _local_seconds(u1)
+    if t1 == t:
+        u2 = u1 - 86400
+        b = _local_seconds(u2) - u2
+        if a == b:
+            return u1
+    else:
+        b = t1 - u1
+    u2 = t - b
+    if _local_seconds(u2) == t:
+        return u2
+    if t1 == t:
+        return u1
+    return max(u1, u2)
 
 
 def parse_unique_id(unique_id: str, *, now_ms: int | None = None, tz: tzinfo | None = None) -> UniqueIdInfo:
@@ -236,9 +382,9 @@ class UniqueIdGenerator:
         else:
             ip_bytes = host_to_bytes(ip)
         pid_value = (os.getpid() if pid is None else pid) & 0xFFFF
-        loader = random.getrandbits(32) if class_loader_hash is None else class_loader_hash
+        loader = int.from_bytes(os.urandom(4)) if class_loader_hash is None else class_loader_hash
         self._prefix = (ip_bytes + struct.pack(">HI", pid_value, loader & 0xFFFFFFFF)).hex().upper()
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self._counter = counter
         self._start = 0
         self._next_start = 0

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from mqadmin.admin.consumers import NoConnectionError
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -15,8 +11,12 @@ from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.results import Result
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.version import version_name
+from mqadmin.record import FrozenRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from mqadmin.protocol.bodies.answers import ProducerInfo
     from mqadmin.protocol.bodies.connection import Connection
 
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     '"language": str, "version": str}]}',
 )
 async def producer_connection(inv: Invocation, producer_group: str, topic: str) -> None:
+    from mqadmin.admin.consumers import NoConnectionError
+
     group, t = group_arg(producer_group), topic_arg(topic)
     try:
         pc = await inv.admin.consumers.examine_producer_connection_info(group, t)
@@ -41,13 +43,16 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
     inv.out.emit(ProducerConnections(group, t, list(pc.connection_set)))
 
 
-@dataclass(frozen=True, slots=True)
-class ProducerConnections(Result):
+class ProducerConnections(FrozenRecord, Result):
     """producerConnection: the group's producers online for the topic, numbered as Java numbers them."""
 
-    group: str
-    topic: str
-    connections: list[Connection]
+    __slots__ = ("connections", "group", "topic")
+    __match_args__ = ("group", "topic", "connections")
+
+    def __init__(self, group: str, topic: str, connections: list[Connection]) -> None:
+        self.group = group
+        self.topic = topic
+        self.connections = connections
 
     def text(self) -> str:
         return "".join(
@@ -78,13 +83,16 @@ async def producer(inv: Invocation, broker: str) -> None:
     inv.out.emit(Producers(addr, await inv.admin.consumers.get_all_producer_info(addr)))
 
 
-@dataclass(frozen=True, slots=True)
-class Producers(Result):
+class Producers(FrozenRecord, Result):
     """producer: every producer group the broker knows, with its instances (Java prints the groups
     in ``HashMap`` order; the document sorts them)."""
 
-    broker: str
-    table: dict[str, list[ProducerInfo]]
+    __slots__ = ("broker", "table")
+    __match_args__ = ("broker", "table")
+
+    def __init__(self, broker: str, table: dict[str, list[ProducerInfo]]) -> None:
+        self.broker = broker
+        self.table = table
 
     def text(self) -> str:
         lines = []

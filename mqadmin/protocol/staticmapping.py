@@ -17,10 +17,6 @@ is refused before anything is written.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
-
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.static_topic import (
@@ -36,6 +32,12 @@ from mqadmin.protocol.bodies.static_topic import (
 from mqadmin.protocol.bodies.stats import TopicOffset
 from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable, Collection, Iterable, Mapping
 
 __all__ = [
     "DEFAULT_BLOCK_SEQ_SIZE",
@@ -284,15 +286,25 @@ def check_name_epoch_num(
     return max_epoch, max_num
 
 
-@dataclass(slots=True)
-class MappingOne:
+class MappingOne(Record):
     """One logical queue as its leader sees it (``TopicQueueMappingOne``)."""
 
-    topic: str | None
-    bname: str | None
-    global_id: int
-    items: list[LogicQueueMappingItem]
-    detail: TopicQueueMappingDetail
+    __slots__ = ("bname", "detail", "global_id", "items", "topic")
+    __match_args__ = ("topic", "bname", "global_id", "items", "detail")
+
+    def __init__(
+        self,
+        topic: str | None,
+        bname: str | None,
+        global_id: int,
+        items: list[LogicQueueMappingItem],
+        detail: TopicQueueMappingDetail,
+    ) -> None:
+        self.topic = topic
+        self.bname = bname
+        self.global_id = global_id
+        self.items = items
+        self.detail = detail
 
 
 def copy_plan(configs: Mapping[str, TopicConfigAndQueueMapping]) -> dict[str, TopicConfigAndQueueMapping]:
@@ -429,7 +441,11 @@ class Allocator:
         self.id_to_broker = dict(id_to_broker)
         self.broker_num = {k: broker_num[k] for k in java_hash_order(broker_num)}
         self.before = before_remapping
-        self.rng = rng or random.Random()
+        if rng is None:
+            import random
+
+            rng = random.Random()
+        self.rng = rng
         self.least: list[str] = []
         self.current = 0
 
@@ -804,15 +820,20 @@ PULL_RETRY_IMMEDIATELY = 20
 PULL_OFFSET_MOVED = 21
 
 
-@dataclass(slots=True)
-class PullOffsets:
+class PullOffsets(Record):
     """What a pull answer says about offsets: physical going in, logical coming out."""
 
-    code: int
-    next_begin_offset: int
-    min_offset: int
-    max_offset: int
-    offset_delta: int = 0
+    __slots__ = ("code", "max_offset", "min_offset", "next_begin_offset", "offset_delta")
+    __match_args__ = ("code", "next_begin_offset", "min_offset", "max_offset", "offset_delta")
+
+    def __init__(
+        self, code: int, next_begin_offset: int, min_offset: int, max_offset: int, offset_delta: int = 0
+    ) -> None:
+        self.code = code
+        self.next_begin_offset = next_begin_offset
+        self.min_offset = min_offset
+        self.max_offset = max_offset
+        self.offset_delta = offset_delta
 
 
 def rewrite_pull_answer(

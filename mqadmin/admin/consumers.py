@@ -15,11 +15,6 @@ for a reason given where it is made:
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.groups import RETRY_PREFIX
@@ -45,9 +40,15 @@ from mqadmin.protocol.headers.topic import (
 )
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
 from mqadmin.protocol.staticmapping import mock_broker_name, static_offset_strictly
+from mqadmin.record import FrozenRecord
 from mqadmin.remoting.errors import RemoteCommandError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import _random
+    from collections.abc import Iterable
+    from typing import Any
+
     from mqadmin.admin.broker import BrokerOps
     from mqadmin.admin.core import AdminCore
     from mqadmin.admin.namesrv import NamesrvOps
@@ -97,16 +98,41 @@ def sorted_queues(stats: ConsumeStats) -> list[MessageQueue]:
     return sorted(stats.offset_table, key=MessageQueue.java_sort_key)
 
 
-@dataclass(frozen=True, slots=True)
-class RollbackStats:
+class RollbackStats(FrozenRecord):
     """One queue of an offset reset the old way: before, the offset the timestamp gives, and after."""
 
-    broker_name: str | None
-    queue_id: int
-    broker_offset: int
-    consumer_offset: int
-    timestamp_offset: int
-    rollback_offset: int
+    __slots__ = (
+        "broker_name",
+        "broker_offset",
+        "consumer_offset",
+        "queue_id",
+        "rollback_offset",
+        "timestamp_offset",
+    )
+    __match_args__ = (
+        "broker_name",
+        "queue_id",
+        "broker_offset",
+        "consumer_offset",
+        "timestamp_offset",
+        "rollback_offset",
+    )
+
+    def __init__(
+        self,
+        broker_name: str | None,
+        queue_id: int,
+        broker_offset: int,
+        consumer_offset: int,
+        timestamp_offset: int,
+        rollback_offset: int,
+    ) -> None:
+        self.broker_name = broker_name
+        self.queue_id = queue_id
+        self.broker_offset = broker_offset
+        self.consumer_offset = consumer_offset
+        self.timestamp_offset = timestamp_offset
+        self.rollback_offset = rollback_offset
 
     def to_json_obj(self) -> dict[str, Any]:
         return {
@@ -541,10 +567,28 @@ def _random_broker_addr(route: TopicRouteData, topic: str) -> str:
     datas = route.broker_datas or []
     if not datas:
         raise AdminError(f"the route of {topic} has no broker")
-    addr = random.choice(datas).select_broker_addr()
+    addr = datas[_random_below(len(datas))].select_broker_addr()
     if addr is None:
         raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
     return addr
+
+
+_RNG: list[_random.Random] = []
+
+
+def _random_below(n: int) -> int:
+    """``random.choice``'s index into ``n`` items, from the generator ``random`` builds on (``_random``,
+    seeded from the system as ``random`` seeds it): ``random`` itself brings ``warnings``, ``hashlib``
+    and more to every command that finds a group's broker."""
+    if not _RNG:
+        import _random
+
+        _RNG.append(_random.Random())
+    bits, rng = n.bit_length(), _RNG[0]
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return r
 
 
 def _hash_map_order(table: dict[MessageQueue, OffsetWrapper]) -> list[tuple[MessageQueue, OffsetWrapper]]:

@@ -10,11 +10,6 @@ number out of range, raises :class:`HeaderError` and nothing goes out (Java woul
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import partial
-from typing import TYPE_CHECKING
-
 from mqadmin.admin.family import Family
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
@@ -22,9 +17,13 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.consumer import DeleteSubscriptionGroupRequestHeader, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.record import FrozenRecord
 from mqadmin.remoting.errors import RemoteCommandError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Sequence
+
     from mqadmin.admin.brokers import BrokerAdminOps
     from mqadmin.admin.core import AdminCore
     from mqadmin.admin.namesrv import NamesrvOps
@@ -45,14 +44,19 @@ def check_config(config: SubscriptionGroupConfig) -> SubscriptionGroupConfig:
     return config
 
 
-@dataclass(frozen=True, slots=True)
-class GroupConfigHit:
+class GroupConfigHit(FrozenRecord):
     """Where a group's config was found: cluster (None if no cluster lists the broker), broker, address."""
 
-    cluster: str | None
-    broker_name: str
-    broker_addr: str
-    config: SubscriptionGroupConfig
+    __slots__ = ("broker_addr", "broker_name", "cluster", "config")
+    __match_args__ = ("cluster", "broker_name", "broker_addr", "config")
+
+    def __init__(
+        self, cluster: str | None, broker_name: str, broker_addr: str, config: SubscriptionGroupConfig
+    ) -> None:
+        self.cluster = cluster
+        self.broker_name = broker_name
+        self.broker_addr = broker_addr
+        self.config = config
 
 
 class GroupOps(Family):
@@ -115,11 +119,11 @@ class GroupOps(Family):
             return [e]
         for topic in (RETRY_PREFIX + group, DLQ_PREFIX + group):
             brokers = await self.core.fan_out(
-                addrs, partial(self._drop_topic_in_broker, topic), code=RequestCode.DELETE_TOPIC_IN_BROKER
+                addrs, self._drop_topic_in_broker(topic), code=RequestCode.DELETE_TOPIC_IN_BROKER
             )
             names = await self.core.fan_out(
                 self.core.namesrv_addrs,
-                partial(self._drop_topic_in_namesrv, topic),
+                self._drop_topic_in_namesrv(topic),
                 code=RequestCode.DELETE_TOPIC_IN_NAMESRV,
             )
             kv = await self.namesrv.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
@@ -127,11 +131,13 @@ class GroupOps(Family):
                 failures.extend(result.errors[a] for a in result.order if a in result.errors)
         return failures
 
-    async def _drop_topic_in_broker(self, topic: str, addr: str) -> None:
-        await self.topics.delete_topic_in_broker(addr, topic)
+    def _drop_topic_in_broker(self, topic: str) -> Callable[[str], Awaitable[None]]:
+        """The fan-out's call per broker address: DELETE_TOPIC_IN_BROKER of ``topic``."""
+        return lambda addr: self.topics.delete_topic_in_broker(addr, topic)
 
-    async def _drop_topic_in_namesrv(self, topic: str, addr: str) -> None:
-        await self.topics.delete_topic_in_namesrv(addr, topic)
+    def _drop_topic_in_namesrv(self, topic: str) -> Callable[[str], Awaitable[None]]:
+        """The fan-out's call per name server: DELETE_TOPIC_IN_NAMESRV of ``topic``."""
+        return lambda addr: self.topics.delete_topic_in_namesrv(addr, topic)
 
     async def find_subscription_group_config(
         self, group: str

@@ -14,13 +14,13 @@ length is left to the broker, which keeps ``%RETRY%`` topics of up to 255 charac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from mqadmin.protocol import names
+from mqadmin.record import FrozenRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
     from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 
 __all__ = [
@@ -38,13 +38,16 @@ GROUP_NAME_REGEX = rf"\A[%|a-zA-Z0-9_-]{{1,{names.GROUP_MAX_LENGTH}}}\z"
 data frame's rows: ``\\z``, as ``$`` would let a name end with a newline."""
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedName:
+class SkippedName(FrozenRecord):
     """A name left out of an enumeration: what it names (``group`` or ``topic``) and why."""
 
-    kind: str
-    name: str
-    reason: str
+    __slots__ = ("kind", "name", "reason")
+    __match_args__ = ("kind", "name", "reason")
+
+    def __init__(self, kind: str, name: str, reason: str) -> None:
+        self.kind = kind
+        self.name = name
+        self.reason = reason
 
     def note(self) -> str:
         """One line for a person: the name as a literal (it may be empty or unprintable) and why."""

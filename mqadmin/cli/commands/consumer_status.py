@@ -7,10 +7,6 @@ subscriptions), all found through the group's consumer connections.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from mqadmin.admin.consumers import NoConnectionError
 from mqadmin.admin.errors import AdminError
@@ -29,9 +25,15 @@ from mqadmin.protocol.javacoll import concurrent_hash_order, java_string_sort_ke
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
 from mqadmin.protocol.version import version_name
+from mqadmin.record import Record
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
     from mqadmin.protocol.bodies.connection import ConsumerConnection
 
 
@@ -200,7 +202,12 @@ async def _running_infos(
         if info is None:
             continue
         infos[cid] = info
-        path = None if save is None else _save_running_info(inv, Path(save) / str(now) / cid, info)
+        if save is None:
+            path = None
+        else:
+            from pathlib import Path
+
+            path = _save_running_info(inv, Path(save) / str(now) / cid, info)
         if save is not None and path is None:
             continue
         inv.any_success = True
@@ -260,13 +267,16 @@ async def _one_running_info(inv: Invocation, group: str, client_id: str, jstack:
     inv.out.emit(RunningInfo(group, client_id, info))
 
 
-@dataclass(frozen=True, slots=True)
-class RunningInfo(Result):
+class RunningInfo(Record, Result):
     """consumerStatus/consumer -i: one client's running info, as Java's ``formatString``."""
 
-    group: str
-    client_id: str
-    info: ConsumerRunningInfo
+    __slots__ = ("client_id", "group", "info")
+    __match_args__ = ("group", "client_id", "info")
+
+    def __init__(self, group: str, client_id: str, info: ConsumerRunningInfo) -> None:
+        self.group = group
+        self.client_id = client_id
+        self.info = info
 
     def text(self) -> str:
         return running_info_text(self.info)
@@ -368,13 +378,16 @@ async def consumer_connection(inv: Invocation, consumer_group: str, broker_addr:
     inv.out.emit(ConnectionView(group, cc))
 
 
-@dataclass(frozen=True, slots=True)
-class ConnectionView(Result):
+class ConnectionView(Record, Result):
     """consumerConnection: the group's clients online and what they subscribe to (Java prints the
     subscriptions in ``ConcurrentHashMap`` order; the document sorts them by topic)."""
 
-    group: str
-    connection: ConsumerConnection
+    __slots__ = ("connection", "group")
+    __match_args__ = ("group", "connection")
+
+    def __init__(self, group: str, connection: ConsumerConnection) -> None:
+        self.group = group
+        self.connection = connection
 
     def text(self) -> str:
         cc = self.connection

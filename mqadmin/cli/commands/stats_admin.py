@@ -10,10 +10,6 @@ with a warning, rather than shown as a row of zeros as Java does.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
 from mqadmin.admin.tablenames import SkippedName, askable_groups, askable_topics
@@ -25,9 +21,14 @@ from mqadmin.cli.nameargs import strict_bool
 from mqadmin.cli.optvalues import in_range, parse_long
 from mqadmin.cli.results import Result, queue_key
 from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.record import Record
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 
 TOPIC_PUT_NUMS = "TOPIC_PUT_NUMS"
@@ -62,17 +63,20 @@ async def broker_consume_stats(
     inv.out.emit(BrokerLag(addr, stats, diff_level))
 
 
-@dataclass(frozen=True, slots=True)
-class BrokerLag(Result):
+class BrokerLag(Record, Result):
     """brokerConsumeStats: every queue consumed at all with a lag of ``level`` or more, per group.
 
     Java walks each entry's groups in ``HashMap`` order and each group's queues in
     ``MessageQueue.compareTo`` order; the document keeps the entries' order, groups sorted, queues by
     topic, broker name and queue id."""
 
-    addr: str
-    stats: BrokerConsumeStats
-    level: int
+    __slots__ = ("addr", "level", "stats")
+    __match_args__ = ("addr", "stats", "level")
+
+    def __init__(self, addr: str, stats: BrokerConsumeStats, level: int) -> None:
+        self.addr = addr
+        self.stats = stats
+        self.level = level
 
     def _rows(
         self, group_order: Callable[[list[str]], list[str]], queue_order: Callable[[Any], list[Any]]

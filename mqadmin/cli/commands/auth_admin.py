@@ -12,9 +12,6 @@ list with nothing in it) we print nothing too; getUser then exits 1 with a line 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from mqadmin.cli.authargs import (
     change,
     copy_between,
@@ -45,8 +42,12 @@ from mqadmin.cli.safety import (
     show_plan,
     unknown,
 )
+from mqadmin.record import FrozenRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from mqadmin.protocol.bodies.auth import UserInfo
 
 
@@ -61,15 +62,18 @@ def _user_rows(users: list[UserInfo]) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Users(Result):
+class Users(FrozenRecord, Result):
     """getUser (``one``) and listUser: the users of the broker at ``addr`` (None: no master had any),
     and the line Java prints after them."""
 
-    addr: str | None
-    users: list[UserInfo]
-    tail: str = ""
-    one: bool = False
+    __slots__ = ("addr", "one", "tail", "users")
+    __match_args__ = ("addr", "users", "tail", "one")
+
+    def __init__(self, addr: str | None, users: list[UserInfo], tail: str = "", one: bool = False) -> None:
+        self.addr = addr
+        self.users = users
+        self.tail = tail
+        self.one = one
 
     def text(self) -> str:
         return _user_rows(self.users) + self.tail if self.users else ""

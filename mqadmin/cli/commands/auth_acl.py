@@ -11,9 +11,6 @@ prints nothing, as in Java, and getAcl then exits 1 with a line on stderr.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from mqadmin.cli.authargs import (
     change,
     copy_between,
@@ -44,8 +41,12 @@ from mqadmin.cli.safety import (
     show_plan,
     unknown,
 )
+from mqadmin.record import FrozenRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from mqadmin.protocol.bodies.auth import AclInfo
 
 
@@ -221,16 +222,21 @@ async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one
     inv.out.emit(BrokerAcls(rows, found, key, one, inv.error_list()))
 
 
-@dataclass(frozen=True, slots=True)
-class BrokerAcls(Result):
+class BrokerAcls(FrozenRecord, Result):
     """getAcl (``one``: an ACL or None per broker) and listAcl (a list per broker): each broker's row
     carries what it answered under ``key``; the text is Java's table per broker that had any."""
 
-    brokers: list[dict[str, Any]]
-    found: dict[str, Any]
-    key: str
-    one: bool
-    errors: Errors
+    __slots__ = ("brokers", "errors", "found", "key", "one")
+    __match_args__ = ("brokers", "found", "key", "one", "errors")
+
+    def __init__(
+        self, brokers: list[dict[str, Any]], found: dict[str, Any], key: str, one: bool, errors: Errors
+    ) -> None:
+        self.brokers = brokers
+        self.found = found
+        self.key = key
+        self.one = one
+        self.errors = errors
 
     def _acls(self, addr: str) -> list[Any]:
         value = self.found[addr]

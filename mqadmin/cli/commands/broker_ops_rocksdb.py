@@ -12,9 +12,6 @@ Nothing is ever written by these commands here.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError, usage_error
@@ -24,6 +21,12 @@ from mqadmin.cli.optvalues import parse_long
 from mqadmin.cli.registry import BY_NAME
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.protocol import names
+from mqadmin.record import FrozenRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 NO_BINDING = "this installation has no RocksDB binding to read it with"
 INVALID_TYPE = "Invalid configType: {} please input topics/subscriptionGroups/consumerOffsets "
@@ -277,13 +280,16 @@ async def check_rocksdb_cq_write_progress(
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class CqWriteProgress(Result):
+class CqWriteProgress(FrozenRecord, Result):
     """checkRocksdbCqWriteProgress: per master, the check's status (Java prints only what answered)."""
 
-    doc: dict[str, Any]
-    brokers: list[dict[str, Any]]
-    errors: Errors
+    __slots__ = ("brokers", "doc", "errors")
+    __match_args__ = ("doc", "brokers", "errors")
+
+    def __init__(self, doc: dict[str, Any], brokers: list[dict[str, Any]], errors: Errors) -> None:
+        self.doc = doc
+        self.brokers = brokers
+        self.errors = errors
 
     def text(self) -> str:
         from mqadmin.protocol.bodies.request_mode import CHECK_ERROR

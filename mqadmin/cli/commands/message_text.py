@@ -12,21 +12,23 @@
 from __future__ import annotations
 
 import codecs
-import datetime as dt
-import functools
 import os
-import re
 import time
-from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
 
 from mqadmin.cli.errors import CommandError, usage_error
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.javatime import human_time
+from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.javacoll import java_hash_order
-from mqadmin.protocol.message import MessageConst, MessageExt
+from mqadmin.protocol.message import MessageConst
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from mqadmin.protocol.message import MessageExt
 
 __all__ = [
     "BODY_DIR",
@@ -45,7 +47,7 @@ __all__ = [
     "write_body_file",
 ]
 
-BODY_DIR = Path("/tmp/rocketmq/msgbodys")
+BODY_DIR = "/tmp/rocketmq/msgbodys"
 """Where the Java tool writes a queried message's body (``QueryMsgByIdSubCommand.createBodyFile``)."""
 PROPERTIES_CAPACITY = 128
 """``MessageDecoder.string2messageProperties`` builds ``new HashMap<>(128)`` in 5.3.3."""
@@ -70,9 +72,19 @@ def body_array(body: bytes | None) -> str:
     return "[" + ", ".join([_SIGNED[b] for b in body]) + "]"
 
 
-@functools.lru_cache(maxsize=4096)
+_ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
+_ORDERS_MAX = 4096
+
+
 def _order(keys: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(java_hash_order(keys, PROPERTIES_CAPACITY))
+    """Java's iteration order of a set of property names, remembered (up to 4096 sets)."""
+    order = _ORDERS.get(keys)
+    if order is None:
+        order = tuple(java_hash_order(keys, PROPERTIES_CAPACITY))
+        if len(_ORDERS) >= _ORDERS_MAX:
+            _ORDERS.clear()
+        _ORDERS[keys] = order
+    return order
 
 
 def properties_string(props: dict[str, str] | None) -> str:
@@ -141,7 +153,7 @@ def decode_body(body: bytes | None, codec: str = "utf-8") -> str:
 # ------------------------------------------------------------------------------------ times
 
 
-_TIME_ARG = re.compile(r"^(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
+_TIME_ARG = LazyPattern(r"^(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
 
 
 def parse_time_arg(value: str, option: str) -> int:
@@ -151,7 +163,8 @@ def parse_time_arg(value: str, option: str) -> int:
     the next year); anything else is a usage error (Java fails with a NullPointerException).
     """
     text = value.strip()
-    if re.fullmatch(r"[+-]?\d+", text):
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if digits.isdecimal():  # what re's [+-]?\d+ matches: \d is any Unicode decimal digit (Nd)
         n = int(text)
         if -(1 << 63) <= n < (1 << 63):
             return n
@@ -162,6 +175,8 @@ def parse_time_arg(value: str, option: str) -> int:
             ExitCode.USAGE,
         )
     year, month, day, hour, minute, second, milli = (int(g) for g in m.groups())
+    import datetime as dt  # only for this spelling of a time
+
     try:
         months = year * 12 + month - 1
         base = dt.datetime(months // 12, months % 12 + 1, 1)
@@ -178,15 +193,23 @@ def parse_time_arg(value: str, option: str) -> int:
 
 def write_body_file(msg: MessageExt, suffix: str = "") -> str:
     """The body written where Java writes it; returns the path (an empty body gives an empty file)."""
-    path = BODY_DIR / f"{msg.client_msg_id}{suffix}"
+    name = f"{msg.client_msg_id}{suffix}"
+    if "/" in name or name in ("", ".", ".."):  # a path of its own: as pathlib joins and names it
+        from pathlib import Path
+
+        joined = Path(BODY_DIR) / name
+        path, tmp = str(joined), str(joined.with_name(joined.name + f".{os.getpid()}.tmp"))
+    else:
+        path = f"{BODY_DIR}/{name}"
+        tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        BODY_DIR.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-        tmp.write_bytes(msg.body or b"")
+        os.makedirs(BODY_DIR, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(msg.body or b"")
         os.replace(tmp, path)
     except OSError as e:
         raise CommandError(f"cannot write the message body to {path}: {e.strerror or e}") from None
-    return str(path)
+    return path
 
 
 def detail_block(

@@ -20,11 +20,12 @@ blanks skipped, ``=``, ``:`` or a blank ends the key, a trailing backslash conti
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping
-
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, java_string_sort_key
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
 
 __all__ = ["properties_order", "properties_store", "properties_to_string", "string_to_properties"]
 
@@ -207,7 +208,6 @@ def _split(line: str) -> tuple[str, str]:
 
 _ESCAPED = {"t": "\t", "r": "\r", "n": "\n", "f": "\f"}
 _HEX = frozenset("0123456789abcdefABCDEF")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _unescape(s: str) -> str:
@@ -235,7 +235,7 @@ def _unescape(s: str) -> str:
         else:
             out.append(_ESCAPED.get(c, c))
     text = "".join(out)
-    if _SURROGATE.search(text):
+    if not text.isascii() and any("\ud800" <= ch <= "\udfff" for ch in text):
         # \uD83D\uDE00 is one character to Java; join such pairs (lone halves stay as they are)
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
     return text

@@ -142,23 +142,8 @@ COMMANDS = [
     ["updateKvConfig", "-s", "LEAN_NS", "-k", "leanKey", "-v", "leanValue"],
 ]
 
-PROPERTIES_TEXT = pytest.mark.xfail(
-    strict=True,
-    reason="mqadmin.protocol.bodies.properties, which reads the config text, imports re and "
-    "collections.abc at module level",
-)
 
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        COMMANDS[0],
-        pytest.param(COMMANDS[1], marks=PROPERTIES_TEXT),
-        pytest.param(COMMANDS[2], marks=PROPERTIES_TEXT),
-        COMMANDS[3],
-    ],
-    ids=lambda a: a[0],
-)
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_command_run_bare_imports_nothing_heavy(cluster: Cluster, args: list[str], as_json: bool) -> None:
     argv = [a.replace(BROKER, cluster.addr) for a in args]

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from mqadmin.cli.main import HEAVY_MODULES
 
-__all__ = ["SOURCE_ROOT", "heavy_in", "run_bare"]
+__all__ = ["SOURCE_ROOT", "BareRun", "heavy_in", "run_bare", "run_mqadmin_bare"]
 
 SOURCE_ROOT = str(Path(__file__).resolve().parents[1])
 
@@ -34,3 +35,36 @@ def heavy_in(names: set[str], *more: str) -> list[str]:
     """The modules of ``names`` in a package of :data:`~mqadmin.cli.main.HEAVY_MODULES` (or ``more``)."""
     heavy = HEAVY_MODULES | set(more)
     return sorted(n for n in names if n.split(".")[0] in heavy)
+
+
+@dataclass
+class BareRun:
+    """``mqadmin ARGS`` run by a bare interpreter: exit code, stdout, stderr (without the import lines)
+    and every module it imported."""
+
+    code: int
+    out: str
+    err: str
+    modules: set[str]
+
+
+def run_mqadmin_bare(
+    args: list[str], env: dict[str, str], cwd: str | Path | None = None, timeout: float = 60
+) -> BareRun:
+    """``mqadmin ARGS`` through its entry point (:func:`mqadmin.cli.main.main`) in a bare interpreter,
+    with ``-X importtime`` reporting what it imported."""
+    boot = (
+        f"import sys; sys.path.insert(0, {SOURCE_ROOT!r}); from mqadmin.cli.main import main; main({args!r})"
+    )
+    p = subprocess.run(
+        [sys.executable, "-I", "-S", "-X", "importtime", "-c", boot],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=timeout,
+    )
+    lines = p.stderr.splitlines()
+    modules = {ln.rsplit("|", 1)[1].strip() for ln in lines if ln.startswith("import time:")}
+    err = "".join(ln + "\n" for ln in lines if not ln.startswith("import time:"))
+    return BareRun(p.returncode, p.stdout, err, modules)

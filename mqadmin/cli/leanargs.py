@@ -175,9 +175,9 @@ def _unique_prefix(longs: dict[str, JavaOpt | OurOpt], name: str) -> str | None:
 def lean_run(args: Sequence[str]) -> int | None:
     """Run ``mqadmin ARGS`` if its arguments are read here; its exit code, or None for click."""
     entry = lookup(args[0])
-    if entry is None or not entry.java:
+    if entry is None:
         return None
-    spec = defined(entry)
+    spec = defined(entry)  # a command of ours declared as the Java ones are (consumer) is read here too
     from mqadmin.cli.command import CommandSpec, run_command
 
     if not isinstance(spec, CommandSpec):

@@ -12,8 +12,6 @@ and repr.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
@@ -26,7 +24,7 @@ from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.static_topic import LogicQueueMappingItem, TopicQueueMappingDetail
 from mqadmin.protocol.staticmapping import MappingOne, PullOffsets
 from tests.admin_group_offset.servers import Cluster, OnlineConsumer
-from tests.bare import SOURCE_ROOT, heavy_in
+from tests.bare import heavy_in, run_mqadmin_bare
 
 TOPIC = "LeanGroupTopic"
 GROUP = "LeanGroup"
@@ -38,20 +36,8 @@ MORE = ("random",)
 
 def bare(cluster: Cluster, *args: str) -> tuple[int, str, set[str]]:
     """Exit code, stdout and every module ``mqadmin ARGS`` imported in a bare interpreter."""
-    boot = (
-        f"import sys; sys.path.insert(0, {SOURCE_ROOT!r}); "
-        f"from mqadmin.cli.main import main; main({list(args)!r})"
-    )
-    p = subprocess.run(
-        [sys.executable, "-I", "-S", "-X", "importtime", "-c", boot],
-        capture_output=True,
-        text=True,
-        env={**cluster.env, "PYTHONIOENCODING": "utf-8"},
-        cwd=cluster.cwd,
-        timeout=60,
-    )
-    names = {ln.rsplit("|", 1)[1].strip() for ln in p.stderr.splitlines() if ln.startswith("import time:")}
-    return p.returncode, p.stdout, names
+    run = run_mqadmin_bare(list(args), cluster.env, cluster.cwd)
+    return run.code, run.out, run.modules
 
 
 @pytest.fixture(scope="module")

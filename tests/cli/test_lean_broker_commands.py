@@ -12,15 +12,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 
 import pytest
 
 from mqadmin.cli.main import HEAVY_MODULES
 from tests.admin_group_offset.servers import Cluster
-from tests.bare import SOURCE_ROOT, heavy_in, run_bare
+from tests.bare import heavy_in, run_bare, run_mqadmin_bare
 
 MODULES = [
     "mqadmin.cli.brokertargets",
@@ -113,24 +111,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
 
 
 def bare_main(cluster: Cluster, *args: str) -> tuple[int, str, str, set[str]]:
-    """Exit code, stdout, stderr (without the import lines) and the modules imported by ``mqadmin
-    ARGS`` run by a bare interpreter."""
-    boot = (
-        f"import sys; sys.path.insert(0, {SOURCE_ROOT!r}); "
-        f"from mqadmin.cli.main import main; main({list(args)!r})"
-    )
-    p = subprocess.run(
-        [sys.executable, "-I", "-S", "-X", "importtime", "-c", boot],
-        capture_output=True,
-        text=True,
-        env=cluster.env,
-        cwd=cluster.cwd,
-        timeout=30,
-    )
-    lines = p.stderr.splitlines()
-    names = {ln.rsplit("|", 1)[1].strip() for ln in lines if ln.startswith("import time:")}
-    err = "\n".join(ln for ln in lines if not ln.startswith("import time:"))
-    return p.returncode, p.stdout, err, names
+    """Exit code, stdout, stderr and the modules imported by ``mqadmin ARGS`` run bare."""
+    run = run_mqadmin_bare(list(args), cluster.env, cluster.cwd, timeout=30)
+    return run.code, run.out, run.err, run.modules
 
 
 BROKER = "<broker>"

@@ -24,8 +24,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -40,6 +38,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.blocking import BlockingClient, run_sync
 from mqadmin.remoting.errors import RemotingClosedError, RemotingConnectError, RemotingTimeoutError
 from tests.admin_group_offset.servers import Cluster
+from tests.bare import run_mqadmin_bare
 from tests.cli.peers import SilentPeer
 from tests.cli_harness import run_mqadmin
 
@@ -106,26 +105,10 @@ def test_runs_without_an_event_loop(cluster: Cluster, args: list[str]) -> None:
         assert "orjson" not in names  # a few headers are read with json alone
 
 
-SOURCE_ROOT = str(Path(__file__).resolve().parents[2])
-
-
 def bare_imports(cluster: Cluster, *args: str) -> tuple[int, str, set[str]]:
-    """Exit code, stdout and the modules imported by ``mqadmin ARGS`` run by a bare interpreter
-    (``-I -S``: no site, so no package of the environment, only this source tree on the path)."""
-    boot = (
-        f"import sys; sys.path.insert(0, {SOURCE_ROOT!r}); "
-        f"from mqadmin.cli.main import main; main({list(args)!r})"
-    )
-    p = subprocess.run(
-        [sys.executable, "-I", "-S", "-X", "importtime", "-c", boot],
-        capture_output=True,
-        text=True,
-        env=cluster.env,
-        cwd=cluster.cwd,
-        timeout=30,
-    )
-    names = {ln.rsplit("|", 1)[1].strip() for ln in p.stderr.splitlines() if ln.startswith("import time:")}
-    return p.returncode, p.stdout, names
+    """Exit code, stdout and the modules imported by ``mqadmin ARGS`` run by a bare interpreter."""
+    run = run_mqadmin_bare(list(args), cluster.env, cluster.cwd, timeout=30)
+    return run.code, run.out, run.modules
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,5 @@
 """The message queries import nothing heavy, and print what the installed tool prints.
 
-See :func:`bare` for ``decodeMessageId``, which the entry point still gives to click.
-
 In a bare interpreter (no site, only this source tree on the path), ``queryMsgByKey``,
 ``queryMsgById``, ``queryMsgByUniqueKey``, ``queryMsgByOffset`` and ``decodeMessageId`` against our
 name server and broker import none of typing, dataclasses, re, enum, json, datetime, pathlib,
@@ -16,8 +14,6 @@ from __future__ import annotations
 
 import gc
 import json
-import subprocess
-import sys
 import time
 
 import pytest
@@ -25,7 +21,7 @@ import pytest
 from mqadmin.cli.commands.message import DecodedIds, PushedDirectly
 from mqadmin.cli.errors import CommandError
 from mqadmin.protocol.message import MessageExt
-from tests.bare import SOURCE_ROOT, heavy_in
+from tests.bare import heavy_in, run_mqadmin_bare
 from tests.message_cmds.conftest import TOPIC, Sent
 from tests.message_cmds.support import Cluster
 
@@ -34,26 +30,9 @@ MORE = ("ipaddress", "random", "base64", "pathlib", "codecs_ext")
 
 
 def bare(cluster: Cluster, *args: str) -> tuple[int, str, set[str]]:
-    """Exit code, stdout and every module ``mqadmin ARGS`` imported in a bare interpreter.
-
-    ``decodeMessageId`` is registered as a command of ours, not of the Java tool, and the entry point
-    gives those to click; here it is routed as the Java commands are (the registry's flag set in the
-    bare process), to see what the command's own path imports.
-    """
-    route = "import mqadmin.cli.registry as r; r.lookup('decodeMessageId').java = True; "
-    boot = (
-        f"import sys; sys.path.insert(0, {SOURCE_ROOT!r}); {route if args[0] == 'decodeMessageId' else ''}"
-        f"from mqadmin.cli.main import main; main({list(args)!r})"
-    )
-    p = subprocess.run(
-        [sys.executable, "-I", "-S", "-X", "importtime", "-c", boot],
-        capture_output=True,
-        text=True,
-        env={**cluster.env, "PYTHONIOENCODING": "utf-8"},
-        timeout=60,
-    )
-    names = {ln.rsplit("|", 1)[1].strip() for ln in p.stderr.splitlines() if ln.startswith("import time:")}
-    return p.returncode, p.stdout, names
+    """Exit code, stdout and every module ``mqadmin ARGS`` imported in a bare interpreter."""
+    run = run_mqadmin_bare(list(args), cluster.env)
+    return run.code, run.out, run.modules
 
 
 def _commands(cluster: Cluster, state: Sent) -> list[list[str]]:

@@ -9,9 +9,8 @@ Starts our name server (``mqadmin namesrv start``) on a free port, registers a b
   the least (a yardstick, not a client: no checks, no decoding, no output format);
 - ``mqadmin --help``;
 - ``mqadmin topicRoute -n ADDR -t T``, and ``mqadmin topicList -n ADDR`` beside it;
-- ``mqadmin getNamesrvConfig -n ADDR``: a command outside the topic family, which runs on the
-  blocking client as every command does unless it needs the event loop, but is not held to the
-  lean-import rule of the topic commands;
+- ``mqadmin getNamesrvConfig -n ADDR``: a command outside the topic family (the name server's
+  config, read from Java's properties text), on the same blocking client and lean-import rule;
 
 and prints each one's median, and the ratio of each to the interpreter's. The goal is ``topicRoute``
 at most 2.5 times ``python -c pass``: absolute milliseconds differ from machine to machine, the ratio

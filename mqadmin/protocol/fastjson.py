@@ -18,14 +18,12 @@ from __future__ import annotations
 
 from _collections_abc import Mapping  # what collections.abc re-exports, loaded with the interpreter
 
-from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash, tree_ordered
 from mqadmin.protocol.names import bad_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import re
     from collections.abc import Callable, Iterable, Iterator
     from typing import Any
 
@@ -461,16 +459,20 @@ class _Parser:
 # --------------------------------------------------------------------------------------------- writing
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_NEEDS_ESCAPE = LazyPattern(r'["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
-"""What fastjson escapes, compiled on first use: printable ASCII without ``"`` or ``\\`` (names,
-addresses, numbers) never needs it. A lone surrogate cannot be written as UTF-8: escaped, so
-that any string (even one a server is about to refuse, or a remark quoting it) can always be
-encoded."""
+_ESCAPED: dict[int, str] = {}
+"""What fastjson escapes, as a ``str.translate`` table (made on first use): ``"``, ``\\``, the C0
+and C1 controls, U+2028/U+2029, and the surrogates. Printable ASCII without ``"`` or ``\\`` (names,
+addresses, numbers) never needs it. A lone surrogate cannot be written as UTF-8: escaped, so that
+any string (even one a server is about to refuse, or a remark quoting it) can always be encoded.
+A table rather than a regular expression: a send's header (its properties joined by control
+characters) is escaped on every one-request send, which then imports no ``re``."""
 
 
-def _escape_char(m: re.Match[str]) -> str:
-    c = m.group(0)
-    return _ESCAPES.get(c) or f"\\u{ord(c):04X}"
+def _escape_table() -> dict[int, str]:
+    if not _ESCAPED:
+        for code in (0x22, 0x5C, *range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000)):
+            _ESCAPED[code] = _ESCAPES.get(chr(code)) or f"\\u{code:04X}"
+    return _ESCAPED
 
 
 def _memo_quote(make: Callable[[str], str]) -> Callable[[str], str]:
@@ -502,9 +504,7 @@ def quote(s: str) -> str:
     """A JSON string literal as fastjson writes it (UTF-8 kept, control characters escaped)."""
     if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
         return f'"{s}"'  # nothing to escape (the usual case: no regex)
-    if _NEEDS_ESCAPE.search(s) is None:
-        return f'"{s}"'
-    return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
+    return '"' + s.translate(_escape_table()) + '"'
 
 
 _INF = float("inf")

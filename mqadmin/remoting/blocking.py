@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-__all__ = ["BlockingClient", "os_reason", "parse_addr", "run_sync"]
+__all__ = ["BlockingClient", "host_name", "os_reason", "parse_addr", "run_sync"]
 
 _SUCCESS = 0
 _REQUEST_CODE_NOT_SUPPORTED = 3
@@ -134,7 +134,7 @@ def _open_socket(host: str, port: int, timeout: float) -> _socket.socket:
     deadline = time.monotonic() + timeout
     errors: list[OSError] = []
     for family, kind, proto, _, sockaddr in _socket.getaddrinfo(
-        _host_name(host), port, 0, _socket.SOCK_STREAM
+        host_name(host), port, 0, _socket.SOCK_STREAM
     ):
         left = deadline - time.monotonic()
         if left <= 0:
@@ -157,7 +157,7 @@ def _open_socket(host: str, port: int, timeout: float) -> _socket.socket:
     raise OSError("Multiple exceptions: " + ", ".join(str(e) for e in errors))
 
 
-def _host_name(host: str) -> str | bytes:
+def host_name(host: str) -> str | bytes:
     """``host`` as ``getaddrinfo`` takes it without loading the IDNA codec (which costs more than the
     rest of the lookup, and brings ``re``): an ASCII name is the bytes the codec would make of it.
 

@@ -11,7 +11,8 @@ and broker:
   command forced onto the event loop: answers, a missing topic, all name servers down, a silent name
   server (timeout), a TLS client against a plain port, a broker's port given as the name server;
 - in a bare interpreter (no site, only this source tree on the path), ``topicRoute``,
-  ``topicClusterList``, ``topicList``, ``topicStatus`` and ``clusterList`` import none of the
+  ``topicClusterList``, ``topicList``, ``topicStatus``, ``clusterList``, ``sendMessage`` and
+  ``checkMsgSendRT`` import none of the
   standard library's heavier modules (typing, dataclasses, re, enum, json, socket, threading,
   collections, ...) nor any third-party package: start-up is the interpreter's and small modules
   of ours;
@@ -119,6 +120,8 @@ def bare_imports(cluster: Cluster, *args: str) -> tuple[int, str, set[str]]:
         ["topicList"],
         ["topicStatus", "-t", TOPIC],
         ["clusterList"],
+        ["sendMessage", "-t", TOPIC, "-p", "lean", "-k", "k1", "-c", "tagA"],
+        ["checkMsgSendRT", "-t", TOPIC, "-a", "2"],
     ],
     ids=lambda a: a[0],
 )

@@ -6,7 +6,7 @@ for the standard library's heavier ones answering exactly as those did.
   ``threading``, ``re`` nor the IDNA codec, nor the wrong-port diagnosis (only for failures); the
   admin layer's settings, errors, fan-out result and atomic files import nothing heavy either;
 - ``_errnos`` finds the numbers the regex it replaced found, for any text;
-- ``_host_name`` gives ``getaddrinfo`` the bytes the IDNA codec would give it, or the text when the
+- ``host_name`` gives ``getaddrinfo`` the bytes the IDNA codec would give it, or the text when the
   codec would refuse or change it (so the same error or the same lookup follows).
 """
 
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from mqadmin.admin.settings import AdminSettings, Credentials
 from mqadmin.protocol.codes import RequestCode
-from mqadmin.remoting.blocking import _errnos, _host_name, os_reason
+from mqadmin.remoting.blocking import _errnos, host_name, os_reason
 from tests.bare import heavy_in, run_bare
 from tests.servers import NameServerProcess
 
@@ -96,7 +96,7 @@ def test_host_names_are_what_the_idna_codec_makes(host: str) -> None:
         expected: bytes | None = host.encode("idna")
     except UnicodeError:
         expected = None
-    got = _host_name(host)
+    got = host_name(host)
     if isinstance(got, bytes):
         assert got == expected
     else:  # left to getaddrinfo, which encodes (or refuses) it as before

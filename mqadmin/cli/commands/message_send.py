@@ -8,11 +8,7 @@ probes keep going and report failed sends in their rows and exit code.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError, PartialFailure, usage_error
@@ -26,7 +22,10 @@ from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from mqadmin.admin.producer import SendResult
 
 _RESULT_FORMAT = "%-32s  %-4s  %-20s    %s%n"
@@ -108,11 +107,13 @@ async def send_message(
     inv.out.emit(Sent(result))
 
 
-@dataclass(frozen=True, slots=True)
 class Sent(Result):
     """sendMessage: where the message went and how the broker took it."""
 
-    result: SendResult
+    __slots__ = ("result",)
+
+    def __init__(self, result: SendResult) -> None:
+        self.result = result
 
     def text(self) -> str:
         r = self.result
@@ -325,9 +326,13 @@ async def cluster_rt(
                 elif rt != rt:  # NaN: Java's BigDecimal fails here
                     raise usage_error("-p true needs -a of 2 or more (the RT of one send is not defined)")
                 else:
+                    from decimal import ROUND_HALF_UP, Decimal
+
                     rounded = Decimal(rt).quantize(Decimal(1), ROUND_HALF_UP)
                     out.text(f"{_gmt8_now()}|{room}|{name}|{broker}|{rounded}\n")
         if out.structured:
             out.data({"round": rounds, "brokers": rows}, compact=True)
             await inv.release_output()  # a round is written when it ends, its brokers named
+        import asyncio  # clusterRT runs on the event loop (its declaration): the pause between rounds
+
         await asyncio.sleep(period)

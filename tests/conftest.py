@@ -16,7 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import BrokerProcess, NameServerProcess
+from tests.servers import BrokerProcess, NameServerProcess, kill_leftovers
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_server_outlives_the_session() -> Iterator[None]:
+    """A server a failed test left running (started before the ``try`` that would stop it) is
+    killed when the session ends, not left behind on the machine."""
+    yield
+    kill_leftovers()
 
 
 @pytest.fixture(scope="module")

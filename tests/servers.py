@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import socket
 import subprocess
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -42,6 +43,7 @@ __all__ = [
     "NameServerProcess",
     "controller_broker",
     "free_port",
+    "kill_leftovers",
 ]
 
 
@@ -50,11 +52,29 @@ def _properties(path: Path, settings: dict[str, object]) -> Path:
     return path
 
 
+_MADE: weakref.WeakSet[_Served] = weakref.WeakSet()
+
+
+def kill_leftovers(among: Sequence[_Served] | None = None) -> int:
+    """``kill -9`` every server made here (or ``among`` them) that still runs: one a test that failed
+    between starting it and the ``try`` that stops it left behind; how many there were. Called when
+    the test session ends."""
+    left = [s for s in (list(_MADE) if among is None else among) if s.alive]
+    for s in left:
+        s.kill()
+    return len(left)
+
+
 class _Served:
     """What both wrappers offer over their :class:`ServerProcess` and log file."""
 
     server: ServerProcess
     log_file: Path
+
+    def __new__(cls, *args: object, **kwargs: object) -> _Served:
+        made = super().__new__(cls)
+        _MADE.add(made)
+        return made
 
     @property
     def proc(self) -> subprocess.Popen[str] | None:

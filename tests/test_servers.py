@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from mqadmin.protocol.command import RemotingCommand
+from tests import servers
 from tests.broker.peers import call
 from tests.procfs import children_of
-from tests.servers import Cluster, NameServerProcess, free_port
+from tests.servers import Cluster, NameServerProcess, free_port, kill_leftovers
 
 GET_BROKER_CLUSTER_INFO = 106
 
@@ -80,3 +81,11 @@ def test_a_picked_port_taken_before_the_broker_binds_it_moves_the_broker(
             assert c.broker.port != taken.getsockname()[1]
             assert f"listenPort={c.broker.port}\n" in c.broker.config.read_text()
             assert call(c.broker_addr, RemotingCommand.request(28)).code == 0  # GET_BROKER_RUNTIME_INFO
+
+
+def test_a_server_left_running_is_known_and_killed_at_the_end(tmp_path: Path) -> None:
+    ns = NameServerProcess(tmp_path / "ns")
+    assert ns.alive and ns in list(servers._MADE)
+    assert kill_leftovers([ns]) == 1  # what the session's last fixture does with every server left
+    assert not ns.alive
+    assert kill_leftovers([ns]) == 0

@@ -11,7 +11,7 @@ the very header bytes the Java tool sends.
 from __future__ import annotations
 
 from mqadmin.protocol.acl import RequestSigner
-from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.javacoll import remembered_hash_order
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
 __all__ = ["AclSigner", "ordered_fields"]
 
 _UNSIGNED_CAPACITY = 16
-_ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
-_ORDERS_MAX = 1024
 
 
 def ordered_fields(fields: dict[str, str | None] | None) -> dict[str, str] | None:
@@ -34,19 +32,7 @@ def ordered_fields(fields: dict[str, str | None] | None) -> dict[str, str] | Non
     present = {k: v for k, v in fields.items() if v is not None}
     if not present:
         return None
-    return {k: present[k] for k in _unsigned_order(tuple(present))}
-
-
-def _unsigned_order(keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The bucket order of a header's field names (cached: a header class has few name sets; a
-    plain dict, as ``functools`` would cost a command's start-up more than the cache saves it)."""
-    order = _ORDERS.get(keys)
-    if order is None:
-        order = tuple(java_hash_order(keys, _UNSIGNED_CAPACITY))
-        if len(_ORDERS) >= _ORDERS_MAX:
-            _ORDERS.clear()
-        _ORDERS[keys] = order
-    return order
+    return {k: present[k] for k in remembered_hash_order(tuple(present), _UNSIGNED_CAPACITY)}
 
 
 class AclSigner(RequestSigner):

@@ -236,6 +236,23 @@ def java_hash_order(keys: Iterable[Any], initial_capacity: int = 16) -> list[Any
     return bucket_order(ks, hash_map_capacity(len(ks), initial_capacity))
 
 
+_ORDERS: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
+_ORDERS_MAX = 4096
+
+
+def remembered_hash_order(keys: tuple[str, ...], initial_capacity: int = 16) -> tuple[str, ...]:
+    """:func:`java_hash_order` of a set of names that comes back again and again (a header's field
+    names, a message's property names), remembered: up to 4096 sets, then the memory starts over.
+    A plain dict: ``functools.lru_cache`` would cost a command's start-up more than it saves."""
+    order = _ORDERS.get((keys, initial_capacity))
+    if order is None:
+        order = tuple(java_hash_order(keys, initial_capacity))
+        if len(_ORDERS) >= _ORDERS_MAX:
+            _ORDERS.clear()
+        _ORDERS[keys, initial_capacity] = order
+    return order
+
+
 def java_hash_dict(d: Mapping[Any, Any], initial_capacity: int = 16) -> dict[Any, Any]:
     """A copy of ``d`` ordered as a Java HashMap filled in ``d``'s order would iterate."""
     return {k: d[k] for k in java_hash_order(d, initial_capacity)}

@@ -124,7 +124,8 @@ def test_cluster_addresses_live_as_long_as_their_admin() -> None:
 
 
 def test_time_arguments_and_property_order() -> None:
-    from mqadmin.cli.commands.message_text import _order, parse_time_arg, properties_string
+    from mqadmin.cli.commands.message_text import PROPERTIES_CAPACITY, parse_time_arg, properties_string
+    from mqadmin.protocol.javacoll import java_hash_order, remembered_hash_order
 
     assert parse_time_arg(" 1700000000000 ", "-b") == 1700000000000
     assert parse_time_arg("+12", "-b") == 12 and parse_time_arg("-12", "-b") == -12
@@ -137,4 +138,6 @@ def test_time_arguments_and_property_order() -> None:
             parse_time_arg(bad, "-b")
     props = {"KEYS": "k", "TAGS": "t", "UNIQ_KEY": "U", "a": "b"}
     assert properties_string(props) == properties_string(dict(reversed(props.items())))
-    assert _order(tuple(props)) is _order(tuple(props))  # remembered
+    order = remembered_hash_order(tuple(props), PROPERTIES_CAPACITY)
+    assert order is remembered_hash_order(tuple(props), PROPERTIES_CAPACITY)  # remembered
+    assert remembered_hash_order(tuple(props), 16) == tuple(java_hash_order(tuple(props), 16))

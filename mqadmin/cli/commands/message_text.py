@@ -20,7 +20,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.javatime import human_time
 from mqadmin.lazyre import LazyPattern
-from mqadmin.protocol.javacoll import java_hash_order
+from mqadmin.protocol.javacoll import remembered_hash_order
 from mqadmin.protocol.message import MessageConst
 
 TYPE_CHECKING = False
@@ -72,30 +72,19 @@ def body_array(body: bytes | None) -> str:
     return "[" + ", ".join([_SIGNED[b] for b in body]) + "]"
 
 
-_ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
-_ORDERS_MAX = 4096
-
-
-def _order(keys: tuple[str, ...]) -> tuple[str, ...]:
-    """Java's iteration order of a set of property names, remembered (up to 4096 sets)."""
-    order = _ORDERS.get(keys)
-    if order is None:
-        order = tuple(java_hash_order(keys, PROPERTIES_CAPACITY))
-        if len(_ORDERS) >= _ORDERS_MAX:
-            _ORDERS.clear()
-        _ORDERS[keys] = order
-    return order
-
-
 def properties_string(props: dict[str, str] | None) -> str:
     """``HashMap.toString()`` of the decoded properties, in Java's iteration order."""
     if not props:
         return "null"  # Java decodes an empty properties field to no map at all
-    return "{" + ", ".join([f"{k}={props[k]}" for k in _order(tuple(props))]) + "}"
+    return (
+        "{"
+        + ", ".join([f"{k}={props[k]}" for k in remembered_hash_order(tuple(props), PROPERTIES_CAPACITY)])
+        + "}"
+    )
 
 
 def ordered_properties(props: dict[str, str]) -> dict[str, str]:
-    return {k: props[k] for k in _order(tuple(props))}
+    return {k: props[k] for k in remembered_hash_order(tuple(props), PROPERTIES_CAPACITY)}
 
 
 def socket_string(host: str, port: int) -> str:

@@ -220,3 +220,17 @@ def test_results_and_fan_out_results_compare_by_value_as_the_dataclasses_did() -
     assert FanOutResult({"k": 1}, {}, ["k"]) != FanOutResult({"k": 2}, {}, ["k"])
     with pytest.raises(TypeError):
         hash(FanOutResult())
+
+
+def test_randbelow_is_uniform_over_its_range_and_refuses_an_empty_one() -> None:
+    from mqadmin.lazyrandom import randbelow
+
+    for n in (1, 2, 3, 7, 1 << 31, (1 << 32) + 5):
+        assert all(0 <= randbelow(n) < n for _ in range(200))
+    counts = [0] * 3
+    for _ in range(3000):
+        counts[randbelow(3)] += 1
+    assert all(800 < c < 1200 for c in counts), counts  # about a third each
+    for bad in (0, -1):
+        with pytest.raises(ValueError):
+            randbelow(bad)

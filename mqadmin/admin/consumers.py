@@ -18,6 +18,7 @@ from __future__ import annotations
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.groups import RETRY_PREFIX
+from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol.bodies.answers import ProducerInfo, ProducerTableInfo, ResetOffsetBody
 from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection
 from mqadmin.protocol.bodies.consumption import BrokerConsumeStats, ConsumeQueueView, ConsumerRunningInfo
@@ -45,7 +46,6 @@ from mqadmin.remoting.errors import RemoteCommandError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import _random
     from collections.abc import Iterable
     from typing import Any
 
@@ -567,28 +567,10 @@ def _random_broker_addr(route: TopicRouteData, topic: str) -> str:
     datas = route.broker_datas or []
     if not datas:
         raise AdminError(f"the route of {topic} has no broker")
-    addr = datas[_random_below(len(datas))].select_broker_addr()
+    addr = datas[randbelow(len(datas))].select_broker_addr()
     if addr is None:
         raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
     return addr
-
-
-_RNG: list[_random.Random] = []
-
-
-def _random_below(n: int) -> int:
-    """``random.choice``'s index into ``n`` items, from the generator ``random`` builds on (``_random``,
-    seeded from the system as ``random`` seeds it): ``random`` itself brings ``warnings``, ``hashlib``
-    and more to every command that finds a group's broker."""
-    if not _RNG:
-        import _random
-
-        _RNG.append(_random.Random())
-    bits, rng = n.bit_length(), _RNG[0]
-    r = rng.getrandbits(bits)
-    while r >= n:
-        r = rng.getrandbits(bits)
-    return r
 
 
 def _hash_map_order(table: dict[MessageQueue, OffsetWrapper]) -> list[tuple[MessageQueue, OffsetWrapper]]:

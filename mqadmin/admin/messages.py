@@ -13,12 +13,12 @@ rendering them is the CLI's business.
 from __future__ import annotations
 
 import _weakref
-import os
 
 from mqadmin.admin.broker import max_offset_header, offset_field, search_offset_header
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
@@ -625,7 +625,7 @@ class MessageOps(Family):
         datas = route.broker_datas or []
         if not datas:
             raise _NotOnline()
-        addr = datas[int.from_bytes(os.urandom(4)) % len(datas)].select_broker_addr()  # any of them
+        addr = datas[randbelow(len(datas))].select_broker_addr()  # any of them
         if not addr:
             raise _NotOnline()
         header = GetConsumerConnectionListRequestHeader(group)

@@ -19,6 +19,7 @@ import os
 import time
 
 from mqadmin.admin.errors import AdminError, BadResponseError
+from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, BrokerData, TopicRouteData
@@ -202,7 +203,7 @@ class _PublishInfo:
     def __init__(self, queues: list[MessageQueue], route: TopicRouteData, index: int | None = None) -> None:
         self.queues = queues
         self.route = route
-        self.index = int.from_bytes(os.urandom(4), "big") >> 1 if index is None else index
+        self.index = randbelow(1 << 31) if index is None else index
 
     def select(self, last_broker: str | None = None) -> MessageQueue:
         """``TopicPublishInfo.selectOneMessageQueue``: the next queue, avoiding the broker that failed."""

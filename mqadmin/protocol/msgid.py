@@ -19,6 +19,7 @@ import os
 import struct
 import time
 
+from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol.errors import ProtocolError
 
 TYPE_CHECKING = False
@@ -382,7 +383,7 @@ class UniqueIdGenerator:
         else:
             ip_bytes = host_to_bytes(ip)
         pid_value = (os.getpid() if pid is None else pid) & 0xFFFF
-        loader = int.from_bytes(os.urandom(4)) if class_loader_hash is None else class_loader_hash
+        loader = randbelow(1 << 32) if class_loader_hash is None else class_loader_hash
         self._prefix = (ip_bytes + struct.pack(">HI", pid_value, loader & 0xFFFFFFFF)).hex().upper()
         self._lock = _thread.allocate_lock()
         self._counter = counter

@@ -16,10 +16,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from mqadmin.admin.consumers import RollbackStats, _random_below
+from mqadmin.admin.consumers import RollbackStats
 from mqadmin.admin.groups import GroupConfigHit
 from mqadmin.admin.tablenames import SkippedName
 from mqadmin.cli.lagalert import Thresholds
+from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.static_topic import LogicQueueMappingItem, TopicQueueMappingDetail
 from mqadmin.protocol.staticmapping import MappingOne, PullOffsets
@@ -153,5 +154,5 @@ def test_records_compare_hash_and_print_as_the_dataclasses_did() -> None:
 
 def test_a_random_broker_is_any_of_them() -> None:
     for n in (1, 2, 3, 5, 8):
-        seen = {_random_below(n) for _ in range(400)}
+        seen = {randbelow(n) for _ in range(400)}
         assert seen == set(range(n)), (n, seen)

@@ -24,6 +24,7 @@ RANK: dict[str, int] = {
     "atomicfile": 0,  # utilities below every layer
     "record": 0,
     "lazyre": 0,
+    "lazyrandom": 0,
     "protocol": 1,
     "javaconfig": 2,  # Java config beans over protocol's Properties and JSON
     "remoting": 3,

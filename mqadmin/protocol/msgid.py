@@ -192,11 +192,24 @@ def _to_int32(value: int) -> int:
 # --- unique keys ------------------------------------------------------------------------------------
 
 
+def _item_getter(i: int) -> Callable[[tuple[object, ...]], object]:
+    def get(self: tuple[object, ...]) -> object:
+        return self[i]
+
+    return get
+
+
 class _Fields(tuple):  # type: ignore[type-arg]
-    """A named tuple without :mod:`typing` or :mod:`collections`: subclasses give ``_fields``."""
+    """A named tuple without :mod:`typing` or :mod:`collections`: a subclass names its fields in
+    ``_fields`` (each becomes a read-only attribute) and annotates their types for the type checker."""
 
     __slots__ = ()
     _fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        for i, name in enumerate(cls._fields):
+            setattr(cls, name, property(_item_getter(i)))
 
     def __repr__(self) -> str:
         values = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True))
@@ -214,32 +227,16 @@ class UniqueIdFields(_Fields):
 
     __slots__ = ()
     _fields = ("ip", "pid", "class_loader_hash", "time_span_ms", "counter")
+    ip: bytes
+    pid: int
+    class_loader_hash: int
+    time_span_ms: int  # unsigned milliseconds since the start of the producer's month
+    counter: int
 
     def __new__(
         cls, ip: bytes, pid: int, class_loader_hash: int, time_span_ms: int, counter: int
     ) -> UniqueIdFields:
         return tuple.__new__(cls, (ip, pid, class_loader_hash, time_span_ms, counter))
-
-    @property
-    def ip(self) -> bytes:
-        return self[0]  # type: ignore[no-any-return]
-
-    @property
-    def pid(self) -> int:
-        return self[1]  # type: ignore[no-any-return]
-
-    @property
-    def class_loader_hash(self) -> int:
-        return self[2]  # type: ignore[no-any-return]
-
-    @property
-    def time_span_ms(self) -> int:
-        """Unsigned milliseconds since the start of the producer's month."""
-        return self[3]  # type: ignore[no-any-return]
-
-    @property
-    def counter(self) -> int:
-        return self[4]  # type: ignore[no-any-return]
 
 
 class UniqueIdInfo(_Fields):
@@ -247,25 +244,13 @@ class UniqueIdInfo(_Fields):
 
     __slots__ = ()
     _fields = ("ip", "pid", "timestamp_ms", "counter")
+    ip: str
+    pid: int
+    timestamp_ms: int
+    counter: int
 
     def __new__(cls, ip: str, pid: int, timestamp_ms: int, counter: int) -> UniqueIdInfo:
         return tuple.__new__(cls, (ip, pid, timestamp_ms, counter))
-
-    @property
-    def ip(self) -> str:
-        return self[0]  # type: ignore[no-any-return]
-
-    @property
-    def pid(self) -> int:
-        return self[1]  # type: ignore[no-any-return]
-
-    @property
-    def timestamp_ms(self) -> int:
-        return self[2]  # type: ignore[no-any-return]
-
-    @property
-    def counter(self) -> int:
-        return self[3]  # type: ignore[no-any-return]
 
 
 def decode_unique_id(unique_id: str) -> UniqueIdFields:

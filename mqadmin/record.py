@@ -9,13 +9,15 @@ never changed after they are made (declarations, keys).
 
 A record's fields are the slots of its class and of its bases (bases first), or, where the class
 says so, its ``__match_args__`` (the constructor's order, as a dataclass sets them: the repr's order).
+A class may also name, for itself, the fields equality (and the hash) compare, ``_compared_fields``,
+and the fields its repr shows, ``_shown_fields``: a dataclass's ``compare=False`` and ``repr=False``.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Self
+    from typing import ClassVar, Self
 
 __all__ = ["FrozenRecord", "Record", "fields_of"]
 
@@ -36,13 +38,27 @@ def fields_of(cls: type) -> tuple[str, ...]:
     return names
 
 
+_COMPARED: dict[type, tuple[str, ...]] = {}
+_SHOWN: dict[type, tuple[str, ...]] = {}
+
+
+def _declared(cls: type, attr: str, memo: dict[type, tuple[str, ...]]) -> tuple[str, ...]:
+    """The class's own ``attr`` (not a base's: a subclass adds fields), else all its fields."""
+    names = memo.get(cls)
+    if names is None:
+        names = memo[cls] = tuple(cls.__dict__.get(attr) or fields_of(cls))
+    return names
+
+
 class _Slots:
     """Equality (same class, equal fields) and a dataclass-like repr, from the fields."""
 
     __slots__ = ()
+    _compared_fields: ClassVar[tuple[str, ...]]
+    _shown_fields: ClassVar[tuple[str, ...]]
 
     def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in fields_of(type(self)))
+        return tuple([getattr(self, name) for name in _declared(type(self), "_compared_fields", _COMPARED)])
 
     def with_(self, **changes: object) -> Self:
         """A copy with ``changes`` (``dataclasses.replace``): made by ``__init__``, whose parameters
@@ -56,7 +72,8 @@ class _Slots:
         return self._values() == other._values()
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in fields_of(type(self)))
+        shown = _declared(type(self), "_shown_fields", _SHOWN)
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
         return f"{type(self).__qualname__}({fields})"
 
 

@@ -234,3 +234,31 @@ def test_randbelow_is_uniform_over_its_range_and_refuses_an_empty_one() -> None:
     for bad in (0, -1):
         with pytest.raises(ValueError):
             randbelow(bad)
+
+
+def test_a_record_may_leave_fields_out_of_equality_and_repr_as_a_dataclass_field_may() -> None:
+    from mqadmin.record import FrozenRecord
+
+    class Point(FrozenRecord):
+        __slots__ = ("label", "secret", "x")
+        __match_args__ = ("x", "label", "secret")
+        _compared_fields = ("x",)  # compare=False on label and secret
+        _shown_fields = ("x", "label")  # repr=False on secret
+
+        def __init__(self, x: int, label: str = "", secret: str = "") -> None:
+            self.x, self.label, self.secret = x, label, secret
+
+    class Point3(Point):  # a subclass declares its own, or compares and shows all its fields
+        __slots__ = ("z",)
+        __match_args__ = ("x", "label", "secret", "z")
+
+        def __init__(self, x: int, label: str = "", secret: str = "", z: int = 0) -> None:
+            super().__init__(x, label, secret)
+            self.z = z
+
+    assert Point(1, "a", "s") == Point(1, "b", "t") and hash(Point(1, "a")) == hash(Point(1, "b"))
+    assert Point(1) != Point(2)
+    assert repr(Point(1, "a", "s")).endswith(".Point(x=1, label='a')")
+    assert Point(1, "a", "s").with_(x=2).secret == "s"
+    assert Point3(1, "a", "s", 3) != Point3(1, "b", "s", 3)
+    assert repr(Point3(1, "a", "s", 3)).endswith(".Point3(x=1, label='a', secret='s', z=3)")

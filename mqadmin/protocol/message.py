@@ -380,9 +380,7 @@ class Message(Record):
 
     __slots__ = ("body", "flag", "properties", "topic", "transaction_id")
     __match_args__ = ("topic", "flag", "properties", "body", "transaction_id")
-    #: The fields equality compares and the repr shows, in order.
-    _COMPARED: ClassVar[tuple[str, ...]] = ("topic", "flag", "properties", "body")
-    _SHOWN: ClassVar[tuple[str, ...]] = __match_args__
+    _compared_fields: ClassVar[tuple[str, ...]] = ("topic", "flag", "properties", "body")
 
     topic: str
     flag: int
@@ -403,13 +401,6 @@ class Message(Record):
         self.properties = {} if properties is None else properties
         self.body = body
         self.transaction_id = transaction_id
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in self._COMPARED])
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._SHOWN)
-        return f"{type(self).__qualname__}({fields})"
 
     def get_property(self, name: str) -> str | None:
         return self.properties.get(name)
@@ -548,12 +539,12 @@ class MessageExt(Message):
         "store_port", "commit_log_offset", "body_crc", "reconsume_times", "prepared_transaction_offset",
         "magic_code", "broker_name", "raw_body",
     )  # fmt: skip
-    _COMPARED = (
+    _compared_fields = (
         "topic", "flag", "properties", "body", "queue_id", "store_size", "queue_offset", "sys_flag",
         "born_timestamp", "born_host", "born_port", "store_timestamp", "store_host", "store_port",
         "commit_log_offset", "body_crc", "reconsume_times", "prepared_transaction_offset", "magic_code",
     )  # fmt: skip
-    _SHOWN = __match_args__[:-1]
+    _shown_fields = __match_args__[:-1]
 
     queue_id: int
     store_size: int

@@ -326,6 +326,8 @@ class TopicList(Record):
     """
 
     __slots__ = ("broker_addr", "concurrent", "topic_list")
+    __match_args__ = ("topic_list", "broker_addr", "concurrent")
+    _compared_fields = ("broker_addr", "topic_list")
 
     def __init__(
         self, topic_list: list[str] = _NEW_LIST, broker_addr: str | None = None, concurrent: bool = False
@@ -334,14 +336,6 @@ class TopicList(Record):
         self.broker_addr = broker_addr
         self.concurrent = concurrent
 
-    def _values(self) -> tuple[object, ...]:
-        return (self.broker_addr, self.topic_list)
-
-    def __repr__(self) -> str:
-        return (
-            f"TopicList(topic_list={self.topic_list!r}, broker_addr={self.broker_addr!r}, "
-            f"concurrent={self.concurrent!r})"
-        )
 
     @classmethod
     def from_json_obj(cls, obj: Any, *, concurrent: bool = False) -> Self:

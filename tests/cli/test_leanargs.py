@@ -30,9 +30,11 @@ from mqadmin.cli.common import (
 )
 from mqadmin.cli.javaopts import HELP
 from mqadmin.cli.leanargs import lean_parse
-from mqadmin.cli.registry import COMMANDS, DEFINED
+from mqadmin.cli.registry import COMMANDS, DEFINED, defined
 
-JAVA = [e for e in COMMANDS if e.java]
+JAVA = [e for e in COMMANDS if isinstance(defined(e), CommandSpec)]
+"""Every command declared as the Java tool's are: its sub-commands and ours made the same way
+(``consumer``, ``decodeMessageId``), which the lean parser reads too."""
 
 
 def spec_and_command(name: str) -> tuple[CommandSpec, JavaCommand]:

@@ -132,8 +132,12 @@ def expiring(tmp_path: Path) -> Iterator[Servers]:
     ns = NameServerProcess(tmp_path / "ns")
     broker = None
     try:
-        broker = BrokerProcess(
-            tmp_path / "broker", ns.addr, mappedFileSizeCommitLog=64 * 1024, fileReservedTime=0
+        broker = BrokerProcess(  # no scheduled clean-up hour: deleteWhen's default, 04, would drop them too
+            tmp_path / "broker",
+            ns.addr,
+            mappedFileSizeCommitLog=64 * 1024,
+            fileReservedTime=0,
+            deleteWhen="99",
         )
         yield Servers(ns, broker, tmp_path)
     finally:

@@ -47,8 +47,9 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     work = tmp_path_factory.mktemp("restart-cluster")
-    # small commit-log files, kept for no time: deleteExpiredCommitLog drops all but the last
-    with Servers(work, mappedFileSizeCommitLog=64 * 1024, fileReservedTime=0) as servers:
+    # small commit-log files, kept for no time: deleteExpiredCommitLog drops all but the last; no
+    # scheduled clean-up hour (deleteWhen defaults to 04, when the broker itself would drop them)
+    with Servers(work, mappedFileSizeCommitLog=64 * 1024, fileReservedTime=0, deleteWhen="99") as servers:
         yield Cluster(servers.ns_addr, servers.broker_addr, work)
 
 

@@ -35,10 +35,14 @@ RANK: dict[str, int] = {
     "broker": 6,
     "admin": 7,
     "localcluster": 8,  # starts the server processes (by command line, not by import)
+    "manifest": 8,  # a cluster as code: manifest, diff, apply (on admin)
+    "doctor": 8,  # the named checks of a cluster's health (on admin)
     "pipeline": 9,
+    "exporter": 9,  # the Prometheus exporter's server (on admin and the doctor's checks)
     "demo": 9,  # the demo session: servers and admin calls, printed by the cli command
-    "cli": 10,
-    "__main__": 11,
+    "spark": 10,  # the public module of the Spark data source (over pipeline)
+    "cli": 11,
+    "__main__": 12,
 }
 
 # the two stacks over protocol/remoting/route: a part of one never imports a part of the other (the

@@ -10,6 +10,7 @@ otherwise there is simply no suggestion.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -94,7 +95,7 @@ def _settings(ctx: click.Context) -> Any:
     if common.secret_key is not None and common.secret_key.strip() == "-":
         common.access_key = common.secret_key = None  # never read stdin or prompt on a TAB
     settings = resolve_settings(namesrv if isinstance(namesrv, str) else None, common)
-    return settings.with_(timeout=LIVE_BUDGET, connect_timeout=LIVE_BUDGET)
+    return dataclasses.replace(settings, timeout=LIVE_BUDGET, connect_timeout=LIVE_BUDGET)
 
 
 async def _fetch(kind: str, settings: Any) -> list[str]:

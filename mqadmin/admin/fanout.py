@@ -7,50 +7,28 @@ collected, not raised: the caller prints what it got and reports what it missed.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
 from mqadmin.admin.errors import DeadlineError
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Iterable
-    from typing import Any, TypeVar
-    from typing import Generic as _Generic
-
-    K = TypeVar("K")
-    V = TypeVar("V")
-else:
-    K = V = object
-
-    class _Generic:
-        """``typing.Generic`` for the type checker only: ``FanOutResult[str, int]`` is the class itself."""
-
-        __slots__ = ()
-
-        def __class_getitem__(cls, params: object) -> type:
-            return cls
-
+from mqadmin.remoting.blocking import run_sync
 
 __all__ = ["FanOutResult", "fan_out", "fan_out_threads"]
 
+K = TypeVar("K")
+V = TypeVar("V")
 
-class FanOutResult(Record, _Generic[K, V]):
+
+@dataclass(slots=True)
+class FanOutResult(Generic[K, V]):
     """Per key, the value or the exception, in the order the keys were given."""
 
-    __slots__ = ("errors", "order", "results")
-
-    results: dict[K, V]
-    errors: dict[K, BaseException]
-    order: list[K]
-
-    def __init__(
-        self,
-        results: dict[K, V] | None = None,
-        errors: dict[K, BaseException] | None = None,
-        order: list[K] | None = None,
-    ) -> None:
-        self.results = {} if results is None else results
-        self.errors = {} if errors is None else errors
-        self.order = [] if order is None else order
+    results: dict[K, V] = field(default_factory=dict)
+    errors: dict[K, BaseException] = field(default_factory=dict)
+    order: list[K] = field(default_factory=list)
 
     def items(self) -> list[tuple[K, V | BaseException]]:
         out: list[tuple[K, V | BaseException]] = []
@@ -80,8 +58,6 @@ async def fan_out(
 
     A call unfinished at the deadline is cancelled and recorded as :class:`DeadlineError`.
     """
-    import asyncio  # here: a command on the blocking client fans out on threads, without a loop
-
     result = _ordered(keys)
     if not result.order:
         return result
@@ -129,31 +105,19 @@ async def fan_out_threads(
     """:func:`fan_out` for calls on the blocking client: each ``call(key)`` runs to its end on one of
     at most ``limit`` threads, all within ``deadline`` seconds. It never suspends.
 
-    A call unfinished at the deadline is recorded as :class:`DeadlineError`; its thread is left to
-    end on its own request timeout, and what it brings then is dropped. The threads are ``_thread``'s
-    (as daemon threads: not waited for at exit): ``threading`` brings ``traceback``, ``tokenize`` and
-    ``re`` to a command that asks a few brokers.
+    A call unfinished at the deadline is recorded as :class:`DeadlineError`; its thread (a daemon
+    thread: not waited for at exit) is left to end on its own request timeout, and what it brings
+    then is dropped.
     """
-    import _thread
-    import time
-
-    from mqadmin.remoting.blocking import run_sync
-
     result = _ordered(keys)
     todo = list(reversed(result.order))
-    lock = _thread.allocate_lock()
-    all_done = _thread.allocate_lock()  # held until the last worker ends
-    all_done.acquire()
-    running = [0]
-    cut = [False]
+    lock = threading.Lock()
+    done = threading.Event()  # set when every key has an answer, or at the deadline
 
     def work() -> None:
         while True:
             with lock:
-                if cut[0] or not todo:
-                    running[0] -= 1
-                    if running[0] == 0:
-                        all_done.release()
+                if done.is_set() or not todo:
                     return
                 key = todo.pop()
             try:
@@ -162,18 +126,19 @@ async def fan_out_threads(
             except Exception as e:
                 value, failed = e, True
             with lock:
-                if not cut[0]:
-                    (result.errors if failed else result.results)[key] = value
+                if done.is_set():
+                    return
+                (result.errors if failed else result.results)[key] = value
+                if len(result.results) + len(result.errors) == len(result.order):
+                    done.set()
 
     workers = min(max(1, limit), len(result.order))
-    running[0] = workers
-    end = time.monotonic() + deadline
     for _ in range(workers):
-        _thread.start_new_thread(work, ())
+        threading.Thread(target=work, name="mqadmin-fan-out", daemon=True).start()
     if workers:
-        all_done.acquire(timeout=max(0.0, end - time.monotonic()))
+        done.wait(deadline)
     with lock:
-        cut[0] = True
+        done.set()
         for k in result.order:
             if k not in result.results and k not in result.errors:
                 result.errors[k] = DeadlineError(

@@ -629,8 +629,8 @@ async def export_metrics(
 async def _prometheus_once(
     inv: Invocation, cluster: str | None, file_path: str | None, names: str, scrape_timeout: float
 ) -> None:
-    from mqadmin.cli.metrics_collect import scrape
-    from mqadmin.cli.prometheus import exposition
+    from mqadmin.exporter.collect import scrape
+    from mqadmin.exporter.server import exposition
 
     budget = inv.common.deadline if inv.common.deadline is not None else scrape_timeout
     sample = await scrape(inv.admin, cluster, budget, full=names != "ours")
@@ -666,10 +666,10 @@ async def _serve_metrics(
 ) -> None:
     import signal
 
-    from mqadmin.cli.metrics_cache import SampleCache
-    from mqadmin.cli.metrics_collect import Scrape, scrape
-    from mqadmin.cli.metrics_web import WebConfigError, load_web_config
-    from mqadmin.cli.prometheus import serve
+    from mqadmin.exporter.cache import SampleCache
+    from mqadmin.exporter.collect import Scrape, scrape
+    from mqadmin.exporter.server import serve
+    from mqadmin.exporter.webconfig import WebConfigError, load_web_config
 
     host, port = listen
     admin = inv.admin

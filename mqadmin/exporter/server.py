@@ -1,8 +1,8 @@
 """A cluster (or every cluster of a name server) in the Prometheus text exposition format.
 
-One scrape (:func:`mqadmin.cli.metrics_collect.scrape`) asks every master at once within the scrape's
+One scrape (:func:`mqadmin.exporter.collect.scrape`) asks every master at once within the scrape's
 deadline; the page gives it under the names of ``apache/rocketmq-exporter``
-(:mod:`mqadmin.cli.metrics_exporter`, the default), under our own names (``ours``: lag per group and
+(:mod:`mqadmin.exporter.java_names`, the default), under our own names (``ours``: lag per group and
 queue, TPS, disk), or both. Whatever the names, the page also has our extras, under names the exporter
 does not use: ``rocketmq_broker_up`` (a master that did not answer in time is 0 and its other series
 are absent, so an alert on it fires instead of lag silently reading zero), ``rocketmq_namesrv_up``,
@@ -27,14 +27,14 @@ from email.utils import formatdate
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from mqadmin.cli.metrics_collect import BrokerScrape, Scrape
+from mqadmin.exporter.collect import BrokerScrape, Scrape
 from mqadmin.remoting.limits import accept_ready, connection_limit
 from mqadmin.remoting.logthrottle import ThrottledLog
 
 if TYPE_CHECKING:
     from prometheus_client.registry import CollectorRegistry
 
-    from mqadmin.cli.metrics_web import WebConfig
+    from mqadmin.exporter.webconfig import WebConfig
 
 __all__ = [
     "NAMES",
@@ -197,7 +197,7 @@ def _families(sample: Scrape, names: str) -> Iterator[Any]:
     """The page's families: the extras first, then the chosen names. Under ``both`` the exporter's
     ``rocketmq_consumer_tps`` (GROUP_GET_NUMS, labels cluster, broker, topic, group) stands, ours of the
     same name is left out."""
-    from mqadmin.cli.metrics_exporter import exporter_families
+    from mqadmin.exporter.java_names import exporter_families
 
     yield from _extras(sample)
     if names in ("exporter", "both"):
@@ -347,7 +347,7 @@ _OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _ALLOW = [("Allow", "OPTIONS,GET")]
 
-log = logging.getLogger("mqadmin.cli.prometheus")
+log = logging.getLogger("mqadmin.exporter")
 
 
 class _BadRequest(Exception):

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from mqadmin.cli.prometheus import HEAD_TIMEOUT, MAX_CONNECTIONS
+from mqadmin.exporter.server import HEAD_TIMEOUT, MAX_CONNECTIONS
 from mqadmin.localcluster import free_port
 from tests.admin_group_offset.servers import Cluster
 from tests.cli_harness import MQADMIN
@@ -282,8 +282,8 @@ def test_a_malformed_or_huge_head_is_refused(exporter: Exporter) -> None:
 # A listener with no connection cap, alone in a process whose descriptors run out for real.
 _UNCAPPED = """
 import asyncio, logging, resource, sys
-from mqadmin.cli.metrics_collect import BrokerScrape, Scrape
-from mqadmin.cli.prometheus import MetricsServer
+from mqadmin.exporter.collect import BrokerScrape, Scrape
+from mqadmin.exporter.server import MetricsServer
 resource.setrlimit(resource.RLIMIT_NOFILE, (64, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(message)s")
 SAMPLE = Scrape(True, [BrokerScrape("C", "b", "127.0.0.1:1", runtime={"putTps": "1.5"})])

@@ -38,7 +38,7 @@ __all__ = [
     "scrape",
 ]
 
-log = logging.getLogger("mqadmin.cli.prometheus")
+log = logging.getLogger("mqadmin.exporter")
 
 #: Requests to one broker in flight at once for its per-topic and per-group figures.
 PER_BROKER_CALLS = 16

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from mqadmin.cli.metrics_collect import BrokerScrape, GroupScrape, Scrape, fixed_double
-from mqadmin.cli.metrics_exporter import EXPORTER_NAMES
-from mqadmin.cli.prometheus import exposition
+from mqadmin.exporter.collect import BrokerScrape, GroupScrape, Scrape, fixed_double
+from mqadmin.exporter.java_names import EXPORTER_NAMES
+from mqadmin.exporter.server import exposition
 from mqadmin.protocol.bodies.connection import Connection
 from mqadmin.protocol.bodies.consumption import ConsumerRunningInfo, ConsumeStatus
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from mqadmin.cli.metrics_collect import fixed_double, minute_figure
+from mqadmin.exporter.collect import fixed_double, minute_figure
 from mqadmin.protocol.names import DLQ_GROUP_TOPIC_PREFIX, RETRY_GROUP_TOPIC_PREFIX
 
 if TYPE_CHECKING:
     from prometheus_client.core import GaugeMetricFamily
 
-    from mqadmin.cli.metrics_collect import BrokerScrape, Scrape
+    from mqadmin.exporter.collect import BrokerScrape, Scrape
 
 __all__ = ["EXPORTER_NAMES", "exporter_families"]
 

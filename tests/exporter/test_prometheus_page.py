@@ -1,6 +1,6 @@
 """Our page writer against ``prometheus_client``'s own: the same bytes, whatever the label values hold.
 
-The exporter writes its pages itself (:func:`mqadmin.cli.prometheus.gauge_page`) because the
+The exporter writes its pages itself (:func:`mqadmin.exporter.server.gauge_page`) because the
 library's per-sample checks took most of a large scrape's rendering time; a scraper must not see one
 byte of difference, in the text format or in OpenMetrics.
 """
@@ -15,8 +15,8 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import generate_latest
 from prometheus_client.openmetrics.exposition import generate_latest as generate_openmetrics
 
-from mqadmin.cli.metrics_collect import Scrape
-from mqadmin.cli.prometheus import _OWN_PAGES, _given, gauge_page, registry_of, render
+from mqadmin.exporter.collect import Scrape
+from mqadmin.exporter.server import _OWN_PAGES, _given, gauge_page, registry_of, render
 
 # label values as a hostile cluster could name things: quotes, backslashes, newlines, any unicode
 _values = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=12)

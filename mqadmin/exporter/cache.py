@@ -15,11 +15,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from mqadmin.cli.metrics_collect import Scrape
+from mqadmin.exporter.collect import Scrape
 
 __all__ = ["SampleCache"]
 
-log = logging.getLogger("mqadmin.cli.prometheus")
+log = logging.getLogger("mqadmin.exporter")
 
 
 class SampleCache:

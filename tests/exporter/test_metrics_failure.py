@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from mqadmin.cli.prometheus import deadline_of
+from mqadmin.exporter.server import deadline_of
 from mqadmin.localcluster import free_port
 from tests.cli_harness import MQADMIN, clean_env, run_mqadmin
 from tests.servers import BrokerProcess, NameServerProcess

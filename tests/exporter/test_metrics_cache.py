@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_metrics_failure import Exporter, mentions, samples, series_of
 from tests.cli_harness import clean_env
+from tests.exporter.test_metrics_failure import Exporter, mentions, samples, series_of
 from tests.servers import BrokerProcess, NameServerProcess
 
 INTERVAL = 1.0

@@ -153,7 +153,7 @@ def usage_error_line(e: click.UsageError, args: list[str]) -> str:
 
 
 def run(args: list[str]) -> NoReturn:
-    """``mqadmin ARGS`` parsed by click (:func:`mqadmin.cli.main.main` tries the lean parser first)."""
+    """``mqadmin ARGS``, parsed by click, run, and exited with its code."""
     if "_MQADMIN_COMPLETE" in os.environ:  # a TAB in a shell that loaded our completion script
         from mqadmin.cli.completion import register_shells
 

@@ -12,11 +12,9 @@ A command module declares the Java options and an ``async`` function; its click 
 
 A command runs without an event loop, on the blocking client (:mod:`mqadmin.remoting.blocking`): the
 same code awaiting calls that never suspend, asking several brokers at once on threads
-(:meth:`~mqadmin.admin.core.AdminCore.fan_out`). Start-up is then the interpreter's, the codec's and
-the command's, not asyncio's. A command that needs the loop itself (a pause between rounds, pulls
-read ahead, a server) says ``blocking=False``, or a test of its parameters; a ``-i`` watch always
-runs on the loop. A command with plain arguments is also parsed without click
-(:mod:`mqadmin.cli.leanargs`).
+(:meth:`~mqadmin.admin.core.AdminCore.fan_out`). One request needs no loop. A command that needs the
+loop itself (a pause between rounds, pulls read ahead, a server) says ``blocking=False``, or a test of
+its parameters; a ``-i`` watch always runs on the loop.
 
 This module declares and runs; it does not import click. The click command of a declaration is made
 when click parses it (:mod:`mqadmin.cli.clickcommand`).
@@ -379,8 +377,7 @@ def _silence_stdout() -> None:
 
 class CommandSpec:
     """A Java sub-command as its module declares it: the click command is made from it when click
-    parses (:mod:`mqadmin.cli.clickcommand`), the lean parser reads it as it is
-    (:mod:`mqadmin.cli.leanargs`).
+    parses (:mod:`mqadmin.cli.clickcommand`).
 
     ``java_opts``: ``-h``, ``-n`` (unless the command declares its own) and the command's options, in
     Java's order. ``own``: this command's options that the Java tool does not have (``--dry-run``,

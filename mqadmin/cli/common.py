@@ -1,9 +1,8 @@
 """The options every command accepts besides the Java ones (long names only, so no Java letter clashes).
 
 They may also be given before the command name (``mqadmin --context prod clusterList``); a value on
-the command wins. They are declared once, as data (:data:`COMMON`): the click options are made from
-that table (:func:`common_options`), and so is the parser of the commands that start without click
-(:mod:`mqadmin.cli.leanargs`).
+the command wins. They are declared once, as data (:data:`COMMON`), and the click options of every
+command are made from that table (:func:`common_options`).
 """
 
 from __future__ import annotations

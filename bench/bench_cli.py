@@ -1,29 +1,24 @@
-"""Start-up of ``mqadmin`` against the bare interpreter, as a user runs it, in one alternating run.
+"""Start-up of ``mqadmin`` commands as ratios to ``python -c pass``, in alternating rounds.
 
-Starts our name server (``mqadmin namesrv start``) on a free port, registers a broker holding topic
-``T``, then runs, round after round (after 2 warm-up rounds):
+Starts a name server and a development broker of the ``mqadmin`` under test on loopback (ports
+picked at run time), makes topic ``T`` and consumer group ``G`` with one consumed offset, then runs,
+round after round (after 2 warm-up rounds):
 
 - ``python -c pass`` with the interpreter the ``mqadmin`` console script runs on;
-- the bare request: a dozen lines of ``python -c`` sending the same GET_ROUTEINFO_BY_TOPIC with
-  ``_socket``, ``_struct`` and ``_json`` and printing the raw answer, what any Python client pays at
-  the least (a yardstick, not a client: no checks, no decoding, no output format);
 - ``mqadmin --help``;
-- ``mqadmin topicRoute -n ADDR -t T``, and ``mqadmin topicList -n ADDR`` beside it;
-- ``mqadmin getNamesrvConfig -n ADDR``: a command outside the topic family (the name server's
-  config, read from Java's properties text), on the same blocking client and lean-import rule;
+- the one-request commands ``topicRoute``, ``topicList``, ``getBrokerConfig -b``,
+  ``consumerProgress -g`` and ``sendMessage``;
 
-and prints each one's median, and the ratio of each to the interpreter's. The goal is ``topicRoute``
-at most 2.5 times ``python -c pass``: absolute milliseconds differ from machine to machine, the ratio
-on one machine much less. The four alternate, so a change in the machine's load falls on all of them
-alike; the load average before and after is printed beside the figures.
+and prints each one's median and its ratio to the interpreter's. The budget is 8 times
+``python -c pass`` for the one-request commands (milliseconds differ from machine to machine, the
+ratio on one machine much less). Time a regular install (``pip install .`` with a current pip),
+not an editable one: an editable install's import finder is not what users run. The cases alternate,
+so a change in the machine's load falls on all of them alike; the load average before and after is
+printed beside the figures.
 
-It also lists the heavier packages ``topicRoute`` imported (``PYTHONPROFILEIMPORTTIME``): none of
-:data:`mqadmin.cli.main.HEAVY_MODULES` (typing, dataclasses, re, enum, json, socket, asyncio, click,
-...) may be among them, nor pyspark or the servers, nor another command's module.
-
-With ``--baseline MQADMIN`` (an install of an earlier commit, in a venv of its own) that one's
-``--help``, ``topicRoute``, ``topicList`` and ``getNamesrvConfig`` run in the same rounds, each
-against its own interpreter's ``python -c pass``: before and after, under the same load.
+With ``--baseline MQADMIN`` (an install of an earlier commit, in a venv of its own) the same
+commands of that install run in the same rounds, each against its own interpreter's
+``python -c pass``: before and after, under the same load.
 
     python bench/bench_cli.py [--runs 20] [--mqadmin PATH] [--baseline PATH]
 """
@@ -32,42 +27,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import zlib
 from pathlib import Path
 
-from mqadmin.cli.main import HEAVY_MODULES
-from mqadmin.protocol import frame
-from mqadmin.protocol.bodies.register import RegisterBrokerBody
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper
-from mqadmin.protocol.codes import RequestCode
-from mqadmin.protocol.command import RemotingCommand
+from mqadmin.localcluster import BROKER_BOOT, NS_BOOT, ServerProcess, free_port
 
-GOAL_RATIO = 2.5
-BARE = "bare request (_socket)"
-BARE_REQUEST = """
-import sys, _socket, _struct, _json
-host, port = sys.argv[1].rsplit(":", 1)
-s = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
-s.settimeout(5)
-s.connect((host, int(port)))
-h = ('{"code":105,"extFields":{"topic":%s},"flag":0,"language":"JAVA","opaque":1,'
-     '"serializeTypeCurrentRPC":"JSON","version":479}' % _json.encode_basestring_ascii(sys.argv[2])).encode()
-s.sendall(_struct.pack(">II", 4 + len(h), len(h)) + h)
-buf = s.recv(65536)
-while len(buf) < 4 or len(buf) < 4 + _struct.unpack(">I", buf[:4])[0]:
-    buf += s.recv(65536)
-sys.stdout.buffer.write(buf[8 + (_struct.unpack(">I", buf[4:8])[0] & 0xFFFFFF):])
-"""
-"""The least any Python client pays for topicRoute: the interpreter, one connection, one request."""
-FORBIDDEN = (*sorted(HEAVY_MODULES), "pyspark", "mqadmin.broker", "mqadmin.namesrv")
+BUDGET = 8.0
+"""Largest ratio to ``python -c pass`` of a command that sends one request."""
+ONE_REQUEST = ("topicRoute", "topicList", "getBrokerConfig", "consumerProgress", "sendMessage")
 
 
 def find_mqadmin(given: str | None) -> str:
@@ -91,68 +63,97 @@ def interpreter_of(script: str) -> str:
     return sys.executable
 
 
-def start_namesrv(mqadmin: str, workdir: str) -> tuple[subprocess.Popen[str], str]:
-    env = {k: v for k, v in os.environ.items() if k != "NAMESRV_ADDR"}
-    env["ROCKETMQ_HOME"] = workdir
-    cfg = Path(workdir) / "namesrv.properties"
-    cfg.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={workdir}/kvConfig.json\n")
-    proc = subprocess.Popen(
-        [mqadmin, "namesrv", "start", "-c", str(cfg), "--listen-port", "0", "--log-file", ""],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
+def install_of(python: str) -> str:
+    """Where that interpreter imports ``mqadmin`` from, and whether it is an editable install."""
+    probe = "import mqadmin, sys; print(mqadmin.__file__)"
+    where = subprocess.run([python, "-c", probe], capture_output=True, text=True, cwd="/").stdout.strip()
+    kind = (
+        "regular install" if "site-packages" in where else "NOT a regular install (editable or source tree)"
     )
-    assert proc.stdout is not None
-    for _ in range(10):
-        line = proc.stdout.readline()
-        m = re.search(r"boot success.*address \S+:(\d+)", line)
-        if m:
-            return proc, f"127.0.0.1:{m.group(1)}"
-    proc.kill()
-    raise SystemExit("the name server did not start")
+    return f"{where} ({kind})"
 
 
-def register_topic(addr: str, topic: str) -> socket.socket:
-    """REGISTER_BROKER of broker-a holding ``topic``; the socket must stay open (5.x drops closed brokers)."""
-    # two topics: a first registration of a single topic is how brokers add one topic, and is refused
-    table = {
-        name: TopicConfig(topic_name=name, read_queue_nums=4, write_queue_nums=4, perm=6)
-        for name in (topic, "TBW102")
+class Servers:
+    """A name server and a broker of ``mqadmin`` under ``workdir``, with topic T and group G."""
+
+    def __init__(self, mqadmin: str, workdir: Path) -> None:
+        self.mqadmin = mqadmin
+        self.workdir = workdir
+        ns_conf = workdir / "namesrv.properties"
+        ns_conf.write_text(f"bindAddress=127.0.0.1\nkvConfigPath={workdir / 'kvConfig.json'}\n")
+        self.namesrv = ServerProcess(
+            "name server",
+            [mqadmin, "namesrv", "start", "-c", str(ns_conf), "--listen-port", "0", "--log-file", ""],
+            workdir,
+            NS_BOOT,
+        )
+        self.broker: ServerProcess | None = None
+        self.addr = f"127.0.0.1:{self.namesrv.start().group(2)}"
+        port = free_port()
+        self.broker_addr = f"127.0.0.1:{port}"
+        props = {
+            "brokerClusterName": "DefaultCluster",
+            "brokerName": "broker-a",
+            "brokerIP1": "127.0.0.1",
+            "listenPort": port,
+            "namesrvAddr": self.addr,
+            "storePathRootDir": workdir / "store",
+        }
+        broker_conf = workdir / "broker.properties"
+        broker_conf.write_text("".join(f"{k}={v}\n" for k, v in props.items()))
+        self.broker = ServerProcess(
+            "broker",
+            [mqadmin, "broker", "start", "-c", str(broker_conf), "--log-file", ""],
+            workdir,
+            BROKER_BOOT,
+        )
+        self.broker.start()
+
+    def prepare(self, env: dict[str, str]) -> None:
+        """Topic T with a message, and consumer group G."""
+        n = ["-n", self.addr]
+        for argv in (
+            ["updateTopic", *n, "-c", "DefaultCluster", "-t", "T", "-r", "1", "-w", "1"],
+            ["updateSubGroup", *n, "-c", "DefaultCluster", "-g", "G"],
+            ["sendMessage", *n, "-t", "T", "-p", "hello"],
+        ):
+            p = subprocess.run(
+                [self.mqadmin, *argv], capture_output=True, text=True, env=env, cwd=self.workdir
+            )
+            if p.returncode != 0:
+                print(
+                    f"note: {' '.join(argv[:1])} exited {p.returncode}: {p.stderr.strip()}", file=sys.stderr
+                )
+
+    def stop(self) -> None:
+        for server in (self.broker, self.namesrv):
+            if server is not None:
+                server.stop()
+
+
+def commands(mqadmin: str, addr: str, broker: str) -> dict[str, list[str]]:
+    n = ["-n", addr]
+    return {
+        "--help": [mqadmin, "--help"],
+        "topicRoute": [mqadmin, "topicRoute", *n, "-t", "T"],
+        "topicList": [mqadmin, "topicList", *n],
+        "getBrokerConfig": [mqadmin, "getBrokerConfig", *n, "-b", broker],
+        "consumerProgress": [mqadmin, "consumerProgress", *n, "-g", "G"],
+        "sendMessage": [mqadmin, "sendMessage", *n, "-t", "T", "-p", "bench"],
     }
-    wrapper = TopicConfigSerializeWrapper(table, DataVersion())
-    body = RegisterBrokerBody(wrapper, []).encode()
-    fields = {
-        "brokerName": "broker-a",
-        "brokerAddr": "127.0.0.1:10911",
-        "clusterName": "DefaultCluster",
-        "haServerAddr": "127.0.0.1:10912",
-        "brokerId": "0",
-        "compressed": "false",
-        "bodyCrc32": str(zlib.crc32(body) & 0x7FFFFFFF),
-    }
-    cmd = RemotingCommand.request(RequestCode.REGISTER_BROKER, fields, body, version=409)
-    host, port = addr.rsplit(":", 1)
-    sock = socket.create_connection((host, int(port)), timeout=10)
-    sock.sendall(frame.encode(cmd))
-    sock.recv(65536)
-    return sock
-
-
-def imported_modules(argv: list[str], env: dict[str, str]) -> set[str]:
-    env = {**env, "PYTHONPROFILEIMPORTTIME": "1"}
-    p = subprocess.run(argv, capture_output=True, text=True, env=env)
-    names = set()
-    for line in p.stderr.splitlines():
-        if line.startswith("import time:") and "|" in line:
-            names.add(line.rsplit("|", 1)[1].strip())
-    return names
 
 
 def timed(argv: list[str], env: dict[str, str]) -> float:
     t0 = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    return (time.perf_counter() - t0) * 1000
+    p = subprocess.run(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=env["MQADMIN_CONFIG_DIR"]
+    )
+    ms = (time.perf_counter() - t0) * 1000
+    if p.returncode != 0:
+        raise SystemExit(
+            f"{' '.join(argv)} exited {p.returncode}: {p.stderr.decode(errors='replace').strip()}"
+        )
+    return ms
 
 
 def load() -> str:
@@ -169,92 +170,56 @@ def main() -> int:
         help="another mqadmin executable (an install of an earlier commit) timed in the same rounds",
     )
     args = parser.parse_args()
-    mqadmin = find_mqadmin(args.mqadmin)
-    python = interpreter_of(mqadmin)
+    installs = {"": find_mqadmin(args.mqadmin)}
+    if args.baseline:
+        installs["baseline"] = args.baseline
+    pythons = {label: interpreter_of(script) for label, script in installs.items()}
     with tempfile.TemporaryDirectory() as tmp:
-        proc, addr = start_namesrv(mqadmin, tmp)
-        sock = register_topic(addr, "T")
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("MQADMIN_", "NAMESRV_ADDR")) and k not in ("PYTHONDONTWRITEBYTECODE",)
+        }
+        env["MQADMIN_CONFIG_DIR"] = tmp
+        servers = Servers(installs[""], Path(tmp))
         try:
-            cases = {
-                "python -c pass": [python, "-c", "pass"],
-                BARE: [python, "-c", BARE_REQUEST, addr, "T"],
-                "mqadmin --help": [mqadmin, "--help"],
-                "mqadmin topicRoute -t T": [mqadmin, "topicRoute", "-n", addr, "-t", "T"],
-                "mqadmin topicList": [mqadmin, "topicList", "-n", addr],
-                "mqadmin getNamesrvConfig": [mqadmin, "getNamesrvConfig", "-n", addr],
-            }
-            if args.baseline:
-                base_python = interpreter_of(args.baseline)
-                cases["baseline: python -c pass"] = [base_python, "-c", "pass"]
-                cases["baseline: mqadmin --help"] = [args.baseline, "--help"]
-                cases["baseline: topicRoute -t T"] = [args.baseline, "topicRoute", "-n", addr, "-t", "T"]
-                cases["baseline: topicList"] = [args.baseline, "topicList", "-n", addr]
-                cases["baseline: getNamesrvConfig"] = [args.baseline, "getNamesrvConfig", "-n", addr]
-            # as installed by pip: bytecode cached (pip compiles at install; the warm-up runs write it here)
-            env = {
-                k: v
-                for k, v in os.environ.items()
-                if not k.startswith(("MQADMIN_", "NAMESRV_ADDR"))
-                and k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPROFILEIMPORTTIME")
-            }
-            env["MQADMIN_CONFIG_DIR"] = tmp
-            times: dict[str, list[float]] = {name: [] for name in cases}
+            servers.prepare(env)
+            cases: dict[tuple[str, str], list[str]] = {}
+            for label, script in installs.items():
+                cases[(label, "python -c pass")] = [pythons[label], "-c", "pass"]
+                for name, argv in commands(script, servers.addr, servers.broker_addr).items():
+                    cases[(label, name)] = argv
+            times: dict[tuple[str, str], list[float]] = {key: [] for key in cases}
             load_before = load()
             for i in range(args.runs + 2):
-                for name, argv in cases.items():
+                for key, argv in cases.items():
                     ms = timed(argv, env)
                     if i >= 2:
-                        times[name].append(ms)
+                        times[key].append(ms)
             load_after = load()
-            # what the interpreter itself imports there (an editable install's finder) is not ours
-            modules = imported_modules(cases["mqadmin topicRoute -t T"], env) - imported_modules(
-                cases["python -c pass"], env
-            )
         finally:
-            sock.close()
-            proc.terminate()
-            proc.wait(5)
-    print(f"{mqadmin} on {python}")
+            servers.stop()
     print(f"{args.runs} alternating rounds; load average before {load_before}, after {load_after}")
-    median = {name: statistics.median(ts) for name, ts in times.items()}
-    base = median["python -c pass"]
-    for name, ts in times.items():
-        own = median["baseline: python -c pass"] if name.startswith("baseline") else base
-        print(
-            f"  {name:<34} median {median[name]:6.1f} ms  (min {min(ts):6.1f}, max {max(ts):6.1f})"
-            f"  {median[name] / own:4.2f}x"
-        )
-    ratio = median["mqadmin topicRoute -t T"] / base
+    median = {key: statistics.median(ts) for key, ts in times.items()}
+    worst = 0.0
+    for label, script in installs.items():
+        print(f"{label or 'under test'}: {script}, mqadmin from {install_of(pythons[label])}")
+        own = median[(label, "python -c pass")]
+        for (lab, name), ts in times.items():
+            if lab != label:
+                continue
+            ratio = median[(lab, name)] / own
+            print(
+                f"  {name:<18} median {median[(lab, name)]:6.1f} ms  (min {min(ts):6.1f}, max {max(ts):6.1f})"
+                f"  {ratio:5.2f}x"
+            )
+            if label == "" and name in ONE_REQUEST:
+                worst = max(worst, ratio)
     print(
-        f"topicRoute / python -c pass = {ratio:.2f} "
-        f"(goal <= {GOAL_RATIO}: {'met' if ratio <= GOAL_RATIO else 'NOT met'})"
+        f"worst one-request command: {worst:.2f}x python -c pass (budget <= {BUDGET:g}x: "
+        f"{'met' if worst <= BUDGET else 'NOT met'})"
     )
-    print(f"topicRoute - {BARE} = {median['mqadmin topicRoute -t T'] - median[BARE]:.1f} ms (ours)")
-    bad = sorted(m for m in modules if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
-    others = sorted(
-        m for m in modules if m.startswith("mqadmin.cli.commands.") and m != "mqadmin.cli.commands.topic"
-    )
-    print(
-        f"topicRoute imported {len(modules)} modules beyond python -c pass's; "
-        f"heavier packages: {bad or 'none'}; "
-        f"other command modules: {others or 'none'}"
-    )
-    if launcher_imports_re(mqadmin):
-        print(
-            f"note: {mqadmin} itself imports re (a launcher written by an older pip, 23.x): "
-            "reinstall with a current pip to time mqadmin rather than its launcher"
-        )
-    return 0 if ratio <= GOAL_RATIO and not bad and not others else 1
-
-
-def launcher_imports_re(script: str) -> bool:
-    """Whether the console script pip wrote imports ``re`` (older pips' template does, to strip a
-    Windows suffix from ``argv[0]``): that costs every command, whatever it imports."""
-    try:
-        head = Path(script).read_bytes()[:2000]
-    except OSError:
-        return False
-    return b"\nimport re\n" in head
+    return 0 if worst <= BUDGET else 1
 
 
 if __name__ == "__main__":

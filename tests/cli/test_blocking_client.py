@@ -1,21 +1,12 @@
 """Commands run without an event loop (all but the few declared to need it), and behave as on one.
 
-``topicRoute``, ``clusterList`` (without ``-i``), ``brokerStatus``, ``getBrokerConfig``,
-``consumerProgress``, ``queryMsgByKey`` (which asks every broker at once, on threads there) and the
-others run on the blocking client (:mod:`mqadmin.remoting.blocking`) against our real name server
-and broker:
+``topicRoute``, ``clusterList`` (without ``-i``), ``getBrokerConfig``, ``queryMsgByKey`` (which asks
+every broker at once, on threads there) and the others run on the blocking client
+(:mod:`mqadmin.remoting.blocking`) against our real name server and broker:
 
-- the installed ``mqadmin`` imports neither asyncio nor ssl for them, nor, for the topic commands,
-  click (``PYTHONPROFILEIMPORTTIME``);
 - in this process, each prints the same stdout and stderr and exits with the same code as the same
   command forced onto the event loop: answers, a missing topic, all name servers down, a silent name
   server (timeout), a TLS client against a plain port, a broker's port given as the name server;
-- in a bare interpreter (no site, only this source tree on the path), ``topicRoute``,
-  ``topicClusterList``, ``topicList``, ``topicStatus``, ``clusterList``, ``sendMessage`` and
-  ``checkMsgSendRT`` import none of the
-  standard library's heavier modules (typing, dataclasses, re, enum, json, socket, threading,
-  collections, ...) nor any third-party package: start-up is the interpreter's and small modules
-  of ours;
 - a name server that is down or silent is passed over for the next one of ``-n``;
 - TLS round trips on the blocking client, as the asyncio client's test does.
 """
@@ -33,15 +24,12 @@ from typing import Any
 
 import pytest
 
-from mqadmin.cli.main import HEAVY_MODULES
 from mqadmin.localcluster import free_port
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.remoting.blocking import BlockingClient, run_sync
 from mqadmin.remoting.errors import RemotingClosedError, RemotingConnectError, RemotingTimeoutError
 from tests.admin_group_offset.servers import Cluster
-from tests.bare import run_mqadmin_bare
 from tests.cli.peers import SilentPeer
-from tests.cli_harness import run_mqadmin
 
 TOPIC = "StartupTopic"
 BROKER = "<broker>"
@@ -68,77 +56,6 @@ def silent() -> Iterator[SilentPeer]:
 
 def closed_addr() -> str:
     return f"127.0.0.1:{free_port()}"
-
-
-def imported(cluster: Cluster, *args: str) -> tuple[int, set[str]]:
-    r = run_mqadmin(list(args), {**cluster.env, "PYTHONPROFILEIMPORTTIME": "1"}, cwd=cluster.cwd)
-    names = {ln.rsplit("|", 1)[1].strip() for ln in r.err.splitlines() if ln.startswith("import time:")}
-    assert names, r.err
-    return r.code, names
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["topicRoute", "-t", TOPIC],
-        ["topicClusterList", "-t", TOPIC],
-        ["topicStatus", "-t", TOPIC, "--json"],
-        ["clusterList"],
-        ["topicList"],
-        ["brokerStatus", "-b", BROKER],
-        ["getBrokerConfig", "-b", BROKER],
-        ["getNamesrvConfig"],
-        ["consumerProgress"],
-        ["queryMsgByKey", "-t", TOPIC, "-k", "key-m0"],
-        ["updateTopic", "-b", BROKER, "-t", "StartupCreated"],
-    ],
-    ids=lambda a: a[0],
-)
-def test_runs_without_an_event_loop(cluster: Cluster, args: list[str]) -> None:
-    args = [cluster.addr if a == BROKER else a for a in args]
-    code, names = imported(cluster, args[0], "-n", cluster.namesrv, *args[1:])
-    assert code == 0
-    assert "asyncio" not in names
-    assert "ssl" not in names
-    assert "mqadmin.remoting.client" not in names
-    if args[0] in ("topicRoute", "topicClusterList", "topicStatus", "topicList"):
-        assert "click" not in names  # read by the lean parser (mqadmin.cli.leanargs)
-        assert "orjson" not in names  # a few headers are read with json alone
-
-
-def bare_imports(cluster: Cluster, *args: str) -> tuple[int, str, set[str]]:
-    """Exit code, stdout and the modules imported by ``mqadmin ARGS`` run by a bare interpreter."""
-    run = run_mqadmin_bare(list(args), cluster.env, cluster.cwd, timeout=30)
-    return run.code, run.out, run.modules
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["topicRoute", "-t", TOPIC],
-        ["topicClusterList", "-t", TOPIC],
-        ["topicList"],
-        ["topicStatus", "-t", TOPIC],
-        ["clusterList"],
-        ["sendMessage", "-t", TOPIC, "-p", "lean", "-k", "k1", "-c", "tagA"],
-        ["checkMsgSendRT", "-t", TOPIC, "-a", "2"],
-    ],
-    ids=lambda a: a[0],
-)
-def test_one_request_imports_nothing_heavy(cluster: Cluster, args: list[str]) -> None:
-    command = args[0]
-    code, out, names = bare_imports(cluster, command, "-n", cluster.namesrv, *args[1:])
-    assert code == 0, out
-    assert out.strip(), "the command printed its answer"
-    assert "mqadmin.remoting.blocking" in names  # the request was sent from this process
-    heavy = sorted(n for n in names if n.split(".")[0] in HEAVY_MODULES)
-    assert not heavy, f"{command} imported {heavy}"
-
-
-def test_a_watch_still_runs_on_the_loop(cluster: Cluster) -> None:
-    code, names = imported(cluster, "clusterList", "-n", cluster.namesrv, "-i", "1", "--count", "1")
-    assert code == 0
-    assert "asyncio" in names
 
 
 # ------------------------------------------------------------------------------ same as on the loop
@@ -260,8 +177,6 @@ def test_the_next_name_server_answers(cluster: Cluster, silent: SilentPeer) -> N
         )
         assert (r.code, r.out, r.err) == (0, expected.out, "")
         assert time.monotonic() - started < float(timeout) + 2
-    code, names = imported(cluster, "topicRoute", "-n", f"{closed_addr()};{cluster.namesrv}", "-t", TOPIC)
-    assert code == 0 and "asyncio" not in names
 
 
 # ------------------------------------------------------------------------------ the client itself

@@ -2,14 +2,16 @@
 
 :class:`FrameDecoder` is fed arbitrary chunks (as a socket delivers them) and yields whole commands;
 it never buffers more than one frame's worth beyond the limit and raises :class:`ProtocolError` on the
-first malformed frame, after which the connection is to be closed.
+first malformed frame, after which the connection is to be closed. A server's decoder also holds each
+request header to its code's budget (:mod:`mqadmin.protocol.headerbudget`) before decoding it: a header
+over budget comes out as a command that carries only its code, opaque and flag, and the refusal.
 """
 
 from __future__ import annotations
 
-import _struct  # what struct re-exports, without its module (start-up)
+import struct
 
-from mqadmin.protocol.command import RemotingCommand, SerializeType
+from mqadmin.protocol.command import FLAG_RESPONSE, RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.header import (
     decode_binary_header,
@@ -17,12 +19,14 @@ from mqadmin.protocol.header import (
     encode_binary_header,
     encode_json_header,
 )
+from mqadmin.protocol.headerbudget import ceiling, over_header_budget, peek
 
 #: Java's ``com.rocketmq.remoting.frameMaxLength``: the whole frame, length field included.
 MAX_FRAME = 16 * 1024 * 1024
 
-_LEN = _struct.Struct(">i")
-_LEN2 = _struct.Struct(">ii")
+_LEN = struct.Struct(">i")
+_LEN2 = struct.Struct(">ii")
+_SERIALIZE_BY_KIND = {0: SerializeType.JSON, 1: SerializeType.ROCKETMQ}
 
 
 def encode_header(cmd: RemotingCommand) -> bytes:
@@ -43,8 +47,12 @@ def encode(cmd: RemotingCommand) -> bytes:
     return _LEN2.pack(total, mark) + header + body
 
 
-def decode_payload(payload: bytes | memoryview) -> RemotingCommand:
-    """A command from a frame without its length prefix."""
+def decode_payload(payload: bytes | memoryview, *, budget: bool = False) -> RemotingCommand:
+    """A command from a frame without its length prefix.
+
+    With ``budget`` (a server reading requests), a header over its code's budget is not decoded: the
+    command holds the code, opaque and flag read from the raw header, and the refusal in ``bad_text``.
+    """
     n = len(payload)
     if n < 4:
         raise ProtocolError("frame shorter than its header length field")
@@ -53,13 +61,31 @@ def decode_payload(payload: bytes | memoryview) -> RemotingCommand:
     header_len = mark & 0xFFFFFF
     if header_len > n - 4:
         raise ProtocolError(f"decode error, bad header length: {header_len}")
+    if kind not in _SERIALIZE_BY_KIND:
+        raise ProtocolError(f"unknown serialize type {kind}")
+    if budget:
+        raw = memoryview(payload)[4 : 4 + header_len]
+        seen = peek(raw, kind)
+        code = seen.code if header_len <= ceiling() else None
+        refusal = over_header_budget(code, raw, kind)
+        if refusal is not None and seen.flag & FLAG_RESPONSE:
+            raise ProtocolError(f"response {refusal}")  # nobody to answer: the stream is not ours
+        if refusal is not None:
+            return RemotingCommand(
+                code=seen.code or 0,
+                opaque=seen.opaque,
+                flag=seen.flag,
+                serialize_type=_SERIALIZE_BY_KIND[kind],
+                bad_text=refusal,
+            )
     header = bytes(payload[4 : 4 + header_len])
     if kind == 0:
         cmd = decode_json_header(header)
-    elif kind == 1:
-        cmd = decode_binary_header(header)
     else:
-        raise ProtocolError(f"unknown serialize type {kind}")
+        cmd = decode_binary_header(header)
+    if budget and cmd.code != seen.code and cmd.bad_text is None:
+        # the raw header showed another code than the decoded one says: that one's budget holds
+        cmd.bad_text = over_header_budget(cmd.code, header, kind)
     if n > 4 + header_len:
         cmd.body = bytes(payload[4 + header_len :])
     return cmd
@@ -86,18 +112,20 @@ def _check_total(total: int) -> None:
 class FrameDecoder:
     """Incremental decoder: ``feed`` bytes as they come, get whole commands out."""
 
-    __slots__ = ("_buf", "_failed")
+    __slots__ = ("_budget", "_buf", "_failed")
 
-    def __init__(self) -> None:
+    def __init__(self, *, header_budget: bool = False) -> None:
         self._buf = bytearray()
         self._failed = False
+        #: hold each header to its code's budget before decoding it (a server's decoder)
+        self._budget = header_budget
 
     @property
     def buffered(self) -> int:
         """Bytes held waiting for the rest of a frame."""
         return len(self._buf)
 
-    def feed(self, data: bytes) -> list[RemotingCommand]:
+    def feed(self, data: bytes | memoryview) -> list[RemotingCommand]:
         """Add bytes; return every command now complete (possibly none).
 
         After a :class:`ProtocolError` the decoder stays failed: the stream has lost its framing.
@@ -116,7 +144,7 @@ class FrameDecoder:
                     break
                 start = pos + 4
                 pos = start + total
-                out.append(decode_payload(bytes(buf[start:pos])))
+                out.append(decode_payload(bytes(buf[start:pos]), budget=self._budget))
         except ProtocolError:
             self._failed = True
             buf.clear()

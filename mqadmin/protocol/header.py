@@ -6,18 +6,15 @@ the C++ client (jsoncpp) differ in small ways, and the command remembers which o
 
 from __future__ import annotations
 
-import _struct  # what struct re-exports, without its module (start-up)
+import struct
+from collections.abc import Callable
+from typing import Any
 
 from mqadmin.protocol.codes import LanguageCode
 from mqadmin.protocol.command import HeaderStyle, RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import quote, standard_loads
 from mqadmin.protocol.names import bad_text
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
 
 _fast_loads: Callable[[bytes], Any] | None = None
 """orjson's reader once :func:`read_headers_fast` was called, else None (json alone)."""
@@ -174,7 +171,7 @@ def _int(v: object, name: str) -> int:
 
 # ---------------------------------------------------------------------------------------------- ROCKETMQ
 
-_FIXED = _struct.Struct(">hBhii")  # code, language, version, opaque, flag
+_FIXED = struct.Struct(">hBhii")  # code, language, version, opaque, flag
 
 
 def encode_binary_header(cmd: RemotingCommand) -> bytes:
@@ -189,14 +186,14 @@ def encode_binary_header(cmd: RemotingCommand) -> bytes:
         )
     )
     remark = (cmd.remark or "").encode("utf-8")
-    out += _struct.pack(">i", len(remark)) + remark
+    out += struct.pack(">i", len(remark)) + remark
     ext = bytearray()
     for k, v in (cmd.ext_fields or {}).items():
         if v is None:
             continue
         kb, vb = k.encode("utf-8"), v.encode("utf-8")
-        ext += _struct.pack(">H", len(kb)) + kb + _struct.pack(">i", len(vb)) + vb
-    out += _struct.pack(">i", len(ext)) + ext
+        ext += struct.pack(">H", len(kb)) + kb + struct.pack(">i", len(vb)) + vb
+    out += struct.pack(">i", len(ext)) + ext
     return bytes(out)
 
 
@@ -213,13 +210,13 @@ def decode_binary_header(data: bytes) -> RemotingCommand:
         raise ProtocolError("binary header too short")
     code, lang, version, opaque, flag = _FIXED.unpack_from(data, 0)
     pos = _FIXED.size
-    remark_len = _struct.unpack_from(">i", data, pos)[0]
+    remark_len = struct.unpack_from(">i", data, pos)[0]
     pos += 4
     if remark_len < 0 or pos + remark_len + 4 > n:
         raise ProtocolError("binary header remark overruns the header")
     remark = _utf8(data[pos : pos + remark_len]) if remark_len else None
     pos += remark_len
-    ext_len = _struct.unpack_from(">i", data, pos)[0]
+    ext_len = struct.unpack_from(">i", data, pos)[0]
     pos += 4
     if ext_len < 0 or pos + ext_len != n:
         raise ProtocolError("binary header ext fields length does not match the header")
@@ -230,13 +227,13 @@ def decode_binary_header(data: bytes) -> RemotingCommand:
         while pos < end:
             if pos + 2 > end:
                 raise ProtocolError("binary header ext key truncated")
-            klen = _struct.unpack_from(">H", data, pos)[0]
+            klen = struct.unpack_from(">H", data, pos)[0]
             pos += 2
             if pos + klen + 4 > end:
                 raise ProtocolError("binary header ext key overruns")
             key = _utf8(data[pos : pos + klen])
             pos += klen
-            vlen = _struct.unpack_from(">i", data, pos)[0]
+            vlen = struct.unpack_from(">i", data, pos)[0]
             pos += 4
             if vlen < 0 or pos + vlen > end:
                 raise ProtocolError("binary header ext value overruns")

@@ -10,7 +10,8 @@ A declaration says, for one code:
   ACL 2.0 policy on the ``Cluster`` resource, an ACL 1.0 admin account), or an operator's request
   (``admin``: an ACL 2.0 super user, an ACL 1.0 admin account); ``open`` asks only for valid
   credentials. ``admin1`` marks the resource requests that ACL 1.0 keeps for admin accounts too;
-- **what it may cost** (:class:`Budget`): body bytes, inflated bytes, element counts;
+- **what it may cost** (:class:`Budget`): header bytes and ext fields (checked from the frame before
+  the header is decoded), body bytes, inflated bytes, element counts;
 - whether it **changes state**, and its **wire types** (header, body, response body), named as
   ``module:Class`` under :mod:`mqadmin.protocol` and resolved only when asked (:func:`wire_type`),
   so a command that sends one request imports none of them.
@@ -71,16 +72,23 @@ SMALL_BODY = 64 * KIB
 """The body a header-only request may carry: none is expected, a stray one is not worth 16 MiB."""
 FRAME_BODY = 16 * MIB
 """The most any body may be: the frame limit."""
+HEADER_BYTES = 16 * KIB
+"""The header a request may carry: Java's clients send under 600 bytes (a signed send with properties)."""
+HEADER_FIELDS = 64
+"""The ext fields a request may carry: Java's largest request headers hold under 20."""
 
 
 @dataclass(frozen=True, slots=True)
 class Budget:
     """What one request may cost: its body, what a compressed body inflates to, and element counts
-    (``limits``: a name such as ``groups`` to the most the request may carry)."""
+    (``limits``: a name such as ``groups`` to the most the request may carry); its header's bytes and
+    ext fields (``header_bytes``, ``header_fields``)."""
 
     body: int = SMALL_BODY
     inflated: int = 0
     limits: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    header_bytes: int = HEADER_BYTES
+    header_fields: int = HEADER_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +140,8 @@ def _budget(body: int = SMALL_BODY, inflated: int = 0, **limits: int) -> Budget:
     return Budget(body, inflated, MappingProxyType(dict(limits)))
 
 
-_SEND = _budget(FRAME_BODY)
+_SEND = replace(_budget(FRAME_BODY), header_bytes=64 * KIB)  # properties: Java allows 32767 chars
+_ACL1_EDIT = replace(Budget(), header_bytes=256 * KIB)  # permissions and white lists are header fields
 _BODY_1M = _budget(1 * MIB)
 
 
@@ -283,7 +292,7 @@ def _table() -> list[Declaration]:
         budget=_budget(SMALL_BODY, entries=1024),
     )
     for code in (R.UPDATE_AND_CREATE_ACL_CONFIG, R.DELETE_ACL_CONFIG, R.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG):
-        d(code, B, ADMIN, UPDATE, writes=True)
+        d(code, B, ADMIN, UPDATE, writes=True, budget=_ACL1_EDIT)
     d(R.GET_BROKER_CLUSTER_ACL_CONFIG, B, ADMIN, GET)
     for code in (
         R.AUTH_CREATE_USER,

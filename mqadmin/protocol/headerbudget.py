@@ -1,0 +1,133 @@
+"""A request's header against the budget its code declares, judged from the raw header bytes.
+
+The bytes and the ext-field count of a header are known before it is decoded: the length is in the
+frame, and the fields are counted from the raw bytes (the ``":`` pairs of a JSON header, the length
+prefixes of a ROCKETMQ one), never parsed. A 12 MiB header of 900,000 fields is thus refused for the
+price of reading its length, before any JSON reader or signature sees it. The code, opaque and flag
+the refusal answers with are peeked at the same way (fixed offsets of a ROCKETMQ header; the keys a
+fastjson header writes first and last), so the answer reaches the caller that is waiting for it.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass
+from functools import cache
+
+from mqadmin.protocol.requests import HEADER_BYTES, HEADER_FIELDS, declarations
+
+__all__ = ["HeaderPeek", "ceiling", "header_budget", "over_header_budget", "peek"]
+
+# the keys every client's JSON header has besides its ext fields (code, extFields, flag, language,
+# opaque, version; remark and serializeTypeCurrentRPC are not always written): not counted as fields
+_TOP_LEVEL_KEYS = 6
+_PEEK_WINDOW = 256
+_JSON_CODE = re.compile(rb'^\s*\{\s*"code"\s*:\s*(-?\d{1,10})')
+_JSON_OPAQUE = re.compile(rb'"opaque"\s*:\s*(-?\d{1,10})')
+_JSON_FLAG = re.compile(rb'"flag"\s*:\s*(\d{1,10})')
+_BIN_FIXED = struct.Struct(">hBhii")  # code, language, version, opaque, flag
+_I32 = struct.Struct(">i")
+_U16 = struct.Struct(">H")
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderPeek:
+    """What a refusal needs of a header it does not decode (None where the bytes do not say)."""
+
+    code: int | None
+    opaque: int
+    flag: int
+
+
+@cache
+def _budgets() -> dict[int, tuple[int, int]]:
+    return {c: (d.budget.header_bytes, d.budget.header_fields) for c, d in declarations().items()}
+
+
+def header_budget(code: int | None) -> tuple[int, int]:
+    """(bytes, ext fields) that a request with ``code`` may carry in its header; a code no one
+    declared, or one the header does not show, gets the default."""
+    if code is None:
+        return HEADER_BYTES, HEADER_FIELDS
+    return _budgets().get(code, (HEADER_BYTES, HEADER_FIELDS))
+
+
+@cache
+def ceiling() -> int:
+    """The most header bytes any code may carry: more, and no code needs to be known to refuse."""
+    return max(HEADER_BYTES, *(b for b, _ in _budgets().values()))
+
+
+def peek(header: bytes | memoryview, kind: int) -> HeaderPeek:
+    """The code, opaque and flag of a header not decoded (``kind`` 1: ROCKETMQ, else JSON)."""
+    if kind == 1:
+        if len(header) < _BIN_FIXED.size:
+            return HeaderPeek(None, 0, 0)
+        code, _lang, _version, opaque, flag = _BIN_FIXED.unpack_from(header, 0)
+        return HeaderPeek(code, opaque, flag)
+    head = bytes(header[:_PEEK_WINDOW])
+    tail = bytes(header[-_PEEK_WINDOW:])
+    m = _JSON_CODE.match(head)
+    code = int(m.group(1)) if m else None
+    opaque = _last_int(_JSON_OPAQUE, tail) or _last_int(_JSON_OPAQUE, head) or 0
+    flag = _last_int(_JSON_FLAG, tail) or _last_int(_JSON_FLAG, head) or 0
+    return HeaderPeek(code, _int32(opaque), _int32(flag))
+
+
+def _last_int(pattern: re.Pattern[bytes], window: bytes) -> int | None:
+    found = pattern.findall(window)
+    return int(found[-1]) if found else None
+
+
+def _int32(v: int) -> int:
+    return v if -(1 << 31) <= v < (1 << 31) else 0
+
+
+def over_header_budget(code: int | None, header: bytes | memoryview, kind: int) -> str | None:
+    """Why ``header`` is over the budget of ``code`` (the refusal's remark), or None if it fits.
+
+    Bytes first (free), then a count of the fields that stops once past the budget.
+    """
+    most_bytes, most_fields = header_budget(code)
+    name = "a request" if code is None else f"request code {code}"
+    if len(header) > most_bytes:
+        return f"{name}: a header of {len(header)} bytes is over its limit of {most_bytes} bytes"
+    fields = _count_fields(header, kind, most_fields)
+    if fields > most_fields:
+        return f"{name}: a header of more than {most_fields} fields is over its limit"
+    return None
+
+
+def _count_fields(header: bytes | memoryview, kind: int, most: int) -> int:
+    """Ext fields in the raw header, counted up to ``most + 1`` at most (never decoded)."""
+    if kind == 1:
+        return _count_binary(header, most)
+    raw = bytes(header)
+    # every key ends with `":`; a string value holding `":` has the quote escaped (`\":`)
+    pairs = raw.count(b'":') - raw.count(b'\\":')
+    return max(0, pairs - _TOP_LEVEL_KEYS)
+
+
+def _count_binary(header: bytes | memoryview, most: int) -> int:
+    """The ext block of a ROCKETMQ header walked by its length prefixes only; a block that does not
+    add up is left to the decoder to refuse."""
+    n = len(header)
+    pos = _BIN_FIXED.size
+    if pos + 4 > n:
+        return 0
+    remark = _I32.unpack_from(header, pos)[0]
+    pos += 4 + max(remark, 0)
+    if pos + 4 > n:
+        return 0
+    pos += 4
+    count = 0
+    while pos + 2 <= n and count <= most:
+        klen = _U16.unpack_from(header, pos)[0]
+        pos += 2 + klen
+        if pos + 4 > n:
+            break
+        vlen = _I32.unpack_from(header, pos)[0]
+        pos += 4 + max(vlen, 0)
+        count += 1
+    return count

@@ -35,22 +35,8 @@ the results the tools compute from answers.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.admin.api import MQAdmin
-    from mqadmin.admin.settings import AdminSettings, Credentials
+from mqadmin.admin.api import MQAdmin
+from mqadmin.admin.settings import AdminSettings, Credentials
 
 __all__ = ["AdminSettings", "Credentials", "MQAdmin"]
 
-
-def __getattr__(name: str) -> object:
-    # resolved on first use, so importing a submodule does not pull in every family
-    if name == "MQAdmin":
-        from mqadmin.admin.api import MQAdmin
-
-        return MQAdmin
-    if name in ("AdminSettings", "Credentials"):
-        from mqadmin.admin import settings
-
-        return getattr(settings, name)
-    raise AttributeError(name)

@@ -4,19 +4,19 @@
 for the admin's lifetime; its methods keep the names of Java's ``DefaultMQAdminExt``
 (``admin.topics.create_and_update_topic_config(...)``, ``admin.consumers.examine_consume_stats(...)``).
 A family that asks another one gets it here, in its constructor. A family's module is imported
-inside its property, so ``mqadmin topicRoute`` loads the name-server family only (start-up time of
-the CLI).
+inside its property, so ``mqadmin topicRoute`` loads the name-server family only.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
+from typing import TYPE_CHECKING
+
 from mqadmin.admin.core import AdminCore
+from mqadmin.admin.settings import AdminSettings
+from mqadmin.remoting.blocking import BlockingClient
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from functools import cached_property
-    from typing import Any
-
+if TYPE_CHECKING:  # each family is imported when first used; the async client brings asyncio
     from mqadmin.admin.acl import AclOps
     from mqadmin.admin.auth import AuthOps
     from mqadmin.admin.broker import BrokerOps
@@ -28,31 +28,9 @@ if TYPE_CHECKING:
     from mqadmin.admin.groups import GroupOps
     from mqadmin.admin.messages import MessageOps
     from mqadmin.admin.namesrv import NamesrvOps
-    from mqadmin.admin.settings import AdminSettings
     from mqadmin.admin.static_topics import StaticTopicOps
     from mqadmin.admin.topics import TopicAdminOps
-    from mqadmin.remoting.blocking import BlockingClient
     from mqadmin.remoting.client import RemotingClient
-else:
-
-    class cached_property:
-        """``functools.cached_property`` (as of Python 3.12: no lock) without importing functools, which
-        costs a command's start-up more than the one family it builds: the first read of the attribute
-        builds the value and keeps it in the instance's ``__dict__``, where later reads find it."""
-
-        def __init__(self, build: Any) -> None:
-            self.build = build
-            self.attrname = build.__name__
-            self.__doc__ = build.__doc__
-
-        def __set_name__(self, owner: type, name: str) -> None:
-            self.attrname = name
-
-        def __get__(self, instance: object, owner: type | None = None) -> Any:
-            if instance is None:
-                return self
-            value = instance.__dict__[self.attrname] = self.build(instance)
-            return value
 
 
 __all__ = ["MQAdmin"]

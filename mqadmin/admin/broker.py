@@ -8,8 +8,13 @@ type is imported by the method that reads it: ``clusterList`` asks only for runt
 
 from __future__ import annotations
 
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
+from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import (
@@ -19,14 +24,6 @@ from mqadmin.protocol.headers.consumer import (
     SearchOffsetRequestHeader,
 )
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.namesrv import NamesrvOps
-    from mqadmin.protocol.bodies.message_queue import MessageQueue
-    from mqadmin.protocol.bodies.route import TopicRouteData
-    from mqadmin.protocol.bodies.stats import ConsumeStats
 
 __all__ = ["BrokerOps", "max_offset_header", "offset_field", "search_offset_header"]
 

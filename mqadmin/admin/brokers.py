@@ -7,9 +7,13 @@ names come from a ``HashSet``, the addresses are collected into a new ``HashSet`
 
 from __future__ import annotations
 
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
+from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
+from mqadmin.protocol.bodies.cluster import ClusterInfo
+from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.configentry import config_entry_refusal
@@ -20,13 +24,6 @@ from mqadmin.protocol.headers.consumer import GetConsumerConnectionListRequestHe
 from mqadmin.protocol.headers.topic import PERM_PRIORITY, perm_refusal
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.namesrv import NamesrvOps
-    from mqadmin.protocol.bodies.cluster import ClusterInfo
-    from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
 
 __all__ = [
     "NO_MASTER",

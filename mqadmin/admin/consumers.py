@@ -15,10 +15,18 @@ for a reason given where it is made:
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mqadmin.admin.broker import BrokerOps
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.groups import RETRY_PREFIX
-from mqadmin.lazyrandom import randbelow
+from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol.bodies.answers import ProducerInfo, ProducerTableInfo, ResetOffsetBody
 from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection
 from mqadmin.protocol.bodies.consumption import BrokerConsumeStats, ConsumeQueueView, ConsumerRunningInfo
@@ -41,18 +49,7 @@ from mqadmin.protocol.headers.topic import (
 )
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
 from mqadmin.protocol.staticmapping import mock_broker_name, static_offset_strictly
-from mqadmin.record import FrozenRecord
 from mqadmin.remoting.errors import RemoteCommandError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import Any
-
-    from mqadmin.admin.broker import BrokerOps
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.namesrv import NamesrvOps
-    from mqadmin.admin.topics import TopicAdminOps
 
 __all__ = [
     "ConsumerOps",
@@ -98,41 +95,16 @@ def sorted_queues(stats: ConsumeStats) -> list[MessageQueue]:
     return sorted(stats.offset_table, key=MessageQueue.java_sort_key)
 
 
-class RollbackStats(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class RollbackStats:
     """One queue of an offset reset the old way: before, the offset the timestamp gives, and after."""
 
-    __slots__ = (
-        "broker_name",
-        "broker_offset",
-        "consumer_offset",
-        "queue_id",
-        "rollback_offset",
-        "timestamp_offset",
-    )
-    __match_args__ = (
-        "broker_name",
-        "queue_id",
-        "broker_offset",
-        "consumer_offset",
-        "timestamp_offset",
-        "rollback_offset",
-    )
-
-    def __init__(
-        self,
-        broker_name: str | None,
-        queue_id: int,
-        broker_offset: int,
-        consumer_offset: int,
-        timestamp_offset: int,
-        rollback_offset: int,
-    ) -> None:
-        self.broker_name = broker_name
-        self.queue_id = queue_id
-        self.broker_offset = broker_offset
-        self.consumer_offset = consumer_offset
-        self.timestamp_offset = timestamp_offset
-        self.rollback_offset = rollback_offset
+    broker_name: str | None
+    queue_id: int
+    broker_offset: int
+    consumer_offset: int
+    timestamp_offset: int
+    rollback_offset: int
 
     def to_json_obj(self) -> dict[str, Any]:
         return {
@@ -567,7 +539,7 @@ def _random_broker_addr(route: TopicRouteData, topic: str) -> str:
     datas = route.broker_datas or []
     if not datas:
         raise AdminError(f"the route of {topic} has no broker")
-    addr = datas[randbelow(len(datas))].select_broker_addr()
+    addr = datas[random.randrange(len(datas))].select_broker_addr()
     if addr is None:
         raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
     return addr

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from mqadmin.admin.brokers import check_cluster_name
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError, bad_response
 from mqadmin.admin.family import Family
 from mqadmin.admin.fanout import FanOutResult
+from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.controller import (
     BrokerMemberGroup,
@@ -42,10 +43,6 @@ from mqadmin.protocol.headers.controller import (
     GetMetaDataResponseHeader,
 )
 from mqadmin.protocol.headers.namesrv import broker_addr_refusal
-
-if TYPE_CHECKING:
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.namesrv import NamesrvOps
 
 __all__ = ["ControllerOps", "check_controller_addr"]
 

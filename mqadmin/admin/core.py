@@ -8,25 +8,26 @@ it is the cluster's answer.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Container, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from mqadmin.admin import fanout
 from mqadmin.admin.errors import NameServersUnavailableError, is_unreachable
+from mqadmin.admin.fanout import FanOutResult
+from mqadmin.admin.settings import AdminSettings
 from mqadmin.admin.signing import AclSigner, ordered_fields
 from mqadmin.protocol.bodybudget import over_budget
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
+from mqadmin.remoting.blocking import BlockingClient
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where used: asyncio comes with the async client, ssl with --tls
     import ssl
-    from collections.abc import Awaitable, Callable, Container, Iterable
-    from typing import Any, TypeVar
 
-    from mqadmin.admin.fanout import FanOutResult
-    from mqadmin.admin.settings import AdminSettings
-    from mqadmin.remoting.blocking import BlockingClient
     from mqadmin.remoting.client import RemotingClient
 
-    T = TypeVar("T")
+T = TypeVar("T")
 
 __all__ = ["AdminCore", "Fields"]
 
@@ -38,7 +39,7 @@ SUCCESS = 0
 
 def _client_tls() -> ssl.SSLContext:
     """TLS as the Java client does by default (``tls.client.authServer=false``): no server check."""
-    import ssl  # only with --tls: a plain connection needs none of it
+    import ssl
 
     ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
     ctx.check_hostname = False
@@ -77,11 +78,9 @@ class AdminCore:
                 "rpc_hooks": [self._signer] if self._signer else (),
             }
             if blocking:
-                from mqadmin.remoting.blocking import BlockingClient
-
                 client = BlockingClient(**options)
             else:
-                from mqadmin.remoting.client import RemotingClient
+                from mqadmin.remoting.client import RemotingClient  # brings asyncio
 
                 client = RemotingClient(**options)
         self.client: RemotingClient | BlockingClient = client
@@ -90,8 +89,6 @@ class AdminCore:
     @property
     def blocking(self) -> bool:
         """True on the blocking client: no event loop runs, none may be awaited."""
-        from mqadmin.remoting.blocking import BlockingClient  # loaded with either client
-
         return isinstance(self.client, BlockingClient)
 
     async def __aenter__(self) -> AdminCore:
@@ -205,8 +202,6 @@ class AdminCore:
         addr_of: Callable[[T], str] | None = None,
     ) -> FanOutResult[T, Any]:
         """``call(key)`` for every key, concurrently, stopping at ``deadline`` seconds from now."""
-        from mqadmin.admin import fanout
-
         run = fanout.fan_out_threads if self.blocking else fanout.fan_out
         return await run(
             keys,

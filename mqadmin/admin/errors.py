@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.remoting.errors import (
     RemoteCommandError,
@@ -11,10 +14,6 @@ from mqadmin.remoting.errors import (
     RemotingSendError,
     RemotingTimeoutError,
 )
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from types import TracebackType
 
 __all__ = [
     "AdminError",
@@ -66,27 +65,16 @@ class DeadlineError(RemotingTimeoutError):
         self.args = (f"no answer from {addr} before the {deadline:g} s deadline",)
 
 
-class bad_response:
+@contextmanager
+def bad_response(addr: str, what: str) -> Iterator[None]:
     """An answer that does not decode inside is the peer's fault: a :class:`BadResponseError` on ``what``.
 
-    Used as ``with bad_response(addr, what):``; a class rather than ``contextlib.contextmanager``,
-    which a command's start-up would pay for.
+    Used as ``with bad_response(addr, what):``.
     """
-
-    __slots__ = ("addr", "what")
-
-    def __init__(self, addr: str, what: str) -> None:
-        self.addr = addr
-        self.what = what
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if isinstance(exc, ProtocolError):
-            raise BadResponseError(self.addr, f"{self.what}: {exc}") from None
+    try:
+        yield
+    except ProtocolError as exc:
+        raise BadResponseError(addr, f"{what}: {exc}") from None
 
 
 def is_unreachable(exc: BaseException) -> bool:

@@ -7,9 +7,7 @@ is written where it is called, and the families form a graph without cycles (``M
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.admin.core import AdminCore
+from mqadmin.admin.core import AdminCore
 
 __all__ = ["Family"]
 

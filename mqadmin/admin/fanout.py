@@ -7,7 +7,6 @@ collected, not raised: the caller prints what it got and reports what it missed.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -58,6 +57,8 @@ async def fan_out(
 
     A call unfinished at the deadline is cancelled and recorded as :class:`DeadlineError`.
     """
+    import asyncio  # the blocking client's commands fan out on threads and run no loop
+
     result = _ordered(keys)
     if not result.order:
         return result

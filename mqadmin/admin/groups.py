@@ -10,24 +10,21 @@ number out of range, raises :class:`HeaderError` and nothing goes out (Java woul
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from mqadmin.admin.brokers import BrokerAdminOps
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.family import Family
+from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.consumer import DeleteSubscriptionGroupRequestHeader, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
-from mqadmin.record import FrozenRecord
 from mqadmin.remoting.errors import RemoteCommandError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Sequence
-
-    from mqadmin.admin.brokers import BrokerAdminOps
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.namesrv import NamesrvOps
-    from mqadmin.admin.topics import TopicAdminOps
 
 __all__ = ["DLQ_PREFIX", "ORDER_TOPIC_CONFIG", "RETRY_PREFIX", "GroupConfigHit", "GroupOps", "check_config"]
 
@@ -44,19 +41,14 @@ def check_config(config: SubscriptionGroupConfig) -> SubscriptionGroupConfig:
     return config
 
 
-class GroupConfigHit(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class GroupConfigHit:
     """Where a group's config was found: cluster (None if no cluster lists the broker), broker, address."""
 
-    __slots__ = ("broker_addr", "broker_name", "cluster", "config")
-    __match_args__ = ("cluster", "broker_name", "broker_addr", "config")
-
-    def __init__(
-        self, cluster: str | None, broker_name: str, broker_addr: str, config: SubscriptionGroupConfig
-    ) -> None:
-        self.cluster = cluster
-        self.broker_name = broker_name
-        self.broker_addr = broker_addr
-        self.config = config
+    cluster: str | None
+    broker_name: str
+    broker_addr: str
+    config: SubscriptionGroupConfig
 
 
 class GroupOps(Family):

@@ -12,13 +12,17 @@ rendering them is the CLI's business.
 
 from __future__ import annotations
 
-import _weakref
+import random
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
-from mqadmin.admin.broker import max_offset_header, offset_field, search_offset_header
+from mqadmin.admin.broker import BrokerOps, max_offset_header, offset_field, search_offset_header
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
@@ -42,17 +46,7 @@ from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
 from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message, decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
-from mqadmin.record import Record
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
-
-    from mqadmin.admin.broker import BrokerOps
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.namesrv import NamesrvOps
 
 __all__ = [
     "TOOLS_CONSUMER",
@@ -95,24 +89,10 @@ class BrokerNotFoundError(AdminError):
         self.broker_name = broker_name
 
 
-_CLUSTER_ADDRS: dict[int, tuple[_weakref.ReferenceType[NamesrvOps], dict[tuple[str, bool], str]]] = {}
-"""Addresses :func:`broker_addr_in_cluster` found, per admin object (by its id, gone with it)."""
-
-
-def _cluster_addrs(admin: NamesrvOps) -> dict[tuple[str, bool], str]:
-    """The addresses found for ``admin``: a weak-keyed table, without :mod:`weakref` (start-up)."""
-    key = id(admin)
-    entry = _CLUSTER_ADDRS.get(key)
-    if entry is not None and entry[0]() is admin:
-        return entry[1]
-
-    def forget(ref: _weakref.ReferenceType[NamesrvOps]) -> None:
-        if _CLUSTER_ADDRS.get(key, (None,))[0] is ref:
-            del _CLUSTER_ADDRS[key]
-
-    cache: dict[tuple[str, bool], str] = {}
-    _CLUSTER_ADDRS[key] = (_weakref.ref(admin, forget), cache)
-    return cache
+_CLUSTER_ADDRS: weakref.WeakKeyDictionary[NamesrvOps, dict[tuple[str, bool], str]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Addresses :func:`broker_addr_in_cluster` found, per admin object (gone with it)."""
 
 
 async def broker_addr_in_cluster(admin: NamesrvOps, broker_name: str, *, master_only: bool) -> str | None:
@@ -123,7 +103,7 @@ async def broker_addr_in_cluster(admin: NamesrvOps, broker_name: str, *, master_
     finds any broker it knows and sends there, and the broker decides. The answer is kept per admin
     object, so a long pull loop asks the name server once.
     """
-    cache = _cluster_addrs(admin)
+    cache = _CLUSTER_ADDRS.setdefault(admin, {})
     key = (broker_name, master_only)
     if key not in cache:
         info = await admin.examine_broker_cluster_info()
@@ -138,74 +118,35 @@ async def broker_addr_in_cluster(admin: NamesrvOps, broker_name: str, *, master_
     return cache[key]
 
 
-class PullResult(Record):
+@dataclass(slots=True)
+class PullResult:
     """A PULL_MESSAGE answer as ``PullAPIWrapper.processPullResult`` leaves it."""
-
-    __slots__ = ("max_offset", "messages", "min_offset", "next_begin_offset", "status")
-    __match_args__ = ("status", "next_begin_offset", "min_offset", "max_offset", "messages")
 
     status: str
     """``FOUND``, ``NO_NEW_MSG``, ``NO_MATCHED_MSG`` or ``OFFSET_ILLEGAL``."""
     next_begin_offset: int
     min_offset: int
     max_offset: int
-    messages: list[MessageExt]
-
-    def __init__(
-        self,
-        status: str,
-        next_begin_offset: int,
-        min_offset: int,
-        max_offset: int,
-        messages: list[MessageExt] | None = None,
-    ) -> None:
-        self.status = status
-        self.next_begin_offset = next_begin_offset
-        self.min_offset = min_offset
-        self.max_offset = max_offset
-        self.messages = [] if messages is None else messages
+    messages: list[MessageExt] = field(default_factory=list)
 
 
-class QueryResult(Record):
+@dataclass(slots=True)
+class QueryResult:
     """Messages a QUERY_MESSAGE fan-out found, and the brokers that could not be asked."""
-
-    __slots__ = ("brokers", "failures", "index_last_update_timestamp", "messages")
-    __match_args__ = ("messages", "index_last_update_timestamp", "failures", "brokers")
 
     messages: list[MessageExt]
     index_last_update_timestamp: int
-    failures: list[RemotingError]
-    brokers: list[str]
-
-    def __init__(
-        self,
-        messages: list[MessageExt],
-        index_last_update_timestamp: int,
-        failures: list[RemotingError] | None = None,
-        brokers: list[str] | None = None,
-    ) -> None:
-        self.messages = messages
-        self.index_last_update_timestamp = index_last_update_timestamp
-        self.failures = [] if failures is None else failures
-        self.brokers = [] if brokers is None else brokers
+    failures: list[RemotingError] = field(default_factory=list)
+    brokers: list[str] = field(default_factory=list)
 
 
-class MessageTrack(Record):
+@dataclass(slots=True)
+class MessageTrack:
     """``MessageTrack``: what one consumer group did with a message."""
 
-    __slots__ = ("consumer_group", "exception_desc", "track_type")
-    __match_args__ = ("consumer_group", "track_type", "exception_desc")
-
     consumer_group: str
-    track_type: str
-    exception_desc: str | None
-
-    def __init__(
-        self, consumer_group: str, track_type: str = "UNKNOWN", exception_desc: str | None = None
-    ) -> None:
-        self.consumer_group = consumer_group
-        self.track_type = track_type
-        self.exception_desc = exception_desc
+    track_type: str = "UNKNOWN"
+    exception_desc: str | None = None
 
     def __str__(self) -> str:
         return (
@@ -625,7 +566,7 @@ class MessageOps(Family):
         datas = route.broker_datas or []
         if not datas:
             raise _NotOnline()
-        addr = datas[randbelow(len(datas))].select_broker_addr()  # any of them
+        addr = datas[random.randrange(len(datas))].select_broker_addr()  # any of them
         if not addr:
             raise _NotOnline()
         header = GetConsumerConnectionListRequestHeader(group)

@@ -11,20 +11,17 @@ error), once, rather than one failure per name server.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
+from mqadmin.admin.fanout import FanOutResult
+from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from mqadmin.admin.fanout import FanOutResult
-    from mqadmin.protocol.bodies.cluster import ClusterInfo
-    from mqadmin.protocol.command import RemotingCommand
 
 # What a route query does not use is imported where it is used (other headers and bodies, the
 # fan-out, config entry checks): a command pays only for its own.

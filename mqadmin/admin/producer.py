@@ -14,12 +14,15 @@ info, as a Java client finds any broker it knows, and that broker decides. With 
 
 from __future__ import annotations
 
-import _socket
 import os
+import random
+import socket
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.errors import AdminError, BadResponseError
-from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, BrokerData, TopicRouteData
@@ -36,15 +39,8 @@ from mqadmin.protocol.message import (
     properties_to_string,
 )
 from mqadmin.protocol.msgid import UniqueIdGenerator
-from mqadmin.record import Record
 from mqadmin.remoting.blocking import host_name
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
-    from mqadmin.admin.api import MQAdmin
 
 __all__ = [
     "DEFAULT_TOPIC",
@@ -106,19 +102,16 @@ def check_message(msg: Message) -> None:
 def local_ip() -> str:
     """The address a Java client puts in its unique ids (``UtilAll.getIP``): a public or private IPv4."""
     candidates: list[str] = []
-    try:  # _socket: what socket wraps, without its import (enum, selectors) on a one-request command
-        s = _socket.socket(_socket.AF_INET, _socket.SOCK_DGRAM)
-        try:
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.connect(("192.0.2.1", 9))  # no packet is sent; this only picks the outgoing interface
             candidates.append(s.getsockname()[0])
-        finally:
-            s.close()
     except OSError:
         pass
     try:
         candidates.extend(
             str(info[4][0])
-            for info in _socket.getaddrinfo(host_name(_socket.gethostname()), None, _socket.AF_INET)
+            for info in socket.getaddrinfo(host_name(socket.gethostname()), None, socket.AF_INET)
         )
     except OSError:
         pass
@@ -139,42 +132,18 @@ def unique_ids() -> UniqueIdGenerator:
     return _IDS
 
 
-class SendResult(Record):
+@dataclass(slots=True)
+class SendResult:
     """``SendResult``: status, unique id, offset id, queue and queue offset."""
 
-    __slots__ = (
-        "broker_addr",
-        "msg_id",
-        "offset_msg_id",
-        "queue",
-        "queue_offset",
-        "region_id",
-        "status",
-        "trace_on",
-    )
-    __match_args__ = (
-        "status", "msg_id", "offset_msg_id", "queue", "queue_offset", "region_id", "trace_on", "broker_addr",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        status: str,
-        msg_id: str,
-        offset_msg_id: str,
-        queue: MessageQueue,
-        queue_offset: int,
-        region_id: str | None = None,
-        trace_on: bool = True,
-        broker_addr: str = "",
-    ) -> None:
-        self.status = status
-        self.msg_id = msg_id
-        self.offset_msg_id = offset_msg_id
-        self.queue = queue
-        self.queue_offset = queue_offset
-        self.region_id = region_id
-        self.trace_on = trace_on
-        self.broker_addr = broker_addr
+    status: str
+    msg_id: str
+    offset_msg_id: str
+    queue: MessageQueue
+    queue_offset: int
+    region_id: str | None = None
+    trace_on: bool = True
+    broker_addr: str = ""
 
     def __str__(self) -> str:
         """Java 5.3.3 ``SendResult.toString``."""
@@ -203,7 +172,7 @@ class _PublishInfo:
     def __init__(self, queues: list[MessageQueue], route: TopicRouteData, index: int | None = None) -> None:
         self.queues = queues
         self.route = route
-        self.index = randbelow(1 << 31) if index is None else index
+        self.index = random.randrange(1 << 31) if index is None else index
 
     def select(self, last_broker: str | None = None) -> MessageQueue:
         """``TopicPublishInfo.selectOneMessageQueue``: the next queue, avoiding the broker that failed."""

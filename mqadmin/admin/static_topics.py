@@ -15,12 +15,16 @@ first request is sent.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
+from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.admin.topics import TopicAdminOps
+from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping
+from mqadmin.protocol.bodies.stats import TopicStatsTable
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.static_topic import CreateStaticTopicRequestHeader
@@ -32,13 +36,6 @@ from mqadmin.protocol.staticmapping import (
     decide_logic_offsets,
     merge_broker_detail,
 )
-
-if TYPE_CHECKING:
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.namesrv import NamesrvOps
-    from mqadmin.admin.topics import TopicAdminOps
-    from mqadmin.protocol.bodies.cluster import ClusterInfo
-    from mqadmin.protocol.bodies.stats import TopicStatsTable
 
 __all__ = ["StaticTopicOps", "master_addrs"]
 

@@ -14,14 +14,11 @@ length is left to the broker, which keeps ``%RETRY%`` topics of up to 255 charac
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
 from mqadmin.protocol import names
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
-
-    from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
+from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 
 __all__ = [
     "GROUP_NAME_REGEX",
@@ -38,16 +35,13 @@ GROUP_NAME_REGEX = rf"\A[%|a-zA-Z0-9_-]{{1,{names.GROUP_MAX_LENGTH}}}\z"
 data frame's rows: ``\\z``, as ``$`` would let a name end with a newline."""
 
 
-class SkippedName(FrozenRecord):
+@dataclass(frozen=True, slots=True)
+class SkippedName:
     """A name left out of an enumeration: what it names (``group`` or ``topic``) and why."""
 
-    __slots__ = ("kind", "name", "reason")
-    __match_args__ = ("kind", "name", "reason")
-
-    def __init__(self, kind: str, name: str, reason: str) -> None:
-        self.kind = kind
-        self.name = name
-        self.reason = reason
+    kind: str
+    name: str
+    reason: str
 
     def note(self) -> str:
         """One line for a person: the name as a literal (it may be empty or unprintable) and why."""

@@ -8,11 +8,21 @@ GET_ALL_TOPIC_CONFIG (21), and the topic is picked from its table, so the same c
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from mqadmin.admin.brokers import perm_is_valid
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError, RemoteCommandError
 from mqadmin.admin.family import Family
+from mqadmin.admin.fanout import FanOutResult
+from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import names
+from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
+from mqadmin.protocol.bodies.stats import TopicStatsTable
+from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.topic import (
@@ -25,19 +35,6 @@ from mqadmin.protocol.headers.topic import (
     topic_config_refusal,
 )
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-
-    from mqadmin.admin.core import AdminCore
-    from mqadmin.admin.fanout import FanOutResult
-    from mqadmin.admin.namesrv import NamesrvOps
-    from mqadmin.protocol.bodies.route import TopicRouteData
-    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
-    from mqadmin.protocol.bodies.stats import TopicStatsTable
-    from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
-    from mqadmin.protocol.command import RemotingCommand
 
 __all__ = [
     "DEFAULT_TOPIC",

@@ -1,8 +1,9 @@
 """Header and frame codec speed: operations per second for the sans-IO protocol layer.
 
 Headers: a small request (GET_ROUTEINFO_BY_TOPIC), a wide one (PULL_MESSAGE, 15 ext fields) and
-a bare response, each in JSON and ROCKETMQ serialization. Frames: a stream of whole frames fed to
-:class:`FrameDecoder` in socket-sized chunks. Route bodies: a TopicRouteData of one and of three
+a bare response, each in JSON and ROCKETMQ serialization; the same two requests' typed headers
+read from and written to ext fields (``decode``, ``check`` + ``to_ext``). Frames: a stream of whole
+frames fed to :class:`FrameDecoder` in socket-sized chunks. Route bodies: a TopicRouteData of one and of three
 brokers, encoded in the standard and the legacy form and decoded.
 
     PYTHONPATH=. python bench/bench_codec.py [--seconds 1.0]
@@ -51,6 +52,21 @@ def sample_commands() -> dict[str, RemotingCommand]:
     return {"route request": route, "pull request": pull, "response": response}
 
 
+def in_serialization(cmd: RemotingCommand, st: SerializeType) -> RemotingCommand:
+    """The same command in another header serialization."""
+    return RemotingCommand(
+        code=cmd.code,
+        opaque=cmd.opaque,
+        flag=cmd.flag,
+        language=cmd.language,
+        version=cmd.version,
+        remark=cmd.remark,
+        ext_fields=cmd.ext_fields,
+        body=cmd.body,
+        serialize_type=st,
+    )
+
+
 def rate(fn: Callable[[], object], seconds: float) -> float:
     """Calls per second of ``fn``, timed in batches until ``seconds`` have passed."""
     batch = 1000
@@ -74,7 +90,7 @@ def main() -> None:
     print("headers (operations/second)")
     for name, cmd in sample_commands().items():
         js = encode_json_header(cmd)
-        binary_cmd = cmd.with_(serialize_type=SerializeType.ROCKETMQ)
+        binary_cmd = in_serialization(cmd, SerializeType.ROCKETMQ)
         bn = encode_binary_header(binary_cmd)
         print(
             f"  {name:14s} JSON     encode {rate(lambda c=cmd: encode_json_header(c), t):10.0f}"
@@ -85,10 +101,12 @@ def main() -> None:
             f"   decode {rate(lambda b=bn: decode_binary_header(b), t):10.0f}   ({len(bn)} bytes)"
         )
 
+    bench_typed_headers(t)
+
     print("frames (frames/second: encode, and decode through FrameDecoder.feed in 64 KiB chunks)")
     for name, base in sample_commands().items():
         for st in (SerializeType.JSON, SerializeType.ROCKETMQ):
-            cmd = base.with_(serialize_type=st)
+            cmd = in_serialization(base, st)
             frame = encode(cmd)
             count = max(1, (1 << 20) // len(frame))  # about 1 MiB of frames per pass
             stream = frame * count
@@ -108,6 +126,25 @@ def main() -> None:
                 f"   ({len(frame)} bytes)"
             )
     bench_routes(t)
+
+
+def bench_typed_headers(t: float) -> None:
+    from mqadmin.protocol.headers.message import PullMessageRequestHeader
+    from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
+
+    print("typed headers (operations/second)")
+    samples = sample_commands()
+    for name, kind in (
+        ("route request", GetRouteInfoRequestHeader),
+        ("pull request", PullMessageRequestHeader),
+    ):
+        ext = {k: v for k, v in (samples[name].ext_fields or {}).items() if k != "AccessKey"}
+        header = kind.decode(ext)
+        assert header.to_ext() == ext, (header.to_ext(), ext)
+        print(
+            f"  {name:14s} decode {rate(lambda e=ext, k=kind: k.decode(e), t):10.0f}"
+            f"   check+to_ext {rate(lambda h=header: h.check().to_ext(), t):10.0f}   ({len(ext)} fields)"
+        )
 
 
 def sample_routes() -> dict[str, object]:

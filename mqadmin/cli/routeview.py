@@ -7,13 +7,11 @@ bean's default is false), properties sorted by name, nulls left out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from mqadmin.cli.javatext import Bean, JavaSet
 from mqadmin.protocol.bodies.route import BrokerData, QueueData, TopicRouteData
 from mqadmin.protocol.javacoll import java_hash_order
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = ["broker_addrs_in_java_order", "route_bean", "to_standard_json"]
 

@@ -1,11 +1,12 @@
 """A request's body against the budget its code declares (:mod:`mqadmin.protocol.requests`), for the
 two places that check it: our servers before any handler, the admin client before sending.
 
-No code declares a body budget under :data:`SMALLEST`, so a smaller body is never looked up and
-the registry is not even imported (a command's start-up).
+No code declares a body budget under :data:`SMALLEST`, so a smaller body is never looked up.
 """
 
 from __future__ import annotations
+
+from mqadmin.protocol.requests import declared
 
 __all__ = ["SMALLEST", "over_budget"]
 
@@ -18,8 +19,6 @@ def over_budget(code: int, size: int) -> int | None:
     code has none here: what refuses it is the server's own rules)."""
     if size <= SMALLEST:
         return None
-    from mqadmin.protocol.requests import declared
-
     decl = declared(code)
     if decl is None or size <= decl.budget.body:
         return None

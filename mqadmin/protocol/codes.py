@@ -1,25 +1,22 @@
 """Request, response, language and serialization codes of the RocketMQ remoting protocol.
 
 Values and names follow Apache RocketMQ 5.3.3 (``RequestCode``, ``ResponseCode``,
-``RemotingSysResponseCode``, ``LanguageCode``, ``SerializeType``), plus the codes that only 4.x
-brokers and name servers still speak (the ACL 1.0 admin codes), so frames from either generation
-get a readable name.
+``RemotingSysResponseCode``, ``LanguageCode``; ``SerializeType`` lives beside the command in
+:mod:`mqadmin.protocol.command`), plus the codes that only 4.x brokers and name servers still
+speak (the ACL 1.0 admin codes), so frames from either generation get a readable name.
 """
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
-    from typing import Any, ClassVar, TypeVar
+from collections.abc import Mapping
+from enum import IntEnum
 
-    _M = TypeVar("_M")
+from mqadmin.protocol.version import V5_0_0_SNAPSHOT
 
 __all__ = [
     "LanguageCode",
     "RequestCode",
     "ResponseCode",
-    "SerializeType",
     "language_from_code",
     "language_from_name",
     "request_codes",
@@ -32,8 +29,8 @@ __all__ = [
 class RequestCode:
     """Every request code a RocketMQ 4.9.x or 5.3.3 process may send (the ``code`` of a request).
 
-    Plain ``int`` constants, not an enum: a frame carries a number, and building a 163-member enum
-    cost every process 2 ms at start. :func:`request_codes` and :func:`request_name` give the names.
+    Plain ``int`` constants: a frame carries a number, and a code this table does not know is still
+    a valid request. :func:`request_codes` and :func:`request_name` give the names.
     """
 
     SEND_MESSAGE = 10
@@ -361,90 +358,29 @@ def response_name(code: int, version: int | None = None) -> str:
     peer gets the 4.x name for the codes 209 to 211, whose meaning changed in 5.0.
     """
     if version is not None and code in _LEGACY_RESPONSE_NAMES:
-        from mqadmin.protocol.version import V5_0_0_SNAPSHOT  # here: the version table costs start-up
-
         if version < V5_0_0_SNAPSHOT:
             return _LEGACY_RESPONSE_NAMES[code]
     name = _response_names().get(code) if isinstance(code, int) else None
     return name if name is not None else str(code)
 
 
-class Members(type):
-    """What code and tests use of an enum class, without :mod:`enum` (start-up): iteration over the
-    members in declaration order, ``Cls[name]``, ``Cls(value)`` giving the member, and each member's
-    ``name`` and ``value``. A member is an instance of the class's ``int`` or ``str`` base, so it
-    compares, hashes and prints as its value does; see :func:`add_members`."""
+class LanguageCode(IntEnum):
+    """Client language of a frame: JSON headers carry the name, ROCKETMQ headers this byte."""
 
-    _by_name: dict[str, Any]
-    _by_value: dict[Any, Any]
-
-    def __iter__(cls: type[_M]) -> Iterator[_M]:
-        return iter(cls._by_name.values())  # type: ignore[attr-defined, no-any-return]
-
-    def __len__(cls) -> int:
-        return len(cls._by_name)
-
-    def __getitem__(cls: type[_M], name: str) -> _M:
-        return cls._by_name[name]  # type: ignore[attr-defined, no-any-return]
-
-    def __call__(cls: type[_M], value: object) -> _M:
-        try:
-            return cls._by_value[value]  # type: ignore[attr-defined, no-any-return]
-        except (KeyError, TypeError):
-            raise ValueError(f"{value!r} is not a valid {cls.__qualname__}") from None
-
-
-def _member_reduce(self: Any, protocol: object) -> tuple[object, tuple[object]]:
-    """Pickled, copied or deep-copied, a member is the member again (``Cls(value)``), as an enum's."""
-    return type(self), (self.value,)
-
-
-def add_members(cls: Members, members: dict[str, Any]) -> None:
-    """Make the members ``name -> value`` of ``cls`` (a class of metaclass :class:`Members` with an
-    ``int`` or ``str`` base), as class attributes, in this order."""
-    base = cls.__mro__[1]
-    cls._by_name = {}
-    cls._by_value = {}
-    for name, value in members.items():
-        m = base.__new__(cls, value)  # type: ignore[call-overload]
-        m.name = name
-        m.value = value
-        setattr(cls, name, m)
-        cls._by_name[name] = m
-        cls._by_value.setdefault(value, m)
-    setattr(cls, "__reduce_ex__", _member_reduce)  # noqa: B010 - mypy: no method assignment
-
-
-def _member_repr(self: Any) -> str:
-    return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
-
-
-class LanguageCode(int, metaclass=Members):
-    """Client language of a frame: JSON headers carry the name, ROCKETMQ headers this byte.
-
-    An ``IntEnum`` in all but the import (see :class:`Members`): ``LanguageCode.GO == 9``,
-    ``LanguageCode(9) is LanguageCode.GO``, ``LanguageCode["GO"]``, ``.name``, ``.value``.
-    """
-
-    name: str
-    value: int
-    JAVA: ClassVar[LanguageCode]
-    CPP: ClassVar[LanguageCode]
-    DOTNET: ClassVar[LanguageCode]
-    PYTHON: ClassVar[LanguageCode]
-    DELPHI: ClassVar[LanguageCode]
-    ERLANG: ClassVar[LanguageCode]
-    RUBY: ClassVar[LanguageCode]
-    OTHER: ClassVar[LanguageCode]
-    HTTP: ClassVar[LanguageCode]
-    GO: ClassVar[LanguageCode]
-    PHP: ClassVar[LanguageCode]
-    OMS: ClassVar[LanguageCode]
-    RUST: ClassVar[LanguageCode]
-    NODE_JS: ClassVar[LanguageCode]  # 5.x only; a 4.9.8 peer knows 0 to 12
-
-    __repr__ = _member_repr
-    __str__ = int.__repr__  # "1", as IntEnum's str()
+    JAVA = 0
+    CPP = 1
+    DOTNET = 2
+    PYTHON = 3
+    DELPHI = 4
+    ERLANG = 5
+    RUBY = 6
+    OTHER = 7
+    HTTP = 8
+    GO = 9
+    PHP = 10
+    OMS = 11
+    RUST = 12
+    NODE_JS = 13  # 5.x only; a 4.9.8 peer knows 0 to 12
 
     @classmethod
     def from_name(cls, name: str) -> LanguageCode:
@@ -452,7 +388,7 @@ class LanguageCode(int, metaclass=Members):
 
         Java answers null for an unknown name; a peer newer than us must not break decoding.
         """
-        by_name: dict[str, LanguageCode] = cls._by_name  # type: ignore[attr-defined]
+        by_name = cls.__members__
         m = by_name.get(name)
         if m is None:
             m = by_name.get(name.strip().upper(), cls.OTHER)
@@ -467,17 +403,6 @@ class LanguageCode(int, metaclass=Members):
             return cls.OTHER
 
 
-add_members(
-    LanguageCode,
-    {
-        name: i
-        for i, name in enumerate(
-            "JAVA CPP DOTNET PYTHON DELPHI ERLANG RUBY OTHER HTTP GO PHP OMS RUST NODE_JS".split()
-        )
-    },
-)
-
-
 def language_from_name(name: str) -> LanguageCode:
     """Module-level spelling of :meth:`LanguageCode.from_name`."""
     return LanguageCode.from_name(name)
@@ -486,19 +411,3 @@ def language_from_name(name: str) -> LanguageCode:
 def language_from_code(code: int) -> LanguageCode:
     """Module-level spelling of :meth:`LanguageCode.from_code`."""
     return LanguageCode.from_code(code)
-
-
-class SerializeType(int, metaclass=Members):
-    """Header serialization, the top byte of the frame's second int32 (an ``IntEnum`` in all but
-    the import, as :class:`LanguageCode`)."""
-
-    name: str
-    value: int
-    JSON: ClassVar[SerializeType]
-    ROCKETMQ: ClassVar[SerializeType]
-
-    __repr__ = _member_repr
-    __str__ = int.__repr__  # "1", as IntEnum's str()
-
-
-add_members(SerializeType, {"JSON": 0, "ROCKETMQ": 1})

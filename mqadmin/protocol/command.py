@@ -8,13 +8,8 @@ opaque bytes whose meaning depends on the code. A command is a plain value: enco
 from __future__ import annotations
 
 import itertools
-
-from mqadmin.protocol.codes import Members, add_members
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, ClassVar
+from dataclasses import dataclass
+from enum import StrEnum
 
 FLAG_RESPONSE = 0x1
 FLAG_ONEWAY = 0x2
@@ -31,104 +26,58 @@ def next_opaque() -> int:
     return n - (1 << 32) if n >= (1 << 31) else n
 
 
-def _member_repr(self: Any) -> str:
-    return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
-
-
-class SerializeType(str, metaclass=Members):
+class SerializeType(StrEnum):
     """How a header is serialized: fastjson JSON or the compact ROCKETMQ binary layout.
 
-    A ``StrEnum`` in all but the import (:class:`~mqadmin.protocol.codes.Members`): each member is
-    the string of its name, with ``.code`` the frame's serialize byte.
+    Each member is the string of its name (what a JSON header's ``serializeTypeCurrentRPC`` says),
+    with :attr:`code` the frame's serialize byte.
     """
 
-    name: str
-    value: str
-    code: int
-    JSON: ClassVar[SerializeType]
-    ROCKETMQ: ClassVar[SerializeType]
+    JSON = "JSON"
+    ROCKETMQ = "ROCKETMQ"
 
-    __repr__ = _member_repr
-
-
-add_members(SerializeType, {"JSON": "JSON", "ROCKETMQ": "ROCKETMQ"})
-SerializeType.JSON.code = 0
-SerializeType.ROCKETMQ.code = 1
+    @property
+    def code(self) -> int:
+        """The top byte of the frame's second int32."""
+        return _SERIALIZE_CODES[self]
 
 
-class HeaderStyle(str, metaclass=Members):
+_SERIALIZE_CODES = {SerializeType.JSON: 0, SerializeType.ROCKETMQ: 1}
+
+
+class HeaderStyle(StrEnum):
     """Which writer produced a JSON header, so a decoded header re-encodes to the same bytes.
 
     FASTJSON is the Java side (sorted keys, ``serializeTypeCurrentRPC``); JSONCPP is the C++ client
     (sorted keys, ``remark`` always present, numeric ext values unquoted, trailing newline).
     """
 
-    name: str
-    value: str
-    FASTJSON: ClassVar[HeaderStyle]
-    JSONCPP: ClassVar[HeaderStyle]
-
-    __repr__ = _member_repr
+    FASTJSON = "fastjson"
+    JSONCPP = "jsoncpp"
 
 
-add_members(HeaderStyle, {"FASTJSON": "fastjson", "JSONCPP": "jsoncpp"})
-
-_FIELDS = (
-    "code",
-    "opaque",
-    "flag",
-    "language",
-    "version",
-    "remark",
-    "ext_fields",
-    "body",
-    "serialize_type",
-    "style",
-    "numeric_ext",
-    "bad_text",
-)
-
-
-class RemotingCommand(Record):
+@dataclass(slots=True)
+class RemotingCommand:
     """A request or response; ``ext_fields`` values are always strings, as Java sees them.
 
-    A plain slotted record (servers make one per request): equality compares every field, as a
-    dataclass does, and like a mutable dataclass it is unhashable; the repr lists the fields in
-    their wire order.
+    Equality compares every field; the repr lists the fields in their wire order.
     """
 
-    __slots__ = _FIELDS
-
-    def __init__(
-        self,
-        code: int,
-        opaque: int = 0,
-        flag: int = 0,
-        language: str = DEFAULT_LANGUAGE,
-        version: int = DEFAULT_VERSION,
-        remark: str | None = None,
-        ext_fields: dict[str, str] | None = None,
-        body: bytes | None = None,
-        serialize_type: SerializeType = SerializeType.JSON,
-        style: HeaderStyle = HeaderStyle.FASTJSON,
-        numeric_ext: frozenset[str] = frozenset(),
-        bad_text: str | None = None,
-    ) -> None:
-        self.code = code
-        self.opaque = opaque
-        self.flag = flag
-        self.language = language
-        self.version = version
-        self.remark = remark
-        self.ext_fields = ext_fields
-        self.body = body
-        self.serialize_type = serialize_type
-        self.style = style
-        # ext field names that the peer wrote as JSON numbers (C++ client); only re-encoding cares
-        self.numeric_ext = numeric_ext
-        # why this request's header text cannot be kept (a lone surrogate or NUL in a field), set by
-        # the decoder; a server answers such a request with an error before any handler sees it
-        self.bad_text = bad_text
+    code: int
+    opaque: int = 0
+    flag: int = 0
+    language: str = DEFAULT_LANGUAGE
+    version: int = DEFAULT_VERSION
+    remark: str | None = None
+    ext_fields: dict[str, str] | None = None
+    body: bytes | None = None
+    serialize_type: SerializeType = SerializeType.JSON
+    style: HeaderStyle = HeaderStyle.FASTJSON
+    numeric_ext: frozenset[str] = frozenset()
+    """Ext field names that the peer wrote as JSON numbers (C++ client); only re-encoding cares."""
+    bad_text: str | None = None
+    """Why this request's header text cannot be kept (a lone surrogate or NUL in a field), set by
+    the decoder; a server answers such a request with an error before any handler sees it."""
 
     @classmethod
     def request(

@@ -17,7 +17,8 @@ it at a listener of the sender's choosing). Java's ``configBlackList`` is only t
 
 from __future__ import annotations
 
-from mqadmin.lazyre import LazyPattern
+import re
+
 from mqadmin.protocol import names
 
 __all__ = [
@@ -53,11 +54,10 @@ _NOT_PATHS = frozenset({"flushLeastPagesWhenWarmMapedFile"})
 
 _PATH_WORDS = frozenset({"path", "paths", "dir", "dirs", "directory", "home", "folder"})
 
-# compiled on first use (start-up: a command that sends no config update compiles none)
-_CAMEL_WORD = LazyPattern(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_KEY_BREAKERS = LazyPattern(r"[\s=:\\]|^[#!]")
+_CAMEL_WORD = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_KEY_BREAKERS = re.compile(r"[\s=:\\]|^[#!]")
 """What ends a key in Properties.load (blank, '=' or ':'), starts a comment or escapes."""
-_SECRET_IN_VALUE = LazyPattern(r"""(?i)["']?(password|secretkey|secret_key)["']?\s*[:=]""")
+_SECRET_IN_VALUE = re.compile(r"""(?i)["']?(password|secretkey|secret_key)["']?\s*[:=]""")
 
 
 def is_path_key(key: str) -> bool:

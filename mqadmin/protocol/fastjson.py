@@ -16,20 +16,15 @@ takes the same values back: a dict is written in its own order (callers put maps
 
 from __future__ import annotations
 
-from _collections_abc import Mapping  # what collections.abc re-exports, loaded with the interpreter
+import json
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from decimal import Decimal
+from typing import Any
 
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order, java_string_hash, tree_ordered
 from mqadmin.protocol.names import bad_text
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
-    from typing import Any
-
-    _ObjectKeyBase = Mapping[str, Any]
-else:
-    _ObjectKeyBase = Mapping
 
 __all__ = [
     "ObjectKey",
@@ -46,7 +41,7 @@ __all__ = [
 ]
 
 
-class ObjectKey(_ObjectKeyBase):
+class ObjectKey(Mapping[str, Any]):
     """An immutable JSON object used as a map key (fastjson's ``{{...}:value}``)."""
 
     __slots__ = ("_hash", "_items")
@@ -92,95 +87,38 @@ _MAX_DEPTH = 512
 
 # ----------------------------------------------------------------------------------- standard JSON
 #
-# Standard JSON is read by the C scanner of ``_json`` directly, as ``json`` does, without importing
-# ``json`` (its import costs a command ``re`` and more): the same parser with the same settings, so
-# the same values. Only an error needs ``json.decoder``: the scanner builds its ``JSONDecodeError``
-# from there, and where that module is not loaded Python 3.11's scanner fails with a SystemError
-# instead. An error is rare; it imports ``json.decoder`` then and scans again for the real one.
-
-
-class _ScannerContext:
-    """What ``_json.make_scanner`` reads off a ``json.JSONDecoder``: json's defaults."""
-
-    __slots__ = (
-        "memo",
-        "object_hook",
-        "object_pairs_hook",
-        "parse_constant",
-        "parse_float",
-        "parse_int",
-        "strict",
-    )
-
-    def __init__(self, parse_constant: Callable[[str], Any]) -> None:
-        self.strict = True
-        self.object_hook = None
-        self.object_pairs_hook = None
-        self.parse_float = float
-        self.parse_int = int
-        self.parse_constant = parse_constant
-        self.memo: dict[str, str] = {}
+# Standard JSON is read by json's own decoder (its C scanner): the same parser with the same
+# settings, so the same values. fastjson's syntax is tried only where it refuses.
 
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-_json_scan: Callable[[str, int], tuple[Any, int]] | None
-"""``json.loads``'s scanner (NaN and Infinity read as floats)."""
-_strict_scan: Callable[[str, int], tuple[Any, int]] | None
+_DECODER = json.JSONDecoder()
+"""``json.loads``'s decoder (NaN and Infinity read as floats)."""
+_STRICT_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 """The same refusing NaN and Infinity (``parse_constant`` raises ValueError)."""
-_scanstring: Callable[[str, int], tuple[str, int]] | None
-try:
-    import _json
-except ImportError:  # pragma: no cover - CPython always has it
-    _json_scan = _strict_scan = _scanstring = None
-else:
-    _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
-    _json_scan = _json.make_scanner(_ScannerContext(_CONSTANTS.__getitem__))  # type: ignore[arg-type]
-    _strict_scan = _json.make_scanner(_ScannerContext(_no_constant))  # type: ignore[arg-type]
-    _scanstring = _json.scanstring
-
-
-def _json_errors() -> None:
-    """Load what the C scanner raises its errors from (see above)."""
-    import json.decoder  # noqa: F401
 
 
 def scan(text: str, pos: int, *, constants: bool = True) -> tuple[Any, int]:
-    """``JSONDecoder.scan_once``: the standard JSON value at ``pos`` and where it ends; StopIteration
-    (with the position) when there is no value there, JSONDecodeError for a bad one, as json's.
-    ``constants=False`` refuses NaN and Infinity with a plain ValueError."""
-    scanner = _json_scan if constants else _strict_scan
-    if scanner is None:  # pragma: no cover - no _json
-        import json
-
-        decoder = json.JSONDecoder() if constants else json.JSONDecoder(parse_constant=_no_constant)
-        return decoder.scan_once(text, pos)  # type: ignore[attr-defined, no-any-return]
-    try:
-        return scanner(text, pos)
-    except SystemError:
-        _json_errors()
-        return scanner(text, pos)
+    """The standard JSON value at ``pos`` and where it ends (``JSONDecoder.raw_decode``): a
+    JSONDecodeError where there is none or a bad one; ``constants=False`` refuses NaN and Infinity
+    with a plain ValueError."""
+    decoder = _DECODER if constants else _STRICT_DECODER
+    return decoder.raw_decode(text, pos)
 
 
 def _standard_value(text: str, pos: int) -> tuple[Any, int]:
     """The standard JSON value at ``pos``, NaN and Infinity refused (fastjson's parser hands off
     whole objects to it)."""
-    return scan(text, pos, constants=False)
+    return _STRICT_DECODER.raw_decode(text, pos)
 
 
-def scanstring(text: str, end: int) -> tuple[str, int]:
-    """``json.decoder.scanstring``: the string whose body starts at ``end`` (after the quote)."""
-    if _scanstring is None:  # pragma: no cover - no _json
-        from json.decoder import scanstring as py_scanstring  # type: ignore[attr-defined]
-
-        return py_scanstring(text, end)  # type: ignore[no-any-return]
-    try:
-        return _scanstring(text, end)
-    except SystemError:
-        _json_errors()
-        return _scanstring(text, end)
+def scanstring(text: str, start: int) -> tuple[str, int]:
+    """The standard JSON string whose opening quote is at ``start``, and where it ends."""
+    value, end = _DECODER.raw_decode(text, start)
+    return value, end
 
 
 _JSON_WS = " \t\n\r"
@@ -189,26 +127,7 @@ _JSON_WS = " \t\n\r"
 def standard_loads(text: str) -> Any:
     """``json.loads(text)`` for a ``str``: the same value for every document json reads; for one it
     refuses a ValueError (json's own JSONDecodeError, with its message) or RecursionError."""
-    if _json_scan is None:  # pragma: no cover - no _json
-        import json
-
-        return json.loads(text)
-    if text.startswith("\ufeff"):
-        import json
-
-        return json.loads(text)  # refused, in json's words
-    start = len(text) - len(text.lstrip(_JSON_WS))
-    try:
-        value, end = scan(text, start)
-    except StopIteration:
-        import json
-
-        return json.loads(text)  # refused ("Expecting value"), in json's words
-    if text[end:].lstrip(_JSON_WS):
-        import json
-
-        return json.loads(text)  # refused ("Extra data"), in json's words
-    return value
+    return json.loads(text)
 
 
 def loads(data: bytes | str) -> Any:
@@ -234,14 +153,14 @@ class _NotStandard(ValueError):
 
 
 def _standard_or_fail(text: str) -> Any:
-    """:func:`standard_loads` without json's error message: a refusal here needs none, so it needs
-    no ``json`` import either (fastjson's legacy route body ``{0:"..."}`` is refused every time)."""
-    if _json_scan is None or text.startswith("\ufeff"):  # pragma: no cover - no _json
+    """:func:`standard_loads` without json's error message: a refusal here needs none (fastjson's
+    legacy route body ``{0:"..."}`` is refused every time)."""
+    if text.startswith("\ufeff"):
         return standard_loads(text)
     start = len(text) - len(text.lstrip(_JSON_WS))
     try:
-        value, end = _json_scan(text, start)
-    except (StopIteration, SystemError):
+        value, end = _DECODER.raw_decode(text, start)
+    except ValueError:
         raise _NotStandard from None
     if text[end:].lstrip(_JSON_WS):
         raise _NotStandard
@@ -298,9 +217,6 @@ class _Parser:
             return False, None
         try:
             value, self.pos = _standard_value(self.text, self.pos)
-        except StopIteration as e:  # (json's raw_decode: "Expecting value" at that position)
-            self.retry_from = e.value
-            return False, None
         except ValueError as e:  # a JSONDecodeError says where; NaN or Infinity does not
             pos = getattr(e, "pos", None)
             self.retry_from = len(self.text) if pos is None else pos
@@ -406,7 +322,7 @@ class _Parser:
         quote = self.text[self.pos]
         if quote == '"':
             try:
-                s, end = scanstring(self.text, self.pos + 1)
+                s, end = scanstring(self.text, self.pos)
             except ValueError as e:
                 raise self.fail(str(e)) from None
             self.pos = end
@@ -512,15 +428,13 @@ _INF = float("inf")
 
 def java_double(x: float) -> str:
     """``Double.toString``: ``0.0``, ``0.04``, ``1.0E-4``, ``1.2345678E7``, ``NaN``, ``Infinity``."""
-    if x != x:  # NaN (math is not imported for this: start-up)
+    if math.isnan(x):
         return "NaN"
     if x == _INF or x == -_INF:
         return "Infinity" if x > 0 else "-Infinity"
     if x == 0:
         return "-0.0" if repr(x)[0] == "-" else "0.0"
     sign = "-" if x < 0 else ""
-    from decimal import Decimal  # here: most commands print no double (start-up time)
-
     _, digits_t, exp = Decimal(repr(abs(x))).as_tuple()
     digits = "".join(map(str, digits_t)).rstrip("0") or "0"
     sci = len(digits_t) - 1 + int(exp)  # decimal exponent of the first digit
@@ -570,9 +484,8 @@ def _write_key(key: Any, out: list[str], standard: bool) -> None:
         raise TypeError(f"unsupported JSON key type {type(key).__name__}")
 
 
-if TYPE_CHECKING:
-    _Writer = Callable[[Any, list[str], Any], None]
-    """Writes a value (or a key) to ``out``; the last argument is the writer's option, passed down."""
+_Writer = Callable[[Any, list[str], Any], None]
+"""Writes a value (or a key) to ``out``; the last argument is the writer's option, passed down."""
 
 
 def _write_object(

@@ -24,17 +24,13 @@ Tree bins (eight or more keys in one bucket) are not modelled.
 
 from __future__ import annotations
 
-from _operator import mul  # what operator re-exports, without its module (start-up)
+import functools
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from operator import mul
+from typing import Any, TypeVar
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-    from typing import Any, TypeVar
-
-    K = TypeVar("K", bound=Hashable)
-    V = TypeVar("V")
-else:
-    K = V = object  # at run time ``dict[K, V]`` below is then plain ``dict`` (no typing import)
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 _MASK32 = 0xFFFFFFFF
 _POWERS: list[int] = [1]
@@ -236,21 +232,11 @@ def java_hash_order(keys: Iterable[Any], initial_capacity: int = 16) -> list[Any
     return bucket_order(ks, hash_map_capacity(len(ks), initial_capacity))
 
 
-_ORDERS: dict[tuple[tuple[str, ...], int], tuple[str, ...]] = {}
-_ORDERS_MAX = 4096
-
-
+@functools.lru_cache(maxsize=4096)
 def remembered_hash_order(keys: tuple[str, ...], initial_capacity: int = 16) -> tuple[str, ...]:
     """:func:`java_hash_order` of a set of names that comes back again and again (a header's field
-    names, a message's property names), remembered: up to 4096 sets, then the memory starts over.
-    A plain dict: ``functools.lru_cache`` would cost a command's start-up more than it saves."""
-    order = _ORDERS.get((keys, initial_capacity))
-    if order is None:
-        order = tuple(java_hash_order(keys, initial_capacity))
-        if len(_ORDERS) >= _ORDERS_MAX:
-            _ORDERS.clear()
-        _ORDERS[keys, initial_capacity] = order
-    return order
+    names, a message's property names), remembered."""
+    return tuple(java_hash_order(keys, initial_capacity))
 
 
 def java_hash_dict(d: Mapping[Any, Any], initial_capacity: int = 16) -> dict[Any, Any]:

@@ -7,7 +7,7 @@ way everywhere, with the ``NumberFormatException`` text Java puts in its remark.
 
 from __future__ import annotations
 
-from mqadmin.lazyre import LazyPattern
+import re
 
 __all__ = [
     "INT_MAX",
@@ -24,9 +24,9 @@ __all__ = [
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 
-_DOUBLE = LazyPattern(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)")
+_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)")
 """Double.parseDouble's syntax (trimmed): a decimal, optional exponent and d/f suffix, or
-NaN/Infinity; compiled on first use (start-up)."""
+NaN/Infinity."""
 
 
 class JavaNumberError(ValueError):

@@ -34,16 +34,13 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Final
 
-from mqadmin.protocol.codes import Members, add_members
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.msgid import create_offset_msg_id, host_to_bytes, java_host_address
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from typing import ClassVar, Final
 
 __all__ = [
     "BLANK_MAGIC_CODE",
@@ -174,23 +171,12 @@ class MessageConst:
     )  # fmt: skip
 
 
-class CompressionType(int, metaclass=Members):
-    """Body compression of 5.x, kept in sys-flag bits 8-10 (4.x always meant zlib).
+class CompressionType(IntEnum):
+    """Body compression of 5.x, kept in sys-flag bits 8-10 (4.x always meant zlib)."""
 
-    An ``IntEnum`` in all but the import (see :class:`mqadmin.protocol.codes.Members`):
-    ``CompressionType(3) is CompressionType.ZLIB``, ``.name``, ``.value``.
-    """
-
-    name: str
-    value: int
-    LZ4: ClassVar[CompressionType]
-    ZSTD: ClassVar[CompressionType]
-    ZLIB: ClassVar[CompressionType]
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__qualname__}.{self.name}: {self.value!r}>"
-
-    __str__ = int.__repr__  # "3", as IntEnum's str()
+    LZ4 = 1
+    ZSTD = 2
+    ZLIB = 3
 
     @classmethod
     def find_by_value(cls, value: int) -> CompressionType:
@@ -205,9 +191,6 @@ class CompressionType(int, metaclass=Members):
     @property
     def compression_flag(self) -> int:
         return self.value << 8
-
-
-add_members(CompressionType, {"LZ4": 1, "ZSTD": 2, "ZLIB": 3})
 
 
 class MessageSysFlag:
@@ -370,37 +353,19 @@ def _parse_java_int(value: str, name: str) -> int:
     return int(value)
 
 
-class Message(Record):
+@dataclass(slots=True)
+class Message:
     """What a producer sends: topic, flag, properties and body (``org.apache.rocketmq...Message``).
 
-    A record (as the dataclass it was): equal when the fields Java's record holds are equal, so
-    ``transaction_id`` (Java keeps it beside the properties; it never travels in a record) is left out
-    of equality but not of the repr or of :meth:`with_`.
+    Equal when the fields Java's record holds are equal, so ``transaction_id`` (Java keeps it beside
+    the properties; it never travels in a record) is left out of equality but not of the repr.
     """
 
-    __slots__ = ("body", "flag", "properties", "topic", "transaction_id")
-    __match_args__ = ("topic", "flag", "properties", "body", "transaction_id")
-    _compared_fields: ClassVar[tuple[str, ...]] = ("topic", "flag", "properties", "body")
-
-    topic: str
-    flag: int
-    properties: dict[str, str]
-    body: bytes
-    transaction_id: str | None
-
-    def __init__(
-        self,
-        topic: str = "",
-        flag: int = 0,
-        properties: dict[str, str] | None = None,
-        body: bytes = b"",
-        transaction_id: str | None = None,
-    ) -> None:
-        self.topic = topic
-        self.flag = flag
-        self.properties = {} if properties is None else properties
-        self.body = body
-        self.transaction_id = transaction_id
+    topic: str = ""
+    flag: int = 0
+    properties: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    transaction_id: str | None = field(default=None, compare=False)
 
     def get_property(self, name: str) -> str | None:
         return self.properties.get(name)
@@ -497,6 +462,7 @@ class Message(Record):
             self.properties[name] = value
 
 
+@dataclass(slots=True)
 class MessageExt(Message):
     """A stored message: every commit-log field plus what the decoder derives.
 
@@ -510,116 +476,28 @@ class MessageExt(Message):
     out the last two.
     """
 
-    __slots__ = (
-        "_body_skipped",
-        "_inflated_body",
-        "_raw_properties",
-        "_raw_properties_map",
-        "body_crc",
-        "born_host",
-        "born_port",
-        "born_timestamp",
-        "broker_name",
-        "commit_log_offset",
-        "magic_code",
-        "prepared_transaction_offset",
-        "queue_id",
-        "queue_offset",
-        "raw_body",
-        "reconsume_times",
-        "store_host",
-        "store_port",
-        "store_size",
-        "store_timestamp",
-        "sys_flag",
-    )
-    __match_args__ = (
-        "topic", "flag", "properties", "body", "transaction_id", "queue_id", "store_size", "queue_offset",
-        "sys_flag", "born_timestamp", "born_host", "born_port", "store_timestamp", "store_host",
-        "store_port", "commit_log_offset", "body_crc", "reconsume_times", "prepared_transaction_offset",
-        "magic_code", "broker_name", "raw_body",
-    )  # fmt: skip
-    _compared_fields = (
-        "topic", "flag", "properties", "body", "queue_id", "store_size", "queue_offset", "sys_flag",
-        "born_timestamp", "born_host", "born_port", "store_timestamp", "store_host", "store_port",
-        "commit_log_offset", "body_crc", "reconsume_times", "prepared_transaction_offset", "magic_code",
-    )  # fmt: skip
-    _shown_fields = __match_args__[:-1]
-
-    queue_id: int
-    store_size: int
-    queue_offset: int
-    sys_flag: int
-    born_timestamp: int
-    born_host: str
-    born_port: int
-    store_timestamp: int
-    store_host: str
-    store_port: int
-    commit_log_offset: int
-    body_crc: int
-    reconsume_times: int
-    prepared_transaction_offset: int
-    magic_code: int
-    broker_name: str | None
-    #: The stored (compressed) body when ``body`` holds its inflated form, else None.
-    raw_body: bytes | None
-    _inflated_body: bytes | None
-    _raw_properties: bytes | None
-    _raw_properties_map: dict[str, str] | None
-    _body_skipped: bool
-
-    def __init__(
-        self,
-        topic: str = "",
-        flag: int = 0,
-        properties: dict[str, str] | None = None,
-        body: bytes = b"",
-        transaction_id: str | None = None,
-        queue_id: int = 0,
-        store_size: int = 0,
-        queue_offset: int = 0,
-        sys_flag: int = 0,
-        born_timestamp: int = 0,
-        born_host: str = "0.0.0.0",
-        born_port: int = 0,
-        store_timestamp: int = 0,
-        store_host: str = "0.0.0.0",
-        store_port: int = 0,
-        commit_log_offset: int = 0,
-        body_crc: int = 0,
-        reconsume_times: int = 0,
-        prepared_transaction_offset: int = 0,
-        magic_code: int = MESSAGE_MAGIC_CODE,
-        broker_name: str | None = None,
-        raw_body: bytes | None = None,
-    ) -> None:
-        self.topic = topic
-        self.flag = flag
-        self.properties = {} if properties is None else properties
-        self.body = body
-        self.transaction_id = transaction_id
-        self.queue_id = queue_id
-        self.store_size = store_size
-        self.queue_offset = queue_offset
-        self.sys_flag = sys_flag
-        self.born_timestamp = born_timestamp
-        self.born_host = born_host
-        self.born_port = born_port
-        self.store_timestamp = store_timestamp
-        self.store_host = store_host
-        self.store_port = store_port
-        self.commit_log_offset = commit_log_offset
-        self.body_crc = body_crc
-        self.reconsume_times = reconsume_times
-        self.prepared_transaction_offset = prepared_transaction_offset
-        self.magic_code = magic_code
-        self.broker_name = broker_name
-        self.raw_body = raw_body
-        self._inflated_body = None
-        self._raw_properties = None
-        self._raw_properties_map = None
-        self._body_skipped = False
+    queue_id: int = 0
+    store_size: int = 0
+    queue_offset: int = 0
+    sys_flag: int = 0
+    born_timestamp: int = 0
+    born_host: str = "0.0.0.0"
+    born_port: int = 0
+    store_timestamp: int = 0
+    store_host: str = "0.0.0.0"
+    store_port: int = 0
+    commit_log_offset: int = 0
+    body_crc: int = 0
+    reconsume_times: int = 0
+    prepared_transaction_offset: int = 0
+    magic_code: int = MESSAGE_MAGIC_CODE
+    broker_name: str | None = field(default=None, compare=False)
+    raw_body: bytes | None = field(default=None, compare=False, repr=False)
+    """The stored (compressed) body when ``body`` holds its inflated form, else None."""
+    _inflated_body: bytes | None = field(default=None, init=False, compare=False, repr=False)
+    _raw_properties: bytes | None = field(default=None, init=False, compare=False, repr=False)
+    _raw_properties_map: dict[str, str] | None = field(default=None, init=False, compare=False, repr=False)
+    _body_skipped: bool = field(default=False, init=False, compare=False, repr=False)
 
     @property
     def msg_id(self) -> str:

@@ -14,18 +14,15 @@ The layouts are identical in RocketMQ 4.9.8 and 5.3.3 (5.x only dropped an unuse
 
 from __future__ import annotations
 
-import _thread
 import os
+import random
 import struct
+import threading
 import time
+from collections.abc import Callable
+from datetime import tzinfo
 
-from mqadmin.lazyrandom import randbelow
 from mqadmin.protocol.errors import ProtocolError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from datetime import tzinfo
 
 __all__ = [
     "UniqueIdFields",
@@ -368,9 +365,9 @@ class UniqueIdGenerator:
         else:
             ip_bytes = host_to_bytes(ip)
         pid_value = (os.getpid() if pid is None else pid) & 0xFFFF
-        loader = randbelow(1 << 32) if class_loader_hash is None else class_loader_hash
+        loader = random.getrandbits(32) if class_loader_hash is None else class_loader_hash
         self._prefix = (ip_bytes + struct.pack(">HI", pid_value, loader & 0xFFFFFFFF)).hex().upper()
-        self._lock = _thread.allocate_lock()
+        self._lock = threading.Lock()
         self._counter = counter
         self._start = 0
         self._next_start = 0

@@ -10,7 +10,7 @@ name is good, so a server can answer with it and a CLI can print it.
 
 from __future__ import annotations
 
-from mqadmin.lazyre import LazyPattern
+import re
 
 __all__ = [
     "DLQ_GROUP_TOPIC_PREFIX",
@@ -84,10 +84,9 @@ NOT_ALLOWED_SEND_TOPICS = frozenset(
 _TOPIC_CHARSET = "%|abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 """The characters of ``ALLOWED``: a name made only of them strips to nothing (no regex needed)."""
 ALLOWED = "^[%|a-zA-Z0-9_-]+$"
-# C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF; compiled on first use
-# (start-up: printable ASCII, most names, never needs them)
-_BAD_TEXT = LazyPattern(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
-_SURROGATE_OR_NUL = LazyPattern(r"[\x00\ud800-\udfff]")
+# C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF
+_BAD_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_SURROGATE_OR_NUL = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def bad_text(s: str, *, controls: bool = False) -> str | None:

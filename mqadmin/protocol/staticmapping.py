@@ -17,6 +17,10 @@ is refused before anything is written.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.static_topic import (
@@ -32,12 +36,6 @@ from mqadmin.protocol.bodies.static_topic import (
 from mqadmin.protocol.bodies.stats import TopicOffset
 from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.javacoll import java_hash_order
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import random
-    from collections.abc import Callable, Collection, Iterable, Mapping
 
 __all__ = [
     "DEFAULT_BLOCK_SEQ_SIZE",
@@ -286,25 +284,15 @@ def check_name_epoch_num(
     return max_epoch, max_num
 
 
-class MappingOne(Record):
+@dataclass(slots=True)
+class MappingOne:
     """One logical queue as its leader sees it (``TopicQueueMappingOne``)."""
 
-    __slots__ = ("bname", "detail", "global_id", "items", "topic")
-    __match_args__ = ("topic", "bname", "global_id", "items", "detail")
-
-    def __init__(
-        self,
-        topic: str | None,
-        bname: str | None,
-        global_id: int,
-        items: list[LogicQueueMappingItem],
-        detail: TopicQueueMappingDetail,
-    ) -> None:
-        self.topic = topic
-        self.bname = bname
-        self.global_id = global_id
-        self.items = items
-        self.detail = detail
+    topic: str | None
+    bname: str | None
+    global_id: int
+    items: list[LogicQueueMappingItem]
+    detail: TopicQueueMappingDetail
 
 
 def copy_plan(configs: Mapping[str, TopicConfigAndQueueMapping]) -> dict[str, TopicConfigAndQueueMapping]:
@@ -820,20 +808,15 @@ PULL_RETRY_IMMEDIATELY = 20
 PULL_OFFSET_MOVED = 21
 
 
-class PullOffsets(Record):
+@dataclass(slots=True)
+class PullOffsets:
     """What a pull answer says about offsets: physical going in, logical coming out."""
 
-    __slots__ = ("code", "max_offset", "min_offset", "next_begin_offset", "offset_delta")
-    __match_args__ = ("code", "next_begin_offset", "min_offset", "max_offset", "offset_delta")
-
-    def __init__(
-        self, code: int, next_begin_offset: int, min_offset: int, max_offset: int, offset_delta: int = 0
-    ) -> None:
-        self.code = code
-        self.next_begin_offset = next_begin_offset
-        self.min_offset = min_offset
-        self.max_offset = max_offset
-        self.offset_delta = offset_delta
+    code: int
+    next_begin_offset: int
+    min_offset: int
+    max_offset: int
+    offset_delta: int = 0
 
 
 def rewrite_pull_answer(

@@ -8,7 +8,7 @@ generated here rather than spelled out, and the tests pin the result.
 
 from __future__ import annotations
 
-from mqadmin.lazyre import LazyPattern
+import re
 
 __all__ = [
     "CURRENT",
@@ -76,7 +76,7 @@ HIGHER_VERSION: int = len(NAMES) - 1  # 612
 CURRENT: int = V5_3_3
 """What we put in the ``version`` field: we speak as the 5.3.3 tools do."""
 
-_DOTTED = LazyPattern(r"(?i)v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?")
+_DOTTED = re.compile(r"(?i)v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?")
 """``4.9.8``, ``v5.0.0-SNAPSHOT``: compiled on first use (only user input is read this way)."""
 
 

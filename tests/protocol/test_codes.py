@@ -11,7 +11,6 @@ from mqadmin.protocol.codes import (
     LanguageCode,
     RequestCode,
     ResponseCode,
-    SerializeType,
     language_from_code,
     language_from_name,
     request_codes,
@@ -19,6 +18,7 @@ from mqadmin.protocol.codes import (
     response_codes,
     response_name,
 )
+from mqadmin.protocol.command import SerializeType
 from tests.captures import all_frames
 
 
@@ -168,8 +168,8 @@ def test_language_codes() -> None:
 
 
 def test_serialize_type() -> None:
-    assert SerializeType.JSON == 0
-    assert SerializeType.ROCKETMQ == 1
+    assert (SerializeType.JSON.code, SerializeType.ROCKETMQ.code) == (0, 1)
+    assert [m.value for m in SerializeType] == ["JSON", "ROCKETMQ"]
 
 
 def test_version_enum_matches_java() -> None:

@@ -17,10 +17,7 @@ Names are imported on first use (PEP 562): a command that needs one body type do
 from __future__ import annotations
 
 import sys
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 _WHERE: dict[str, str] = {
     "BrokerData": "mqadmin.protocol.bodies.route",

@@ -8,15 +8,13 @@ whatever we accept we can also write back for a Java peer to read. Map orders ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Self, TypeVar
+
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.errors import ProtocolError
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any, Self, TypeVar
-
-    T = TypeVar("T")
+T = TypeVar("T")
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1

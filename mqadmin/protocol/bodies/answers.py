@@ -19,14 +19,12 @@ a capture see the bytes a Java server writes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Self
+
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Self
 
 __all__ = [
     "GetConsumerListByGroupResponseBody",
@@ -41,11 +39,6 @@ __all__ = [
 ]
 
 
-_NEW_LIST: list[Any] = []
-_NEW_DICT: dict[Any, Any] = {}
-"""Defaults that stand for "a new empty one" (as a dataclass's ``default_factory``): never stored."""
-
-
 def _hash_set(items: list[Any], key: Any = None) -> list[Any]:
     """A default ``HashSet`` of ``items`` (first occurrence kept) in its iteration order."""
     unique = list(dict.fromkeys(items))
@@ -55,11 +48,9 @@ def _hash_set(items: list[Any], key: Any = None) -> list[Any]:
     return bucket_order(unique, cap, key) if key is not None else bucket_order(unique, cap)
 
 
-class GetConsumerListByGroupResponseBody(Record, j.JsonBody):
-    __slots__ = ("consumer_id_list",)
-
-    def __init__(self, consumer_id_list: list[str] = _NEW_LIST) -> None:
-        self.consumer_id_list = [] if consumer_id_list is _NEW_LIST else consumer_id_list
+@dataclass(slots=True)
+class GetConsumerListByGroupResponseBody(j.JsonBody):
+    consumer_id_list: list[str] = field(default_factory=list)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -70,11 +61,9 @@ class GetConsumerListByGroupResponseBody(Record, j.JsonBody):
         return {"consumerIdList": list(self.consumer_id_list)}
 
 
-class LockBatchResponseBody(Record, j.JsonBody):
-    __slots__ = ("lock_ok_mq_set",)
-
-    def __init__(self, lock_ok_mq_set: list[MessageQueue] = _NEW_LIST) -> None:
-        self.lock_ok_mq_set = [] if lock_ok_mq_set is _NEW_LIST else lock_ok_mq_set
+@dataclass(slots=True)
+class LockBatchResponseBody(j.JsonBody):
+    lock_ok_mq_set: list[MessageQueue] = field(default_factory=list)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -86,11 +75,9 @@ class LockBatchResponseBody(Record, j.JsonBody):
         return {"lockOKMQSet": [mq.to_json_obj() for mq in ordered]}
 
 
-class GroupList(Record, j.JsonBody):
-    __slots__ = ("group_list",)
-
-    def __init__(self, group_list: list[str] = _NEW_LIST) -> None:
-        self.group_list = [] if group_list is _NEW_LIST else group_list
+@dataclass(slots=True)
+class GroupList(j.JsonBody):
+    group_list: list[str] = field(default_factory=list)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -101,40 +88,19 @@ class GroupList(Record, j.JsonBody):
         return {"groupList": _hash_set(self.group_list)}
 
 
-class QueueTimeSpan(Record):
+@dataclass(slots=True)
+class QueueTimeSpan:
     """``QueueTimeSpan``: a queue's first, last and last consumed store times (epoch ms) and how far
     the consumer is behind; the ``...Str`` fields are those times as the broker's local text."""
 
-    __slots__ = (
-        "consume_time_stamp",
-        "consume_time_stamp_str",
-        "delay_time",
-        "max_time_stamp",
-        "max_time_stamp_str",
-        "message_queue",
-        "min_time_stamp",
-        "min_time_stamp_str",
-    )
-
-    def __init__(
-        self,
-        message_queue: MessageQueue,
-        min_time_stamp: int,
-        max_time_stamp: int,
-        consume_time_stamp: int,
-        delay_time: int,
-        min_time_stamp_str: str | None = None,
-        max_time_stamp_str: str | None = None,
-        consume_time_stamp_str: str | None = None,
-    ) -> None:
-        self.message_queue = message_queue
-        self.min_time_stamp = min_time_stamp
-        self.max_time_stamp = max_time_stamp
-        self.consume_time_stamp = consume_time_stamp
-        self.delay_time = delay_time
-        self.min_time_stamp_str = min_time_stamp_str
-        self.max_time_stamp_str = max_time_stamp_str
-        self.consume_time_stamp_str = consume_time_stamp_str
+    message_queue: MessageQueue
+    min_time_stamp: int
+    max_time_stamp: int
+    consume_time_stamp: int
+    delay_time: int
+    min_time_stamp_str: str | None = None
+    max_time_stamp_str: str | None = None
+    consume_time_stamp_str: str | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "QueueTimeSpan") -> Self:
@@ -163,11 +129,9 @@ class QueueTimeSpan(Record):
         }
 
 
-class QueryConsumeTimeSpanBody(Record, j.JsonBody):
-    __slots__ = ("consume_time_span_set",)
-
-    def __init__(self, consume_time_span_set: list[QueueTimeSpan] = _NEW_LIST) -> None:
-        self.consume_time_span_set = [] if consume_time_span_set is _NEW_LIST else consume_time_span_set
+@dataclass(slots=True)
+class QueryConsumeTimeSpanBody(j.JsonBody):
+    consume_time_span_set: list[QueueTimeSpan] = field(default_factory=list)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -179,24 +143,15 @@ class QueryConsumeTimeSpanBody(Record, j.JsonBody):
         return {"consumeTimeSpanSet": [s.to_json_obj(standard) for s in self.consume_time_span_set]}
 
 
-class ProducerInfo(Record):
+@dataclass(slots=True)
+class ProducerInfo:
     """One producer of a group, as ``ProducerInfo`` of 5.x lists it."""
 
-    __slots__ = ("client_id", "language", "last_update_timestamp", "remote_ip", "version")
-
-    def __init__(
-        self,
-        client_id: str | None,
-        remote_ip: str | None,
-        language: str | None,
-        version: int,
-        last_update_timestamp: int,
-    ) -> None:
-        self.client_id = client_id
-        self.remote_ip = remote_ip
-        self.language = language
-        self.version = version
-        self.last_update_timestamp = last_update_timestamp
+    client_id: str | None
+    remote_ip: str | None
+    language: str | None
+    version: int
+    last_update_timestamp: int
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "ProducerInfo") -> Self:
@@ -219,11 +174,9 @@ class ProducerInfo(Record):
         }
 
 
-class ProducerTableInfo(Record, j.JsonBody):
-    __slots__ = ("data",)
-
-    def __init__(self, data: dict[str, list[ProducerInfo]] = _NEW_DICT) -> None:
-        self.data = {} if data is _NEW_DICT else data
+@dataclass(slots=True)
+class ProducerTableInfo(j.JsonBody):
+    data: dict[str, list[ProducerInfo]] = field(default_factory=dict)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -237,14 +190,12 @@ class ProducerTableInfo(Record, j.JsonBody):
         return {"data": {g: [p.to_json_obj(standard) for p in ps] for g, ps in self.data.items()}}
 
 
-class ResetOffsetBody(Record, j.JsonBody):
+@dataclass(slots=True)
+class ResetOffsetBody(j.JsonBody):
     """``offset_table`` in the order given; ``as_list`` writes it as the C++ client reads it."""
 
-    __slots__ = ("as_list", "offset_table")
-
-    def __init__(self, offset_table: dict[MessageQueue, int] = _NEW_DICT, as_list: bool = False) -> None:
-        self.offset_table = {} if offset_table is _NEW_DICT else offset_table
-        self.as_list = as_list
+    offset_table: dict[MessageQueue, int] = field(default_factory=dict)
+    as_list: bool = False
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -271,13 +222,11 @@ class ResetOffsetBody(Record, j.JsonBody):
         return {"offsetTable": {mq.to_object_key(): off for mq, off in self.offset_table.items()}}
 
 
-class GetConsumerStatusBody(Record, j.JsonBody):
+@dataclass(slots=True)
+class GetConsumerStatusBody(j.JsonBody):
     """Each client's ``messageQueueTable`` as that client answered it (read, never rewritten)."""
 
-    __slots__ = ("consumer_table",)
-
-    def __init__(self, consumer_table: dict[str, Any] = _NEW_DICT) -> None:
-        self.consumer_table = {} if consumer_table is _NEW_DICT else consumer_table
+    consumer_table: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

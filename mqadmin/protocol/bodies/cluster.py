@@ -17,15 +17,13 @@ itself tells which name server wrote it; the writer follows the same rule.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Self
+
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.route import BrokerData
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, hash_map_capacity, hash_ordered
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Self
 
 __all__ = ["ClusterInfo"]
 
@@ -34,20 +32,14 @@ def _name_set(v: Any, what: str) -> list[str]:
     return list(dict.fromkeys(j.req_str_list(v, what)))
 
 
-class ClusterInfo(Record, j.JsonBody):
+@dataclass(slots=True)
+class ClusterInfo(j.JsonBody):
     """The name server's broker table and cluster table, as ``clusterList`` shows them:
     ``broker_addr_table`` is broker name → broker group, ``cluster_addr_table`` cluster name →
     broker names (a Java ``Set``; kept as a list to keep its order)."""
 
-    __slots__ = ("broker_addr_table", "cluster_addr_table")
-
-    def __init__(
-        self,
-        broker_addr_table: dict[str, BrokerData] | None = None,
-        cluster_addr_table: dict[str, list[str]] | None = None,
-    ) -> None:
-        self.broker_addr_table = broker_addr_table
-        self.cluster_addr_table = cluster_addr_table
+    broker_addr_table: dict[str, BrokerData] | None = None
+    cluster_addr_table: dict[str, list[str]] | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

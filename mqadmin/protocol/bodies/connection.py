@@ -10,39 +10,23 @@ default ``ConcurrentHashMap`` the broker fills with ``putAll`` (sized for its co
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
+from typing import Any, Self
 
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.javacoll import chm_put_all_capacity, hash_ordered, java_hash_order
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Self
 
 __all__ = ["Connection", "ConsumerConnection", "ProducerConnection", "SubscriptionData"]
 
 
-_NEW_LIST: list[Any] = []
-_NEW_DICT: dict[str, Any] = {}
-"""Defaults that stand for "a new empty one" (as a dataclass's ``default_factory``): never stored."""
-
-
-class Connection(Record):
+@dataclass(slots=True)
+class Connection:
     """One client channel: its id, address, language (``LanguageCode`` name) and version ordinal."""
 
-    __slots__ = ("client_addr", "client_id", "language", "version")
-
-    def __init__(
-        self,
-        client_id: str | None = None,
-        client_addr: str | None = None,
-        language: str | None = None,
-        version: int = 0,
-    ) -> None:
-        self.client_id = client_id
-        self.client_addr = client_addr
-        self.language = language
-        self.version = version
+    client_id: str | None = None
+    client_addr: str | None = None
+    language: str | None = None
+    version: int = 0
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "Connection") -> Self:
@@ -69,7 +53,8 @@ def _int_list(v: Any, what: str) -> list[int] | None:
     return j.list_of(v, what, j.int32)
 
 
-class SubscriptionData(Record):
+@dataclass(slots=True)
+class SubscriptionData:
     """A consumer's subscription to one topic: expression and the tags (and their hashes) it selects.
 
     ``tags_set``: a ``HashSet<String>``, a list here to keep its order; ``code_set``: the
@@ -77,33 +62,17 @@ class SubscriptionData(Record):
     subscription with the current time in milliseconds (``None`` here: now).
     """
 
-    __slots__ = (
-        "class_filter_mode",
-        "code_set",
-        "expression_type",
-        "sub_string",
-        "sub_version",
-        "tags_set",
-        "topic",
-    )
+    topic: str | None = None
+    sub_string: str | None = None
+    tags_set: list[str] | None = field(default_factory=list)
+    code_set: list[int] | None = field(default_factory=list)
+    sub_version: int | None = None
+    expression_type: str | None = "TAG"
+    class_filter_mode: bool = False
 
-    def __init__(
-        self,
-        topic: str | None = None,
-        sub_string: str | None = None,
-        tags_set: list[str] | None = _NEW_LIST,
-        code_set: list[int] | None = _NEW_LIST,
-        sub_version: int | None = None,
-        expression_type: str | None = "TAG",
-        class_filter_mode: bool = False,
-    ) -> None:
-        self.topic = topic
-        self.sub_string = sub_string
-        self.tags_set = [] if tags_set is _NEW_LIST else tags_set
-        self.code_set = [] if code_set is _NEW_LIST else code_set
-        self.sub_version = int(time.time() * 1000) if sub_version is None else sub_version
-        self.expression_type = expression_type
-        self.class_filter_mode = class_filter_mode
+    def __post_init__(self) -> None:
+        if self.sub_version is None:
+            self.sub_version = int(time.time() * 1000)
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "SubscriptionData") -> Self:
@@ -140,33 +109,18 @@ def _connections(v: Any) -> list[Connection]:
     return [] if out is None else out
 
 
-class ConsumerConnection(Record, j.JsonBody):
+@dataclass(slots=True)
+class ConsumerConnection(j.JsonBody):
     """A consumer group's online clients, subscriptions (topic → subscription) and consume settings:
     ``consume_type`` ``CONSUME_ACTIVELY`` (pull), ``CONSUME_PASSIVELY`` (push) or, in 5.x,
     ``CONSUME_POP``; ``message_model`` ``CLUSTERING`` or ``BROADCASTING``; ``consume_from_where`` a
     ``ConsumeFromWhere`` name, e.g. ``CONSUME_FROM_LAST_OFFSET``."""
 
-    __slots__ = (
-        "connection_set",
-        "consume_from_where",
-        "consume_type",
-        "message_model",
-        "subscription_table",
-    )
-
-    def __init__(
-        self,
-        connection_set: list[Connection] = _NEW_LIST,
-        subscription_table: dict[str, SubscriptionData] = _NEW_DICT,
-        consume_type: str | None = None,
-        message_model: str | None = None,
-        consume_from_where: str | None = None,
-    ) -> None:
-        self.connection_set = [] if connection_set is _NEW_LIST else connection_set
-        self.subscription_table = {} if subscription_table is _NEW_DICT else subscription_table
-        self.consume_type = consume_type
-        self.message_model = message_model
-        self.consume_from_where = consume_from_where
+    connection_set: list[Connection] = field(default_factory=list)
+    subscription_table: dict[str, SubscriptionData] = field(default_factory=dict)
+    consume_type: str | None = None
+    message_model: str | None = None
+    consume_from_where: str | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -198,13 +152,11 @@ class ConsumerConnection(Record, j.JsonBody):
         return min((c.version for c in self.connection_set), default=j.INT_MAX)
 
 
-class ProducerConnection(Record, j.JsonBody):
+@dataclass(slots=True)
+class ProducerConnection(j.JsonBody):
     """A producer group's online clients."""
 
-    __slots__ = ("connection_set",)
-
-    def __init__(self, connection_set: list[Connection] = _NEW_LIST) -> None:
-        self.connection_set = [] if connection_set is _NEW_LIST else connection_set
+    connection_set: list[Connection] = field(default_factory=list)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

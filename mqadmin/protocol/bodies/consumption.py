@@ -14,6 +14,9 @@ them (a long may be numeric text, a C++ client's unsigned 64-bit text included; 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
@@ -21,11 +24,6 @@ from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_string_sort_key
-from mqadmin.record import FrozenRecord, Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 __all__ = [
     "BrokerConsumeStats",
@@ -36,11 +34,6 @@ __all__ = [
     "ProcessQueueInfo",
     "RunningSubscription",
 ]
-
-
-_NEW_LIST: list[Any] = []
-_NEW_DICT: dict[Any, Any] = {}
-"""Defaults that stand for "a new empty one" (as a dataclass's ``default_factory``): never stored."""
 
 
 def _long(v: Any, what: str, default: int = 0) -> int:
@@ -84,57 +77,24 @@ def _mq(k: Any, what: str) -> MessageQueue:
     return MessageQueue.from_json_obj(k, what)
 
 
-class ProcessQueueInfo(Record):
+@dataclass(slots=True)
+class ProcessQueueInfo:
     """A push consumer's view of one queue (``ProcessQueueInfo``)."""
 
-    __slots__ = (
-        "cached_msg_count",
-        "cached_msg_max_offset",
-        "cached_msg_min_offset",
-        "cached_msg_size_in_mib",
-        "commit_offset",
-        "droped",
-        "last_consume_timestamp",
-        "last_lock_timestamp",
-        "last_pull_timestamp",
-        "locked",
-        "transaction_msg_count",
-        "transaction_msg_max_offset",
-        "transaction_msg_min_offset",
-        "try_unlock_times",
-    )
-
-    def __init__(
-        self,
-        commit_offset: int = 0,
-        cached_msg_min_offset: int = 0,
-        cached_msg_max_offset: int = 0,
-        cached_msg_count: int = 0,
-        cached_msg_size_in_mib: int = 0,
-        transaction_msg_min_offset: int = 0,
-        transaction_msg_max_offset: int = 0,
-        transaction_msg_count: int = 0,
-        locked: bool = False,
-        try_unlock_times: int = 0,
-        last_lock_timestamp: int = 0,
-        droped: bool = False,
-        last_pull_timestamp: int = 0,
-        last_consume_timestamp: int = 0,
-    ) -> None:
-        self.commit_offset = commit_offset
-        self.cached_msg_min_offset = cached_msg_min_offset
-        self.cached_msg_max_offset = cached_msg_max_offset
-        self.cached_msg_count = cached_msg_count
-        self.cached_msg_size_in_mib = cached_msg_size_in_mib
-        self.transaction_msg_min_offset = transaction_msg_min_offset
-        self.transaction_msg_max_offset = transaction_msg_max_offset
-        self.transaction_msg_count = transaction_msg_count
-        self.locked = locked
-        self.try_unlock_times = try_unlock_times
-        self.last_lock_timestamp = last_lock_timestamp
-        self.droped = droped
-        self.last_pull_timestamp = last_pull_timestamp
-        self.last_consume_timestamp = last_consume_timestamp
+    commit_offset: int = 0
+    cached_msg_min_offset: int = 0
+    cached_msg_max_offset: int = 0
+    cached_msg_count: int = 0
+    cached_msg_size_in_mib: int = 0
+    transaction_msg_min_offset: int = 0
+    transaction_msg_max_offset: int = 0
+    transaction_msg_count: int = 0
+    locked: bool = False
+    try_unlock_times: int = 0
+    last_lock_timestamp: int = 0
+    droped: bool = False
+    last_pull_timestamp: int = 0
+    last_consume_timestamp: int = 0
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "ProcessQueueInfo") -> ProcessQueueInfo:
@@ -175,15 +135,13 @@ class ProcessQueueInfo(Record):
         }
 
 
-class PopProcessQueueInfo(Record):
+@dataclass(slots=True)
+class PopProcessQueueInfo:
     """A pop consumer's view of one queue (5.x)."""
 
-    __slots__ = ("droped", "last_pop_timestamp", "wait_ack_count")
-
-    def __init__(self, wait_ack_count: int = 0, droped: bool = False, last_pop_timestamp: int = 0) -> None:
-        self.wait_ack_count = wait_ack_count
-        self.droped = droped
-        self.last_pop_timestamp = last_pop_timestamp
+    wait_ack_count: int = 0
+    droped: bool = False
+    last_pop_timestamp: int = 0
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "PopProcessQueueInfo") -> PopProcessQueueInfo:
@@ -202,33 +160,16 @@ class PopProcessQueueInfo(Record):
         }
 
 
-class ConsumeStatus(Record):
+@dataclass(slots=True)
+class ConsumeStatus:
     """Per-topic rates a consumer measured itself (``ConsumeStatus``)."""
 
-    __slots__ = (
-        "consume_failed_msgs",
-        "consume_failed_tps",
-        "consume_ok_tps",
-        "consume_rt",
-        "pull_rt",
-        "pull_tps",
-    )
-
-    def __init__(
-        self,
-        pull_rt: float = 0.0,
-        pull_tps: float = 0.0,
-        consume_rt: float = 0.0,
-        consume_ok_tps: float = 0.0,
-        consume_failed_tps: float = 0.0,
-        consume_failed_msgs: int = 0,
-    ) -> None:
-        self.pull_rt = pull_rt
-        self.pull_tps = pull_tps
-        self.consume_rt = consume_rt
-        self.consume_ok_tps = consume_ok_tps
-        self.consume_failed_tps = consume_failed_tps
-        self.consume_failed_msgs = consume_failed_msgs
+    pull_rt: float = 0.0
+    pull_tps: float = 0.0
+    consume_rt: float = 0.0
+    consume_ok_tps: float = 0.0
+    consume_failed_tps: float = 0.0
+    consume_failed_msgs: int = 0
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "ConsumeStatus") -> ConsumeStatus:
@@ -253,62 +194,35 @@ class ConsumeStatus(Record):
         }
 
 
-class RunningSubscription(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class RunningSubscription:
     """One subscription a consumer reports; ordered and compared as Java's TreeSet does (topic@expression)."""
 
-    __slots__ = ("class_filter_mode", "expression_type", "sub_string", "topic")
-
-    def __init__(
-        self,
-        topic: str | None,
-        sub_string: str | None,
-        class_filter_mode: bool = False,
-        expression_type: str | None = "TAG",
-    ) -> None:
-        self.topic = topic
-        self.sub_string = sub_string
-        self.class_filter_mode = class_filter_mode
-        self.expression_type = expression_type
+    topic: str | None
+    sub_string: str | None
+    class_filter_mode: bool = False
+    expression_type: str | None = "TAG"
 
     @property
     def tree_key(self) -> str:
         return f"{self.topic}@{self.sub_string}"
 
 
-class ConsumerRunningInfo(Record):
+@dataclass(slots=True)
+class ConsumerRunningInfo:
     """What a consumer says about itself (GET_CONSUMER_RUNNING_INFO, relayed by its broker).
 
     ``properties`` keep the order they were sent in; the Java tool prints them in ``Properties``
     order (the caller applies it). Tables are sorted as Java's ``TreeMap``/``TreeSet``.
     """
 
-    __slots__ = (
-        "jstack",
-        "mq_pop_table",
-        "mq_table",
-        "properties",
-        "status_table",
-        "subscriptions",
-        "user_consumer_info",
-    )
-
-    def __init__(
-        self,
-        properties: dict[str, str] = _NEW_DICT,
-        subscriptions: list[RunningSubscription] = _NEW_LIST,
-        mq_table: dict[MessageQueue, ProcessQueueInfo] = _NEW_DICT,
-        mq_pop_table: dict[MessageQueue, PopProcessQueueInfo] = _NEW_DICT,
-        status_table: dict[str, ConsumeStatus] = _NEW_DICT,
-        user_consumer_info: dict[str, str] = _NEW_DICT,
-        jstack: str | None = None,
-    ) -> None:
-        self.properties = {} if properties is _NEW_DICT else properties
-        self.subscriptions = [] if subscriptions is _NEW_LIST else subscriptions
-        self.mq_table = {} if mq_table is _NEW_DICT else mq_table
-        self.mq_pop_table = {} if mq_pop_table is _NEW_DICT else mq_pop_table
-        self.status_table = {} if status_table is _NEW_DICT else status_table
-        self.user_consumer_info = {} if user_consumer_info is _NEW_DICT else user_consumer_info
-        self.jstack = jstack
+    properties: dict[str, str] = field(default_factory=dict)
+    subscriptions: list[RunningSubscription] = field(default_factory=list)
+    mq_table: dict[MessageQueue, ProcessQueueInfo] = field(default_factory=dict)
+    mq_pop_table: dict[MessageQueue, PopProcessQueueInfo] = field(default_factory=dict)
+    status_table: dict[str, ConsumeStatus] = field(default_factory=dict)
+    user_consumer_info: dict[str, str] = field(default_factory=dict)
+    jstack: str | None = None
 
     @classmethod
     def decode(cls, body: bytes) -> ConsumerRunningInfo:
@@ -388,22 +302,14 @@ def _scalar_text(v: Any) -> str:
     return fastjson.dumps(v) if isinstance(v, dict | list) else str(v)
 
 
-class BrokerConsumeStats(Record):
+@dataclass(slots=True)
+class BrokerConsumeStats:
     """GET_BROKER_CONSUME_STATS: every group's stats on one broker (``ConsumeStatsList``)."""
 
-    __slots__ = ("broker_addr", "consume_stats_list", "total_diff", "total_inflight_diff")
-
-    def __init__(
-        self,
-        broker_addr: str | None,
-        consume_stats_list: list[dict[str, list[ConsumeStats]]],
-        total_diff: int,
-        total_inflight_diff: int | None = None,
-    ) -> None:
-        self.broker_addr = broker_addr
-        self.consume_stats_list = consume_stats_list
-        self.total_diff = total_diff
-        self.total_inflight_diff = total_inflight_diff
+    broker_addr: str | None
+    consume_stats_list: list[dict[str, list[ConsumeStats]]]
+    total_diff: int
+    total_inflight_diff: int | None = None
 
     @classmethod
     def decode(cls, body: bytes) -> BrokerConsumeStats:
@@ -422,24 +328,15 @@ class BrokerConsumeStats(Record):
         )
 
 
-class ConsumeQueueView(Record):
+@dataclass(slots=True)
+class ConsumeQueueView:
     """QUERY_CONSUME_QUEUE: a slice of a consume queue and, with a group, its subscription."""
 
-    __slots__ = ("filter_data", "max_queue_index", "min_queue_index", "queue_data", "subscription")
-
-    def __init__(
-        self,
-        subscription: SubscriptionData | None,
-        filter_data: str | None,
-        queue_data: list[dict[str, Any]],
-        max_queue_index: int,
-        min_queue_index: int,
-    ) -> None:
-        self.subscription = subscription
-        self.filter_data = filter_data
-        self.queue_data = queue_data
-        self.max_queue_index = max_queue_index
-        self.min_queue_index = min_queue_index
+    subscription: SubscriptionData | None
+    filter_data: str | None
+    queue_data: list[dict[str, Any]]
+    max_queue_index: int
+    min_queue_index: int
 
     @classmethod
     def decode(cls, body: bytes) -> ConsumeQueueView:

@@ -12,6 +12,9 @@ fills them in.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+from typing import Any, Self
+
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.errors import ProtocolError
@@ -24,11 +27,6 @@ from mqadmin.protocol.javacoll import (
     objects_hash,
     string_hash,
 )
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Self
 
 __all__ = [
     "CustomizedRetryPolicy",
@@ -47,18 +45,13 @@ DEFAULT_RETRY_DELAYS_MS: tuple[int, ...] = tuple(
 GROUP_TABLE_INITIAL = 1024
 FORBIDDEN_TABLE_INITIAL = 4
 
-_NEW: Any = object()
-"""The default that stands for "a new one" (as a dataclass's ``default_factory``): never stored."""
 
-
-class CustomizedRetryPolicy(Record):
+@dataclass(slots=True)
+class CustomizedRetryPolicy:
     """Retry delays given one by one (milliseconds), the last repeating (by default
     :data:`DEFAULT_RETRY_DELAYS_MS`)."""
 
-    __slots__ = ("next",)
-
-    def __init__(self, next: list[int] | None = _NEW) -> None:
-        self.next = list(DEFAULT_RETRY_DELAYS_MS) if next is _NEW else next
+    next: list[int] | None = field(default_factory=lambda: list(DEFAULT_RETRY_DELAYS_MS))
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "customizedRetryPolicy") -> Self:
@@ -70,15 +63,13 @@ class CustomizedRetryPolicy(Record):
         return {} if self.next is None else {"next": list(self.next)}
 
 
-class ExponentialRetryPolicy(Record):
+@dataclass(slots=True)
+class ExponentialRetryPolicy:
     """Retry delays growing by ``multiplier`` from ``initial`` up to ``max`` (milliseconds)."""
 
-    __slots__ = ("initial", "max", "multiplier")
-
-    def __init__(self, initial: int = 5000, max: int = 7_200_000, multiplier: int = 2) -> None:
-        self.initial = initial
-        self.max = max
-        self.multiplier = multiplier
+    initial: int = 5000
+    max: int = 7_200_000
+    multiplier: int = 2
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "exponentialRetryPolicy") -> Self:
@@ -93,20 +84,13 @@ class ExponentialRetryPolicy(Record):
         return {"initial": self.initial, "max": self.max, "multiplier": self.multiplier}
 
 
-class GroupRetryPolicy(Record):
+@dataclass(slots=True)
+class GroupRetryPolicy:
     """Which retry policy a 5.x group uses (``type``: ``CUSTOMIZED`` or ``EXPONENTIAL``)."""
 
-    __slots__ = ("customized_retry_policy", "exponential_retry_policy", "type")
-
-    def __init__(
-        self,
-        type: str | None = "CUSTOMIZED",
-        exponential_retry_policy: ExponentialRetryPolicy | None = None,
-        customized_retry_policy: CustomizedRetryPolicy | None = None,
-    ) -> None:
-        self.type = type
-        self.exponential_retry_policy = exponential_retry_policy
-        self.customized_retry_policy = customized_retry_policy
+    type: str | None = "CUSTOMIZED"
+    exponential_retry_policy: ExponentialRetryPolicy | None = None
+    customized_retry_policy: CustomizedRetryPolicy | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "groupRetryPolicy") -> Self:
@@ -130,22 +114,14 @@ class GroupRetryPolicy(Record):
         return out
 
 
-class SimpleSubscriptionData(Record):
+@dataclass(slots=True)
+class SimpleSubscriptionData:
     """A 5.x group's declared subscription: topic and filter expression."""
 
-    __slots__ = ("expression", "expression_type", "topic", "version")
-
-    def __init__(
-        self,
-        topic: str | None = None,
-        expression_type: str | None = None,
-        expression: str | None = None,
-        version: int = 0,
-    ) -> None:
-        self.topic = topic
-        self.expression_type = expression_type
-        self.expression = expression
-        self.version = version
+    topic: str | None = None
+    expression_type: str | None = None
+    expression: str | None = None
+    version: int = 0
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "SimpleSubscriptionData") -> Self:
@@ -184,7 +160,8 @@ def _sub_set(v: Any, what: str) -> list[SimpleSubscriptionData] | None:
     return list(seen.values())
 
 
-class SubscriptionGroupConfig(Record, j.JsonBody):
+@dataclass(slots=True)
+class SubscriptionGroupConfig(j.JsonBody):
     """One consumer group's settings on a broker.
 
     The 5.x properties, ``None`` in a 4.x body: ``consume_message_orderly`` (Java default false),
@@ -193,57 +170,21 @@ class SubscriptionGroupConfig(Record, j.JsonBody):
     list here to keep its order), ``attributes`` (an empty ``HashMap``).
     """
 
-    __slots__ = (
-        "attributes",
-        "broker_id",
-        "consume_broadcast_enable",
-        "consume_enable",
-        "consume_from_min_enable",
-        "consume_message_orderly",
-        "consume_timeout_minute",
-        "group_name",
-        "group_retry_policy",
-        "group_sys_flag",
-        "notify_consumer_ids_changed_enable",
-        "retry_max_times",
-        "retry_queue_nums",
-        "subscription_data_set",
-        "which_broker_when_consume_slowly",
-    )
-
-    def __init__(
-        self,
-        group_name: str | None = None,
-        consume_enable: bool = True,
-        consume_from_min_enable: bool = True,
-        consume_broadcast_enable: bool = True,
-        retry_queue_nums: int = 1,
-        retry_max_times: int = 16,
-        broker_id: int = 0,
-        which_broker_when_consume_slowly: int = 1,
-        notify_consumer_ids_changed_enable: bool = True,
-        consume_message_orderly: bool | None = None,
-        group_retry_policy: GroupRetryPolicy | None = None,
-        group_sys_flag: int | None = None,
-        consume_timeout_minute: int | None = None,
-        subscription_data_set: list[SimpleSubscriptionData] | None = None,
-        attributes: dict[str, str] | None = None,
-    ) -> None:
-        self.group_name = group_name
-        self.consume_enable = consume_enable
-        self.consume_from_min_enable = consume_from_min_enable
-        self.consume_broadcast_enable = consume_broadcast_enable
-        self.retry_queue_nums = retry_queue_nums
-        self.retry_max_times = retry_max_times
-        self.broker_id = broker_id
-        self.which_broker_when_consume_slowly = which_broker_when_consume_slowly
-        self.notify_consumer_ids_changed_enable = notify_consumer_ids_changed_enable
-        self.consume_message_orderly = consume_message_orderly
-        self.group_retry_policy = group_retry_policy
-        self.group_sys_flag = group_sys_flag
-        self.consume_timeout_minute = consume_timeout_minute
-        self.subscription_data_set = subscription_data_set
-        self.attributes = attributes
+    group_name: str | None = None
+    consume_enable: bool = True
+    consume_from_min_enable: bool = True
+    consume_broadcast_enable: bool = True
+    retry_queue_nums: int = 1
+    retry_max_times: int = 16
+    broker_id: int = 0
+    which_broker_when_consume_slowly: int = 1
+    notify_consumer_ids_changed_enable: bool = True
+    consume_message_orderly: bool | None = None
+    group_retry_policy: GroupRetryPolicy | None = None
+    group_sys_flag: int | None = None
+    consume_timeout_minute: int | None = None
+    subscription_data_set: list[SimpleSubscriptionData] | None = None
+    attributes: dict[str, str] | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "SubscriptionGroupConfig") -> Self:
@@ -275,7 +216,8 @@ class SubscriptionGroupConfig(Record, j.JsonBody):
 
     def as_5x(self) -> SubscriptionGroupConfig:
         """A copy with the 5.x-only properties at Java's defaults where they are unset."""
-        return self.with_(
+        return replace(
+            self,
             consume_message_orderly=False
             if self.consume_message_orderly is None
             else self.consume_message_orderly,
@@ -330,22 +272,15 @@ def _forbidden(v: Any, what: str) -> dict[str, int]:
     return out
 
 
-class SubscriptionGroupWrapper(Record, j.JsonBody):
+@dataclass(slots=True)
+class SubscriptionGroupWrapper(j.JsonBody):
     """A broker's whole group table (GET_ALL_SUBSCRIPTIONGROUP_CONFIG): group name → config
     (``ConcurrentHashMap(1024)``), its data version (a new one by default) and, from 5.x brokers,
     group → topic → forbidden bits (``ConcurrentHashMap(4)`` of ``ConcurrentHashMap``)."""
 
-    __slots__ = ("data_version", "forbidden_table", "subscription_group_table")
-
-    def __init__(
-        self,
-        subscription_group_table: dict[str, SubscriptionGroupConfig] | None = _NEW,
-        data_version: DataVersion | None = _NEW,
-        forbidden_table: dict[str, dict[str, int]] | None = None,
-    ) -> None:
-        self.subscription_group_table = {} if subscription_group_table is _NEW else subscription_group_table
-        self.data_version = DataVersion() if data_version is _NEW else data_version
-        self.forbidden_table = forbidden_table
+    subscription_group_table: dict[str, SubscriptionGroupConfig] | None = field(default_factory=dict)
+    data_version: DataVersion | None = field(default_factory=DataVersion)
+    forbidden_table: dict[str, dict[str, int]] | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

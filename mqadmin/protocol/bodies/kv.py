@@ -8,29 +8,21 @@ where a default ``HashMap`` would; the name server's namespace maps are default 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Self
+
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.javacoll import java_hash_dict
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Self
 
 __all__ = ["KVTable"]
 
 
-_NEW_DICT: dict[str, str] = {}
-"""The default that stands for "a new empty map" (a dataclass's ``default_factory``): never stored."""
-
-
-class KVTable(Record, j.JsonBody):
+@dataclass(slots=True)
+class KVTable(j.JsonBody):
     """``{"table":{...}}``: string keys to string values."""
 
-    __slots__ = ("table",)
-
-    def __init__(self, table: dict[str, str] | None = _NEW_DICT) -> None:
-        self.table = {} if table is _NEW_DICT else table
+    table: dict[str, str] | None = field(default_factory=dict)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

@@ -8,21 +8,20 @@ this type. The Java ``hashCode`` is here too, since those tables iterate in hash
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Self
+
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey
 from mqadmin.protocol.javacoll import java_string_sort_key, objects_hash, string_hash
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, Self
 
 __all__ = ["MessageQueue"]
 
 
-class MessageQueue(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class MessageQueue:
     """A queue of a topic on a broker. Sorts by topic, then broker name, then queue id (Python
     string order; :meth:`java_sort_key` is Java's).
 
@@ -30,12 +29,9 @@ class MessageQueue(FrozenRecord):
     made them, for speed. Never change one once made (it is hashed).
     """
 
-    __slots__ = ("broker_name", "queue_id", "topic")
-
-    def __init__(self, topic: str | None = None, broker_name: str | None = None, queue_id: int = 0) -> None:
-        self.topic = topic
-        self.broker_name = broker_name
-        self.queue_id = queue_id
+    topic: str | None = None
+    broker_name: str | None = None
+    queue_id: int = 0
 
     def _key(self) -> tuple[str | None, str | None, int]:
         return (self.topic, self.broker_name, self.queue_id)

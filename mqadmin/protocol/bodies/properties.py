@@ -20,12 +20,10 @@ blanks skipped, ``=``, ``:`` or a blank ends the key, a trailing backslash conti
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, java_string_sort_key
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
 
 __all__ = ["properties_order", "properties_store", "properties_to_string", "string_to_properties"]
 
@@ -91,9 +89,7 @@ def properties_store(props: Mapping[str, str | None], *, sort: bool = True) -> s
     keys = [k for k, v in props.items() if v is not None]
     if sort:
         keys.sort(key=java_string_sort_key)
-    return "".join(
-        f"{_store_escape(k, key=True)}={_store_escape(props[k] or '', key=False)}\n" for k in keys
-    )
+    return "".join(f"{_store_escape(k, key=True)}={_store_escape(props[k] or '', key=False)}\n" for k in keys)
 
 
 def string_to_properties(

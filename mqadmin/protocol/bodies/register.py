@@ -41,6 +41,9 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
@@ -54,13 +57,8 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, chm_put_all_capacity, java_hash_dict
 from mqadmin.protocol.names import NAME_MAX_LENGTH
 from mqadmin.protocol.version import V5_0_0
-from mqadmin.record import FrozenRecord, Record
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any, Self
-
     from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 
 __all__ = [
@@ -107,17 +105,13 @@ class NonStandardJsonRefused(RegisterBodyRefused):
     """A registration body holding more non-standard JSON than its budget allows."""
 
 
-class RegisterBudget(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class RegisterBudget:
     """What one registration body may cost (see the module docstring)."""
 
-    __slots__ = ("filter_servers", "inflated", "non_standard_json")
-
-    def __init__(
-        self, inflated: int, filter_servers: int, non_standard_json: int = NON_STANDARD_JSON_MAX
-    ) -> None:
-        self.inflated = inflated
-        self.filter_servers = filter_servers
-        self.non_standard_json = non_standard_json
+    inflated: int
+    filter_servers: int
+    non_standard_json: int = NON_STANDARD_JSON_MAX
 
 
 def register_budget() -> RegisterBudget:
@@ -131,31 +125,18 @@ def register_budget() -> RegisterBudget:
     return RegisterBudget(decl.budget.inflated, limit(RequestCode.REGISTER_BROKER, "filterServers"))
 
 
-_NEW_WRAPPER: Any = object()
-_NEW_LIST: list[str] = []
-"""Defaults that stand for "a new one" (as a dataclass's ``default_factory``): never stored."""
-
-
-class RegisterBrokerBody(Record):
+@dataclass(slots=True)
+class RegisterBrokerBody:
     """A broker's registration: its topic table (4.x or 5.x wrapper) and filter servers.
 
     ``topic_config_serialize_wrapper`` is a :class:`TopicConfigAndMappingSerializeWrapper` for a
     5.x broker's body.
     """
 
-    __slots__ = ("filter_server_list", "topic_config_serialize_wrapper")
-
-    def __init__(
-        self,
-        topic_config_serialize_wrapper: TopicConfigSerializeWrapper = _NEW_WRAPPER,
-        filter_server_list: list[str] | None = _NEW_LIST,
-    ) -> None:
-        self.topic_config_serialize_wrapper = (
-            TopicConfigSerializeWrapper()
-            if topic_config_serialize_wrapper is _NEW_WRAPPER
-            else topic_config_serialize_wrapper
-        )
-        self.filter_server_list = [] if filter_server_list is _NEW_LIST else filter_server_list
+    topic_config_serialize_wrapper: TopicConfigSerializeWrapper = field(
+        default_factory=TopicConfigSerializeWrapper
+    )
+    filter_server_list: list[str] | None = field(default_factory=list)
 
     @property
     def is_5x(self) -> bool:

@@ -10,6 +10,10 @@ the encoder is hand-written because a name server answers tens of thousands of t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Self
+
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.errors import ProtocolError
@@ -20,17 +24,12 @@ from mqadmin.protocol.javacoll import (
     java_hash_dict,
     tree_ordered,
 )
-from mqadmin.record import Record
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any, Literal, Self
-
     from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 
-    Order = Literal["sorted", "copy", "live"]
-    """How ``brokerAddrs`` iterates: sorted (MapSortField), a route's copy of the map, the live map."""
+Order = Literal["sorted", "copy", "live"]
+"""How ``brokerAddrs`` iterates: sorted (MapSortField), a route's copy of the map, the live map."""
 
 __all__ = ["BrokerData", "QueueData", "TopicRouteData"]
 
@@ -38,24 +37,15 @@ MASTER_ID = 0
 """``MixAll.MASTER_ID``: the broker id of a master in ``brokerAddrs``."""
 
 
-class QueueData(Record, j.JsonBody):
+@dataclass(slots=True)
+class QueueData(j.JsonBody):
     """How many queues a topic has on one broker, and their permission."""
 
-    __slots__ = ("broker_name", "perm", "read_queue_nums", "topic_sys_flag", "write_queue_nums")
-
-    def __init__(
-        self,
-        broker_name: str | None = None,
-        read_queue_nums: int = 0,
-        write_queue_nums: int = 0,
-        perm: int = 0,
-        topic_sys_flag: int = 0,
-    ) -> None:
-        self.broker_name = broker_name
-        self.read_queue_nums = read_queue_nums
-        self.write_queue_nums = write_queue_nums
-        self.perm = perm
-        self.topic_sys_flag = topic_sys_flag
+    broker_name: str | None = None
+    read_queue_nums: int = 0
+    write_queue_nums: int = 0
+    perm: int = 0
+    topic_sys_flag: int = 0
 
     def copy(self) -> QueueData:
         """A copy (a route handed out must not share its queue data with the live table)."""
@@ -119,7 +109,8 @@ def _addr_keys(addrs: dict[int, str], order: Order) -> list[int]:
     return bucket_order(addrs, cap)
 
 
-class BrokerData(Record, j.JsonBody):
+@dataclass(slots=True)
+class BrokerData(j.JsonBody):
     """One broker group: its cluster, name and the address of each member by broker id.
 
     ``broker_addrs``: broker id → ``host:port`` (``HashMap<Long, String>``; id 0 is the master).
@@ -127,21 +118,11 @@ class BrokerData(Record, j.JsonBody):
     property does not exist.
     """
 
-    __slots__ = ("broker_addrs", "broker_name", "cluster", "enable_acting_master", "zone_name")
-
-    def __init__(
-        self,
-        cluster: str | None = None,
-        broker_name: str | None = None,
-        broker_addrs: dict[int, str] | None = None,
-        zone_name: str | None = None,
-        enable_acting_master: bool | None = None,
-    ) -> None:
-        self.cluster = cluster
-        self.broker_name = broker_name
-        self.broker_addrs = broker_addrs
-        self.zone_name = zone_name
-        self.enable_acting_master = enable_acting_master
+    cluster: str | None = None
+    broker_name: str | None = None
+    broker_addrs: dict[int, str] | None = None
+    zone_name: str | None = None
+    enable_acting_master: bool | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "BrokerData") -> Self:
@@ -217,12 +198,8 @@ def _queue_mappings(v: Any) -> dict[str, TopicQueueMappingInfo] | None:
     return j.map_of(v, "topicQueueMappingByBroker", TopicQueueMappingInfo.from_json_obj)
 
 
-_NEW_LIST: list[Any] = []
-_NEW_DICT: dict[str, Any] = {}
-"""Defaults that stand for "a new empty one" (as a dataclass's ``default_factory``): never stored."""
-
-
-class TopicRouteData(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicRouteData(j.JsonBody):
     """Where a topic lives: queue counts per broker and the brokers' addresses.
 
     ``filter_server_table``: broker address → filter server addresses (``HashMap``; empty unless
@@ -230,27 +207,11 @@ class TopicRouteData(Record, j.JsonBody):
     mapping (``HashMap``); usually absent.
     """
 
-    __slots__ = (
-        "broker_datas",
-        "filter_server_table",
-        "order_topic_conf",
-        "queue_datas",
-        "topic_queue_mapping_by_broker",
-    )
-
-    def __init__(
-        self,
-        order_topic_conf: str | None = None,
-        queue_datas: list[QueueData] | None = _NEW_LIST,
-        broker_datas: list[BrokerData] | None = _NEW_LIST,
-        filter_server_table: dict[str, list[str]] | None = _NEW_DICT,
-        topic_queue_mapping_by_broker: dict[str, TopicQueueMappingInfo] | None = None,
-    ) -> None:
-        self.order_topic_conf = order_topic_conf
-        self.queue_datas = [] if queue_datas is _NEW_LIST else queue_datas
-        self.broker_datas = [] if broker_datas is _NEW_LIST else broker_datas
-        self.filter_server_table = {} if filter_server_table is _NEW_DICT else filter_server_table
-        self.topic_queue_mapping_by_broker = topic_queue_mapping_by_broker
+    order_topic_conf: str | None = None
+    queue_datas: list[QueueData] | None = field(default_factory=list)
+    broker_datas: list[BrokerData] | None = field(default_factory=list)
+    filter_server_table: dict[str, list[str]] | None = field(default_factory=dict)
+    topic_queue_mapping_by_broker: dict[str, TopicQueueMappingInfo] | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

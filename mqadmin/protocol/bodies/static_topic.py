@@ -6,6 +6,9 @@ server hands that on in route answers (``topicQueueMappingByBroker``). 4.x peers
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Self
+
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.javacoll import (
     chm_capacity,
@@ -14,12 +17,8 @@ from mqadmin.protocol.javacoll import (
     java_hash_order,
     tree_ordered,
 )
-from mqadmin.record import Record
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Self
-
     from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
 
 __all__ = [
@@ -38,10 +37,6 @@ __all__ = [
 
 METADATA_SCOPE_GLOBAL = "__global__"
 """``MixAll.METADATA_SCOPE_GLOBAL``, the default ``scope``."""
-
-_NEW_DICT: dict[Any, Any] = {}
-_NEW_LIST: list[Any] = []
-"""Defaults that stand for "a new empty one" (as a dataclass's ``default_factory``): never stored."""
 
 
 def _int_int_map(v: Any, what: str) -> dict[int, int] | None:
@@ -62,31 +57,20 @@ def _int_map_json(d: dict[int, Any], standard: bool) -> dict[int, Any]:
     return tree_ordered(d) if standard else hash_ordered(d, chm_capacity(len(d)))
 
 
-class TopicQueueMappingInfo(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicQueueMappingInfo(j.JsonBody):
     """Which logical queues of a static topic a broker currently leads (``TopicQueueMappingInfo``).
 
     ``curr_id_map``: logical queue id → physical queue id (``ConcurrentHashMap<Integer, Integer>``).
     """
 
-    __slots__ = ("bname", "curr_id_map", "dirty", "epoch", "scope", "topic", "total_queues")
-
-    def __init__(
-        self,
-        topic: str | None = None,
-        scope: str | None = METADATA_SCOPE_GLOBAL,
-        total_queues: int = 0,
-        bname: str | None = None,
-        epoch: int = 0,
-        dirty: bool = False,
-        curr_id_map: dict[int, int] | None = _NEW_DICT,
-    ) -> None:
-        self.topic = topic
-        self.scope = scope
-        self.total_queues = total_queues
-        self.bname = bname
-        self.epoch = epoch
-        self.dirty = dirty
-        self.curr_id_map = {} if curr_id_map is _NEW_DICT else curr_id_map
+    topic: str | None = None
+    scope: str | None = METADATA_SCOPE_GLOBAL
+    total_queues: int = 0
+    bname: str | None = None
+    epoch: int = 0
+    dirty: bool = False
+    curr_id_map: dict[int, int] | None = field(default_factory=dict)
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicQueueMappingInfo") -> Self:
@@ -115,39 +99,18 @@ class TopicQueueMappingInfo(Record, j.JsonBody):
         )
 
 
-class LogicQueueMappingItem(Record):
+@dataclass(slots=True)
+class LogicQueueMappingItem:
     """One generation of a logical queue on a physical queue (``LogicQueueMappingItem``)."""
 
-    __slots__ = (
-        "bname",
-        "end_offset",
-        "gen",
-        "logic_offset",
-        "queue_id",
-        "start_offset",
-        "time_of_end",
-        "time_of_start",
-    )
-
-    def __init__(
-        self,
-        gen: int = 0,
-        queue_id: int = 0,
-        bname: str | None = None,
-        logic_offset: int = 0,
-        start_offset: int = 0,
-        end_offset: int = -1,
-        time_of_start: int = -1,
-        time_of_end: int = -1,
-    ) -> None:
-        self.gen = gen
-        self.queue_id = queue_id
-        self.bname = bname
-        self.logic_offset = logic_offset
-        self.start_offset = start_offset
-        self.end_offset = end_offset
-        self.time_of_start = time_of_start
-        self.time_of_end = time_of_end
+    gen: int = 0
+    queue_id: int = 0
+    bname: str | None = None
+    logic_offset: int = 0
+    start_offset: int = 0
+    end_offset: int = -1
+    time_of_start: int = -1
+    time_of_end: int = -1
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "LogicQueueMappingItem") -> Self:
@@ -191,6 +154,7 @@ def _hosted_queues(v: Any, what: str) -> dict[int, list[LogicQueueMappingItem]] 
     return out
 
 
+@dataclass(slots=True)
 class TopicQueueMappingDetail(TopicQueueMappingInfo):
     """A broker's full mapping of a static topic, with the history of each logical queue.
 
@@ -198,37 +162,7 @@ class TopicQueueMappingDetail(TopicQueueMappingInfo):
     List<...>>``). Its fields are the info's and its own, in the constructor's order.
     """
 
-    __slots__ = ("hosted_queues",)
-    __match_args__ = (
-        "topic",
-        "scope",
-        "total_queues",
-        "bname",
-        "epoch",
-        "dirty",
-        "curr_id_map",
-        "hosted_queues",
-    )
-
-    def __init__(
-        self,
-        topic: str | None = None,
-        scope: str | None = METADATA_SCOPE_GLOBAL,
-        total_queues: int = 0,
-        bname: str | None = None,
-        epoch: int = 0,
-        dirty: bool = False,
-        curr_id_map: dict[int, int] | None = _NEW_DICT,
-        hosted_queues: dict[int, list[LogicQueueMappingItem]] | None = _NEW_DICT,
-    ) -> None:
-        self.topic = topic
-        self.scope = scope
-        self.total_queues = total_queues
-        self.bname = bname
-        self.epoch = epoch
-        self.dirty = dirty
-        self.curr_id_map = {} if curr_id_map is _NEW_DICT else curr_id_map
-        self.hosted_queues = {} if hosted_queues is _NEW_DICT else hosted_queues
+    hosted_queues: dict[int, list[LogicQueueMappingItem]] | None = field(default_factory=dict)
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicQueueMappingDetail") -> Self:
@@ -262,7 +196,8 @@ def _topic_config_cls() -> type[TopicConfig]:
     return TopicConfig
 
 
-class TopicConfigAndQueueMapping(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicConfigAndQueueMapping(j.JsonBody):
     """A topic's config on one broker with its static mapping (``TopicConfigAndQueueMapping``).
 
     GET_TOPIC_CONFIG (351) answers it (``mappingDetail`` only when asked with ``lo=true`` and the
@@ -270,11 +205,8 @@ class TopicConfigAndQueueMapping(Record, j.JsonBody):
     ``TopicConfig``: the JSON is the config's fields with ``mappingDetail`` among them.
     """
 
-    __slots__ = ("config", "mapping_detail")
-
-    def __init__(self, config: TopicConfig, mapping_detail: TopicQueueMappingDetail | None = None) -> None:
-        self.config = config
-        self.mapping_detail = mapping_detail
+    config: TopicConfig
+    mapping_detail: TopicQueueMappingDetail | None = None
 
     @property
     def topic_name(self) -> str | None:
@@ -311,30 +243,20 @@ SUFFIX_BEFORE = ".before"
 SUFFIX_AFTER = ".after"
 
 
-class TopicRemappingDetailWrapper(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicRemappingDetailWrapper(j.JsonBody):
     """A static topic's configs on every broker, before or after a change (``TopicRemappingDetailWrapper``).
 
     The tool writes one to ``<tmpdir>/<topic>-<epoch>.before`` and ``.after``; ``-mf`` reads one back.
     ``brokerConfigMap`` is a ``HashMap``, the two broker sets ``HashSet``s.
     """
 
-    __slots__ = ("broker_config_map", "broker_to_map_in", "broker_to_map_out", "epoch", "topic", "type")
-
-    def __init__(
-        self,
-        topic: str | None = None,
-        type: str | None = None,
-        epoch: int = 0,
-        broker_config_map: dict[str, TopicConfigAndQueueMapping] = _NEW_DICT,
-        broker_to_map_in: list[str] = _NEW_LIST,
-        broker_to_map_out: list[str] = _NEW_LIST,
-    ) -> None:
-        self.topic = topic
-        self.type = type
-        self.epoch = epoch
-        self.broker_config_map = {} if broker_config_map is _NEW_DICT else broker_config_map
-        self.broker_to_map_in = [] if broker_to_map_in is _NEW_LIST else broker_to_map_in
-        self.broker_to_map_out = [] if broker_to_map_out is _NEW_LIST else broker_to_map_out
+    topic: str | None = None
+    type: str | None = None
+    epoch: int = 0
+    broker_config_map: dict[str, TopicConfigAndQueueMapping] = field(default_factory=dict)
+    broker_to_map_in: list[str] = field(default_factory=list)
+    broker_to_map_out: list[str] = field(default_factory=list)
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicRemappingDetailWrapper") -> Self:
@@ -362,20 +284,12 @@ class TopicRemappingDetailWrapper(Record, j.JsonBody):
         )
 
 
-class TopicQueueMappingSerializeWrapper(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicQueueMappingSerializeWrapper(j.JsonBody):
     """A broker's static mappings as ``config/topicQueueMapping.json`` holds them."""
 
-    __slots__ = ("data_version", "topic_queue_mapping_info_map")
-
-    def __init__(
-        self,
-        topic_queue_mapping_info_map: dict[str, TopicQueueMappingDetail] = _NEW_DICT,
-        data_version: DataVersion | None = None,
-    ) -> None:
-        self.topic_queue_mapping_info_map = (
-            {} if topic_queue_mapping_info_map is _NEW_DICT else topic_queue_mapping_info_map
-        )
-        self.data_version = data_version
+    topic_queue_mapping_info_map: dict[str, TopicQueueMappingDetail] = field(default_factory=dict)
+    data_version: DataVersion | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicQueueMappingSerializeWrapper") -> Self:

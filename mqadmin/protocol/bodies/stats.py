@@ -9,22 +9,17 @@ writer which map the table was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Self, TypeVar
+
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import chm_capacity, hash_map_capacity, hash_ordered
-from mqadmin.record import Record
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any, Self, TypeVar
-
-    V = TypeVar("V")
+V = TypeVar("V")
 
 __all__ = ["ConsumeStats", "OffsetWrapper", "TopicOffset", "TopicStatsTable"]
-
-_NEW_DICT: dict[MessageQueue, Any] = {}
-"""The default that stands for "a new empty table" (a dataclass's ``default_factory``): never stored."""
 
 
 def _mq_table(v: Any, what: str, parse: Callable[[Any, str], V]) -> dict[MessageQueue, V]:
@@ -46,15 +41,13 @@ def _mq_json(table: dict[MessageQueue, Any], concurrent: bool, standard: bool) -
     return {k.to_object_key(): v.to_json_obj(standard) for k, v in ordered.items()}
 
 
-class TopicOffset(Record):
+@dataclass(slots=True)
+class TopicOffset:
     """A queue's offset range on the broker."""
 
-    __slots__ = ("last_update_timestamp", "max_offset", "min_offset")
-
-    def __init__(self, min_offset: int = 0, max_offset: int = 0, last_update_timestamp: int = 0) -> None:
-        self.min_offset = min_offset
-        self.max_offset = max_offset
-        self.last_update_timestamp = last_update_timestamp
+    min_offset: int = 0
+    max_offset: int = 0
+    last_update_timestamp: int = 0
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicOffset") -> Self:
@@ -73,19 +66,15 @@ class TopicOffset(Record):
         }
 
 
-class TopicStatsTable(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicStatsTable(j.JsonBody):
     """Offset ranges of every queue of a topic on one broker.
 
     ``topic_put_tps``: 5.x only (Java default 0.0); ``None`` for a 4.x broker's body.
     """
 
-    __slots__ = ("offset_table", "topic_put_tps")
-
-    def __init__(
-        self, offset_table: dict[MessageQueue, TopicOffset] = _NEW_DICT, topic_put_tps: float | None = None
-    ) -> None:
-        self.offset_table = {} if offset_table is _NEW_DICT else offset_table
-        self.topic_put_tps = topic_put_tps
+    offset_table: dict[MessageQueue, TopicOffset] = field(default_factory=dict)
+    topic_put_tps: float | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -104,25 +93,17 @@ class TopicStatsTable(Record, j.JsonBody):
         return out
 
 
-class OffsetWrapper(Record):
+@dataclass(slots=True)
+class OffsetWrapper:
     """A group's progress on one queue: the broker's offset against the committed one.
 
     ``pull_offset``: 5.x only (Java default 0); ``None`` for a 4.x broker's body.
     """
 
-    __slots__ = ("broker_offset", "consumer_offset", "last_timestamp", "pull_offset")
-
-    def __init__(
-        self,
-        broker_offset: int = 0,
-        consumer_offset: int = 0,
-        last_timestamp: int = 0,
-        pull_offset: int | None = None,
-    ) -> None:
-        self.broker_offset = broker_offset
-        self.consumer_offset = consumer_offset
-        self.last_timestamp = last_timestamp
-        self.pull_offset = pull_offset
+    broker_offset: int = 0
+    consumer_offset: int = 0
+    last_timestamp: int = 0
+    pull_offset: int | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "OffsetWrapper") -> Self:
@@ -145,16 +126,12 @@ class OffsetWrapper(Record):
         return out
 
 
-class ConsumeStats(Record, j.JsonBody):
+@dataclass(slots=True)
+class ConsumeStats(j.JsonBody):
     """A consumer group's progress on every queue of one broker, and its consume rate."""
 
-    __slots__ = ("consume_tps", "offset_table")
-
-    def __init__(
-        self, offset_table: dict[MessageQueue, OffsetWrapper] = _NEW_DICT, consume_tps: float = 0.0
-    ) -> None:
-        self.offset_table = {} if offset_table is _NEW_DICT else offset_table
-        self.consume_tps = consume_tps
+    offset_table: dict[MessageQueue, OffsetWrapper] = field(default_factory=dict)
+    consume_tps: float = 0.0
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "ConsumeStats") -> Self:

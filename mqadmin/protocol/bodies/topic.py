@@ -14,7 +14,9 @@ when a body comes from a 4.x peer, so it re-encodes without them; a 5.x peer alw
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
@@ -26,12 +28,8 @@ from mqadmin.protocol.javacoll import (
     hash_ordered,
     java_hash_dict,
 )
-from mqadmin.record import Record
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Self
-
     from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail, TopicQueueMappingInfo
 
 __all__ = [
@@ -60,27 +58,17 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-_NOW: Any = object()
-"""The default ``timestamp``: the time the version is made (never stored)."""
-_NEW_DICT: dict[Any, Any] = {}
-_NEW_LIST: list[Any] = []
-_NEW_VERSION: Any = object()
-"""Defaults that stand for "a new one" (as a dataclass's ``default_factory``): never stored."""
-
-
-class DataVersion(Record, j.JsonBody):
+@dataclass(slots=True)
+class DataVersion(j.JsonBody):
     """A config table's version: a counter bumped on change, stamped with the time of the change.
 
     ``timestamp``: milliseconds; Java stamps a new ``DataVersion`` with the current time, and so do
     we. ``state_version``: 5.x only (Java default 0); ``None`` for a 4.x peer's body.
     """
 
-    __slots__ = ("counter", "state_version", "timestamp")
-
-    def __init__(self, timestamp: int = _NOW, counter: int = 0, state_version: int | None = None) -> None:
-        self.timestamp = _now_ms() if timestamp is _NOW else timestamp
-        self.counter = counter
-        self.state_version = state_version
+    timestamp: int = field(default_factory=_now_ms)
+    counter: int = 0
+    state_version: int | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "DataVersion") -> Self:
@@ -115,43 +103,22 @@ class DataVersion(Record, j.JsonBody):
             self.state_version = state_version
 
 
-class TopicConfig(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicConfig(j.JsonBody):
     """A topic as a broker keeps it.
 
     ``topic_filter_type``: the ``TopicFilterType`` name, ``SINGLE_TAG`` or ``MULTI_TAG``.
     ``attributes``: 5.x only (Java default: empty ``HashMap``); ``None`` for a 4.x peer's body.
     """
 
-    __slots__ = (
-        "attributes",
-        "order",
-        "perm",
-        "read_queue_nums",
-        "topic_filter_type",
-        "topic_name",
-        "topic_sys_flag",
-        "write_queue_nums",
-    )
-
-    def __init__(
-        self,
-        topic_name: str | None = None,
-        read_queue_nums: int = 16,
-        write_queue_nums: int = 16,
-        perm: int = PERM_READ | PERM_WRITE,
-        topic_filter_type: str | None = "SINGLE_TAG",
-        topic_sys_flag: int = 0,
-        order: bool = False,
-        attributes: dict[str, str] | None = None,
-    ) -> None:
-        self.topic_name = topic_name
-        self.read_queue_nums = read_queue_nums
-        self.write_queue_nums = write_queue_nums
-        self.perm = perm
-        self.topic_filter_type = topic_filter_type
-        self.topic_sys_flag = topic_sys_flag
-        self.order = order
-        self.attributes = attributes
+    topic_name: str | None = None
+    read_queue_nums: int = 16
+    write_queue_nums: int = 16
+    perm: int = PERM_READ | PERM_WRITE
+    topic_filter_type: str | None = "SINGLE_TAG"
+    topic_sys_flag: int = 0
+    order: bool = False
+    attributes: dict[str, str] | None = None
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "TopicConfig") -> Self:
@@ -316,7 +283,8 @@ def _topic_names(v: Any, what: str) -> list[str]:
     return list(dict.fromkeys(j.req_str_list(v, what)))
 
 
-class TopicList(Record):
+@dataclass(slots=True)
+class TopicList:
     """A set of topic names (and, for some answers, the broker they came from).
 
     ``topic_list``: a Java ``Set``; a list here to keep the order it came in. ``concurrent``: order
@@ -325,17 +293,9 @@ class TopicList(Record):
     broker's answer (305) is a ``HashSet`` in both versions. Equality ignores ``concurrent``.
     """
 
-    __slots__ = ("broker_addr", "concurrent", "topic_list")
-    __match_args__ = ("topic_list", "broker_addr", "concurrent")
-    _compared_fields = ("broker_addr", "topic_list")
-
-    def __init__(
-        self, topic_list: list[str] = _NEW_LIST, broker_addr: str | None = None, concurrent: bool = False
-    ) -> None:
-        self.topic_list = [] if topic_list is _NEW_LIST else topic_list
-        self.broker_addr = broker_addr
-        self.concurrent = concurrent
-
+    topic_list: list[str] = field(default_factory=list)
+    broker_addr: str | None = None
+    concurrent: bool = field(default=False, compare=False)
 
     @classmethod
     def from_json_obj(cls, obj: Any, *, concurrent: bool = False) -> Self:
@@ -428,22 +388,16 @@ def _data_version(v: Any, what: str) -> DataVersion | None:
 _MAPPING_KEYS = ("mappingDataVersion", "topicQueueMappingDetailMap", "topicQueueMappingInfoMap")
 
 
-class TopicConfigSerializeWrapper(Record, j.JsonBody):
+@dataclass(slots=True)
+class TopicConfigSerializeWrapper(j.JsonBody):
     """A broker's topic table with its version (``TopicConfigSerializeWrapper``).
 
     ``topic_config_table``: topic name → config (``ConcurrentHashMap``: the broker's own table,
     created with 1024).
     """
 
-    __slots__ = ("data_version", "topic_config_table")
-
-    def __init__(
-        self,
-        topic_config_table: dict[str, TopicConfig] | None = _NEW_DICT,
-        data_version: DataVersion | None = _NEW_VERSION,
-    ) -> None:
-        self.topic_config_table = {} if topic_config_table is _NEW_DICT else topic_config_table
-        self.data_version = DataVersion() if data_version is _NEW_VERSION else data_version
+    topic_config_table: dict[str, TopicConfig] | None = field(default_factory=dict)
+    data_version: DataVersion | None = field(default_factory=DataVersion)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:
@@ -498,6 +452,7 @@ def _mapping_details(v: Any, what: str) -> dict[str, TopicQueueMappingDetail] | 
     return j.map_of(v, what, TopicQueueMappingDetail.from_json_obj)
 
 
+@dataclass(slots=True)
 class TopicConfigAndMappingSerializeWrapper(TopicConfigSerializeWrapper):
     """5.x: the topic table plus the broker's static-topic mappings.
 
@@ -507,34 +462,9 @@ class TopicConfigAndMappingSerializeWrapper(TopicConfigSerializeWrapper):
     Its fields are the wrapper's and its own, in the constructor's order.
     """
 
-    __slots__ = ("mapping_data_version", "topic_queue_mapping_detail_map", "topic_queue_mapping_info_map")
-    __match_args__ = (
-        "topic_config_table",
-        "data_version",
-        "topic_queue_mapping_info_map",
-        "topic_queue_mapping_detail_map",
-        "mapping_data_version",
-    )
-
-    def __init__(
-        self,
-        topic_config_table: dict[str, TopicConfig] | None = _NEW_DICT,
-        data_version: DataVersion | None = _NEW_VERSION,
-        topic_queue_mapping_info_map: dict[str, TopicQueueMappingInfo] | None = _NEW_DICT,
-        topic_queue_mapping_detail_map: dict[str, TopicQueueMappingDetail] | None = _NEW_DICT,
-        mapping_data_version: DataVersion | None = _NEW_VERSION,
-    ) -> None:
-        self.topic_config_table = {} if topic_config_table is _NEW_DICT else topic_config_table
-        self.data_version = DataVersion() if data_version is _NEW_VERSION else data_version
-        self.topic_queue_mapping_info_map = (
-            {} if topic_queue_mapping_info_map is _NEW_DICT else topic_queue_mapping_info_map
-        )
-        self.topic_queue_mapping_detail_map = (
-            {} if topic_queue_mapping_detail_map is _NEW_DICT else topic_queue_mapping_detail_map
-        )
-        self.mapping_data_version = (
-            DataVersion() if mapping_data_version is _NEW_VERSION else mapping_data_version
-        )
+    topic_queue_mapping_info_map: dict[str, TopicQueueMappingInfo] | None = field(default_factory=dict)
+    topic_queue_mapping_detail_map: dict[str, TopicQueueMappingDetail] | None = field(default_factory=dict)
+    mapping_data_version: DataVersion | None = field(default_factory=DataVersion)
 
     @classmethod
     def from_json_obj(cls, obj: Any) -> Self:

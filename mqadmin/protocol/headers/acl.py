@@ -8,8 +8,9 @@ What the values may be (key lengths, perms, address patterns) is the broker's ch
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mqadmin.protocol.headers.base import RequestHeader, request_header
-from mqadmin.record import Record
 
 __all__ = [
     "CreateAccessConfigRequestHeader",
@@ -54,40 +55,19 @@ class CreateAccessConfigRequestHeader(RequestHeader):
     group_perms: str | None = None
 
 
-class PlainAccessConfig(Record):
+@dataclass(slots=True)
+class PlainAccessConfig:
     """One account to create or update (Java ``PlainAccessConfig``): what the admin client sends as a
     :class:`CreateAccessConfigRequestHeader` (None fields are not sent) and the broker reads back."""
 
-    __slots__ = (
-        "access_key",
-        "admin",
-        "default_group_perm",
-        "default_topic_perm",
-        "group_perms",
-        "secret_key",
-        "topic_perms",
-        "white_remote_address",
-    )
-
-    def __init__(
-        self,
-        access_key: str,
-        secret_key: str | None = None,
-        white_remote_address: str | None = None,
-        admin: bool = False,
-        default_topic_perm: str | None = None,
-        default_group_perm: str | None = None,
-        topic_perms: list[str] | None = None,
-        group_perms: list[str] | None = None,
-    ) -> None:
-        self.access_key = access_key
-        self.secret_key = secret_key
-        self.white_remote_address = white_remote_address
-        self.admin = admin
-        self.default_topic_perm = default_topic_perm
-        self.default_group_perm = default_group_perm
-        self.topic_perms = topic_perms
-        self.group_perms = group_perms
+    access_key: str
+    secret_key: str | None = None
+    white_remote_address: str | None = None
+    admin: bool = False
+    default_topic_perm: str | None = None
+    default_group_perm: str | None = None
+    topic_perms: list[str] | None = None
+    group_perms: list[str] | None = None
 
     def header(self) -> CreateAccessConfigRequestHeader:
         """The request header, the perm lists comma-joined."""

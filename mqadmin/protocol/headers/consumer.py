@@ -15,6 +15,9 @@ read and checked here whole, before a handler changes anything: one bad entry re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
@@ -32,12 +35,8 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
-from mqadmin.record import Record
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 
 __all__ = [
@@ -394,36 +393,20 @@ def _enum(v: Any, choices: tuple[str, ...], default: str) -> str:
     return default
 
 
-class ConsumerData(Record):
+@dataclass(slots=True)
+class ConsumerData:
     """One consumer group of a heartbeat: its settings and subscriptions."""
 
-    __slots__ = (
-        "consume_from_where",
-        "consume_type",
-        "group_name",
-        "message_model",
-        "subscriptions",
-        "unit_mode",
-    )
-
-    def __init__(
-        self,
-        group_name: str,
-        consume_type: str,
-        message_model: str,
-        consume_from_where: str,
-        subscriptions: list[SubscriptionData],
-        unit_mode: bool,
-    ) -> None:
-        self.group_name = group_name
-        self.consume_type = consume_type
-        self.message_model = message_model
-        self.consume_from_where = consume_from_where
-        self.subscriptions = subscriptions
-        self.unit_mode = unit_mode
+    group_name: str
+    consume_type: str
+    message_model: str
+    consume_from_where: str
+    subscriptions: list[SubscriptionData]
+    unit_mode: bool
 
 
-class HeartbeatData(Record):
+@dataclass(slots=True)
+class HeartbeatData:
     """HEART_BEAT (34) body: the client, its producer groups and its consumer groups.
 
     :meth:`decode` refuses the whole heartbeat when any group or subscribed topic breaks Java's
@@ -431,12 +414,9 @@ class HeartbeatData(Record):
     rule that a refused request changes nothing).
     """
 
-    __slots__ = ("client_id", "consumers", "producer_groups")
-
-    def __init__(self, client_id: str, producer_groups: list[str], consumers: list[ConsumerData]) -> None:
-        self.client_id = client_id
-        self.producer_groups = producer_groups
-        self.consumers = consumers
+    client_id: str
+    producer_groups: list[str]
+    consumers: list[ConsumerData]
 
     @classmethod
     def decode(cls, body: bytes | None) -> HeartbeatData:
@@ -485,15 +465,13 @@ def _list(v: Any, what: str) -> list[Any]:
     return v
 
 
-class LockBatchRequestBody(Record):
+@dataclass(slots=True)
+class LockBatchRequestBody:
     """LOCK_BATCH_MQ (41) and UNLOCK_BATCH_MQ (42) body: whose locks, on which queues."""
 
-    __slots__ = ("client_id", "consumer_group", "mq_set")
-
-    def __init__(self, consumer_group: str, client_id: str, mq_set: list[MessageQueue]) -> None:
-        self.consumer_group = consumer_group
-        self.client_id = client_id
-        self.mq_set = mq_set
+    consumer_group: str
+    client_id: str
+    mq_set: list[MessageQueue]
 
     @classmethod
     def decode(cls, body: bytes | None, what: str = "LockBatchRequestBody") -> LockBatchRequestBody:

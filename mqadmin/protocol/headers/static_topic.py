@@ -8,14 +8,12 @@ hosts no logical queue (``MQAdminUtils.completeNoTargetBrokers``).
 
 from __future__ import annotations
 
+from typing import Self
+
 from mqadmin.protocol import names
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader, request_header
 from mqadmin.protocol.headers.topic import CreateTopicRequestHeader, attributes_refusal, topic_config_refusal
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Self
 
 __all__ = ["CreateStaticTopicRequestHeader"]
 

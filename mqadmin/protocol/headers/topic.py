@@ -13,6 +13,8 @@ none of the numbers, so a negative or huge queue count reached the topic table; 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Self
+
 from mqadmin.protocol import names
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
@@ -30,10 +32,7 @@ from mqadmin.protocol.headers.base import (
 )
 from mqadmin.protocol.javacoll import java_hash_dict
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Self
-
     from mqadmin.protocol.bodies.topic import TopicConfig
 
 __all__ = [

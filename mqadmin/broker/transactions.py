@@ -10,11 +10,10 @@ were never ended (CHECK_TRANSACTION_STATE to the producer).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from mqadmin.broker.admission import Admission
 from mqadmin.broker.services import MessageWriter, now_ms
-from mqadmin.broker.store import MessageStore
+from mqadmin.broker.store import MessageStore, PutResult
 from mqadmin.broker.topics import TRANS_HALF_TOPIC, TRANS_OP_HALF_TOPIC, TopicManager
 from mqadmin.broker.wire import answer
 from mqadmin.protocol import names
@@ -27,9 +26,6 @@ from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 from mqadmin.protocol.message import MessageConst, MessageExt, MessageSysFlag, decode_message
 from mqadmin.remoting.client import Connection, Handler
-
-if TYPE_CHECKING:
-    from mqadmin.broker.store import PutResult
 
 __all__ = ["TransactionService"]
 

@@ -14,12 +14,9 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
-
-if TYPE_CHECKING:
-    from mqadmin.remoting.client import Connection
+from mqadmin.remoting.client import Connection
 
 __all__ = [
     "AddressMatcher",

@@ -12,7 +12,6 @@ decode is.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from mqadmin.broker.auth.model import SUPER, User, acl_from_info, user_from_info
 from mqadmin.broker.auth.store import AuthRefused, AuthStore
@@ -46,9 +45,6 @@ from mqadmin.protocol.headers.auth import (
 )
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.logthrottle import ThrottledLog
-
-if TYPE_CHECKING:
-    from mqadmin.broker.auth.store import AuthStore
 
 __all__ = ["AuthProcessor"]
 

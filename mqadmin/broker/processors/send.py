@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-from typing import TYPE_CHECKING
 
 from mqadmin.broker.admission import Admission
 from mqadmin.broker.clients import ConsumerManager
@@ -24,6 +23,7 @@ from mqadmin.broker.services import MessageWriter, now_ms
 from mqadmin.broker.static_topics import QueueContext
 from mqadmin.broker.stats import BrokerStats
 from mqadmin.broker.store import MessageStore
+from mqadmin.broker.store.results import PutResult
 from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, TopicManager, topic_config_string
 from mqadmin.broker.transactions import TransactionService
 from mqadmin.broker.wire import FAQ_SUFFIX, answer, hash_ordered
@@ -51,9 +51,6 @@ from mqadmin.protocol.message import (
     string_to_properties,
 )
 from mqadmin.remoting.client import Connection, Handler
-
-if TYPE_CHECKING:
-    from mqadmin.broker.store.results import PutResult
 
 __all__ = ["SendProcessor"]
 

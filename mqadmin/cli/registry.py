@@ -145,6 +145,12 @@ COMMANDS: tuple[CommandEntry, ...] = (
     ),
     # cluster
     CommandEntry("clusterList", "cluster", "cluster", "List cluster infos."),
+    # a cluster as code (ours)
+    CommandEntry(
+        "manifest", "manifest", "cluster", "Print a cluster's topics, groups and access as a manifest.", False
+    ),
+    CommandEntry("diff", "manifest", "cluster", "Show what applying manifests would change (exit 1).", False),
+    CommandEntry("apply", "manifest", "cluster", "Make a cluster what its manifests declare.", False),
     # messages (Java registration order), and the two probes that send messages
     CommandEntry("queryMsgById", "message", "message", "Query Message by Id."),
     CommandEntry("queryMsgByKey", "message", "message", "Query Message by Key."),

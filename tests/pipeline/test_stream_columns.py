@@ -2,8 +2,9 @@
 
 Every kind of record (IPv4 and IPv6 hosts, a compressed body, the v2 magic of a long topic, no
 properties) gives the row :func:`~mqadmin.pipeline.export.pull.to_batch` gives from the decoded
-message; rows outside the asked offsets are left out; a bad buffer is a ProtocolError, never
-anything else.
+message; rows past the chunk's end are left out, and a record that breaks the offsets' rule
+(:class:`~mqadmin.pipeline.export.checks.Cursor`) is refused whichever decoder reads it; a bad
+buffer is a ProtocolError (or, damaged where the rule looks, a RangeReadError), never anything else.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import zlib
 
 import pytest
 
+from mqadmin.pipeline.export.checks import Cursor, RangeReadError
 from mqadmin.pipeline.export.columns import Columns
 from mqadmin.pipeline.export.pull import to_batch
+from mqadmin.pipeline.export.ranges import QueueRange
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.message import (
     MessageExt,
@@ -54,10 +57,15 @@ def kinds() -> list[MessageExt]:
     ]  # fmt: skip
 
 
+def cursor(lo: int, hi: int, topic: str = "T", contiguous: bool = True) -> Cursor:
+    return Cursor(QueueRange(topic, "b", "127.0.0.1:10911", 1, lo, hi), lo, hi, contiguous)
+
+
 def test_columns_equal_the_decoded_messages() -> None:
     data = b"".join(encode_message(m) for m in kinds())
     cols = Columns("broker-a")
-    assert cols.add_body(data, 0, 100) == 0
+    for m in kinds():  # one topic per cursor: the long-topic record is of another topic
+        assert cols.add_body(encode_message(m), cursor(m.queue_offset, 100, m.topic)) == m.queue_offset
     got = cols.drain().to_pylist()
     want = to_batch(decode_messages(data), "broker-a").to_pylist()
     assert got == want and len(got) == 6
@@ -65,13 +73,48 @@ def test_columns_equal_the_decoded_messages() -> None:
     assert len(cols) == 0  # drained
 
 
-def test_rows_outside_the_offsets_are_left_out() -> None:
-    data = b"".join(encode_message(record(i)) for i in range(10))
+def test_rows_past_the_chunk_are_left_out() -> None:
+    data = b"".join(encode_message(record(i)) for i in range(3, 10))
     cols = Columns("b", include_properties=False)
-    assert cols.add_body(data, 3, 7) == 0
+    assert cols.add_body(data, cursor(3, 7)) == 3
     rows = cols.drain().to_pylist()
     assert [r["queue_offset"] for r in rows] == [3, 4, 5, 6]
     assert all(r["properties"] is None for r in rows)
+
+
+@pytest.mark.parametrize("slow", [False, True])
+@pytest.mark.parametrize(
+    ("offsets", "said"),
+    [
+        ([0, 1, 1], "offset 1 arrived twice"),
+        ([0, 2], "offsets 1..1 were never sent"),
+        ([2, 3], "before the offset pulled"),
+        ([3, 4, 2], "offset 2 arrived after offset 4"),
+    ],
+)
+def test_both_decoders_refuse_what_breaks_the_rule(offsets: list[int], said: str, slow: bool) -> None:
+    flag = {"sys_flag": MessageSysFlag.COMPRESSED_FLAG, "body": zlib.compress(b"x")} if slow else {}
+    data = b"".join(encode_message(record(o, **flag)) for o in offsets)
+    c = cursor(offsets[0] if "pulled" not in said else 3, 100)
+    with pytest.raises(RangeReadError, match=said):
+        Columns("b").add_body(data, c)
+
+
+def test_other_topics_and_queues_are_refused() -> None:
+    for m in (record(0, topic="Other"), record(0, queue_id=2)):
+        with pytest.raises(RangeReadError, match="the answer holds a record of"):
+            Columns("b").add_body(encode_message(m), cursor(0, 10))
+
+
+def test_a_chunk_whose_tail_never_came_fails_unless_filtered() -> None:
+    data = b"".join(encode_message(record(i)) for i in range(4))
+    c = cursor(0, 10)
+    Columns("b").add_body(data, c)
+    with pytest.raises(RangeReadError, match=r"offsets 4\.\.9 were never sent"):
+        c.finish()
+    filtered = cursor(0, 10, contiguous=False)
+    Columns("b").add_body(b"".join(encode_message(record(i)) for i in (0, 5, 7)), filtered)
+    filtered.finish()
 
 
 def test_bad_buffers_are_protocol_errors() -> None:
@@ -91,8 +134,8 @@ def test_bad_buffers_are_protocol_errors() -> None:
         bad.append(bytes(b))
     for data in bad:
         try:
-            Columns("b").add_body(data, 0, 1 << 62)
-        except ProtocolError:
+            Columns("b").add_body(data, cursor(0, 1 << 62, contiguous=False))
+        except (ProtocolError, RangeReadError):
             pass
         except Exception as e:  # anything else is a bug in the fast path
             pytest.fail(f"{type(e).__name__}: {e} for {data!r}")

@@ -100,7 +100,7 @@ def _topic_config(name: str, queues: int) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _register(broker: str, addr: str, topics: dict[str, int]) -> RemotingCommand:
+def register_command(broker: str, addr: str, topics: dict[str, int]) -> RemotingCommand:
     body = json.dumps(
         {
             "filterServerList": [],
@@ -157,7 +157,7 @@ def wire_cluster(tmp_path: Path) -> Iterator[WireCluster]:
             (UP, up, {t: len(q) for t, q in stub.topics.items()}),
             (DOWN, down, {"Orders": 4, "OnlyDown": 2}),
         ):
-            resp = await client.invoke(ns.address, _register(name, addr, topics), 5.0)
+            resp = await client.invoke(ns.address, register_command(name, addr, topics), 5.0)
             assert resp.code == 0, resp
         state.update(ns=ns, server=server, client=client)
         return WireCluster(ns.address, up, down, stub, loop)

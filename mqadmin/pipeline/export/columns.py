@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from mqadmin.pipeline.export.checks import Cursor
 from mqadmin.pipeline.export.rows import MESSAGE_SCHEMA
 from mqadmin.protocol.message import (
     MESSAGE_MAGIC_CODE,
@@ -67,21 +68,21 @@ class Columns:
     def __len__(self) -> int:
         return len(self.queue_offset)
 
-    def add_body(self, data: bytes, lo: int, hi: int) -> int:
-        """Append the records of a pull answer whose queue offset lies in ``[lo, hi)``; returns
-        the first queue offset seen (-1 when the answer holds none)."""
+    def add_body(self, data: bytes, cursor: Cursor) -> int:
+        """Append the records of a pull answer that ``cursor`` admits (those of its chunk; one that
+        breaks its rule raises); returns the first queue offset seen (-1 when the answer holds none)."""
         view = memoryview(data)
         pos, end, first = 0, len(view), -1
         while pos < end:
             try:
-                pos, offset = self._fast(view, pos, lo, hi)
+                pos, offset = self._fast(view, pos, cursor)
             except (struct.error, ValueError, IndexError, _Slow):
-                pos, offset = self._slow(view, pos, lo, hi)
+                pos, offset = self._slow(view, pos, cursor)
             if first < 0:
                 first = offset
         return first
 
-    def _fast(self, view: memoryview, pos: int, lo: int, hi: int) -> tuple[int, int]:
+    def _fast(self, view: memoryview, pos: int, cursor: Cursor) -> tuple[int, int]:
         (size, magic, _crc, qid, _flag, qoff, cl_off, sys_flag, born, b_ip, b_port, stored, s_ip, s_port,
          reconsume, _prep, body_len) = _FIXED.unpack_from(view, pos)  # fmt: skip
         if sys_flag & _SLOW_FLAGS or size < _FIXED.size or body_len < 0:
@@ -101,8 +102,6 @@ class Columns:
         props_len = (view[p] << 8) | view[p + 1]
         if props_len > 0x7FFF or p + 2 + props_len != pos + size or pos + size > len(view):
             raise _Slow
-        if not lo <= qoff < hi:
-            return pos + size, qoff
         props = _properties(str(view[p + 2 : p + 2 + props_len], "utf-8"))
         hosts = self._hosts
         born_host = hosts.get((b_ip, b_port)) or hosts.setdefault((b_ip, b_port), _host(b_ip, b_port))
@@ -110,6 +109,9 @@ class Columns:
         raw_topic = bytes(view[topic_at : topic_at + topic_len])
         topic = self._topics.get(raw_topic) or self._topics.setdefault(raw_topic, str(raw_topic, "utf-8"))
         offset_id = _ID.pack(s_ip, s_port, cl_off).hex().upper()
+        # judged last: nothing after this may send the record to the full decoder (and judge it twice)
+        if not cursor.admit(raw_topic, qid, qoff):
+            return pos + size, qoff
         self.topic.append(topic)
         self.queue_id.append(qid)
         self.queue_offset.append(qoff)
@@ -126,9 +128,9 @@ class Columns:
         self.body.append(bytes(view[pos + _FIXED.size : pos + _FIXED.size + body_len]))
         return pos + size, qoff
 
-    def _slow(self, view: memoryview, pos: int, lo: int, hi: int) -> tuple[int, int]:
+    def _slow(self, view: memoryview, pos: int, cursor: Cursor) -> tuple[int, int]:
         m, nxt = decode_message(view, pos)
-        if lo <= m.queue_offset < hi:
+        if cursor.admit(m.topic.encode("utf-8"), m.queue_id, m.queue_offset):
             self._append(
                 m.topic, m.queue_id, m.queue_offset, m.properties, m.msg_id, m.born_timestamp,
                 m.born_address, m.store_timestamp, m.store_address, m.reconsume_times, bytes(m.body),

@@ -184,7 +184,11 @@ def _in_process(prefix: str, options: ExportOptions, ranges: list[QueueRange], o
     from mqadmin.pipeline.export.inprocess import pull_all, write_in_process
 
     try:
-        table = asyncio.run(pull_all(options.settings, ranges, options.group))
+        pulled = pull_all(
+            options.settings, ranges, options.group,
+            fail_on_data_loss=options.fail_on_data_loss, retry_for=options.retry_for,
+        )  # fmt: skip
+        table = asyncio.run(pulled)
         write_in_process(table, out, fmt)
     except KeyboardInterrupt:
         fail(prefix, "interrupted", EXIT_INTERRUPTED)

@@ -1,7 +1,7 @@
 """The ``rocketmq`` PySpark data source: a topic's messages as a DataFrame, read in parallel.
 
-    from mqadmin.pipeline.stream.datasource import register
-    register(spark)
+    import mqadmin.spark
+    mqadmin.spark.register(spark)
     df = (spark.read.format("rocketmq")
           .option("namesrv", "10.0.0.5:9876").option("topic", "Orders")
           .option("begin", "2024-05-01T00:00Z").option("end", "2024-05-02T00:00Z")
@@ -12,7 +12,10 @@ Options: ``namesrv`` (required; ``host:port;host:port``), ``topic`` (required), 
 ``startingOffsets``/``endingOffsets`` (see :mod:`.ranges`), ``partitionSize`` (most offsets in a
 partition, default 50000: a longer queue range is cut, shorter ones share a partition up to it),
 ``group`` (the group pulls are made in, default ``TOOLS_CONSUMER``; nothing is committed), ``timeout``
-(seconds per request, default 10), ``accessKey``/``secretKey`` (ACL).
+(seconds per request, default 10), ``accessKey``/``secretKey`` (ACL), ``failOnDataLoss`` (default
+true: offsets the broker says are gone fail the read; false: they are skipped, logged and counted),
+``pullRetryTimeout`` (seconds a pull that does not move on is tried again, default 30; then the read
+fails naming the queue, the offsets and the broker's answer).
 
 Partitions are planned on the driver (route, min/max offsets, time search); each Spark task pulls its
 ranges straight from the brokers that hold the queues. Workers must run a Python with ``mqadmin``
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
+from mqadmin.pipeline.export.checks import LossHandler
 from mqadmin.pipeline.export.plan import ExportOptions, plan
 from mqadmin.pipeline.export.pull import read_ranges
 from mqadmin.pipeline.export.ranges import QueueRange, pack
@@ -57,7 +61,10 @@ class RocketMQReader(DataSourceReader):
         ranges = partition.value
         if ranges is None:
             return iter(())
-        return read_ranges(self.options.settings, ranges, self.options.group)
+        o = self.options
+        return read_ranges(
+            o.settings, ranges, o.group, on_loss=LossHandler(o.fail_on_data_loss), retry_for=o.retry_for
+        )
 
 
 class RocketMQDataSource(DataSource):

@@ -2,7 +2,8 @@
 
 Starting a JVM costs several seconds; pulling a few thousand messages costs milliseconds. So when no
 cluster was asked for and the plan is small (:data:`IN_PROCESS_LIMIT` offsets at most), ``export
-messages`` pulls the ranges itself, with the same code the Spark tasks run (:mod:`.pull`), and writes
+messages`` pulls the ranges itself, with the same code the Spark tasks run (:mod:`.pull`: the same
+retries, the same rule for what an answer may hold, the same failure on data loss), and writes
 the directory Spark's writer would: one ``part-00000-<id>`` file and ``_SUCCESS``. Parquet has the
 columns of :data:`.rows.MESSAGE_SCHEMA`; JSON lines follow Spark's JSON writer (fields in schema
 order, nulls left out, times as ``2024-05-01T00:00:00.000Z``, the body in base64, properties as an
@@ -17,6 +18,7 @@ import json
 import shutil
 import uuid
 from collections.abc import Sequence
+from contextlib import aclosing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,8 @@ import pyarrow as pa
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.settings import AdminSettings
-from mqadmin.pipeline.export.pull import DEFAULT_GROUP, pull_range, to_batch
+from mqadmin.pipeline.export.checks import LossHandler
+from mqadmin.pipeline.export.pull import DEFAULT_GROUP, DEFAULT_RETRY_S, read_batches
 from mqadmin.pipeline.export.ranges import QueueRange
 from mqadmin.pipeline.export.rows import MESSAGE_SCHEMA
 
@@ -38,19 +41,22 @@ _CONCURRENT_RANGES = 8
 
 
 async def pull_all(
-    settings: AdminSettings, ranges: Sequence[QueueRange], group: str = DEFAULT_GROUP
+    settings: AdminSettings,
+    ranges: Sequence[QueueRange],
+    group: str = DEFAULT_GROUP,
+    *,
+    fail_on_data_loss: bool = True,
+    retry_for: float = DEFAULT_RETRY_S,
 ) -> pa.Table:
     """Every range's messages, in plan order, as one table of :data:`MESSAGE_SCHEMA`."""
     gate = asyncio.Semaphore(_CONCURRENT_RANGES)
+    loss = LossHandler(fail_on_data_loss)
     async with MQAdmin(settings) as admin:
 
         async def one(r: QueueRange) -> list[pa.RecordBatch]:
-            out: list[pa.RecordBatch] = []
-            async with gate:
-                async for msgs in pull_range(admin.messages, r, group):
-                    if msgs:
-                        out.append(to_batch(msgs, r.broker))
-            return out
+            batches = read_batches(admin.core, (r,), group, on_loss=loss, retry_for=retry_for)
+            async with gate, aclosing(batches):
+                return [b async for b in batches]
 
         parts = await asyncio.gather(*(one(r) for r in ranges))
     return pa.Table.from_batches([b for part in parts for b in part], schema=MESSAGE_SCHEMA)

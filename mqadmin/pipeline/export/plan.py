@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.settings import AdminSettings, Credentials, parse_namesrv_list
-from mqadmin.pipeline.export.pull import DEFAULT_GROUP
+from mqadmin.pipeline.export.pull import DEFAULT_GROUP, DEFAULT_RETRY_S
 from mqadmin.pipeline.export.ranges import (
     DEFAULT_PARTITION_SIZE,
     OffsetSpec,
@@ -39,6 +39,8 @@ class ExportOptions:
     starting: OffsetSpec | None = None
     ending: OffsetSpec | None = None
     partition_size: int = DEFAULT_PARTITION_SIZE
+    fail_on_data_loss: bool = True
+    retry_for: float = DEFAULT_RETRY_S
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> ExportOptions:
@@ -71,6 +73,8 @@ class ExportOptions:
             starting=parse_offset_spec(opts.get("startingoffsets")),
             ending=parse_offset_spec(opts.get("endingoffsets")),
             partition_size=int(opts.get("partitionsize") or DEFAULT_PARTITION_SIZE),
+            fail_on_data_loss=(opts.get("failondataloss") or "true").strip().lower() != "false",
+            retry_for=float(opts.get("pullretrytimeout") or DEFAULT_RETRY_S),
         )
 
 

@@ -1,9 +1,17 @@
-"""Reading one queue range from its broker, as message rows and Arrow record batches.
+"""Reading planned queue ranges from their brokers, as Arrow record batches: every reader's pulls.
 
-Pulls go to the broker that holds the queue through the admin API's PULL_MESSAGE, as the Java tools'
-pull consumer sends it (subscription in the header: nothing is committed, no consumer is registered,
-nothing is held open). Rows outside the
-range's store-time window are dropped, which makes a time range exact.
+Pulls go to the broker that holds the queue as PULL_MESSAGE, as the Java tools' pull consumer sends
+it (subscription in the header: nothing is committed, no consumer is registered, nothing is held
+open). Rows outside the range's store-time window are dropped, which makes a time range exact.
+
+Every planned range is read to its end or the read fails. An answer that does not move the range on
+(PULL_NOT_FOUND, an offset the broker calls illegal, a broker error, no answer at all, a
+``nextBeginOffset`` not past the offset pulled) is tried again after a growing pause, for
+``retry_for`` seconds at most; then a :class:`~.checks.RangeReadError` names the queue, the offsets
+left and the broker's last answer. The only offsets left unread are those the broker says are gone
+(PULL_OFFSET_MOVED with a min offset past them), handed to the loss handler
+(:class:`~.checks.LossHandler`: fail, or log and count). The records themselves are judged as they
+are decoded (:class:`~.checks.Cursor`).
 """
 
 from __future__ import annotations
@@ -19,29 +27,27 @@ import pyarrow as pa
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.messages import TOOLS_CONSUMER, MessageOps
+from mqadmin.admin.messages import TOOLS_CONSUMER
 from mqadmin.admin.settings import AdminSettings
+from mqadmin.pipeline.export.checks import Cursor, LossHandler, RangeReadError, Skip, where
 from mqadmin.pipeline.export.columns import Columns
 from mqadmin.pipeline.export.ranges import QueueRange
 from mqadmin.pipeline.export.rows import MESSAGE_SCHEMA
-from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode, response_name
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.message import PullMessageRequestHeader
 from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt
+from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 __all__ = [
-    "DEFAULT_GROUP", "IN_FLIGHT", "PULL_MAX", "Chunk", "pull_chunks",
-    "pull_range", "read_ranges", "to_batch",
+    "DEFAULT_GROUP", "DEFAULT_RETRY_S", "IN_FLIGHT", "PULL_MAX", "Chunk", "pull_chunks", "read_batches",
+    "read_ranges", "to_batch",
 ]  # fmt: skip
 
 DEFAULT_GROUP = TOOLS_CONSUMER
 """A group every broker has; pulling with it commits nothing."""
-
-PULL_BATCH = 32
-"""Messages per PULL_MESSAGE of :func:`pull_range` (the Java tools' batch)."""
 
 PULL_MAX = 1024
 """Messages a task's PULL_MESSAGE asks for (Java's largest ``pullBatchSize``; a broker may send fewer:
@@ -57,33 +63,15 @@ _SUSPEND_MS = 20000
 _NO_MATCHED = 20
 _OFFSET_MOVED = 21
 _PULL_CODES = (ResponseCode.SUCCESS, 19, _NO_MATCHED, _OFFSET_MOVED)
+_LASTING = frozenset({ResponseCode.NO_PERMISSION, ResponseCode.SUBSCRIPTION_PARSE_FAILED})
+"""Answers no retry changes: the read fails at once."""
+
+DEFAULT_RETRY_S = 30.0
+"""Seconds an answer that does not move a range on is tried again before the read fails."""
+_PAUSE_FIRST_S, _PAUSE_MOST_S = 0.05, 1.0
 
 _PULL_ONLY = frozenset({MessageConst.PROPERTY_MIN_OFFSET, MessageConst.PROPERTY_MAX_OFFSET})
 """Properties a pull adds to each message (the queue's bounds at that moment): not the message's own."""
-
-
-def _in_window(m: MessageExt, r: QueueRange) -> bool:
-    return (r.begin_ms is None or m.store_timestamp >= r.begin_ms) and (
-        r.end_ms is None or m.store_timestamp < r.end_ms
-    )
-
-
-async def pull_range(
-    admin: MessageOps, r: QueueRange, group: str = DEFAULT_GROUP
-) -> AsyncGenerator[list[MessageExt], None]:
-    """The range's messages, one list per pull (lists may be empty when a window filters them)."""
-    mq = MessageQueue(r.topic, r.broker, r.queue_id)
-    offset = r.start
-    while offset < r.end:
-        res = await admin.pull_message(mq, "*", offset, min(PULL_BATCH, r.end - offset), group)
-        if res.status == "FOUND":
-            msgs = [m for m in res.messages if r.start <= m.queue_offset < r.end]
-            yield [m for m in msgs if _in_window(m, r)]
-        elif res.status not in ("NO_MATCHED_MSG", "OFFSET_ILLEGAL"):
-            return  # nothing more in the queue
-        if res.next_begin_offset <= offset:
-            return
-        offset = res.next_begin_offset
 
 
 def _ms(ms: int) -> datetime:
@@ -123,43 +111,70 @@ def read_ranges(
     sub_expression: str | None = None,
     include_properties: bool = True,
     on_loss: Callable[[QueueRange, int, int], None] | None = None,
+    retry_for: float = DEFAULT_RETRY_S,
 ) -> Iterator[pa.RecordBatch]:
-    """Synchronous reading of ranges one after the other (a Spark task), in record batches of about
-    ``batch_rows``.
+    """:func:`read_batches` for a synchronous caller (a Spark task), on an event loop of its own."""
+    loop = asyncio.new_event_loop()
+    admin = MQAdmin(settings)
+    batches = read_batches(
+        admin.core, ranges, group, batch_rows, sub_expression=sub_expression,
+        include_properties=include_properties, on_loss=on_loss, retry_for=retry_for,
+    )  # fmt: skip
+    try:
+        while True:
+            try:
+                yield loop.run_until_complete(anext(batches))
+            except StopAsyncIteration:
+                break
+    finally:
+        loop.run_until_complete(batches.aclose())
+        loop.run_until_complete(admin.close())
+        loop.close()
+
+
+async def read_batches(
+    admin: AdminCore,
+    ranges: Sequence[QueueRange],
+    group: str = DEFAULT_GROUP,
+    batch_rows: int = 4096,
+    *,
+    sub_expression: str | None = None,
+    include_properties: bool = True,
+    on_loss: Callable[[QueueRange, int, int], None] | None = None,
+    retry_for: float = DEFAULT_RETRY_S,
+) -> AsyncGenerator[pa.RecordBatch, None]:
+    """Ranges read one after the other, in record batches of about ``batch_rows``.
 
     :data:`IN_FLIGHT` pulls of up to :data:`PULL_MAX` messages each are in flight at once, across
     the ranges (the next range's first pulls are on their way while the last one's end is decoded),
     each answer decoded straight into Arrow columns (:mod:`.columns`); a batch holds rows of one
-    broker and one store-time window. Offsets found below a queue's min offset (the commit log
-    expired) are passed to ``on_loss`` as ``(range, lost_from, lost_to)`` and skipped.
+    broker and one store-time window. Offsets the broker says are gone are passed to ``on_loss`` as
+    ``(range, lost_from, lost_to)`` (default: a :class:`~.checks.LossHandler` that fails).
     """
-    loop = asyncio.new_event_loop()
-    admin = MQAdmin(settings)
-    chunks = _chunks(admin.core, ranges, group, sub_expression)
+    loss = on_loss if on_loss is not None else LossHandler()
+    expr = "*" if sub_expression is None or not sub_expression.strip() else sub_expression
+    contiguous = expr == "*"
     cols: Columns | None = None
     shape: QueueRange | None = None  # the range whose broker and window ``cols`` holds
-    try:
-        while True:
-            try:
-                r, chunk = loop.run_until_complete(anext(chunks))
-            except StopAsyncIteration:
-                break
-            if chunk.lost is not None and on_loss is not None:
-                on_loss(r, *chunk.lost)
+    async with aclosing(_chunks(admin, ranges, group, expr, IN_FLIGHT, retry_for)) as chunks:
+        async for r, chunk in chunks:
             if cols is None or shape is None or not _same_shape(shape, r):
                 if cols is not None and shape is not None and len(cols):
                     yield _windowed(cols.drain(), shape)
                 cols, shape = Columns(r.broker, include_properties), r
-            for body in chunk.bodies:
-                cols.add_body(body, chunk.lo, chunk.hi)
+            cursor = Cursor(r, chunk.lo, chunk.hi, contiguous)
+            for part in chunk.parts:
+                if isinstance(part, Skip):
+                    loss(r, part.lo, part.hi)
+                    cursor.skipped(part)
+                else:
+                    cursor.pulled(part[0])
+                    cols.add_body(part[1], cursor)
+            cursor.finish()
             if len(cols) >= batch_rows:
                 yield _windowed(cols.drain(), shape)
-        if cols is not None and shape is not None and len(cols):
-            yield _windowed(cols.drain(), shape)
-    finally:
-        loop.run_until_complete(chunks.aclose())
-        loop.run_until_complete(admin.close())
-        loop.close()
+    if cols is not None and shape is not None and len(cols):
+        yield _windowed(cols.drain(), shape)
 
 
 def _same_shape(a: QueueRange, b: QueueRange) -> bool:
@@ -184,19 +199,34 @@ def _windowed(batch: pa.RecordBatch, r: QueueRange) -> pa.RecordBatch:
 
 @dataclass(slots=True)
 class Chunk:
-    """The pull answers of queue offsets ``[lo, hi)``, and the offsets found lost below the queue's min."""
+    """What the pulls of queue offsets ``[lo, hi)`` brought, in order: ``(offset pulled, answer
+    body)`` pairs, and the offsets the broker said are gone."""
 
     lo: int
     hi: int
-    bodies: list[bytes] = field(default_factory=list)
-    lost: tuple[int, int] | None = None
+    parts: list[tuple[int, bytes] | Skip] = field(default_factory=list)
+
+    @property
+    def bodies(self) -> list[bytes]:
+        return [p[1] for p in self.parts if not isinstance(p, Skip)]
+
+    @property
+    def lost(self) -> int:
+        """How many offsets the broker said are gone."""
+        return sum(p.count for p in self.parts if isinstance(p, Skip))
 
 
 async def pull_chunks(
-    admin: AdminCore, r: QueueRange, group: str, sub_expression: str | None, in_flight: int = IN_FLIGHT
+    admin: AdminCore,
+    r: QueueRange,
+    group: str,
+    sub_expression: str | None,
+    in_flight: int = IN_FLIGHT,
+    retry_for: float = DEFAULT_RETRY_S,
 ) -> AsyncGenerator[Chunk, None]:
     """The range as chunks of :data:`PULL_MAX` offsets, in order, ``in_flight`` pulled at once."""
-    async with aclosing(_chunks(admin, (r,), group, sub_expression, in_flight)) as chunks:
+    expr = "*" if sub_expression is None or not sub_expression.strip() else sub_expression
+    async with aclosing(_chunks(admin, (r,), group, expr, in_flight, retry_for)) as chunks:
         async for _, chunk in chunks:
             yield chunk
 
@@ -205,13 +235,13 @@ async def _chunks(
     admin: AdminCore,
     ranges: Sequence[QueueRange],
     group: str,
-    sub_expression: str | None,
-    in_flight: int = IN_FLIGHT,
+    expr: str,
+    in_flight: int,
+    retry_for: float,
 ) -> AsyncGenerator[tuple[QueueRange, Chunk], None]:
     """Every range as chunks of :data:`PULL_MAX` offsets, range after range and in order within one,
     ``in_flight`` pulled at once (across the ranges' boundaries)."""
     bounds = [(r, s, min(s + PULL_MAX, r.end)) for r in ranges for s in range(r.start, r.end, PULL_MAX)]
-    expr = "*" if sub_expression is None or not sub_expression.strip() else sub_expression
     pending: deque[tuple[QueueRange, asyncio.Task[Chunk]]] = deque()
 
     async def next_one() -> tuple[QueueRange, Chunk]:
@@ -220,7 +250,7 @@ async def _chunks(
 
     try:
         for r, lo, hi in bounds:
-            pending.append((r, asyncio.ensure_future(_pull_chunk(admin, r, lo, hi, group, expr))))
+            pending.append((r, asyncio.ensure_future(_pull_chunk(admin, r, lo, hi, group, expr, retry_for))))
             if len(pending) >= in_flight:
                 yield await next_one()
         while pending:
@@ -230,7 +260,9 @@ async def _chunks(
             task.cancel()
 
 
-async def _pull_chunk(admin: AdminCore, r: QueueRange, lo: int, hi: int, group: str, expr: str) -> Chunk:
+async def _pull_chunk(
+    admin: AdminCore, r: QueueRange, lo: int, hi: int, group: str, expr: str, retry_for: float
+) -> Chunk:
     chunk = Chunk(lo, hi)
     offset = lo
     header = PullMessageRequestHeader(
@@ -238,24 +270,80 @@ async def _pull_chunk(admin: AdminCore, r: QueueRange, lo: int, hi: int, group: 
         _SUSPEND_MS, expr, sub_version=0, expression_type="TAG", max_msg_bytes=INT_MAX, bname=r.broker,
     ).check()  # fmt: skip
     first: dict[str, str | None] = {**header.to_ext(), "ReqT": "0"}  # as the tools' pull consumer
+    stuck = _Stuck(r, hi, retry_for)
     while offset < hi:
         # the chunk's next pulls differ from its first in these two fields only (both checked there:
         # an offset above it, a count below it); a pull answer brings tens of messages at most
         fields = {**first, _QUEUE_OFFSET: str(offset), _MAX_MSG_NUMS: str(min(PULL_MAX, hi - offset))}
-        resp = await admin.invoke(r.addr, RequestCode.PULL_MESSAGE, fields, ok=_PULL_CODES)
+        try:
+            resp = await admin.invoke(r.addr, RequestCode.PULL_MESSAGE, fields, ok=_PULL_CODES)
+        except RemoteCommandError as e:
+            if e.code in _LASTING:
+                raise RangeReadError(stuck.message(offset, _answer(e.code, e.remark, e.response))) from None
+            await stuck.wait(offset, _answer(e.code, e.remark, e.response))
+            continue
+        except (RemotingError, TimeoutError, OSError) as e:
+            await stuck.wait(offset, f"no answer ({e})")
+            continue
         nxt = _ext_int(resp, "nextBeginOffset")
-        if resp.code == ResponseCode.SUCCESS and resp.body:
-            chunk.bodies.append(resp.body)
-        elif resp.code == _OFFSET_MOVED and offset < _ext_int(resp, "minOffset"):
+        if resp.code == _OFFSET_MOVED and offset < _ext_int(resp, "minOffset"):
             lost_to = min(hi, _ext_int(resp, "minOffset"))
-            chunk.lost = (offset, lost_to) if chunk.lost is None else (chunk.lost[0], lost_to)
-            nxt = max(nxt, lost_to)
-        elif resp.code not in (ResponseCode.SUCCESS, _NO_MATCHED):
-            break  # past the queue's end: nothing more to read here
-        if nxt <= offset:
-            break
-        offset = nxt
+            chunk.parts.append(Skip(offset, lost_to))
+            offset = lost_to
+            stuck.moved()
+        elif resp.code in (ResponseCode.SUCCESS, _NO_MATCHED) and nxt > offset:
+            if resp.code == ResponseCode.SUCCESS and resp.body:
+                chunk.parts.append((offset, resp.body))
+            offset = nxt
+            stuck.moved()
+        else:
+            await stuck.wait(offset, _answer(resp.code, resp.remark, resp))
     return chunk
+
+
+class _Stuck:
+    """A chunk's pulls that do not move on: the pauses between tries, and the error at the end."""
+
+    def __init__(self, r: QueueRange, hi: int, retry_for: float) -> None:
+        self.r, self.hi, self.retry_for = r, hi, retry_for
+        self.since: float | None = None
+        self.tries = 0
+        self.waited = 0.0
+
+    def moved(self) -> None:
+        self.since, self.tries = None, 0
+
+    async def wait(self, offset: int, answer: str) -> None:
+        """Pause before the next try, or raise when this offset has been tried for long enough."""
+        loop = asyncio.get_running_loop()
+        if self.since is None:
+            self.since = loop.time()
+        self.tries += 1
+        waited = self.waited = loop.time() - self.since
+        if waited >= self.retry_for:
+            raise RangeReadError(self.message(offset, answer))
+        pause = min(_PAUSE_FIRST_S * 2 ** min(self.tries - 1, 10), _PAUSE_MOST_S)
+        await asyncio.sleep(min(pause, self.retry_for - waited))
+
+    def message(self, offset: int, answer: str) -> str:
+        r = self.r
+        return (
+            f"{where(r)} (broker at {r.addr}): offsets {offset}..{self.hi - 1} of the planned "
+            f"{r.start}..{r.end - 1} could not be read ({max(self.tries, 1)} pull(s) over "
+            f"{self.waited:.1f} s); the broker's last answer: {answer}"
+        )
+
+
+def _answer(code: int, remark: str | None, resp: RemotingCommand | None) -> str:
+    """A pull answer as the error shows it: code, name, remark and the offsets it gave."""
+    text = f"{response_name(code)} ({code})"
+    if remark:
+        text += f" {remark!r}"
+    if resp is not None:
+        given = [f"{k} {resp.ext(k)}" for k in ("nextBeginOffset", "minOffset", "maxOffset") if resp.ext(k)]
+        if given:
+            text += ", " + ", ".join(given)
+    return text
 
 
 def _ext_int(resp: RemotingCommand, name: str) -> int:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from mqadmin.admin.settings import AdminSettings, Credentials, parse_namesrv_list
 from mqadmin.pipeline.export.plan import DEFAULT_TIMEOUT
+from mqadmin.pipeline.export.pull import DEFAULT_RETRY_S
 from mqadmin.pipeline.export.ranges import DEFAULT_PARTITION_SIZE
 from mqadmin.pipeline.timespec import TimeSpecError, parse_time
 from mqadmin.protocol.names import check_group, check_topic
@@ -28,7 +29,7 @@ SOURCE_OPTIONS = frozenset(
         "namesrv", "topics", "topicpattern", "startingoffsets", "startingtimestamp", "endingoffsets",
         "maxoffsetspertrigger", "minoffsetspertrigger", "maxtriggerdelay", "failondataloss",
         "includeproperties", "subexpression", "group", "accesskey", "secretkey", "securitytoken",
-        "timeout", "partitionsize", "minpartitions",
+        "timeout", "partitionsize", "minpartitions", "pullretrytimeout",
     }
 )  # fmt: skip
 SPARK_OPTIONS = frozenset({"path", "checkpointlocation", "queryname"})
@@ -62,6 +63,7 @@ class StreamOptions:
     group: str | None = None
     partition_size: int = DEFAULT_PARTITION_SIZE
     min_partitions: int | None = None
+    retry_for: float = DEFAULT_RETRY_S
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> StreamOptions:
@@ -101,6 +103,7 @@ class StreamOptions:
             group=group,
             partition_size=int_option(opts, "partitionsize", 1) or DEFAULT_PARTITION_SIZE,
             min_partitions=int_option(opts, "minpartitions", 1),
+            retry_for=duration(opts.get("pullretrytimeout"), DEFAULT_RETRY_S, "pullRetryTimeout"),
         )
 
 

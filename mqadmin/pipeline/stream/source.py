@@ -31,6 +31,7 @@ from pyspark.sql.streaming.datasource import (
 )
 
 from mqadmin.admin.api import MQAdmin
+from mqadmin.pipeline.export.checks import DataLossError, LossHandler
 from mqadmin.pipeline.export.pull import DEFAULT_GROUP, read_ranges
 from mqadmin.pipeline.export.ranges import QueueRange, pack, split
 from mqadmin.pipeline.stream.offsets import Offsets, cap, flat, nest, split_key, total_backlog
@@ -44,10 +45,6 @@ if TYPE_CHECKING:
 __all__ = ["DataLossError", "QueueUnreachableError", "RocketMQStreamReader"]
 
 log = logging.getLogger(__name__)
-
-
-class DataLossError(RuntimeError):
-    """Offsets to read are gone from the queue (its commit log expired) and failOnDataLoss is true."""
 
 
 class QueueUnreachableError(RuntimeError):
@@ -235,7 +232,7 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         )
         if self.options.fail_on_data_loss:
             raise DataLossError(f"{what}. Set failOnDataLoss=false to skip them.")
-        log.warning("%s; skipped (failOnDataLoss=false)", what)
+        log.warning("%s; %d skipped (failOnDataLoss=false)", what, q.min_offset - lo)
         return q.min_offset
 
     def commit(self, end: Offsets) -> None:
@@ -287,16 +284,6 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             DEFAULT_GROUP,
             sub_expression=o.sub_expression,
             include_properties=o.include_properties,
-            on_loss=_on_loss(o.fail_on_data_loss),
+            on_loss=LossHandler(o.fail_on_data_loss),
+            retry_for=o.retry_for,
         )
-
-
-def _on_loss(fail: bool) -> Any:
-    def seen(r: QueueRange, lost_from: int, lost_to: int) -> None:
-        where = f"{r.topic} {r.broker}:{r.queue_id}"
-        what = f"{where}: offsets {lost_from}..{lost_to - 1} are gone (commit log expired)"
-        if fail:
-            raise DataLossError(f"{what}. Set failOnDataLoss=false to skip them.")
-        log.warning("%s; skipped (failOnDataLoss=false)", what)
-
-    return seen

@@ -5,11 +5,13 @@ into a :class:`RemotingCommand`, a handler, a response object encoded, one write
 costs several times the lookup itself. :func:`route_prefilter` is the connection's frame pre-filter
 (:data:`~mqadmin.remoting.client.FramePrefilter`): it looks at each whole frame of a read first, and
 a plain JSON route query that :func:`~mqadmin.namesrv.routequery.answer` answers with a body is
-answered at once, only the opaque spliced into a ready header, all answers of one read in one write.
-Any other frame (another code, a ROCKETMQ or C++-style header, an escape, an odd field, a query
-answered otherwise than with a body) goes, with everything after it in that read, down the generic
-path, which asks the same decision. The answers are byte for byte the generic path's (the header
-pieces are cut from a response that path encodes).
+answered at once, only the opaque spliced into a ready header, the answers of a batch of frames in one
+write (a batch stops at :data:`FAST_BATCH_BYTES` of answers, so the connection checks its output budget
+between batches). Any other frame (another code, a ROCKETMQ or C++-style header, an escape, an odd
+field, a header over its budget, a query answered otherwise than with a body) goes, with everything
+after it in that read, down the generic path, which asks the same decision and refuses what is over
+budget. The answers are byte for byte the generic path's (the header pieces are cut from a response
+that path encodes).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from mqadmin.namesrv.routequery import RouteQuery, RouteSource, answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.frame import encode_header
-from mqadmin.remoting.client import FramePrefilter
+from mqadmin.protocol.headerbudget import header_budget, over_header_budget
+from mqadmin.remoting.connection import FramePrefilter
 
 _loads: Callable[[bytes], Any] = json.loads
 try:  # about seven times json's speed on a request header; the generic path decides what it refuses
@@ -33,9 +36,12 @@ try:  # about seven times json's speed on a request header; the generic path dec
 except ImportError:  # pragma: no cover - depends on the installation
     pass
 
-__all__ = ["ROUTE_CODE", "route_prefilter"]
+__all__ = ["FAST_BATCH_BYTES", "ROUTE_CODE", "route_prefilter"]
 
 ROUTE_CODE = int(RequestCode.GET_ROUTEINFO_BY_TOPIC)
+FAST_BATCH_BYTES = 256 * 1024
+"""Answer bytes after which one call of the pre-filter stops and hands back to the connection."""
+_ROUTE_HEADER_BYTES = header_budget(ROUTE_CODE)[0]
 
 _LEN2 = struct.Struct(">ii")
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
@@ -98,24 +104,26 @@ def route_prefilter(source: RouteSource) -> FramePrefilter:
         hl = _OK_FIXED + len(op)
         return b"".join((_LEN2.pack(4 + hl + len(ans), hl), _OK_PRE, op, _OK_SUF, ans))
 
-    def prefilter(data: bytes) -> tuple[int, bytes | None]:
+    def prefilter(data: bytes, pos: int) -> tuple[int, bytes | None]:
         n = len(data)
-        pos = 0
         first: bytes | None = None  # most reads hold one query: its answer is written as it is
         out: list[bytes] | None = None
-        while n - pos >= 8:
+        size = 0
+        while n - pos >= 8 and size < FAST_BATCH_BYTES:
             total, mark = _LEN2.unpack_from(data, pos)
             end = pos + 4 + total
             hl = mark & 0xFFFFFF
-            # whole frames, JSON header, no body, nothing that could hide an escaped character
-            if end > n or mark >> 24 or hl != total - 4 or total < 5:
+            # whole frames, JSON header within the route query's budget, no body, nothing that could
+            # hide an escaped character
+            if end > n or mark >> 24 or hl != total - 4 or total < 5 or hl > _ROUTE_HEADER_BYTES:
                 break
             header = data[pos + 8 : end]
-            if b"\\" in header:
+            if b"\\" in header or over_header_budget(ROUTE_CODE, header, 0) is not None:
                 break
             frame = frame_answer(header)
             if frame is None:
                 break
+            size += len(frame)
             if first is None:
                 first = frame
             elif out is None:

@@ -1,9 +1,9 @@
 """A blocking remoting client, for commands that send a handful of requests and need no event loop.
 
-``mqadmin topicRoute`` sends one request; importing asyncio (and the ssl, logging and
-concurrent.futures it pulls in) took longer than the call itself. This client speaks the same frames
-(:mod:`mqadmin.protocol.frame`), raises the same errors (:mod:`mqadmin.remoting.errors`) with the
-same timeouts as :class:`mqadmin.remoting.client.RemotingClient`, over plain sockets:
+``mqadmin topicRoute`` sends one request; an event loop is more than it needs. This client drives
+the same sans-IO channel (:class:`mqadmin.protocol.channel.Channel`) as the asyncio connection, and
+raises the same errors (:mod:`mqadmin.remoting.errors`) with the same timeouts as
+:class:`mqadmin.remoting.client.RemotingClient`, over plain sockets:
 
 - a connect stops at ``connect_timeout`` (TLS handshake included), a call at its timeout counted
   from the connect's start, as there;
@@ -18,15 +18,18 @@ Calls from several threads at once are safe: each connection is used by one thre
 
 from __future__ import annotations
 
-import _socket
-import _thread
 import os
-import sys
+import re
+import socket
+import ssl as _ssl
+import threading
 import time
+from collections.abc import Awaitable, Callable, Container, Iterable
+from typing import TypeVar
 
-from mqadmin.protocol.command import FLAG_ONEWAY, FLAG_RESPONSE
+from mqadmin.protocol.channel import Answer, Broken, Channel, PeerRequest
+from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.frame import FrameDecoder, encode
 from mqadmin.remoting.errors import (
     RemoteCommandError,
     RemotingClosedError,
@@ -35,24 +38,13 @@ from mqadmin.remoting.errors import (
     RemotingTimeoutError,
 )
 
-# Start-up: ``socket`` (enum, selectors), ``ssl``, ``threading`` and ``re`` each cost a one-request
-# command more than its request. A plain connection is made with ``_socket`` (what ``socket`` wraps),
-# a lock is ``_thread``'s; ``socket`` and ``ssl`` are loaded for a TLS connection only.
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import ssl as _ssl
-    from collections.abc import Awaitable, Callable, Container, Iterable
-    from typing import TypeVar
-
-    from mqadmin.protocol.command import RemotingCommand
-
-    T = TypeVar("T")
+T = TypeVar("T")
 
 __all__ = ["BlockingClient", "host_name", "os_reason", "parse_addr", "run_sync"]
 
 _SUCCESS = 0
-_REQUEST_CODE_NOT_SUPPORTED = 3
 _READ = 65536
+_ERRNO = re.compile(r"\[Errno (\d+)\]")
 
 
 def parse_addr(addr: str) -> tuple[str, int]:
@@ -70,46 +62,21 @@ def parse_addr(addr: str) -> tuple[str, int]:
 
 def os_reason(exc: OSError) -> str:
     """The short reason for a failed connect: ``Connection refused`` rather than the OS call's wording."""
-    if isinstance(exc, _socket.gaierror) or _is_ssl_error(exc):
+    if isinstance(exc, socket.gaierror | _ssl.SSLError):
         return exc.strerror or str(exc)
     if exc.errno:
         return os.strerror(exc.errno)
     text = str(exc)
     # a name with several addresses (localhost: ::1 and 127.0.0.1) fails with one joined message
-    errnos = _errnos(text)
+    errnos = set(_ERRNO.findall(text))
     if len(errnos) == 1:
         return os.strerror(int(errnos.pop()))
     return text or type(exc).__name__
 
 
-def _errnos(text: str) -> set[str]:
-    r"""The N of every ``[Errno N]`` in ``text``: ``set(re.findall(r"\[Errno (\d+)\]", text))``
-    without ``re`` (``\d`` is a Unicode decimal digit, as ``str.isdecimal`` tells)."""
-    found: set[str] = set()
-    end = len(text)
-    at = text.find("[Errno ")
-    while at >= 0:
-        first = stop = at + 7
-        while stop < end and text[stop].isdecimal():
-            stop += 1
-        if stop > first and stop < end and text[stop] == "]":
-            found.add(text[first:stop])
-            at = text.find("[Errno ", stop + 1)
-        else:
-            at = text.find("[Errno ", at + 1)
-    return found
-
-
-def _is_ssl_error(exc: OSError) -> bool:
-    """Without importing ssl: an SSL error can only come from a process that loaded it."""
-    ssl = sys.modules.get("ssl")
-    return ssl is not None and isinstance(exc, ssl.SSLError)
-
-
 def _is_want_read(exc: OSError) -> bool:
     """A TLS socket with nothing to read yet (not an error; a TLS record may have been all there was)."""
-    ssl = sys.modules.get("ssl")
-    return ssl is not None and isinstance(exc, ssl.SSLWantReadError)
+    return isinstance(exc, _ssl.SSLWantReadError)
 
 
 def run_sync(awaitable: Awaitable[T]) -> T:
@@ -125,21 +92,20 @@ def run_sync(awaitable: Awaitable[T]) -> T:
     raise RuntimeError("a command run without an event loop awaited one")
 
 
-def _open_socket(host: str, port: int, timeout: float) -> _socket.socket:
+def _open_socket(host: str, port: int, timeout: float) -> socket.socket:
     """A connected TCP socket: each address of ``host`` in turn, all within ``timeout`` seconds.
 
-    ``socket.create_connection`` on ``_socket``: the same errors (ConnectionRefusedError,
-    TimeoutError, an OSError with its errno, or one naming every address's failure).
+    As ``socket.create_connection``, with the timeout shared by all the addresses: the same errors
+    (ConnectionRefusedError, TimeoutError, an OSError with its errno, or one naming every address's
+    failure).
     """
     deadline = time.monotonic() + timeout
     errors: list[OSError] = []
-    for family, kind, proto, _, sockaddr in _socket.getaddrinfo(
-        host_name(host), port, 0, _socket.SOCK_STREAM
-    ):
+    for family, kind, proto, _, sockaddr in socket.getaddrinfo(host_name(host), port, 0, socket.SOCK_STREAM):
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimeoutError
-        sock = _socket.socket(family, kind, proto)
+        sock = socket.socket(family, kind, proto)
         try:
             sock.settimeout(left)
             sock.connect(sockaddr)
@@ -150,7 +116,7 @@ def _open_socket(host: str, port: int, timeout: float) -> _socket.socket:
             sock.close()
             errors.append(e)
             continue
-        sock.setsockopt(_socket.IPPROTO_TCP, _socket.TCP_NODELAY, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         return sock
     if len(errors) == 1:
         raise errors[0]
@@ -173,17 +139,19 @@ def host_name(host: str) -> str | bytes:
     return name
 
 
-class _Channel:
-    """One connection: a socket, its frame decoder and the lock that gives it to one call at a time."""
+class _Connection:
+    """One connection: a socket, the protocol channel it drives, and the lock that gives it to one
+    call at a time."""
 
-    __slots__ = ("addr", "closed", "decoder", "lock", "sock")
+    __slots__ = ("addr", "broken_reason", "channel", "closed", "lock", "sock")
 
-    def __init__(self, addr: str, sock: _socket.socket) -> None:
+    def __init__(self, addr: str, sock: socket.socket) -> None:
         self.addr = addr
         self.sock = sock
-        self.decoder = FrameDecoder()
-        self.lock = _thread.allocate_lock()
+        self.channel = Channel()
+        self.lock = threading.Lock()
         self.closed = False
+        self.broken_reason = ""
 
     def close(self) -> None:
         self.closed = True
@@ -201,18 +169,19 @@ class _Channel:
                 data = sock.recv(_READ)
                 if not data:
                     return False
-                self._received(self.decoder.feed(data), None)
+                self._received(data, None)
+                if self.channel.broken:
+                    return False
         except BlockingIOError:
             return True
         except OSError as e:
             return _is_want_read(e)
-        except ProtocolError:
-            return False
 
     def exchange(self, cmd: RemotingCommand, timeout: float) -> RemotingCommand:
         """Write ``cmd`` and read frames until the one answering it; ``timeout`` counts from the write."""
+        channel = self.channel
         try:
-            data = encode(cmd)
+            data = channel.send_request(cmd)
         except ProtocolError as e:
             raise RemotingSendError(self.addr, str(e), cmd.code) from e
         sock = self.sock
@@ -220,6 +189,7 @@ class _Channel:
             sock.settimeout(timeout)
             sock.sendall(data)
         except TimeoutError:
+            channel.forget(cmd.opaque)
             raise RemotingTimeoutError(self.addr, timeout, cmd.code) from None
         except OSError as e:
             self.close()
@@ -227,40 +197,43 @@ class _Channel:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise RemotingTimeoutError(self.addr, timeout, cmd.code)
             try:
+                if left <= 0:
+                    raise TimeoutError
                 sock.settimeout(left)
                 data = sock.recv(_READ)
             except TimeoutError:
+                channel.forget(cmd.opaque)
                 raise RemotingTimeoutError(self.addr, timeout, cmd.code) from None
             except OSError as e:
                 self.close()
                 raise RemotingClosedError(self.addr, cmd.code, reason=str(e)) from None
             if not data:
-                mid = self.decoder.buffered > 0
+                mid = channel.buffered > 0
                 self.close()
                 raise RemotingClosedError(self.addr, cmd.code, mid_response=mid)
-            try:
-                frames = self.decoder.feed(data)
-            except ProtocolError as e:
+            answer = self._received(data, cmd.opaque)
+            if channel.broken:
                 self.close()
-                raise RemotingClosedError(self.addr, cmd.code, reason=f"malformed frame: {e}") from None
-            answer = self._received(frames, cmd.opaque)
+                reason = f"malformed frame: {self.broken_reason}"
+                raise RemotingClosedError(self.addr, cmd.code, reason=reason)
             if answer is not None:
                 return answer
 
-    def _received(self, frames: list[RemotingCommand], opaque: int | None) -> RemotingCommand | None:
-        """The response with ``opaque`` among ``frames``; the peer's requests are answered, as a
-        client without handlers answers them, and late responses to other calls are dropped."""
+    def _received(self, data: bytes, opaque: int | None) -> RemotingCommand | None:
+        """The answer with ``opaque`` among the events of ``data``; the peer's requests are answered
+        as a client without handlers answers them, late answers to other calls are dropped."""
         answer = None
-        for frame in frames:
-            if frame.flag & FLAG_RESPONSE:
-                if opaque is not None and frame.opaque == opaque and answer is None:
-                    answer = frame
-            elif not frame.flag & FLAG_ONEWAY:
-                remark = f" request type {frame.code} not supported"
-                self.sock.sendall(encode(frame.response(_REQUEST_CODE_NOT_SUPPORTED, remark)))
+        for event in self.channel.receive(data):
+            if isinstance(event, Answer):
+                if event.cmd.opaque == opaque:
+                    answer = event.cmd
+            elif isinstance(event, PeerRequest):
+                reply = self.channel.not_supported(event.cmd)
+                if reply is not None:
+                    self.sock.sendall(reply)
+            elif isinstance(event, Broken):
+                self.broken_reason = str(event.error)
         return answer
 
 
@@ -281,13 +254,13 @@ class BlockingClient:
         self.connect_timeout = connect_timeout
         self.rpc_hooks = list(rpc_hooks)
         self._ssl = ssl
-        self._channels: dict[str, _Channel] = {}
-        self._connecting: dict[str, _thread.LockType] = {}
-        self._lock = _thread.allocate_lock()
+        self._channels: dict[str, _Connection] = {}
+        self._connecting: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
         self._closed = False
 
     @property
-    def connections(self) -> dict[str, _Channel]:
+    def connections(self) -> dict[str, _Connection]:
         """Open connections by address (a copy)."""
         return {a: c for a, c in self._channels.items() if not c.closed}
 
@@ -345,13 +318,13 @@ class BlockingClient:
 
     # ------------------------------------------------------------------------------ connecting
 
-    def _channel(self, addr: str) -> tuple[_Channel, bool]:
+    def _channel(self, addr: str) -> tuple[_Connection, bool]:
         """The pooled connection to ``addr``, and whether it was opened for this call."""
         with self._lock:
             channel = self._channels.get(addr)
             if channel is not None:
                 return channel, False
-            lock = self._connecting.setdefault(addr, _thread.allocate_lock())
+            lock = self._connecting.setdefault(addr, threading.Lock())
         with lock:  # one connect per address: a second caller waits for it and shares it
             with self._lock:
                 channel = self._channels.get(addr)
@@ -362,13 +335,13 @@ class BlockingClient:
                 self._channels[addr] = channel
             return channel, True
 
-    def _drop(self, channel: _Channel) -> None:
+    def _drop(self, channel: _Connection) -> None:
         channel.close()
         with self._lock:
             if self._channels.get(channel.addr) is channel:
                 del self._channels[channel.addr]
 
-    def _connect(self, addr: str) -> _Channel:
+    def _connect(self, addr: str) -> _Connection:
         if self._closed:
             raise RemotingConnectError(addr, "client is closed")
         host, port = parse_addr(addr)
@@ -381,21 +354,17 @@ class BlockingClient:
             raise RemotingConnectError(addr, "timed out", timeout=self.connect_timeout) from None
         except OSError as e:
             raise RemotingConnectError(addr, os_reason(e)) from e
-        return _Channel(addr, sock)
+        return _Connection(addr, sock)
 
 
-def _handshake(ctx: _ssl.SSLContext, raw: _socket.socket, host: str, deadline: float) -> _ssl.SSLSocket:
-    """``raw`` over TLS by ``deadline``; a peer that hangs up meanwhile (a plain RocketMQ port reads
+def _handshake(ctx: _ssl.SSLContext, sock: socket.socket, host: str, deadline: float) -> _ssl.SSLSocket:
+    """``sock`` over TLS by ``deadline``; a peer that hangs up meanwhile (a plain RocketMQ port reads
     the hello as a frame too long and closes) is ConnectionResetError, as asyncio reports it."""
-    import socket  # TLS wraps a ``socket.socket``: only a TLS connection loads the module
-    import ssl
-
-    sock = socket.socket(raw.family, raw.type, raw.proto, raw.detach())
     try:
         sock.settimeout(max(deadline - time.monotonic(), 0.001))
         return ctx.wrap_socket(sock, server_hostname=host)
     except OSError as e:
         sock.close()
-        if isinstance(e, ConnectionError | ssl.SSLEOFError):
+        if isinstance(e, ConnectionError | _ssl.SSLEOFError):
             raise ConnectionResetError from None
         raise

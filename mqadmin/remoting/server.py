@@ -11,7 +11,8 @@ EMFILE and logs a traceback for each call. Here an accept failing for want of de
 stops accepting for :data:`ACCEPT_BACKOFF` seconds with one log line per interval; beyond
 ``max_connections`` (by default below ``RLIMIT_NOFILE``, so the process keeps descriptors for its
 files) new connections are accepted and closed at once; and unfinished frames of all connections
-together are capped by a :class:`PartialFrameBudget`. Open connections are served throughout.
+together are capped by a :class:`PartialFrameBudget`. Open connections are served throughout. Each
+connection's unsent answers are capped too (``output_budget``, see :mod:`mqadmin.remoting.connection`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ import ssl as _ssl
 from collections.abc import Callable
 from typing import Any
 
-from mqadmin.remoting.client import (
+from mqadmin.remoting.connection import (
+    DEFAULT_DRAIN_TIMEOUT,
+    DEFAULT_OUTPUT_BUDGET,
     CloseCallback,
     Connection,
     Handler,
@@ -68,7 +71,8 @@ class RemotingServer:
     ``on_connect`` and ``on_close`` callbacks get the :class:`Connection`; the name server uses
     ``on_close`` to drop the routes of a broker whose channel went away (Java's onChannelDestroy).
     ``max_connections`` None derives the cap from ``RLIMIT_NOFILE`` at :meth:`start`, 0 sets none;
-    ``partial_frame_budget`` caps the bytes of unfinished frames held for all peers together.
+    ``partial_frame_budget`` caps the bytes of unfinished frames held for all peers together;
+    ``output_budget`` the answers queued for one peer, which has ``drain_timeout`` s to take them.
     ``reuse_port`` sets SO_REUSEPORT, so several processes can accept on one port (the kernel
     spreads the connections over them).
     """
@@ -82,6 +86,8 @@ class RemotingServer:
         max_connections: int | None = None,
         partial_frame_budget: int = DEFAULT_PARTIAL_FRAME_BUDGET,
         reuse_port: bool = False,
+        output_budget: int = DEFAULT_OUTPUT_BUDGET,
+        drain_timeout: float = DEFAULT_DRAIN_TIMEOUT,
     ) -> None:
         self.handlers = HandlerTable()
         self.handlers.budgets = True  # every server of ours refuses a body over its declared budget
@@ -95,6 +101,8 @@ class RemotingServer:
         self._idle_timeout = idle_timeout
         self._backlog = backlog
         self._reuse_port = reuse_port
+        self._output_budget = output_budget
+        self._drain_timeout = drain_timeout
         self._max_connections = max_connections
         self._limit: int | None = None  # the cap in force, set at start
         self.frame_budget = PartialFrameBudget(partial_frame_budget)
@@ -301,6 +309,8 @@ class RemotingServer:
             pause_reading_on_backpressure=True,
             on_open=self._opened,
             frame_budget=self.frame_budget,
+            output_budget=self._output_budget,
+            drain_timeout=self._drain_timeout,
         )
         conn.on_close.append(self._closed)
         return conn

@@ -31,11 +31,11 @@ from mqadmin.protocol.channel import Answer, Broken, Channel, PeerRequest
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.remoting.errors import (
-    RemoteCommandError,
     RemotingClosedError,
     RemotingConnectError,
     RemotingSendError,
     RemotingTimeoutError,
+    accepted,
 )
 
 T = TypeVar("T")
@@ -300,12 +300,7 @@ class BlockingClient:
         ok_codes: Container[int] = (_SUCCESS,),
     ) -> RemotingCommand:
         """:meth:`invoke`, raising :class:`RemoteCommandError` unless the code is in ``ok_codes``."""
-        resp = self.invoke_blocking(addr, cmd, timeout)
-        if resp.code not in ok_codes:
-            raise RemoteCommandError(
-                addr, resp.code, resp.remark, cmd.code, version=resp.version, response=resp
-            )
-        return resp
+        return accepted(addr, cmd, self.invoke_blocking(addr, cmd, timeout), ok_codes)
 
     async def close(self) -> None:
         """Close every connection and refuse further calls."""

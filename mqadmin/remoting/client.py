@@ -30,9 +30,9 @@ from mqadmin.remoting.connection import (
     run_callbacks,
 )
 from mqadmin.remoting.errors import (
-    RemoteCommandError,
     RemotingConnectError,
     RemotingTimeoutError,
+    accepted,
 )
 
 __all__ = [
@@ -146,12 +146,7 @@ class RemotingClient:
         ok_codes: Container[int] = (_SUCCESS,),
     ) -> RemotingCommand:
         """:meth:`invoke`, raising :class:`RemoteCommandError` unless the code is in ``ok_codes``."""
-        resp = await self.invoke(addr, cmd, timeout)
-        if resp.code not in ok_codes:
-            raise RemoteCommandError(
-                addr, resp.code, resp.remark, cmd.code, version=resp.version, response=resp
-            )
-        return resp
+        return accepted(addr, cmd, await self.invoke(addr, cmd, timeout), ok_codes)
 
     async def invoke_oneway(self, addr: str, cmd: RemotingCommand) -> None:
         """Send ``cmd`` marked oneway; returns once it is handed to the socket (waits if backed up)."""

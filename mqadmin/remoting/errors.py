@@ -6,11 +6,10 @@ which name server or broker refused, timed out, hung up, or answered with an err
 
 from __future__ import annotations
 
-from mqadmin.protocol.codes import request_name, response_name
+from collections.abc import Container
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.protocol.command import RemotingCommand
+from mqadmin.protocol.codes import request_name, response_name
+from mqadmin.protocol.command import RemotingCommand
 
 __all__ = [
     "RemoteCommandError",
@@ -19,6 +18,7 @@ __all__ = [
     "RemotingError",
     "RemotingSendError",
     "RemotingTimeoutError",
+    "accepted",
 ]
 
 
@@ -147,3 +147,14 @@ class RemoteCommandError(RemotingError):
         if remark:
             message += f": {_one_line(remark)}"
         super().__init__(addr, message)
+
+
+def accepted(
+    addr: str, request: RemotingCommand, response: RemotingCommand, ok_codes: Container[int]
+) -> RemotingCommand:
+    """``response`` when its code is in ``ok_codes``, else the :class:`RemoteCommandError` saying so."""
+    if response.code not in ok_codes:
+        raise RemoteCommandError(
+            addr, response.code, response.remark, request.code, version=response.version, response=response
+        )
+    return response

@@ -8,11 +8,16 @@ route is sent as a Java producer sends it (through ``TBW102``: created where the
 
 Each task sends its rows in SEND_BATCH_MESSAGE requests of up to ``batchSize`` messages per queue
 (one SEND_MESSAGE_V2 for a message with a delay level, which a batch may not hold), at most
-``maxInFlight`` requests at once, retrying an answer Java's producer retries (and a lost
-connection) up to ``retries`` times. A task that fails is run again by Spark, and a micro-batch
-that fails is replayed: messages may then be stored twice. Every message carries a ``UNIQ_KEY``
-made from (query id, batch id, partition, row number), so a replay writes the same keys and a
-consumer can drop the duplicates (the key is the ``msg_id`` the ``rocketmq`` source reads).
+``maxInFlight`` requests at once, retrying an answer Java's producer retries (SYSTEM_ERROR 1,
+SYSTEM_BUSY 2, SERVICE_NOT_AVAILABLE 14, TOPIC_NOT_EXIST 17, ...), no answer in ``timeout`` and a
+lost connection up to ``retries`` times, after a growing pause; then the task fails with a
+:class:`SinkError` naming the topic, the queue, the broker and its last answer (an answer no retry
+changes fails at once). What a broker acknowledged is stored; a request it stored but could not
+acknowledge (it died, or the answer came too late) is sent again. A task that fails is run again by
+Spark, and a micro-batch that fails is replayed: messages may then be stored twice. Every message
+carries a ``UNIQ_KEY`` made from (query id, batch id, partition, row number), so a replay writes
+the same keys and a consumer can drop the duplicates (the key is the ``msg_id`` the ``rocketmq``
+source reads).
 """
 
 from __future__ import annotations
@@ -47,8 +52,8 @@ if TYPE_CHECKING:
     from pyspark.sql.types import StructType
 
 __all__ = [
-    "RocketMQBatchWriter", "RocketMQStreamWriter", "SinkOptions", "SinkSent", "key_prefix", "send_rows",
-    "uniq_key",
+    "RocketMQBatchWriter", "RocketMQStreamWriter", "SinkError", "SinkOptions", "SinkSent", "key_prefix",
+    "send_rows", "uniq_key",
 ]  # fmt: skip
 
 log = logging.getLogger(__name__)
@@ -68,6 +73,10 @@ _COLUMNS = {
     "queueId": ("int", "bigint", "smallint", "tinyint"),
     "delayLevel": ("int", "bigint", "smallint", "tinyint"),
 }
+
+
+class SinkError(RuntimeError):
+    """Messages the sink could not have stored: the retries are spent, or the answer is lasting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +195,9 @@ class _Send:
         if self.errors:
             raise self.errors[0]
         await self.gate.acquire()
+        if self.errors:  # one failed while this waited for its place: send no more
+            self.gate.release()
+            raise self.errors[0]
         task = asyncio.ensure_future(self._send(msgs, queue))
         self.tasks.add(task)
         task.add_done_callback(self._done)
@@ -197,7 +209,8 @@ class _Send:
             self.errors.append(task.exception())  # type: ignore[arg-type]
 
     async def _send(self, msgs: list[Message], queue: MessageQueue) -> None:
-        for attempt in range(self.options.retries + 1):
+        tries = self.options.retries + 1
+        for attempt in range(tries):
             self.requests += 1
             try:
                 if len(msgs) == 1:
@@ -206,13 +219,23 @@ class _Send:
                     await self.producer.send_batch(msgs, queue)
                 return
             except RemoteCommandError as e:
-                if e.code not in RETRY_CODES or attempt == self.options.retries:
-                    raise
-            except (TimeoutError, RemotingError):
+                if e.code not in RETRY_CODES:
+                    raise self._failed(msgs, queue, attempt + 1, e) from None
                 if attempt == self.options.retries:
-                    raise
+                    raise self._failed(msgs, queue, tries, e) from None
+            except (TimeoutError, RemotingError) as e:
+                if attempt == self.options.retries:
+                    raise self._failed(msgs, queue, tries, e) from None
             self.retried += 1
             await asyncio.sleep(min(0.05 * 2**attempt, 1.0))
+
+    @staticmethod
+    def _failed(msgs: list[Message], queue: MessageQueue, tries: int, e: BaseException) -> SinkError:
+        what = str(e) or f"no answer ({type(e).__name__})"
+        return SinkError(
+            f"rocketmq sink: {len(msgs)} message(s) to {queue.topic} {queue.broker_name}:{queue.queue_id} "
+            f"not stored after {tries} attempt(s): {what}"
+        )
 
     async def finish(self) -> None:
         while self.tasks:

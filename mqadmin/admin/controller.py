@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from mqadmin.admin.brokers import check_cluster_name
 from mqadmin.admin.core import AdminCore
@@ -44,7 +45,24 @@ from mqadmin.protocol.headers.controller import (
 )
 from mqadmin.protocol.headers.namesrv import broker_addr_refusal
 
-__all__ = ["ControllerOps", "check_controller_addr"]
+__all__ = ["ControllerConfigAnswer", "ControllerOps", "check_controller_addr", "config_settings"]
+
+
+@dataclass(frozen=True, slots=True)
+class ControllerConfigAnswer:
+    """A controller's settings, and the warning its answer carried (ours, when it checks no
+    signature: the remark of a successful GET_CONTROLLER_CONFIG, which Java's tool does not read)."""
+
+    settings: dict[str, str]
+    warning: str | None = None
+
+
+def config_settings(
+    answers: FanOutResult[str, ControllerConfigAnswer],
+) -> FanOutResult[str, dict[str, str]]:
+    """The settings of each answer, the failures as they were."""
+    settings = {addr: answer.settings for addr, answer in answers.results.items()}
+    return FanOutResult(settings, answers.errors, answers.order)
 
 
 def check_controller_addr(addr: str) -> str:
@@ -168,14 +186,20 @@ class ControllerOps(Family):
 
     async def get_controller_config(self, addrs: Iterable[str]) -> FanOutResult[str, dict[str, str]]:
         """GET_CONTROLLER_CONFIG from each controller: its settings in the order sent."""
+        return config_settings(await self.get_controller_config_answers(addrs))
+
+    async def get_controller_config_answers(
+        self, addrs: Iterable[str]
+    ) -> FanOutResult[str, ControllerConfigAnswer]:
+        """GET_CONTROLLER_CONFIG from each controller: its settings and what it warns of."""
         from mqadmin.protocol.bodies.properties import string_to_properties
 
         targets = [check_controller_addr(a) for a in addrs]
 
-        async def one(addr: str) -> dict[str, str]:
+        async def one(addr: str) -> ControllerConfigAnswer:
             resp = await self.core.invoke(addr, RequestCode.GET_CONTROLLER_CONFIG)
             with bad_response(addr, "controller config"):
-                return string_to_properties(resp.body or b"")
+                return ControllerConfigAnswer(string_to_properties(resp.body or b""), resp.remark or None)
 
         return await self.core.fan_out(targets, one, code=RequestCode.GET_CONTROLLER_CONFIG)
 

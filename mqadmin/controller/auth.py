@@ -29,6 +29,10 @@ A file that cannot be read, an account ACL 1.0 would refuse (a key of 6 characte
 admin account, or ``controllerAuth=true`` without a file stops the start: a controller must not come
 up open when its operator meant it closed. The file is read at start.
 
+Open is Java's default and stays ours, but never silently: an open controller says so in one
+warning line at start and in the remark of its GET_CONTROLLER_CONFIG answer
+(:data:`OPEN_WARNING`), which ``mqadmin getControllerConfig`` prints on stderr.
+
 The server holds every body to its code's declared budget first; the credentials are checked next,
 before anything of the request is parsed.
 """
@@ -49,6 +53,7 @@ from mqadmin.protocol.requests import declared
 __all__ = [
     "ACL_FILE_KEY",
     "AUTH_KEY",
+    "OPEN_WARNING",
     "ControllerAuth",
     "ControllerAuthError",
     "Refusal",
@@ -57,6 +62,11 @@ __all__ = [
 
 AUTH_KEY = "controllerAuth"
 ACL_FILE_KEY = "controllerAclFile"
+OPEN_WARNING = (
+    "the embedded controller checks no signature (as Java's): anyone who reaches its port can elect "
+    f"masters and change replicas; name admin accounts in {ACL_FILE_KEY} to require signed requests"
+)
+"""What an open controller says at start and with its config."""
 _MIN_KEY_LENGTH = 6
 """ACL 1.0 refuses keys of 6 characters or less (``PlainPermissionManager``)."""
 
@@ -93,6 +103,11 @@ class ControllerAuth:
         if not accounts:
             raise ControllerAuthError(f"{ACL_FILE_KEY} {path}: no account with admin: true")
         return cls(True, accounts)
+
+    @property
+    def warning(self) -> str | None:
+        """:data:`OPEN_WARNING` when anyone may send controller requests, else None."""
+        return None if self.enabled else OPEN_WARNING
 
     def refusal(self, req: RemotingCommand) -> Refusal | None:
         """Why ``req`` is not an admin account's (NO_PERMISSION and a remark), or None (auth off too)."""

@@ -121,7 +121,9 @@ class ControllerProcessor:
         either cannot be used)."""
         self.auth = ControllerAuth.from_properties(self._file_properties)
         self.store.load()
-        if self.auth.enabled:
+        if self.auth.warning is not None:
+            log.warning("controller: %s", self.auth.warning)
+        else:
             n = len(self.auth.accounts)
             log.info(
                 "controller: controllerAuth on, requests must be signed by one of %d admin account(s)", n
@@ -644,7 +646,7 @@ class ControllerProcessor:
 
     def get_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         text = self.configuration.format()
-        return req.response(RC.SUCCESS, None, None, text.encode("utf-8") if text else None)
+        return req.response(RC.SUCCESS, self.auth.warning, None, text.encode("utf-8") if text else None)
 
     def update_config(self, conn: Connection, req: RemotingCommand) -> RemotingCommand:
         _peer_log.log(logging.INFO, "config call", "controller updateConfig called by %s", conn.addr)

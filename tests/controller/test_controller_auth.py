@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from mqadmin.controller.auth import ControllerAuth, ControllerAuthError
+from mqadmin.controller.auth import OPEN_WARNING, ControllerAuth, ControllerAuthError
 from mqadmin.localcluster import mqadmin_argv
 from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
 from mqadmin.namesrv.server import NamesrvController
@@ -458,6 +458,41 @@ def test_a_name_server_with_an_unusable_acl_file_does_not_start(tmp_path: Path) 
 
 
 # ---------------------------------------------------------------------------------- real processes
+
+
+def test_an_open_controller_says_so_at_start_and_with_its_config(tmp_path: Path) -> None:
+    """Open is Java's default and stays ours, said out loud: one warning line at start (log and
+    stderr) and on the stderr of getControllerConfig, whose output stays the settings; a controller
+    with admin accounts warns of neither."""
+    env = clean_env(tmp_path / "home", tmp_path / "cfg")
+    opened = ControllerNameServer(tmp_path / "open")
+    closed = None
+    try:
+        closed = ControllerNameServer(tmp_path / "closed", controllerAclFile=acl_file(tmp_path))
+        assert opened.stderr_path is not None and closed.stderr_path is not None
+        for text in (opened.log(), opened.stderr_path.read_text()):
+            lines = [ln for ln in text.splitlines() if OPEN_WARNING in ln]
+            assert len(lines) == 1 and "WARN" in lines[0], text
+        assert OPEN_WARNING not in closed.log() + closed.stderr_path.read_text()
+
+        warned = f"mqadmin getControllerConfig: warning: controller {opened.addr}: {OPEN_WARNING}\n"
+        r = run_mqadmin(["getControllerConfig", "-a", opened.addr], env, timeout=60)
+        assert (r.code, r.err) == (0, warned), r.err
+        assert r.out.startswith(f"============{opened.addr}============\n")
+        assert f"{'controllerType':<50s}=  DLedger\n" in r.out and OPEN_WARNING not in r.out
+        r = run_mqadmin(["getControllerConfig", "-a", opened.addr, "--json"], env, timeout=60)
+        assert (r.code, r.err) == (0, warned), r.err
+        assert json.loads(r.out)[opened.addr]["controllerType"] == "DLedger"
+
+        keys = ["--access-key", ADMIN[0], "--secret-key", ADMIN[1]]
+        r = run_mqadmin(["getControllerConfig", "-a", closed.addr, *keys], env, timeout=60)
+        assert (r.code, r.err) == (0, ""), r.err
+        assert f"{'controllerType':<50s}=  DLedger\n" in r.out
+    finally:
+        opened.stop()
+        if closed is not None:
+            closed.stop()
+
 
 
 def test_a_broker_with_inner_credentials_joins_a_secured_controller(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from mqadmin.admin.controller import config_settings
 from mqadmin.cli.brokertargets import master_addrs
 from mqadmin.cli.command import Invocation, java_command, once
 from mqadmin.cli.errors import CommandError
@@ -353,7 +354,11 @@ async def get_controller_config(inv: Invocation, controller_address: str) -> Non
     controllers = _controllers(controller_address)
     if not controllers:
         raise CommandError("-a names no controller", ExitCode.USAGE)
-    emit_server_configs(inv, await inv.admin.controller.get_controller_config(controllers))
+    answers = await inv.admin.controller.get_controller_config_answers(controllers)
+    for addr, answer in answers.results.items():
+        if answer.warning:
+            inv.warn(f"controller {addr}: {answer.warning}")
+    emit_server_configs(inv, config_settings(answers))
 
 
 @java_command(

@@ -101,8 +101,10 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
             ) from None
     if timeout is None:
         timeout = DEFAULT_TIMEOUT
-    if not timeout > 0:
-        raise SettingsError(f"the timeout must be a positive number of seconds, not {timeout:g}")
+    if not timeout > 0:  # a value no call can wait for: nothing is sent
+        raise CommandError(
+            f"the timeout must be a positive number of seconds, not {timeout:g}", ExitCode.USAGE
+        )
 
     tls = common.tls
     if tls is None and ctx is not None and ctx.tls:

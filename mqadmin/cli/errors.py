@@ -202,10 +202,14 @@ def malformed_addr(addr: str) -> str | None:
     return None
 
 
-def _is_message_not_found(exc: BaseException) -> bool:
-    """A MessageNotFoundError, without importing the message module for commands that never do."""
+def _is_not_found_error(exc: BaseException) -> bool:
+    """A MessageNotFoundError or a ClusterNotFoundError, without importing their modules for
+    commands that never do."""
     messages = sys.modules.get("mqadmin.admin.messages")
-    return messages is not None and isinstance(exc, messages.MessageNotFoundError)
+    brokers = sys.modules.get("mqadmin.admin.brokers")
+    return (messages is not None and isinstance(exc, messages.MessageNotFoundError)) or (
+        brokers is not None and isinstance(exc, brokers.ClusterNotFoundError)
+    )
 
 
 def _with_hint(message: str, hint: str) -> str:
@@ -343,7 +347,7 @@ def _describe(exc: BaseException, settings: AdminSettings | None) -> ErrorReport
         return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "settings")
     if isinstance(exc, HeaderError):  # a name or number refused before anything was sent
         return ErrorReport(ExitCode.USAGE, one_line(exc.remark), "usage")
-    if _is_message_not_found(exc):
+    if _is_not_found_error(exc):
         return ErrorReport(ExitCode.NOT_FOUND, one_line(str(exc)), "notFound")
     if isinstance(exc, AdminError | ProtocolError):
         return ErrorReport(ExitCode.ERROR, one_line(str(exc)), "response")

@@ -46,7 +46,7 @@ def test_broker_status_by_broker_and_by_cluster(cluster: Cluster) -> None:
     assert stats["endTransactionQueueSize"] == 0 and {"put10sTps", "put1mTps", "put10mTps"} <= set(stats)
     assert len(stats) >= len(keys)
 
-    for args, code in ((("-c", "NoSuchCluster"), 1), (("-b", "127.0.0.1:1"), 4), ((), 2)):
+    for args, code in ((("-c", "NoSuchCluster"), 7), (("-b", "127.0.0.1:1"), 4), ((), 2)):
         r = cluster.mqadmin("brokerStatus", *args)
         assert (r.code, r.out) == (code, ""), (args, r.err)
 
@@ -101,7 +101,7 @@ def test_broker_config_bad_input(cluster: Cluster) -> None:
     cases = [
         (("updateBrokerConfig", "-b", addr, "-k", "brokerPermission", "-v", "9"), 2, "invalid"),
         (("updateBrokerConfig", "-k", "a", "-v", "b"), 2, "-b ADDR or the cluster with -c"),
-        (("updateBrokerConfig", "-c", "Nope", "-k", "a", "-v", "b"), 1, "cluster 'Nope' not found"),
+        (("updateBrokerConfig", "-c", "Nope", "-k", "a", "-v", "b"), 7, "cluster 'Nope' not found"),
         (("getBrokerConfig",), 2, "-b ADDR"),
         (("updateBrokerConfig", "-b", addr, "-k", "brokerConfigPath", "-v", "/x"), 3, "black list"),
     ]
@@ -129,7 +129,7 @@ def test_housekeeping_requests(cluster: Cluster) -> None:
         item = {**who, "addr": cluster.broker_addr, "ok": True}
         assert doc == {"apiVersion": "mqadmin/v1", "result": True, "brokers": [item]}
         r = cluster.mqadmin(name, "-c", "NoSuchCluster")
-        assert (r.code, r.out) == (1, "") and one_error_line(r.err)
+        assert (r.code, r.out) == (7, "") and one_error_line(r.err)
         r = cluster.mqadmin(name, "-b", "127.0.0.1:1")
         assert (r.code, r.out) == (4, "false") and one_error_line(r.err)
 

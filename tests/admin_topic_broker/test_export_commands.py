@@ -153,7 +153,7 @@ def test_export_configs(cluster: Cluster, out_dir: Path) -> None:
     assert text.startswith('{\n\t"clusterScale":{\n\t\t"namesrvSize":1,\n')
 
     r = cluster.mqadmin("exportConfigs", "-c", "NoSuchCluster", "-f", str(out_dir / "x"))
-    assert (r.code, r.out) == (1, "") and not (out_dir / "x").exists()
+    assert (r.code, r.out) == (7, "") and not (out_dir / "x").exists()
 
 
 def test_export_metrics_with_a_consumer_online(s35_state: Cluster, out_dir: Path) -> None:

@@ -116,7 +116,7 @@ def test_update_topic_bad_input(cluster: Cluster) -> None:
         (("-c", "DefaultCluster", "-t", "Bad1", "-r", "x"), 2, "-r takes a whole number"),
         (("-c", "DefaultCluster", "-t", "Bad2", "-p", "9"), 2, "topicPermission value: 9 is invalid."),
         (("-c", "DefaultCluster", "-t", "Bad3", "-a", "k=v"), 2, "add/alter attribute format is wrong"),
-        (("-c", "NoSuchCluster", "-t", "Bad4"), 1, "cluster 'NoSuchCluster' not found"),
+        (("-c", "NoSuchCluster", "-t", "Bad4"), 7, "cluster 'NoSuchCluster' not found"),
         (("-b", cluster.broker_addr, "-c", "DefaultCluster", "-t", "Bad5"), 2, "has already been selected"),
         (("-t", "Bad6"), 2, "Missing required option"),
     ]
@@ -191,7 +191,7 @@ def test_delete_topic_from_brokers_and_name_servers(cluster: Cluster) -> None:
     assert no_route(cluster, "Doomed")
 
     r = cluster.mqadmin("deleteTopic", "-c", "NoSuchCluster", "-t", "Doomed")
-    assert (r.code, r.out) == (1, "") and one_error_line(r.err)
+    assert (r.code, r.out) == (7, "") and one_error_line(r.err)
 
 
 # ------------------------------------------------------------------------------------- updateTopicPerm

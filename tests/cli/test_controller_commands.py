@@ -163,7 +163,7 @@ def test_controller_config_round_trip(mqadmin: Run, ctl: ControllerNameServer) -
 def test_hostile_command_lines(mqadmin: Run, ctl: ControllerNameServer) -> None:
     cases: list[tuple[list[str], int]] = [
         (["getSyncStateSet", "-a", ctl.addr, "-b", "nobody"], 7),  # no such broker set
-        (["getSyncStateSet", "-a", ctl.addr, "-c", "NoCluster", "-n", ctl.addr], 1),  # no such cluster
+        (["getSyncStateSet", "-a", ctl.addr, "-c", "NoCluster", "-n", ctl.addr], 7),  # no such cluster
         (["getSyncStateSet", "-a", ctl.addr], 2),  # neither -b nor -c
         (["getControllerMetaData", "-a", "nohost"], 2),  # not host:port
         (["getControllerMetaData", "-a", "127.0.0.1:1"], 4),  # nobody listens

@@ -1,12 +1,14 @@
 """``mqadmin schema [COMMAND]``: the JSON Schema of a command's ``--json`` document, or the list.
 
 Without a command: the convention (``common``) and every command that has a schema, one a line.
-``mqadmin schema common`` is the convention itself; ``--all`` prints every schema as one JSON
-object keyed by name (to save them in one go).
+``mqadmin schema common`` is the convention itself; a command's schema is printed self-contained
+(the convention bundled in, the error document allowed); ``--all`` prints every schema so as one
+JSON object keyed by name (a registry to save in one go).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -30,9 +32,7 @@ def schema_command(command: str | None, all_schemas: bool) -> None:
     from mqadmin.cli.registry import lookup
 
     if all_schemas:
-        import json
-
-        bundle = {n: schemas.load(n) for n in schemas.names()}
+        bundle = {n: schemas.published(n) for n in schemas.names()}
         _write(json.dumps(bundle, ensure_ascii=False, indent=2) + "\n")
         return
     if not command:
@@ -41,7 +41,7 @@ def schema_command(command: str | None, all_schemas: bool) -> None:
     entry = lookup(command)
     name = entry.name if entry is not None else command
     try:
-        _write(schemas.text(name))
+        _write(json.dumps(schemas.published(name), ensure_ascii=False, indent=2) + "\n")
     except KeyError:
         raise click.UsageError(
             f"no schema for {command!r}: 'mqadmin schema' lists the commands that have one"

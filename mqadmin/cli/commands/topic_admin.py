@@ -355,10 +355,11 @@ class TopicDeleted(Record, Result):
     json_doc=f'{{"topic": str, "cluster": str, "brokers": {TARGETS_DOC}, "nameServers": {TARGETS_DOC}, '
     '"errors": [...]?} (nameServers is empty when a broker failed: the name servers are then left '
     "alone)",
-    epilog="A topic that neither a master of the cluster nor the name servers' route has is deleted as "
-    "the Java tool does (its lines are printed), and the exit code is 7. --dry-run lists, per master and "
-    "name server, what would be deleted (with --json: dryRun, exists and a plan of {role, addr, action, "
-    "changes}). On a terminal the plan is shown and confirmed first (--yes does not ask).",
+    epilog="A topic that neither a master of the cluster nor the name servers' route has is left "
+    "alone: one line on stderr says so and the exit code is 7 (the Java tool prints success). --dry-run "
+    "lists, per master and name server, what would be deleted (with --json: dryRun, exists and a plan "
+    "of {role, addr, action, changes}). On a terminal the plan is shown and confirmed first (--yes "
+    "does not ask).",
     own=safety_options(),
 )
 async def delete_topic(
@@ -380,8 +381,9 @@ async def delete_topic(
         doc["nameServers"] = [{"addr": a, "ok": None} for a in namesrvs]
         show_plan(inv, title, steps, doc)
         return not_found(inv, missing) if exists is False else None
-    if exists is not False:
-        confirm(title, steps, yes)
+    if exists is False:  # nothing to delete: no "success" line, the one line that says why
+        raise CommandError(missing, ExitCode.NOT_FOUND)
+    confirm(title, steps, yes)
     _, brokers = await inv.on_each(masters, lambda a: admin.topics.delete_topic_in_broker(a, t))
     name_servers: list[dict[str, Any]] = []
     if all_ok(brokers):
@@ -389,7 +391,7 @@ async def delete_topic(
             namesrvs, lambda a: admin.topics.delete_topic_in_namesrv(a, t, cluster)
         )
     inv.out.emit(TopicDeleted(t, cluster, brokers, name_servers, inv.error_list()))
-    return not_found(inv, missing) if exists is False and not inv.failures else None
+    return None
 
 
 async def _delete_topic_plan(

@@ -5,6 +5,7 @@ housekeeping (306, 316, 329) and consume-queue inspection (321).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Coroutine
 from typing import Any
@@ -159,7 +160,7 @@ class TopicAdminProcessor:
         tc = self.topics.get(topic)
         if tc is None:
             return answer(cmd, ResponseCode.TOPIC_NOT_EXIST, f"No topic in this broker. topic: {topic}")
-        out = tc.with_(attributes={})
+        out = dataclasses.replace(tc, attributes={})
         mapping = self.topics.mappings.get(topic) if hdr.lo else None
         if mapping is not None:  # a static topic asked with lo=true: TopicConfigAndQueueMapping
             body = TopicConfigAndQueueMapping(out, mapping).encode()

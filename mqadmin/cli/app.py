@@ -7,6 +7,7 @@ usage line; everything else is the command's own exit code (see :mod:`mqadmin.cl
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import Any, NoReturn
@@ -14,9 +15,15 @@ from typing import Any, NoReturn
 import click
 
 from mqadmin import __version__
+from mqadmin.cli.clickcommand import click_command
+from mqadmin.cli.command import CommandSpec
 from mqadmin.cli.common import common_options, common_values
+from mqadmin.cli.completion import command_items, register_shells
 from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.javahelp import render_extra_options
+from mqadmin.cli.ownhelp import use_own_style
 from mqadmin.cli.registry import COMMANDS, FAMILIES, FAMILY_TITLES, CommandEntry, defined, lookup
+from mqadmin.cli.suggest import no_such_command
 
 __all__ = ["cli", "load_command", "run", "top_help"]
 
@@ -25,7 +32,6 @@ _NAME_WIDTH = 35
 
 def top_help() -> str:
     """The command list, grouped by family, in the Java tool's ``   %-35s %s`` layout."""
-    from mqadmin.cli.javahelp import render_extra_options
 
     lines = [
         "usage: mqadmin <command> [options]",
@@ -54,12 +60,9 @@ def top_help() -> str:
 def load_command(entry: CommandEntry) -> click.Command:
     """The click command of a registry entry: its module imported, the command it defined under that
     name (made from its declaration, for a Java sub-command)."""
-    from mqadmin.cli.command import CommandSpec
 
     cmd = defined(entry)
     if isinstance(cmd, CommandSpec):
-        from mqadmin.cli.clickcommand import click_command
-
         return click_command(cmd)
     if not isinstance(cmd, click.Command):
         raise RuntimeError(f"command module {entry.module} does not define {entry.name}")
@@ -78,8 +81,6 @@ class LazyGroup(click.Group):
             return None
         cmd = load_command(entry)
         if not entry.java:
-            from mqadmin.cli.ownhelp import use_own_style
-
             use_own_style(cmd)
         return cmd
 
@@ -88,8 +89,6 @@ class LazyGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if name and not name.startswith("-") and lookup(name) is None and not ctx.resilient_parsing:
-            from mqadmin.cli.suggest import no_such_command
-
             raise click.UsageError(no_such_command(name), ctx)
         _, cmd, rest = super().resolve_command(ctx, args)
         return (cmd.name if cmd is not None else None), cmd, rest
@@ -102,7 +101,6 @@ class LazyGroup(click.Group):
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list[Any]:
         """Command names with their summaries from the registry (importing no command), else options."""
-        from mqadmin.cli.completion import command_items
 
         if incomplete.startswith("-"):
             return super().shell_complete(ctx, incomplete)
@@ -155,16 +153,12 @@ def usage_error_line(e: click.UsageError, args: list[str]) -> str:
 def run(args: list[str]) -> NoReturn:
     """``mqadmin ARGS``, parsed by click, run, and exited with its code."""
     if "_MQADMIN_COMPLETE" in os.environ:  # a TAB in a shell that loaded our completion script
-        from mqadmin.cli.completion import register_shells
-
         register_shells()
     try:
         rv = cli.main(args, prog_name="mqadmin", standalone_mode=False)
     except click.UsageError as e:
         click.echo(usage_error_line(e, args), err=True)
         if _json_requested(args):
-            import json
-
             doc = {"error": {"kind": "usage", "exitCode": int(ExitCode.USAGE), "message": e.format_message()}}
             sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         sys.exit(ExitCode.USAGE)

@@ -6,18 +6,15 @@ one broker to another (the ``-b``/``-c`` group and members themselves: :mod:`mqa
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
 from mqadmin.cli.brokertargets import all_members, change_each, target_opts
+from mqadmin.cli.command import Invocation
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-    from typing import Any, TypeVar
-
-    from mqadmin.cli.command import Invocation
-
-    T = TypeVar("T")
+T = TypeVar("T")
 
 __all__ = [
     "change",

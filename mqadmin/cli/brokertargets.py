@@ -6,16 +6,13 @@ master-to-slaves map with Java's ``============`` banners).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqadmin.cli.command import Invocation
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.results import Errors, Result, with_errors
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-    from typing import Any
-
-    from mqadmin.cli.command import Invocation
 
 __all__ = [
     "BROKERS_DOC",
@@ -69,26 +66,16 @@ async def change_each(
     inv.out.emit(Changed(rows, line, data, tail, inv.error_list()))
 
 
-class Changed(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class Changed(Result):
     """What :func:`change_each` answers: ``line % addr`` per broker that took the change, then
     ``tail`` when any did; the document is the command's ``doc`` with the ``brokers`` rows."""
 
-    __slots__ = ("brokers", "doc", "errors", "line", "tail")
-    __match_args__ = ("brokers", "line", "doc", "tail", "errors")
-
-    def __init__(
-        self,
-        brokers: list[dict[str, Any]],
-        line: str,
-        doc: dict[str, Any],
-        tail: str = "",
-        errors: Errors | None = None,
-    ) -> None:
-        self.brokers = brokers
-        self.line = line
-        self.doc = doc
-        self.tail = tail
-        self.errors: Errors = [] if errors is None else errors
+    brokers: list[dict[str, Any]]
+    line: str
+    doc: dict[str, Any]
+    tail: str = ""
+    errors: Errors = field(default_factory=list)
 
     def text(self) -> str:
         done = [self.line % r["addr"] for r in self.brokers if r["ok"]]
@@ -98,11 +85,9 @@ class Changed(FrozenRecord, Result):
         return with_errors({**self.doc, "brokers": self.brokers}, self.errors)
 
 
-class Member(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Member:
     """One broker of :func:`bannered_members`."""
-
-    __slots__ = ("addr", "banner", "master", "role")
-    __match_args__ = ("addr", "role", "master", "banner")
 
     addr: str
     """The address; ``NO_MASTER`` (:mod:`mqadmin.admin.brokers`) for a group that has no master."""
@@ -112,12 +97,6 @@ class Member(FrozenRecord):
     """A slave's master."""
     banner: str
     """The line Java prints above its answer: ``============ADDR============`` and a line end."""
-
-    def __init__(self, addr: str, role: str, master: str | None, banner: str) -> None:
-        self.addr = addr
-        self.role = role
-        self.master = master
-        self.banner = banner
 
     def row(self, answer: dict[str, Any]) -> dict[str, Any]:
         """The JSON row: addr, role, master (of a slave), then what :meth:`Invocation.on_each` said."""

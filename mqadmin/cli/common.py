@@ -7,16 +7,15 @@ command are made from that table (:func:`common_options`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from mqadmin.cli.errors import CommandError
+from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.output import FORMATS
-from mqadmin.record import FrozenRecord, Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    import click
-
-    from mqadmin.cli.tablelayout import TableView
+from mqadmin.cli.tablelayout import TableView
 
 __all__ = [
     "COMMON",
@@ -28,55 +27,31 @@ __all__ = [
     "WATCH_PARAM",
     "CommonValues",
     "OurOpt",
+    "WatchSpec",
+    "check_count",
     "common_options",
     "common_values",
     "context_names",
     "deadline_option",
+    "pop_watch",
 ]
 
 
-class CommonValues(Record):
+@dataclass(slots=True)
+class CommonValues:
     """The options every command shares (given on the command or before it)."""
 
-    __slots__ = (
-        "access_key",
-        "context",
-        "deadline",
-        "debug",
-        "no_headers",
-        "output",
-        "secret_key",
-        "sort_by",
-        "timeout",
-        "tls",
-        "wide",
-    )
-
-    def __init__(
-        self,
-        context: str | None = None,
-        timeout: float | None = None,
-        output: str = "text",
-        access_key: str | None = None,
-        secret_key: str | None = None,
-        tls: bool | None = None,
-        debug: bool = False,
-        deadline: float | None = None,
-        wide: bool = False,
-        sort_by: str | None = None,
-        no_headers: bool = False,
-    ) -> None:
-        self.context = context
-        self.timeout = timeout
-        self.output = output
-        self.access_key = access_key
-        self.secret_key = secret_key
-        self.tls = tls
-        self.debug = debug
-        self.deadline = deadline
-        self.wide = wide
-        self.sort_by = sort_by
-        self.no_headers = no_headers
+    context: str | None = None
+    timeout: float | None = None
+    output: str = "text"
+    access_key: str | None = None
+    secret_key: str | None = None
+    tls: bool | None = None
+    debug: bool = False
+    deadline: float | None = None
+    wide: bool = False
+    sort_by: str | None = None
+    no_headers: bool = False
 
     @property
     def view(self) -> TableView | None:
@@ -90,7 +65,8 @@ class CommonValues(Record):
         return TableView(wide=self.wide, sort_by=cols, headers=not self.no_headers)
 
 
-class OurOpt(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class OurOpt:
     """One option of ours (not the Java tool's): its spellings, where its value goes, and what kind
     of value it takes. The common options, a watch's, ``--dry-run``, ``--max-lag`` and the like.
 
@@ -99,27 +75,14 @@ class OurOpt(FrozenRecord):
     (``--x/--no-x``). ``low``/``high``: the smallest/largest number an ``int`` or ``float`` takes.
     """
 
-    __slots__ = ("choices", "dest", "flags", "help", "high", "kind", "low", "metavar")
-
-    def __init__(
-        self,
-        flags: tuple[str, ...],
-        dest: str,
-        help: str,
-        kind: str = "text",
-        metavar: str | None = None,
-        choices: tuple[str, ...] = (),
-        low: float | None = None,
-        high: float | None = None,
-    ) -> None:
-        self.flags = flags
-        self.dest = dest
-        self.help = help
-        self.kind = kind
-        self.metavar = metavar
-        self.choices = choices
-        self.low = low
-        self.high = high
+    flags: tuple[str, ...]
+    dest: str
+    help: str
+    kind: str = "text"
+    metavar: str | None = None
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
 
     @property
     def takes_value(self) -> bool:
@@ -129,18 +92,6 @@ class OurOpt(FrozenRecord):
     def off_flag(self) -> str | None:
         """The ``--no-x`` spelling of a switch."""
         return "--no-" + self.flags[-1][2:] if self.kind == "switch" else None
-
-    def convert(self, value: str) -> Any:
-        """The value given on the command line as the command gets it (as click converts it);
-        ValueError if it is not one."""
-        if self.kind in ("int", "float"):
-            number = int(value) if self.kind == "int" else float(value)
-            if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
-                raise ValueError(f"{value!r} is out of range")
-            return number
-        if self.kind == "choice" and value not in self.choices:
-            raise ValueError(f"{value!r} is not one of {', '.join(self.choices)}")
-        return value
 
     def click_option(self, names: list[str] | None = None) -> click.Option:
         """This option as click declares it (``names``: other spellings to accept instead)."""
@@ -276,6 +227,32 @@ WATCH_COUNT = OurOpt(
     low=1,
 )
 """``--count N``: a watch of N rounds (a check that samples, then ends with the last round's code)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WatchSpec:
+    interval: float
+    count: int | None = None
+
+
+def pop_watch(params: dict[str, Any]) -> WatchSpec | None:
+    """The watch asked for in a command's parameters (taken out of them); None for one run. A
+    command whose ``-i`` is its own (clusterList) keeps its ``--count``."""
+    if WATCH_PARAM not in params:
+        return None
+    interval = params.pop(WATCH_PARAM, None)
+    count = params.pop(COUNT_PARAM, None)
+    if interval is None:
+        if count is not None:
+            raise click.UsageError("--count needs -i SECONDS")
+        return None
+    return WatchSpec(float(interval), count)
+
+
+def check_count(interval: Any, count: int | None) -> None:
+    """``--count`` without ``-i`` is a usage error (for a command whose ``-i`` is its own)."""
+    if count is not None and interval is None:
+        raise CommandError("--count needs -i SECONDS", ExitCode.USAGE)
 
 
 def context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
+from click.shell_completion import BashComplete, CompletionItem, add_completion_class
 
-if TYPE_CHECKING:
-    from click.shell_completion import CompletionItem
+from mqadmin.admin.api import MQAdmin
+from mqadmin.cli.common import CommonValues, common_values
+from mqadmin.cli.connection import resolve_settings
+from mqadmin.cli.registry import COMMANDS
 
 __all__ = [
     "LIVE_BUDGET",
     "PROG",
     "command_items",
-    "completion_source",
     "join_broken_words",
     "live_completer",
     "names_of",
@@ -39,18 +41,6 @@ TOPIC_OPTIONS = frozenset({"topic", "topicName", "traceTopic"})
 GROUP_OPTIONS = frozenset({"groupName", "consumerGroup", "group", "consumer"})
 CLUSTER_OPTIONS = frozenset({"cluster", "clusterName"})
 _RETRY = "%RETRY%"
-
-
-def completion_source(shell: str) -> str:
-    """The script a shell loads (``bash``, ``zsh`` or ``fish``), as click writes it for ``mqadmin``."""
-    from click.shell_completion import get_completion_class
-
-    from mqadmin.cli.app import cli
-
-    cls = get_completion_class(shell)
-    if cls is None:
-        raise ValueError(f"no completion for the shell {shell!r}")
-    return cls(cli, {}, PROG, COMPLETE_VAR).source()
 
 
 _BASH_BREAKS = (":", ";", "=")
@@ -74,7 +64,6 @@ def join_broken_words(words: list[str]) -> list[str]:
 
 def register_shells() -> None:
     """Use our bash completion class (it rejoins words bash split at ``:``, ``;`` and ``=``)."""
-    from click.shell_completion import BashComplete, add_completion_class
 
     class _Bash(BashComplete):
         def get_completion_args(self) -> tuple[list[str], str]:
@@ -86,8 +75,6 @@ def register_shells() -> None:
 
 def _settings(ctx: click.Context) -> Any:
     """The connection settings the command being typed would use, with the live budget as timeout."""
-    from mqadmin.cli.common import CommonValues, common_values
-    from mqadmin.cli.connection import resolve_settings
 
     params = dict(ctx.params)
     namesrv = params.pop("namesrv", None)
@@ -99,7 +86,6 @@ def _settings(ctx: click.Context) -> Any:
 
 
 async def _fetch(kind: str, settings: Any) -> list[str]:
-    from mqadmin.admin.api import MQAdmin
 
     async with MQAdmin(settings) as admin:
         if kind == "cluster":
@@ -113,7 +99,7 @@ async def _fetch(kind: str, settings: Any) -> list[str]:
 
 def names_of(kind: str, ctx: click.Context) -> list[str]:
     """Topic, group or cluster names from the name server; empty when it does not answer in time."""
-    import asyncio  # on a TAB only: a command's start-up needs no event loop
+    import asyncio  # the live lookup is bounded with wait_for on a loop of its own
 
     try:
         settings = _settings(ctx)
@@ -149,8 +135,5 @@ def live_completer(long_name: str) -> Callable[[click.Context, click.Parameter, 
 
 def command_items(incomplete: str) -> list[CompletionItem]:
     """Command names from the registry (no command module is imported), with their summaries."""
-    from click.shell_completion import CompletionItem
-
-    from mqadmin.cli.registry import COMMANDS
 
     return [CompletionItem(c.name, help=c.summary) for c in COMMANDS if c.name.startswith(incomplete)]

@@ -5,41 +5,24 @@ The Java tool exits 0 even when a command fails; we do not.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import ClassVar
+from enum import IntEnum
 
 __all__ = ["DESCRIPTIONS", "ExitCode"]
 
 
-class ExitCode(int):
-    """An exit code: an ``int`` with a name in the code (not an enum: ``enum`` is not imported on the
-    path of a one-request command)."""
+class ExitCode(IntEnum):
+    """An exit code, by name."""
 
-    __slots__ = ()
-
-    OK: ClassVar[ExitCode]
-    ERROR: ClassVar[ExitCode]
-    USAGE: ClassVar[ExitCode]
-    REMOTE: ClassVar[ExitCode]
-    UNREACHABLE: ClassVar[ExitCode]
-    TIMEOUT: ClassVar[ExitCode]
-    PARTIAL: ClassVar[ExitCode]
-    NOT_FOUND: ClassVar[ExitCode]
-    THRESHOLD: ClassVar[ExitCode]
-    INTERRUPTED: ClassVar[ExitCode]
-
-
-ExitCode.OK = ExitCode(0)
-ExitCode.ERROR = ExitCode(1)
-ExitCode.USAGE = ExitCode(2)
-ExitCode.REMOTE = ExitCode(3)
-ExitCode.UNREACHABLE = ExitCode(4)
-ExitCode.TIMEOUT = ExitCode(5)
-ExitCode.PARTIAL = ExitCode(6)
-ExitCode.NOT_FOUND = ExitCode(7)
-ExitCode.THRESHOLD = ExitCode(8)
-ExitCode.INTERRUPTED = ExitCode(130)
+    OK = 0
+    ERROR = 1
+    USAGE = 2
+    REMOTE = 3
+    UNREACHABLE = 4
+    TIMEOUT = 5
+    PARTIAL = 6
+    NOT_FOUND = 7
+    THRESHOLD = 8
+    INTERRUPTED = 130
 
 
 DESCRIPTIONS: dict[ExitCode, str] = {

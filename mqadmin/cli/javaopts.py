@@ -6,17 +6,15 @@ parameters, the Java-style help, the completions and the man page are all made f
 
 from __future__ import annotations
 
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
-    from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["HELP", "NAMESRV", "JavaOpt", "group_refusal"]
 
 
-class JavaOpt(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class JavaOpt:
     """One commons-cli ``Option`` of a Java sub-command.
 
     ``group``: options sharing a group name form a commons-cli ``OptionGroup`` (shown as
@@ -25,39 +23,15 @@ class JavaOpt(FrozenRecord):
     still says Java's words).
     """
 
-    __slots__ = (
-        "desc",
-        "dest",
-        "enforced",
-        "group",
-        "group_required",
-        "has_arg",
-        "long",
-        "required",
-        "short",
-    )
-
-    def __init__(
-        self,
-        short: str | None,
-        long: str,
-        desc: str,
-        has_arg: bool = True,
-        required: bool = False,
-        group: str | None = None,
-        group_required: bool = False,
-        dest: str | None = None,
-        enforced: bool = True,
-    ) -> None:
-        self.short = short
-        self.long = long
-        self.desc = desc
-        self.has_arg = has_arg
-        self.required = required
-        self.group = group
-        self.group_required = group_required
-        self.dest = dest
-        self.enforced = enforced
+    short: str | None
+    long: str
+    desc: str
+    has_arg: bool = True
+    required: bool = False
+    group: str | None = None
+    group_required: bool = False
+    dest: str | None = None
+    enforced: bool = True
 
     @property
     def must_be_given(self) -> bool:

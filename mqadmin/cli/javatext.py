@@ -10,18 +10,17 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 import struct
-from _collections_abc import Mapping  # collections.abc's, without importing collections (start-up)
+from collections.abc import Iterable, Mapping
+from decimal import ROUND_HALF_UP, Context, Decimal
+from typing import Any
 
 from mqadmin.protocol.fastjson import java_string as jstr  # String.valueOf, under the short name
 from mqadmin.protocol.fastjson import quote
 from mqadmin.protocol.javacoll import java_string_sort_key
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import Any
 
 __all__ = [
     "Bean",
@@ -39,78 +38,41 @@ __all__ = [
 
 def java_f(x: float, decimals: int, width: int = 0) -> str:
     """``String.format("%<width>.<decimals>f", x)`` as Java prints it: the shortest decimal form of the
-    double (``repr``, as ``Double.toString``) rounded HALF_UP, in integers (no ``decimal``: start-up)."""
+    double (``repr``, as ``Double.toString``) rounded HALF_UP."""
     if math.isnan(x):
         text = "NaN"
     elif math.isinf(x):
         text = "Infinity" if x > 0 else "-Infinity"
     else:
-        shortest = repr(float(x))
-        sign = "-" if shortest.startswith("-") else ""
-        mantissa, _, exponent = shortest.lstrip("-").partition("e")
-        whole, _, fraction = mantissa.partition(".")
-        digits = int(whole + fraction)  # the value is digits * 10**-scale
-        scale = len(fraction) - int(exponent or 0)
-        if scale <= decimals:  # exact: the digits, then zeros (as text: any precision, no int limit)
-            text = str(digits) + "0" * (decimals - scale)
-        else:
-            unit = 10 ** (scale - decimals)
-            q, rest = divmod(digits, unit)
-            q += 2 * rest >= unit  # HALF_UP: a tie rounds away from zero
-            text = str(q)
-        if decimals:
-            text = text.rjust(decimals + 1, "0")
-            text = f"{text[:-decimals]}.{text[-decimals:]}"
-        text = sign + text
+        shortest = Decimal(repr(float(x)))
+        exact = Context(prec=shortest.adjusted() + decimals + 2 if shortest.adjusted() > 0 else decimals + 2)
+        text = f"{shortest.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, exact):f}"
     return text.rjust(width)
 
 
 _Spec = tuple[bool, bool, int, "int | None", str]
 """One ``%`` conversion: left-justified, zero-padded, width, precision, conversion letter."""
 
-_FORMATS: dict[str, list[str | _Spec]] = {}
+_CONVERSION = re.compile(r"%(-)?(0)?(\d+)?(?:\.(\d+))?([sdfn%])")
+"""One ``%`` conversion of a Java format; a ``%`` that does not start one stays text."""
 
 
-def _parse_format(fmt: str) -> list[str | _Spec]:
-    r"""``fmt`` as literal text and conversions: ``%(-)?(0)?(\d+)?(\.\d+)?[sdfn%]``; a ``%`` that does
-    not start one stays text (read without ``re``, once per format)."""
-    parsed = _FORMATS.get(fmt)
-    if parsed is not None:
-        return parsed
-    parsed = []
-    text_from = i = 0
-    n = len(fmt)
-    while True:
-        i = fmt.find("%", i)
-        if i < 0:
-            break
-        j = i + 1
-        left = fmt.startswith("-", j)
-        j += left
-        zero = fmt.startswith("0", j)
-        j += zero
-        k = j
-        while k < n and fmt[k].isdecimal():
-            k += 1
-        width = int(fmt[j:k]) if k > j else 0
-        prec: int | None = None
-        if fmt.startswith(".", k) and k + 1 < n and fmt[k + 1].isdecimal():
-            m = k + 1
-            while m < n and fmt[m].isdecimal():
-                m += 1
-            prec = int(fmt[k + 1 : m])
-            k = m
-        if k < n and fmt[k] in "sdfn%":
-            if i > text_from:
-                parsed.append(fmt[text_from:i])
-            parsed.append((left, zero, width, prec, fmt[k]))
-            i = text_from = k + 1
-        else:
-            i += 1
-    if text_from < n:
+@functools.cache
+def _parse_format(fmt: str) -> tuple[str | _Spec, ...]:
+    """``fmt`` as literal text and conversions (once per format)."""
+    parsed: list[str | _Spec] = []
+    text_from = 0
+    for m in _CONVERSION.finditer(fmt):
+        if m.start() > text_from:
+            parsed.append(fmt[text_from : m.start()])
+        left, zero, width, prec, conv = m.groups()
+        parsed.append(
+            (left is not None, zero is not None, int(width or 0), None if prec is None else int(prec), conv)
+        )
+        text_from = m.end()
+    if text_from < len(fmt):
         parsed.append(fmt[text_from:])
-    _FORMATS[fmt] = parsed
-    return parsed
+    return tuple(parsed)
 
 
 def jformat(fmt: str, *args: Any) -> str:
@@ -173,19 +135,11 @@ def java_map_string(items: Iterable[tuple[Any, Any]]) -> str:
 # ----------------------------------------------------------------------------------- fastjson pretty
 
 
-if TYPE_CHECKING:
-    _BeanBase = dict[str, Any]
-    _SetBase = list[Any]
-else:  # no typing at run time (start-up): the bases without their parameters
-    _BeanBase = dict
-    _SetBase = list
-
-
-class Bean(_BeanBase):
+class Bean(dict[str, Any]):
     """A Java bean's properties: written sorted by name, null properties left out."""
 
 
-class JavaSet(_SetBase):
+class JavaSet(list[Any]):
     """A Java ``Set``: fastjson's pretty printer writes it on one line."""
 
 

@@ -10,26 +10,20 @@ stderr line; a group under both thresholds changes nothing.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.stats import ConsumeStats
+from mqadmin.protocol.bodies.stats import ConsumeStats
 
 __all__ = ["Thresholds", "alert_options", "group_alerts"]
 
 
-class Thresholds(FrozenRecord):
-    __slots__ = ("max_lag", "stuck_after")
-    __match_args__ = ("max_lag", "stuck_after")
-
-    def __init__(self, max_lag: int | None = None, stuck_after: float | None = None) -> None:
-        self.max_lag = max_lag
-        self.stuck_after = stuck_after
+@dataclass(slots=True, frozen=True)
+class Thresholds:
+    max_lag: int | None = None
+    stuck_after: float | None = None
 
     @property
     def active(self) -> bool:

@@ -9,19 +9,17 @@ written as UTF-8 bytes with ``\\n`` line ends whatever the locale, as the Java t
 from __future__ import annotations
 
 import io
+import json
 import math
+import re
 import sys
 import time
+from collections.abc import Mapping
+from typing import Any, BinaryIO
 
 from mqadmin import API_VERSION
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any, BinaryIO
-
-    from mqadmin.cli.results import Result
-    from mqadmin.cli.tablelayout import TableLayout, TableView
+from mqadmin.cli.results import Result
+from mqadmin.cli.tablelayout import TableLayout, TableView
 
 __all__ = [
     "API_VERSION",
@@ -53,22 +51,11 @@ def finite(value: Any) -> Any:
     return value
 
 
-_DIGITS = frozenset("0123456789")
+_JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 
 
 def _is_json_number(text: str) -> bool:
-    r"""``text`` is a JSON number: ``-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?``, read without a
-    regular expression (``re`` is not imported on the path of a one-request command)."""
-    mantissa, e, exponent = text.replace("E", "e", 1).partition("e")
-    if e:
-        if exponent[:1] in ("+", "-"):
-            exponent = exponent[1:]
-        if not exponent or not _DIGITS.issuperset(exponent):
-            return False
-    whole, dot, fraction = mantissa.removeprefix("-").partition(".")
-    if dot and (not fraction or not _DIGITS.issuperset(fraction)):
-        return False
-    return bool(whole) and _DIGITS.issuperset(whole) and (whole == "0" or whole[0] != "0")
+    return _JSON_NUMBER.fullmatch(text) is not None
 
 
 _WINDOWS = ("10s", "1m", "10m")
@@ -314,8 +301,6 @@ class Output:
             return
         value = document(value, stream=self.stream)
         if self.format == "json":
-            import json
-
             if compact or self.compact:
                 doc = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
             else:
@@ -383,7 +368,6 @@ class Output:
 
     def json_line(self, value: Any) -> None:
         """One compact JSON document on a line of its own, written at once (streams, ``--json-lines``)."""
-        import json
 
         doc = json.dumps(
             document(value, stream=True), ensure_ascii=False, separators=(",", ":"), allow_nan=False

@@ -12,17 +12,16 @@ finds it once the module is imported.
 
 from __future__ import annotations
 
-from mqadmin.record import FrozenRecord
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Protocol, TypeVar
 
-    class _Named(Protocol):
-        @property
-        def name(self) -> str | None: ...
+class _Named(Protocol):
+    @property
+    def name(self) -> str | None: ...
 
-    _C = TypeVar("_C", bound=_Named)
+
+_C = TypeVar("_C", bound=_Named)
 
 __all__ = [
     "BY_LOWER_NAME",
@@ -38,18 +37,16 @@ __all__ = [
 ]
 
 
-class CommandEntry(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class CommandEntry:
     """One command: ``module`` is its dotted path under mqadmin.cli.commands; ``java`` says it is a
     sub-command of the Java ``mqadmin`` (same name, options and output)."""
 
-    __slots__ = ("family", "java", "module", "name", "summary")
-
-    def __init__(self, name: str, module: str, family: str, summary: str, java: bool = True) -> None:
-        self.name = name
-        self.module = module
-        self.family = family
-        self.summary = summary
-        self.java = java
+    name: str
+    module: str
+    family: str
+    summary: str
+    java: bool = True
 
 
 FAMILY_TITLES: dict[str, str] = {
@@ -151,6 +148,9 @@ COMMANDS: tuple[CommandEntry, ...] = (
     ),
     CommandEntry("diff", "manifest", "cluster", "Show what applying manifests would change (exit 1).", False),
     CommandEntry("apply", "manifest", "cluster", "Make a cluster what its manifests declare.", False),
+    CommandEntry(
+        "doctor", "doctor", "cluster", "Check a cluster's health: findings, why, and what to run.", False
+    ),
     # messages (Java registration order), and the two probes that send messages
     CommandEntry("queryMsgById", "message", "message", "Query Message by Id."),
     CommandEntry("queryMsgByKey", "message", "message", "Query Message by Key."),

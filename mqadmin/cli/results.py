@@ -14,22 +14,15 @@ Results of a fan-out carry the failures met on the way (``errors``): the documen
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, ClassVar
-
-    from mqadmin.cli.tablelayout import TableLayout
-    from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.cli.tablelayout import TableLayout
+from mqadmin.protocol.bodies.message_queue import MessageQueue
 
 __all__ = ["Errors", "Plain", "Result", "queue_key", "with_errors"]
 
-if TYPE_CHECKING:
-    Errors = list[dict[str, Any]]
-else:
-    Errors = list
+Errors = list[dict[str, Any]]
 """The failures of a fan-out as the contract writes them (``Invocation.error_list()``)."""
 
 
@@ -59,15 +52,13 @@ class Result(ABC):
         """The JSON document (before the contract's ``apiVersion`` and conforming)."""
 
 
-class Plain(Record, Result):
+@dataclass(slots=True)
+class Plain(Result):
     """An answer whose Java text is a fixed message (``add broker to ... success``) beside its document."""
 
-    __slots__ = ("doc", "errors", "message")
-
-    def __init__(self, doc: dict[str, Any], message: str, errors: Errors | None = None) -> None:
-        self.doc = doc
-        self.message = message
-        self.errors: Errors = [] if errors is None else errors
+    doc: dict[str, Any]
+    message: str
+    errors: Errors = field(default_factory=list)
 
     def text(self) -> str:
         return self.message

@@ -9,20 +9,15 @@ does, so runbooks keep working.
 from __future__ import annotations
 
 import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
 
+from mqadmin.cli.command import Invocation
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.results import Result
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-    from typing import Any
-
-    from mqadmin.cli.command import Invocation
 
 __all__ = [
     "Plan",
@@ -55,17 +50,15 @@ def safety_options() -> list[OurOpt]:
     ]
 
 
-class Step(Record):
+@dataclass(slots=True)
+class Step:
     """What the command would do on one server (``role``: ``broker`` or ``name server``), or why it
     would do nothing there (``changes`` False: the topic is not on that broker)."""
 
-    __slots__ = ("addr", "changes", "role", "what")
-
-    def __init__(self, role: str, addr: str, what: str, changes: bool = True) -> None:
-        self.role = role
-        self.addr = addr
-        self.what = what
-        self.changes = changes
+    role: str
+    addr: str
+    what: str
+    changes: bool = True
 
     def line(self) -> str:
         return f"  {self.role} {self.addr}: {self.what}\n"
@@ -87,16 +80,14 @@ def plan_text(title: str, steps: list[Step]) -> str:
     return title + "\n" + "".join(s.line() for s in steps)
 
 
-class Plan(Record, Result):
+@dataclass(slots=True)
+class Plan(Result):
     """The ``--dry-run`` answer: the plan as text, or the command's ``doc`` with ``dryRun`` and the
     ``plan``."""
 
-    __slots__ = ("doc", "steps", "title")
-
-    def __init__(self, title: str, steps: list[Step], doc: dict[str, Any]) -> None:
-        self.title = title
-        self.steps = steps
-        self.doc = doc
+    title: str
+    steps: list[Step]
+    doc: dict[str, Any]
 
     def text(self) -> str:
         return plan_text(f"dry run, nothing changed: {self.title}", self.steps)

@@ -6,15 +6,13 @@ answer (exit 6 when others did).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from mqadmin.admin.fanout import FanOutResult
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.errors import PartialFailure
 from mqadmin.cli.javatext import jformat
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
-
-if TYPE_CHECKING:
-    from mqadmin.admin.fanout import FanOutResult
 
 __all__ = ["emit_server_configs", "properties_text", "raise_if_failed"]
 

@@ -4,16 +4,14 @@ without importing each other."""
 
 from __future__ import annotations
 
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 __all__ = ["TableLayout", "TableView"]
 
 
-class TableLayout(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class TableLayout:
     """How ``--output table`` draws a command's lists, where the general rules would not read well.
 
     ``columns`` names, per list member of the document (``"brokers"``), the record keys to show as
@@ -23,29 +21,18 @@ class TableLayout(FrozenRecord):
     important first (those last in it go first when the table is too wide; default: left to right).
     """
 
-    __slots__ = ("always", "columns", "keep", "priority")
-
-    def __init__(
-        self,
-        columns: Mapping[str, tuple[str, ...]],
-        always: tuple[str, ...] = ("error",),
-        keep: Mapping[str, tuple[str, ...]] | None = None,
-        priority: Mapping[str, tuple[str, ...]] | None = None,
-    ) -> None:
-        self.columns = columns
-        self.always = always
-        self.keep: Mapping[str, tuple[str, ...]] = {} if keep is None else keep
-        self.priority: Mapping[str, tuple[str, ...]] = {} if priority is None else priority
+    columns: Mapping[str, tuple[str, ...]]
+    always: tuple[str, ...] = ("error",)
+    keep: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    priority: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-class TableView(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class TableView:
     """The options that change how ``--output table`` reads (not what it holds): ``wide``, every
     column, whole, however wide; ``sort_by``, columns to sort rows by (``-col``: descending) instead
     of the natural key; ``headers``, header rows and title lines (``--no-headers``: rows only)."""
 
-    __slots__ = ("headers", "sort_by", "wide")
-
-    def __init__(self, wide: bool = False, sort_by: tuple[str, ...] = (), headers: bool = True) -> None:
-        self.wide = wide
-        self.sort_by = sort_by
-        self.headers = headers
+    wide: bool = False
+    sort_by: tuple[str, ...] = ()
+    headers: bool = True

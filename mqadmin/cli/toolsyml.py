@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import os
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.atomicfile import PathText
+from mqadmin.atomicfile import PathText
 
 __all__ = ["read_tools_yml", "tools_yml_path"]
 

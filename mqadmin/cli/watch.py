@@ -17,61 +17,30 @@ from __future__ import annotations
 
 import contextlib
 import io
+import select
 import shlex
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import click
+from rich.live import Live
+from rich.text import Text
 
 from mqadmin.cli.common import COUNT_PARAM, WATCH_PARAM
-from mqadmin.cli.errors import CommandError, PartialFailure, describe
+from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.exitcodes import ExitCode
-
-if TYPE_CHECKING:
-    from rich.live import Live
-    from rich.text import Text
-
-    from mqadmin.cli.command import Invocation
+from mqadmin.cli.invocation import Invocation
 
 __all__ = [
     "COUNT_PARAM",
     "WATCH_PARAM",
     "Watch",
     "pause",
-    "pop_watch",
 ]
 
 
 Round = Callable[[], Awaitable[ExitCode | int | None]]
-
-
-@dataclass(frozen=True, slots=True)
-class WatchSpec:
-    interval: float
-    count: int | None = None
-
-
-def pop_watch(params: dict[str, Any]) -> WatchSpec | None:
-    """The watch asked for in a command's parameters (taken out of them); None for one run. A
-    command whose ``-i`` is its own (clusterList) keeps its ``--count``."""
-    if WATCH_PARAM not in params:
-        return None
-    interval = params.pop(WATCH_PARAM, None)
-    count = params.pop(COUNT_PARAM, None)
-    if interval is None:
-        if count is not None:
-            raise click.UsageError("--count needs -i SECONDS")
-        return None
-    return WatchSpec(float(interval), count)
-
-
-def check_count(interval: Any, count: int | None) -> None:
-    """``--count`` without ``-i`` is a usage error (for a command whose ``-i`` is its own)."""
-    if count is not None and interval is None:
-        raise CommandError("--count needs -i SECONDS", ExitCode.USAGE)
 
 
 class Watch:
@@ -321,7 +290,6 @@ async def pause(seconds: float) -> None:
 
 def _reader_gone() -> bool:
     """True when stdout is a pipe or socket whose reading end was closed (POLLERR/POLLHUP)."""
-    import select
 
     try:
         poller = select.poll()

@@ -12,6 +12,10 @@ with its response code (209, 210, 211, or 16 when the caller is not an admin).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+from mqadmin.admin.acl import ClusterAclVersionInfo
 from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, change_each, master_addrs, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
@@ -19,13 +23,6 @@ from mqadmin.cli.javatext import java_list_string, jformat, jstr
 from mqadmin.cli.nameargs import strict_bool
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.protocol.javacoll import java_hash_order
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.admin.acl import ClusterAclVersionInfo
 
 
 def _target_opts(broker_desc: str, cluster_desc: str) -> list[JavaOpt]:
@@ -228,24 +225,15 @@ async def cluster_acl_config_version(
     inv.out.emit(AclVersions(rows, infos, broker_addr is not None, inv.error_list()))
 
 
-class AclVersions(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class AclVersions(Result):
     """clusterAclConfigVersion: each master's ACL files with their version (``infos``: by address, of
     the masters that answered); ``one`` for ``-b``, which Java prints without the header."""
 
-    __slots__ = ("brokers", "errors", "infos", "one")
-    __match_args__ = ("brokers", "infos", "one", "errors")
-
-    def __init__(
-        self,
-        brokers: list[dict[str, Any]],
-        infos: dict[str, ClusterAclVersionInfo],
-        one: bool,
-        errors: Errors,
-    ) -> None:
-        self.brokers = brokers
-        self.infos = infos
-        self.one = one
-        self.errors = errors
+    brokers: list[dict[str, Any]]
+    infos: dict[str, ClusterAclVersionInfo]
+    one: bool
+    errors: Errors
 
     def text(self) -> str:
         from mqadmin.cli.javatime import format_date

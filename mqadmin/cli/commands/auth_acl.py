@@ -11,6 +11,9 @@ prints nothing, as in Java, and getAcl then exits 1 with a line on stderr.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.cli.authargs import (
     change,
     copy_between,
@@ -41,14 +44,7 @@ from mqadmin.cli.safety import (
     show_plan,
     unknown,
 )
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.protocol.bodies.auth import AclInfo
-
+from mqadmin.protocol.bodies.auth import AclInfo
 
 ACL_FORMAT = "%-16s  %-10s  %-22s  %-20s  %-24s  %-10s%n"
 
@@ -222,21 +218,16 @@ async def _read_acls(inv: Invocation, addrs: list[str], call: Any, key: str, one
     inv.out.emit(BrokerAcls(rows, found, key, one, inv.error_list()))
 
 
-class BrokerAcls(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class BrokerAcls(Result):
     """getAcl (``one``: an ACL or None per broker) and listAcl (a list per broker): each broker's row
     carries what it answered under ``key``; the text is Java's table per broker that had any."""
 
-    __slots__ = ("brokers", "errors", "found", "key", "one")
-    __match_args__ = ("brokers", "found", "key", "one", "errors")
-
-    def __init__(
-        self, brokers: list[dict[str, Any]], found: dict[str, Any], key: str, one: bool, errors: Errors
-    ) -> None:
-        self.brokers = brokers
-        self.found = found
-        self.key = key
-        self.one = one
-        self.errors = errors
+    brokers: list[dict[str, Any]]
+    found: dict[str, Any]
+    key: str
+    one: bool
+    errors: Errors
 
     def _acls(self, addr: str) -> list[Any]:
         value = self.found[addr]

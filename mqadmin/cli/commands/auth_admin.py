@@ -12,6 +12,9 @@ list with nothing in it) we print nothing too; getUser then exits 1 with a line 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.cli.authargs import (
     change,
     copy_between,
@@ -42,14 +45,7 @@ from mqadmin.cli.safety import (
     show_plan,
     unknown,
 )
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.protocol.bodies.auth import UserInfo
-
+from mqadmin.protocol.bodies.auth import UserInfo
 
 USER_FORMAT = "%-16s  %-22s  %-22s  %-22s%n"
 _USER_DOC = '{"username": str, "password": str, "userType": str, "userStatus": str}'
@@ -62,18 +58,15 @@ def _user_rows(users: list[UserInfo]) -> str:
     )
 
 
-class Users(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class Users(Result):
     """getUser (``one``) and listUser: the users of the broker at ``addr`` (None: no master had any),
     and the line Java prints after them."""
 
-    __slots__ = ("addr", "one", "tail", "users")
-    __match_args__ = ("addr", "users", "tail", "one")
-
-    def __init__(self, addr: str | None, users: list[UserInfo], tail: str = "", one: bool = False) -> None:
-        self.addr = addr
-        self.users = users
-        self.tail = tail
-        self.one = one
+    addr: str | None
+    users: list[UserInfo]
+    tail: str = ""
+    one: bool = False
 
     def text(self) -> str:
         return _user_rows(self.users) + self.tail if self.users else ""

@@ -10,6 +10,10 @@ request (exit 2).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
 from mqadmin.cli.brokertargets import Changed
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.exitcodes import ExitCode
@@ -19,12 +23,6 @@ from mqadmin.cli.optvalues import need_target
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.cli.safety import Step, confirm, failed, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key, properties_order
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-    from typing import Any
 
 TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 
@@ -60,24 +58,15 @@ async def broker_status(inv: Invocation, broker_addr: str | None, cluster_name: 
     inv.out.emit(BrokerStatus(rows, tables, errors=inv.error_list()))
 
 
-class BrokerStatus(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class BrokerStatus(Result):
     """brokerStatus: each broker's runtime table (``tables``: of those that answered). Java prints a
     ``TreeMap`` of it; with ``-b`` (``one``) without the address column."""
 
-    __slots__ = ("brokers", "errors", "one", "tables")
-    __match_args__ = ("brokers", "tables", "one", "errors")
-
-    def __init__(
-        self,
-        brokers: list[dict[str, Any]],
-        tables: dict[str, dict[str, str]],
-        one: bool = False,
-        errors: Errors | None = None,
-    ) -> None:
-        self.brokers = brokers
-        self.tables = tables
-        self.one = one
-        self.errors: Errors = [] if errors is None else errors
+    brokers: list[dict[str, Any]]
+    tables: dict[str, dict[str, str]]
+    one: bool = False
+    errors: Errors = field(default_factory=list)
 
     def text(self) -> str:
         lines: list[str] = []
@@ -159,24 +148,15 @@ async def get_broker_config(inv: Invocation, broker_addr: str | None, cluster_na
     inv.out.emit(BrokerConfigs(groups, out_rows, configs, inv.error_list()))
 
 
-class BrokerConfigs(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class BrokerConfigs(Result):
     """getBrokerConfig: each broker's config (``configs``: of those that answered), under Java's
     master and slave banners (``groups``: master to slaves; None for the one broker of ``-b``)."""
 
-    __slots__ = ("brokers", "configs", "errors", "groups")
-    __match_args__ = ("groups", "brokers", "configs", "errors")
-
-    def __init__(
-        self,
-        groups: dict[str, list[str]] | None,
-        brokers: list[dict[str, Any]],
-        configs: dict[str, dict[str, str]],
-        errors: Errors | None = None,
-    ) -> None:
-        self.groups = groups
-        self.brokers = brokers
-        self.configs = configs
-        self.errors: Errors = [] if errors is None else errors
+    groups: dict[str, list[str]] | None
+    brokers: list[dict[str, Any]]
+    configs: dict[str, dict[str, str]]
+    errors: Errors = field(default_factory=list)
 
     def _dump(self, addr: str) -> str:
         return _config_dump(self.configs[addr]) if addr in self.configs else ""

@@ -11,6 +11,9 @@ what worked in the Java order, reports each failure on stderr and exits 6 when o
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.cli.brokertargets import BROKERS_DOC, Member, bannered_members
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import usage_error
@@ -18,11 +21,6 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.protocol import names
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 MODES = ("PULL", "POP")
 """``MessageRequestMode`` constants (``valueOf`` is case-sensitive)."""
@@ -81,16 +79,13 @@ async def set_consume_mode(
     inv.out.emit(ConsumeModeSet(data, rows, inv.error_list()))
 
 
-class ConsumeModeSet(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class ConsumeModeSet(Result):
     """setConsumeMode: a line per broker that took it, then the mode set (printed whatever happened)."""
 
-    __slots__ = ("brokers", "doc", "errors")
-    __match_args__ = ("doc", "brokers", "errors")
-
-    def __init__(self, doc: dict[str, Any], brokers: list[dict[str, Any]], errors: Errors) -> None:
-        self.doc = doc
-        self.brokers = brokers
-        self.errors = errors
+    doc: dict[str, Any]
+    brokers: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         d = self.doc
@@ -224,20 +219,15 @@ async def set_commitlog_read_ahead_mode(
     inv.out.emit(ReadAheadSet(m, members, out_rows, inv.error_list()))
 
 
-class ReadAheadSet(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class ReadAheadSet(Result):
     """setCommitLogReadAheadMode: Java's banner per master (or group without one) and slave, each
     followed by the broker's remark when it answered."""
 
-    __slots__ = ("brokers", "errors", "members", "mode")
-    __match_args__ = ("mode", "members", "brokers", "errors")
-
-    def __init__(
-        self, mode: str, members: list[Member], brokers: list[dict[str, Any]], errors: Errors
-    ) -> None:
-        self.mode = mode
-        self.members = members
-        self.brokers = brokers
-        self.errors = errors
+    mode: str
+    members: list[Member]
+    brokers: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         answered = {r["addr"]: r for r in self.brokers if r["ok"]}
@@ -306,16 +296,13 @@ async def export_pop_record(
     inv.out.emit(PopRecordsExported(dry, out_rows, inv.error_list()))
 
 
-class PopRecordsExported(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class PopRecordsExported(Result):
     """exportPopRecord: a line per broker that exported (or, with ``-d false``, would have)."""
 
-    __slots__ = ("brokers", "dry", "errors")
-    __match_args__ = ("dry", "brokers", "errors")
-
-    def __init__(self, dry: bool, brokers: list[dict[str, Any]], errors: Errors) -> None:
-        self.dry = dry
-        self.brokers = brokers
-        self.errors = errors
+    dry: bool
+    brokers: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         dry = "true" if self.dry else "false"

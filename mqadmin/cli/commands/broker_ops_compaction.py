@@ -12,15 +12,12 @@ from __future__ import annotations
 
 import os
 import struct
+from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 _SIZE = struct.Struct(">i")
 

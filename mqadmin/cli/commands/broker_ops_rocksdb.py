@@ -12,6 +12,10 @@ Nothing is ever written by these commands here.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError, usage_error
@@ -21,12 +25,6 @@ from mqadmin.cli.optvalues import parse_long
 from mqadmin.cli.registry import BY_NAME
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.protocol import names
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
 
 NO_BINDING = "this installation has no RocksDB binding to read it with"
 INVALID_TYPE = "Invalid configType: {} please input topics/subscriptionGroups/consumerOffsets "
@@ -244,7 +242,6 @@ async def export_metadata_in_rocksdb(
 async def check_rocksdb_cq_write_progress(
     inv: Invocation, cluster: str, topic: str | None, check_from: str | None
 ) -> ExitCode | None:
-    import time
 
     name = cluster.strip()
     why = names.check_name("cluster", name)
@@ -280,16 +277,13 @@ async def check_rocksdb_cq_write_progress(
     return None
 
 
-class CqWriteProgress(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class CqWriteProgress(Result):
     """checkRocksdbCqWriteProgress: per master, the check's status (Java prints only what answered)."""
 
-    __slots__ = ("brokers", "doc", "errors")
-    __match_args__ = ("doc", "brokers", "errors")
-
-    def __init__(self, doc: dict[str, Any], brokers: list[dict[str, Any]], errors: Errors) -> None:
-        self.doc = doc
-        self.brokers = brokers
-        self.errors = errors
+    doc: dict[str, Any]
+    brokers: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         from mqadmin.protocol.bodies.request_mode import CHECK_ERROR

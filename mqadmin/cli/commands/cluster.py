@@ -11,9 +11,11 @@ stderr; the exit code is then 6.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from mqadmin.cli.command import Invocation, java_command, once
-from mqadmin.cli.common import WATCH_COUNT
+from mqadmin.cli.common import WATCH_COUNT, check_count
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -25,11 +27,6 @@ from mqadmin.cli.tablelayout import TableLayout
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 from mqadmin.protocol.javanum import JavaNumberError, parse_bool, parse_double, parse_int, parse_long
-from mqadmin.record import FrozenRecord, Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any, ClassVar
 
 _HEADER = jformat(
     "%-22s  %-22s  %-4s  %-22s %-16s  %16s  %30s  %-22s  %-11s  %-12s  %-8s  %-10s%n",
@@ -59,16 +56,14 @@ _MORE_HEADER = jformat(
 _MORE_ROW = "%-16s  %-32s %14d %14d %14d %14d%n"
 
 
-class Target(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Target:
     """One member of a cluster: cluster, broker name, broker id and address."""
 
-    __slots__ = ("addr", "broker_id", "broker_name", "cluster")
-
-    def __init__(self, cluster: str, broker_name: str, broker_id: int, addr: str) -> None:
-        self.cluster = cluster
-        self.broker_name = broker_name
-        self.broker_id = broker_id
-        self.addr = addr
+    cluster: str
+    broker_name: str
+    broker_id: int
+    addr: str
 
 
 def members_of(info: ClusterInfo, cluster_name: str) -> list[Target]:
@@ -246,29 +241,21 @@ _MORE_LAYOUT = TableLayout(
 """``--output table``: one row per broker, the columns an operator scans (the rest is in ``--json``)."""
 
 
-class ClusterBrokers(Record, Result):
+@dataclass(slots=True)
+class ClusterBrokers(Result):
     """clusterList: each broker's row (its text line and its document item). Java prints them with
     the clusters in ``HashMap`` order, broker names sorted and ids in ``HashMap`` order; the document
     by cluster, broker name and id."""
 
+    timestamp: int
+    info: ClusterInfo
+    cluster_name: str
+    rows: dict[Target, tuple[str, dict[str, Any]]]
+    errors: Errors
+
     layout: ClassVar[TableLayout | None] = _LAYOUT
+
     header: ClassVar[str] = _HEADER
-
-    __slots__ = ("cluster_name", "errors", "info", "rows", "timestamp")
-
-    def __init__(
-        self,
-        timestamp: int,
-        info: ClusterInfo,
-        cluster_name: str,
-        rows: dict[Target, tuple[str, dict[str, Any]]],
-        errors: Errors,
-    ) -> None:
-        self.timestamp = timestamp
-        self.info = info
-        self.cluster_name = cluster_name
-        self.rows = rows
-        self.errors = errors
 
     def text(self) -> str:
         order = targets_of(self.info, self.cluster_name)
@@ -340,8 +327,6 @@ async def cluster_list(
     watch_count: int | None = None,
 ) -> ExitCode | int | None:
     if watch_count is not None:  # the watch module (and click) only for a watch
-        from mqadmin.cli.watch import check_count
-
         check_count(interval, watch_count)
     period: float | None = None
     if interval is not None:

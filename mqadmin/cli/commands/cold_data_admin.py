@@ -12,6 +12,9 @@ not a whole number of bytes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.cli.brokertargets import BROKERS_DOC, Member, bannered_members, change_each, master_addrs
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
@@ -21,11 +24,6 @@ from mqadmin.cli.nameargs import group_arg
 from mqadmin.cli.optvalues import need_target, parse_long
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.protocol.javacoll import java_hash_order
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def _hash_map(value: Any) -> Any:
@@ -99,24 +97,15 @@ async def get_cold_data_flow_ctr_info(
     inv.out.emit(ColdDataFlow(members, [m.row(row_of[m.addr]) for m in members], texts, inv.error_list()))
 
 
-class ColdDataFlow(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class ColdDataFlow(Result):
     """getColdDataFlowCtrInfo: each broker's cold-read flow control table (``tables``: the text each
     broker that answered sent, None for none), under Java's banner."""
 
-    __slots__ = ("brokers", "errors", "members", "tables")
-    __match_args__ = ("members", "brokers", "tables", "errors")
-
-    def __init__(
-        self,
-        members: list[Member],
-        brokers: list[dict[str, Any]],
-        tables: dict[str, str | None],
-        errors: Errors,
-    ) -> None:
-        self.members = members
-        self.brokers = brokers
-        self.tables = tables
-        self.errors = errors
+    members: list[Member]
+    brokers: list[dict[str, Any]]
+    tables: dict[str, str | None]
+    errors: Errors
 
     def text(self) -> str:
         lines: list[str] = []

@@ -13,6 +13,9 @@ reason we do better, and say so in the help epilog:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.admin.consumers import EmptyConsumeStatsError, sorted_queues
 from mqadmin.admin.errors import AdminError
 from mqadmin.admin.tablenames import askable_groups
@@ -25,20 +28,13 @@ from mqadmin.cli.javatime import format_date
 from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.results import Errors, Result, queue_key, with_errors
+from mqadmin.protocol.bodies.connection import ConsumerConnection
+from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
 from mqadmin.protocol.version import version_name
-from mqadmin.record import Record
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.protocol.bodies.connection import ConsumerConnection
-    from mqadmin.protocol.bodies.message_queue import MessageQueue
-
 
 # -------------------------------------------------------------------------------- consumerProgress
 
@@ -130,28 +126,18 @@ async def _group_progress(
     return alert_exit(inv, alerts)
 
 
-class GroupProgress(Record, Result):
+@dataclass(slots=True)
+class GroupProgress(Result):
     """consumerProgress -g: each queue's offsets, lag and last consume time, and the group's totals.
 
     Java sorts the queues as ``MessageQueue.compareTo`` does; the document by topic, broker name and
     queue id. ``clients`` (with ``-s true``) is the client IP holding each queue."""
 
-    __slots__ = ("alerts", "clients", "errors", "group", "stats")
-    __match_args__ = ("group", "stats", "clients", "alerts", "errors")
-
-    def __init__(
-        self,
-        group: str,
-        stats: ConsumeStats,
-        clients: dict[MessageQueue, str] | None,
-        alerts: list[str] | None,
-        errors: Errors,
-    ) -> None:
-        self.group = group
-        self.stats = stats
-        self.clients = clients
-        self.alerts = alerts
-        self.errors = errors
+    group: str
+    stats: ConsumeStats
+    clients: dict[MessageQueue, str] | None
+    alerts: list[str] | None
+    errors: Errors
 
     def _queue(self, mq: MessageQueue) -> dict[str, Any]:
         w = self.stats.offset_table[mq]
@@ -308,24 +294,15 @@ def _retry_groups(topics: list[str]) -> list[str]:
     return [parse_group_of_retry_topic(t) for t in topics if t.startswith(RETRY_PREFIX)]
 
 
-class GroupSummaries(Record, Result):
+@dataclass(slots=True)
+class GroupSummaries(Result):
     """consumerProgress without -g: a summary row per group that has a ``%RETRY%`` topic. Java meets
     the groups in the ``HashSet`` order of every topic ``listed``; the document sorts them."""
 
-    __slots__ = ("alerts", "errors", "groups", "listed")
-    __match_args__ = ("listed", "groups", "alerts", "errors")
-
-    def __init__(
-        self,
-        listed: list[str],
-        groups: dict[str, tuple[ConsumeStats | None, ConsumerConnection | None]],
-        alerts: list[str] | None,
-        errors: Errors,
-    ) -> None:
-        self.listed = listed
-        self.groups = groups
-        self.alerts = alerts
-        self.errors = errors
+    listed: list[str]
+    groups: dict[str, tuple[ConsumeStats | None, ConsumerConnection | None]]
+    alerts: list[str] | None
+    errors: Errors
 
     def text(self) -> str:
         head = ("#Group", "#Count", "#Version", "#Type", "#Model", "#TPS", "#Diff Total")

@@ -7,6 +7,10 @@ subscriptions), all found through the group's consumer connections.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from mqadmin.admin.consumers import NoConnectionError
 from mqadmin.admin.errors import AdminError
@@ -19,23 +23,14 @@ from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.javatime import human_millis
 from mqadmin.cli.nameargs import group_arg
 from mqadmin.cli.results import Result
+from mqadmin.protocol.bodies.connection import ConsumerConnection
 from mqadmin.protocol.bodies.consumption import ConsumerRunningInfo
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_string_sort_key, properties_order
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
 from mqadmin.protocol.version import version_name
-from mqadmin.record import Record
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from pathlib import Path
-    from typing import Any
-
-    from mqadmin.protocol.bodies.connection import ConsumerConnection
-
 
 # ------------------------------------------------------------------------------------ text helpers
 
@@ -205,8 +200,6 @@ async def _running_infos(
         if save is None:
             path = None
         else:
-            from pathlib import Path
-
             path = _save_running_info(inv, Path(save) / str(now) / cid, info)
         if save is not None and path is None:
             continue
@@ -267,16 +260,13 @@ async def _one_running_info(inv: Invocation, group: str, client_id: str, jstack:
     inv.out.emit(RunningInfo(group, client_id, info))
 
 
-class RunningInfo(Record, Result):
+@dataclass(slots=True)
+class RunningInfo(Result):
     """consumerStatus/consumer -i: one client's running info, as Java's ``formatString``."""
 
-    __slots__ = ("client_id", "group", "info")
-    __match_args__ = ("group", "client_id", "info")
-
-    def __init__(self, group: str, client_id: str, info: ConsumerRunningInfo) -> None:
-        self.group = group
-        self.client_id = client_id
-        self.info = info
+    group: str
+    client_id: str
+    info: ConsumerRunningInfo
 
     def text(self) -> str:
         return running_info_text(self.info)
@@ -378,16 +368,13 @@ async def consumer_connection(inv: Invocation, consumer_group: str, broker_addr:
     inv.out.emit(ConnectionView(group, cc))
 
 
-class ConnectionView(Record, Result):
+@dataclass(slots=True)
+class ConnectionView(Result):
     """consumerConnection: the group's clients online and what they subscribe to (Java prints the
     subscriptions in ``ConcurrentHashMap`` order; the document sorts them by topic)."""
 
-    __slots__ = ("connection", "group")
-    __match_args__ = ("group", "connection")
-
-    def __init__(self, group: str, connection: ConsumerConnection) -> None:
-        self.group = group
-        self.connection = connection
+    group: str
+    connection: ConsumerConnection
 
     def text(self) -> str:
         cc = self.connection

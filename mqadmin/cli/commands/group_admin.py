@@ -14,6 +14,11 @@ fails for no good reason we do better, and say so in the help epilog:
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from mqadmin.admin.groups import GroupConfigHit
 from mqadmin.cli.command import Invocation, java_command, read_json_list
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -29,13 +34,6 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import RETRY_QUEUE_NUMS_MAX, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.admin.groups import GroupConfigHit
 
 # ------------------------------------------------------------------------------------ text helpers
 
@@ -127,10 +125,7 @@ def group_config_string(cfg: SubscriptionGroupConfig) -> str:
 
 def group_config_json(cfg: SubscriptionGroupConfig) -> dict[str, Any]:
     """A group config as standard JSON (the wire names, 5.x properties filled in)."""
-    # as json.loads reads the encoded bytes, without importing json on every run (data() is asked for
-    # in text mode too)
-    text = cfg.as_5x().encode(standard=True).decode("utf-8", "surrogatepass")
-    doc: dict[str, Any] = fastjson.standard_loads(text)
+    doc: dict[str, Any] = json.loads(cfg.as_5x().encode(standard=True).decode("utf-8", "surrogatepass"))
     return doc
 
 
@@ -263,18 +258,13 @@ async def update_sub_group(
     inv.out.emit(GroupCreated(cfg, rows, inv.error_list()))
 
 
-class GroupCreated(Record, Result):
+@dataclass(slots=True)
+class GroupCreated(Result):
     """updateSubGroup: a line per broker that took the group, then the config as Java prints it."""
 
-    __slots__ = ("brokers", "config", "errors")
-    __match_args__ = ("config", "brokers", "errors")
-
-    def __init__(
-        self, config: SubscriptionGroupConfig, brokers: list[dict[str, Any]], errors: Errors
-    ) -> None:
-        self.config = config
-        self.brokers = brokers
-        self.errors = errors
+    config: SubscriptionGroupConfig
+    brokers: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         done = "".join(
@@ -364,20 +354,15 @@ async def update_sub_group_list(
     inv.out.emit(GroupListSubmitted([c.group_name for c in configs], rows, line, inv.error_list()))
 
 
-class GroupListSubmitted(Record, Result):
+@dataclass(slots=True)
+class GroupListSubmitted(Result):
     """updateSubGroupList: the groups of the file and, per broker, whether it took them (``line``:
     Java's success line, ``{}`` for the address)."""
 
-    __slots__ = ("brokers", "errors", "groups", "line")
-    __match_args__ = ("groups", "brokers", "line", "errors")
-
-    def __init__(
-        self, groups: list[str | None], brokers: list[dict[str, Any]], line: str, errors: Errors
-    ) -> None:
-        self.groups = groups
-        self.brokers = brokers
-        self.line = line
-        self.errors = errors
+    groups: list[str | None]
+    brokers: list[dict[str, Any]]
+    line: str
+    errors: Errors
 
     def text(self) -> str:
         return "".join(self.line.format(r["brokerAddr"]) for r in self.brokers if r["ok"])
@@ -453,26 +438,16 @@ async def delete_sub_group(
     return not_found(inv, missing) if exists is False and not inv.failures else None
 
 
-class GroupDeleted(Record, Result):
+@dataclass(slots=True)
+class GroupDeleted(Result):
     """deleteSubGroup: a line per broker that deleted the group; with ``-c``, the cluster's
     ``%RETRY%`` and ``%DLQ%`` topics of the group deleted too."""
 
-    __slots__ = ("brokers", "cluster", "errors", "group", "topics_deleted")
-    __match_args__ = ("group", "cluster", "brokers", "topics_deleted", "errors")
-
-    def __init__(
-        self,
-        group: str,
-        cluster: str | None,
-        brokers: list[dict[str, Any]],
-        topics_deleted: list[str],
-        errors: Errors,
-    ) -> None:
-        self.group = group
-        self.cluster = cluster
-        self.brokers = brokers
-        self.topics_deleted = topics_deleted
-        self.errors = errors
+    group: str
+    cluster: str | None
+    brokers: list[dict[str, Any]]
+    topics_deleted: list[str]
+    errors: Errors
 
     def text(self) -> str:
         where = "" if self.cluster is None else f" in cluster [{self.cluster}]"
@@ -537,16 +512,13 @@ async def get_consumer_config(inv: Invocation, group_name: str) -> None:
     inv.out.emit(ConsumerConfigs(group, hits, inv.error_list()))
 
 
-class ConsumerConfigs(Record, Result):
+@dataclass(slots=True)
+class ConsumerConfigs(Result):
     """getConsumerConfig: the group's config on each broker that has it, under Java's banner."""
 
-    __slots__ = ("errors", "group", "hits")
-    __match_args__ = ("group", "hits", "errors")
-
-    def __init__(self, group: str, hits: list[GroupConfigHit], errors: Errors) -> None:
-        self.group = group
-        self.hits = hits
-        self.errors = errors
+    group: str
+    hits: list[GroupConfigHit]
+    errors: Errors
 
     def text(self) -> str:
         lines: list[str] = []

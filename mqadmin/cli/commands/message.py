@@ -14,6 +14,8 @@ The text is the Java 5.3.3 tool's. Where Java misbehaves we say what went wrong 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.commands.message_text import (
@@ -38,11 +40,6 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javanum import LONG_MAX, parse_bool
 from mqadmin.protocol.message import Message, MessageExt
 from mqadmin.protocol.msgid import decode_offset_msg_id, decode_unique_id, java_ip_string, parse_unique_id
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 CLUSTER = JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used to find the route.")
 BODY_FORMAT = JavaOpt("f", "bodyFormat", "print message body by the specified format", dest="body_format")
@@ -282,15 +279,12 @@ async def query_msg_by_key(
 # ------------------------------------------------------------------------------- queryMsgByUniqueKey
 
 
-class PushedDirectly(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class PushedDirectly(Result):
     """queryMsgByUniqueKey -g -d: what the push consumer answered when handed the message."""
 
-    __slots__ = ("msg_id", "result")
-    __match_args__ = ("msg_id", "result")
-
-    def __init__(self, msg_id: str, result: Any) -> None:
-        self.msg_id = msg_id
-        self.result = result
+    msg_id: str
+    result: Any
 
     def text(self) -> str:
         return consume_result_string(self.result)
@@ -622,14 +616,11 @@ async def decode_message_id(inv: Invocation, message_id: str) -> None:
     inv.out.emit(DecodedIds(ids))
 
 
-class DecodedIds(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class DecodedIds(Result):
     """decodeMessageId: what each id says (where it was stored, or who made it and when)."""
 
-    __slots__ = ("ids",)
-    __match_args__ = ("ids",)
-
-    def __init__(self, ids: list[dict[str, Any]]) -> None:
-        self.ids = ids
+    ids: list[dict[str, Any]]
 
     def text(self) -> str:
         return "\n".join(_describe_text(d) for d in self.ids)

@@ -9,7 +9,12 @@ probes keep going and report failed sends in their rows and exit code.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
 
+from mqadmin.admin.producer import SendResult
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError, PartialFailure, usage_error
 from mqadmin.cli.exitcodes import ExitCode
@@ -21,12 +26,6 @@ from mqadmin.cli.results import Result
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.message import Message
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.admin.producer import SendResult
 
 _RESULT_FORMAT = "%-32s  %-4s  %-20s    %s%n"
 
@@ -107,13 +106,11 @@ async def send_message(
     inv.out.emit(Sent(result))
 
 
+@dataclass(slots=True)
 class Sent(Result):
     """sendMessage: where the message went and how the broker took it."""
 
-    __slots__ = ("result",)
-
-    def __init__(self, result: SendResult) -> None:
-        self.result = result
+    result: SendResult
 
     def text(self) -> str:
         r = self.result
@@ -243,7 +240,6 @@ async def send_msg_status(
 
 
 def _gmt8_now() -> str:
-    from datetime import UTC, datetime, timedelta
 
     return (datetime.now(UTC) + timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -326,8 +322,6 @@ async def cluster_rt(
                 elif rt != rt:  # NaN: Java's BigDecimal fails here
                     raise usage_error("-p true needs -a of 2 or more (the RT of one send is not defined)")
                 else:
-                    from decimal import ROUND_HALF_UP, Decimal
-
                     rounded = Decimal(rt).quantize(Decimal(1), ROUND_HALF_UP)
                     out.text(f"{_gmt8_now()}|{room}|{name}|{broker}|{rounded}\n")
         if out.structured:

@@ -11,24 +11,21 @@
 
 from __future__ import annotations
 
+import base64
 import codecs
+import datetime as dt
 import os
-import time
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 from mqadmin.cli.errors import CommandError, usage_error
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.javatime import human_time
-from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.javacoll import remembered_hash_order
-from mqadmin.protocol.message import MessageConst
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import Any
-
-    from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.message import MessageConst, MessageExt
 
 __all__ = [
     "BODY_DIR",
@@ -142,7 +139,8 @@ def decode_body(body: bytes | None, codec: str = "utf-8") -> str:
 # ------------------------------------------------------------------------------------ times
 
 
-_TIME_ARG = LazyPattern(r"^(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
+_MILLIS = re.compile(r"[+-]?\d+")
+_TIME_ARG = re.compile(r"^(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
 
 
 def parse_time_arg(value: str, option: str) -> int:
@@ -152,8 +150,7 @@ def parse_time_arg(value: str, option: str) -> int:
     the next year); anything else is a usage error (Java fails with a NullPointerException).
     """
     text = value.strip()
-    digits = text[1:] if text[:1] in ("+", "-") else text
-    if digits.isdecimal():  # what re's [+-]?\d+ matches: \d is any Unicode decimal digit (Nd)
+    if _MILLIS.fullmatch(text):
         n = int(text)
         if -(1 << 63) <= n < (1 << 63):
             return n
@@ -164,7 +161,6 @@ def parse_time_arg(value: str, option: str) -> int:
             ExitCode.USAGE,
         )
     year, month, day, hour, minute, second, milli = (int(g) for g in m.groups())
-    import datetime as dt  # only for this spelling of a time
 
     try:
         months = year * 12 + month - 1
@@ -172,8 +168,8 @@ def parse_time_arg(value: str, option: str) -> int:
         when = base + dt.timedelta(
             days=day - 1, hours=hour, minutes=minute, seconds=second, milliseconds=milli
         )
-        return int(time.mktime(when.timetuple())) * 1000 + when.microsecond // 1000
-    except (OverflowError, ValueError) as e:
+        return int(when.replace(microsecond=0).timestamp()) * 1000 + when.microsecond // 1000
+    except (OverflowError, OSError, ValueError) as e:
         raise CommandError(f"{option} {value!r} is not a usable time: {e}", ExitCode.USAGE) from None
 
 
@@ -184,8 +180,6 @@ def write_body_file(msg: MessageExt, suffix: str = "") -> str:
     """The body written where Java writes it; returns the path (an empty body gives an empty file)."""
     name = f"{msg.client_msg_id}{suffix}"
     if "/" in name or name in ("", ".", ".."):  # a path of its own: as pathlib joins and names it
-        from pathlib import Path
-
         joined = Path(BODY_DIR) / name
         path, tmp = str(joined), str(joined.with_name(joined.name + f".{os.getpid()}.tmp"))
     else:
@@ -282,6 +276,4 @@ def body_json(body: bytes | None, codec: str | None) -> dict[str, str | None]:
     try:
         return {"body": (body or b"").decode(codec), "bodyEncoding": codec}
     except UnicodeDecodeError:
-        import base64
-
         return {"body": base64.b64encode(body or b"").decode("ascii"), "bodyEncoding": "base64"}

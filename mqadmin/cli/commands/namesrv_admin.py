@@ -7,6 +7,10 @@ what the others answered is printed, each failure goes to stderr, and the exit c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+from mqadmin.admin.fanout import FanOutResult
 from mqadmin.cli.command import CommandSpec, Invocation, java_command
 from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.javaopts import JavaOpt
@@ -14,14 +18,6 @@ from mqadmin.cli.javatext import jformat
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.admin.fanout import FanOutResult
-
 
 NAMESPACE = JavaOpt("s", "namespace", "set the namespace", required=True)
 KEY = JavaOpt("k", "key", "set the key name", required=True)
@@ -125,16 +121,13 @@ async def _write_perm(inv: Invocation, broker_name: str, wipe: bool, dry_run: bo
     inv.out.emit(WritePermChanged(name, "wipe" if wipe else "add", rows))
 
 
-class WritePermChanged(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class WritePermChanged(Result):
     """wipeWritePerm/addWritePerm: per name server, how many topic routes changed, or Failed."""
 
-    __slots__ = ("broker_name", "results", "verb")
-    __match_args__ = ("broker_name", "verb", "results")
-
-    def __init__(self, broker_name: str, verb: str, results: list[dict[str, Any]]) -> None:
-        self.broker_name = broker_name
-        self.verb = verb
-        self.results = results
+    broker_name: str
+    verb: str
+    results: list[dict[str, Any]]
 
     def text(self) -> str:
         head = f"{self.verb} write perm of broker[{self.broker_name}] in name server"
@@ -188,16 +181,13 @@ add_write_perm = _write_perm_command("addWritePerm", wipe=False)
 # ------------------------------------------------------------------------------- name server config
 
 
-class NamesrvConfigs(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class NamesrvConfigs(Result):
     """getNamesrvConfig: each name server's config (``configs``: of those that answered, in the order
     asked). Java collects them in a ``HashMap<>(4)`` by address and prints each ``Properties``."""
 
-    __slots__ = ("configs", "errors")
-    __match_args__ = ("configs", "errors")
-
-    def __init__(self, configs: dict[str, dict[str, str]], errors: Errors) -> None:
-        self.configs = configs
-        self.errors = errors
+    configs: dict[str, dict[str, str]]
+    errors: Errors
 
     def text(self) -> str:
         parts = []

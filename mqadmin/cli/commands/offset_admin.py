@@ -8,7 +8,11 @@ shows, per queue, the committed offset and the one the reset would set, changing
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 import time
+from dataclasses import dataclass
+from typing import Any
 
 from mqadmin.admin.consumers import ConsumeQueueView, EmptyConsumeStatsError, RollbackStats
 from mqadmin.admin.errors import AdminError
@@ -28,18 +32,12 @@ from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.cli.results import Plain, Result, queue_key
 from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options
-from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
-from mqadmin.record import Record
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-_DATE = LazyPattern(r"(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
+_DATE = re.compile(r"(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
 _ROLLBACK_HEADER = "%-20s  %-20s  %-20s  %-20s  %-20s  %-20s%n"
 _ROLLBACK_ROW = "%-20s  %-20d  %-20d  %-20d  %-20d  %-20d%n"
 _OFFSET_HEADER = "%-40s  %-40s  %-40s%n"
@@ -55,8 +53,6 @@ def parse_timestamp(text: str) -> int:
         return parse_long(text, "-s")
     m = _DATE.fullmatch(text)
     if m:
-        import datetime as dt
-
         y, mo, d, h, mi, s, ms = (int(x) for x in m.groups())
         try:
             local = dt.datetime(y, mo, d, h, mi, s, ms * 1000)
@@ -119,20 +115,15 @@ async def clients_are_cpp(inv: Invocation, group: str) -> bool:
     return {c.language for c in cc.connection_set} == {"CPP"}
 
 
-class Rollback(Record, Result):
+@dataclass(slots=True)
+class Rollback(Result):
     """A reset queue by queue under ``head``: each queue's offsets before and the one set; as data,
     ``doc`` with the rows as ``queues``."""
 
-    __slots__ = ("doc", "head", "last_column", "rows")
-    __match_args__ = ("head", "doc", "rows", "last_column")
-
-    def __init__(
-        self, head: str, doc: dict[str, Any], rows: list[RollbackStats], last_column: str = "#resetOffset"
-    ) -> None:
-        self.head = head
-        self.doc = doc
-        self.rows = rows
-        self.last_column = last_column
+    head: str
+    doc: dict[str, Any]
+    rows: list[RollbackStats]
+    last_column: str = "#resetOffset"
 
     def text(self) -> str:
         names = ("#brokerName", "#queueId", "#brokerOffset", "#consumerOffset", "#timestampOffset")
@@ -155,17 +146,14 @@ class Rollback(Record, Result):
         return {**self.doc, "queues": [r.to_json_obj() for r in self.rows]}
 
 
-class NewOffsets(Record, Result):
+@dataclass(slots=True)
+class NewOffsets(Result):
     """A reset the brokers did under ``head``: the new offset of each queue, from each broker's table
     (Java prints the ``HashMap`` it ``putAll``-s them into); as data, ``doc`` with them as ``offsets``."""
 
-    __slots__ = ("doc", "head", "tables")
-    __match_args__ = ("head", "doc", "tables")
-
-    def __init__(self, head: str, doc: dict[str, Any], tables: list[dict[MessageQueue, int]]) -> None:
-        self.head = head
-        self.doc = doc
-        self.tables = tables
+    head: str
+    doc: dict[str, Any]
+    tables: list[dict[MessageQueue, int]]
 
     def text(self) -> str:
         lines = [self.head, jformat(_OFFSET_HEADER, "#brokerName", "#queueId", "#offset")]
@@ -451,16 +439,13 @@ async def query_cq(
     inv.out.emit(CqView(addr, start, view))
 
 
-class CqView(Record, Result):
+@dataclass(slots=True)
+class CqView(Result):
     """queryCq: the consume queue's entries from ``start``, with the group's subscription and filter."""
 
-    __slots__ = ("addr", "start", "view")
-    __match_args__ = ("addr", "start", "view")
-
-    def __init__(self, addr: str, start: int, view: ConsumeQueueView) -> None:
-        self.addr = addr
-        self.start = start
-        self.view = view
+    addr: str
+    start: int
+    view: ConsumeQueueView
 
     def text(self) -> str:
         view = self.view

@@ -6,6 +6,8 @@ CLI's connection rules (``-n``, contexts, ``NAMESRV_ADDR``, credentials, TLS, ``
 
 from __future__ import annotations
 
+import dataclasses
+
 import click
 
 from mqadmin.admin.settings import AdminSettings
@@ -21,7 +23,7 @@ def _settings(namesrv: str | None, timeout: float | None) -> AdminSettings:
     root = ctx.find_root().obj if ctx is not None else None
     common = root if isinstance(root, CommonValues) else CommonValues()
     if timeout is not None:
-        common = common.with_(timeout=timeout)
+        common = dataclasses.replace(common, timeout=timeout)
     return resolve_settings(namesrv, common)
 
 

@@ -18,7 +18,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mqadmin.admin.static_topics import master_addrs
 from mqadmin.admin.topics import check_topic_name
@@ -29,6 +29,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import parse_int
 from mqadmin.cli.results import Plain
+from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.static_topic import (
     SUFFIX_AFTER,
     SUFFIX_BEFORE,
@@ -49,10 +50,6 @@ from mqadmin.protocol.staticmapping import (
     leader_id_map,
     remap,
 )
-
-if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.cluster import ClusterInfo
-
 
 TARGETS = (
     JavaOpt(

@@ -10,6 +10,10 @@ with a warning, rather than shown as a row of zeros as Java does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.admin.consumers import sorted_queues
 from mqadmin.admin.errors import AdminError
 from mqadmin.admin.tablenames import SkippedName, askable_groups, askable_topics
@@ -20,16 +24,9 @@ from mqadmin.cli.javatime import format_date
 from mqadmin.cli.nameargs import strict_bool
 from mqadmin.cli.optvalues import in_range, parse_long
 from mqadmin.cli.results import Result, queue_key
+from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 from mqadmin.protocol.javacoll import java_hash_order
-from mqadmin.record import Record
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Any
-
-    from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 
 TOPIC_PUT_NUMS = "TOPIC_PUT_NUMS"
 GROUP_GET_NUMS = "GROUP_GET_NUMS"
@@ -63,20 +60,17 @@ async def broker_consume_stats(
     inv.out.emit(BrokerLag(addr, stats, diff_level))
 
 
-class BrokerLag(Record, Result):
+@dataclass(slots=True)
+class BrokerLag(Result):
     """brokerConsumeStats: every queue consumed at all with a lag of ``level`` or more, per group.
 
     Java walks each entry's groups in ``HashMap`` order and each group's queues in
     ``MessageQueue.compareTo`` order; the document keeps the entries' order, groups sorted, queues by
     topic, broker name and queue id."""
 
-    __slots__ = ("addr", "level", "stats")
-    __match_args__ = ("addr", "stats", "level")
-
-    def __init__(self, addr: str, stats: BrokerConsumeStats, level: int) -> None:
-        self.addr = addr
-        self.stats = stats
-        self.level = level
+    addr: str
+    stats: BrokerConsumeStats
+    level: int
 
     def _rows(
         self, group_order: Callable[[list[str]], list[str]], queue_order: Callable[[Any], list[Any]]

@@ -7,6 +7,9 @@ route.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -24,10 +27,6 @@ from mqadmin.protocol import names
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
 from mqadmin.remoting.errors import RemotingConnectError, RemotingTimeoutError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
 RETRY_PREFIX = names.RETRY_GROUP_TOPIC_PREFIX
@@ -73,16 +72,12 @@ def _route_list_text(route: TopicRouteData) -> str:
     return "".join(lines)
 
 
-# results here are built once and rendered once: no generated eq/repr/frozen methods, which cost
-# topicRoute a millisecond of start-up to define
+@dataclass(slots=True)
 class RouteView(Result):
     """topicRoute: the route as fastjson pretty-prints it, or as the ``-l`` table (``listed``)."""
 
-    __slots__ = ("listed", "route")
-
-    def __init__(self, route: TopicRouteData, listed: bool) -> None:
-        self.route = route
-        self.listed = listed
+    route: TopicRouteData
+    listed: bool
 
     def text(self) -> str:
         if self.listed:
@@ -111,15 +106,13 @@ async def topic_route(inv: Invocation, topic: str, list_format: bool) -> None:
         raise CommandError(problem)
 
 
+@dataclass(slots=True)
 class Names(Result):
     """A set of names (topics, clusters) under ``key``: the text lists them in the order of the
     Java ``HashSet`` filled in the order received; the document sorts them."""
 
-    __slots__ = ("key", "names")
-
-    def __init__(self, key: str, names: list[str]) -> None:
-        self.key = key
-        self.names = names
+    key: str
+    names: list[str]
 
     def text(self) -> str:
         return "".join(f"{n}\n" for n in java_hash_order(self.names))
@@ -216,17 +209,15 @@ async def topic_list(inv: Invocation, cluster_model: bool) -> None:
     inv.out.emit(TopicClusters(listed, rows, inv.error_list()))
 
 
+@dataclass(slots=True)
 class TopicClusters(Result):
     """topicList -c: each topic's cluster and consuming groups. Java prints the topics in the order
     of the ``HashSet`` of every topic ``listed`` (retry and DLQ topics included), and each topic's
     groups in their own set's; the document sorts both."""
 
-    __slots__ = ("errors", "listed", "rows")
-
-    def __init__(self, listed: list[str], rows: list[dict[str, Any]], errors: Errors) -> None:
-        self.listed = listed
-        self.rows = rows
-        self.errors = errors
+    listed: list[str]
+    rows: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         lines = [jformat("%-20s  %-48s  %-48s%n", "#Cluster Name", "#Topic", "#Consumer Group")]
@@ -283,13 +274,11 @@ async def allocate_mq(inv: Invocation, topic: str, ip_list: str) -> None:
     inv.out.emit(Allocation(result))
 
 
+@dataclass(slots=True)
 class Allocation(Result):
     """allocateMQ: each client ip's queues; Java prints the map in ``HashMap`` order, compact."""
 
-    __slots__ = ("shares",)
-
-    def __init__(self, shares: dict[str, list[dict[str, object]]]) -> None:
-        self.shares = shares
+    shares: dict[str, list[dict[str, object]]]
 
     def text(self) -> str:
         ordered = java_hash_order(list(self.shares))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
@@ -9,16 +12,10 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.results import Result
+from mqadmin.protocol.bodies.answers import ProducerInfo
+from mqadmin.protocol.bodies.connection import Connection
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.version import version_name
-from mqadmin.record import FrozenRecord
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.protocol.bodies.answers import ProducerInfo
-    from mqadmin.protocol.bodies.connection import Connection
 
 # ------------------------------------------------------------------------------------- producers
 
@@ -43,16 +40,13 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
     inv.out.emit(ProducerConnections(group, t, list(pc.connection_set)))
 
 
-class ProducerConnections(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class ProducerConnections(Result):
     """producerConnection: the group's producers online for the topic, numbered as Java numbers them."""
 
-    __slots__ = ("connections", "group", "topic")
-    __match_args__ = ("group", "topic", "connections")
-
-    def __init__(self, group: str, topic: str, connections: list[Connection]) -> None:
-        self.group = group
-        self.topic = topic
-        self.connections = connections
+    group: str
+    topic: str
+    connections: list[Connection]
 
     def text(self) -> str:
         return "".join(
@@ -83,16 +77,13 @@ async def producer(inv: Invocation, broker: str) -> None:
     inv.out.emit(Producers(addr, await inv.admin.consumers.get_all_producer_info(addr)))
 
 
-class Producers(FrozenRecord, Result):
+@dataclass(slots=True, frozen=True)
+class Producers(Result):
     """producer: every producer group the broker knows, with its instances (Java prints the groups
     in ``HashMap`` order; the document sorts them)."""
 
-    __slots__ = ("broker", "table")
-    __match_args__ = ("broker", "table")
-
-    def __init__(self, broker: str, table: dict[str, list[ProducerInfo]]) -> None:
-        self.broker = broker
-        self.table = table
+    broker: str
+    table: dict[str, list[ProducerInfo]]
 
     def text(self) -> str:
         lines = []

@@ -131,7 +131,7 @@ class Plan:
         return {
             "cluster": self.cluster,
             "mode": self.mode,
-            "brokers": list(self.brokers),
+            "brokerNames": list(self.brokers),
             "changes": [c.as_json() for c in self.changes],
             "cannotCarryOver": list(self.notes),
             "unmanaged": list(self.unmanaged),

@@ -18,8 +18,11 @@ HEAD = "apiVersion: mqadmin/v1\nkind: ClusterManifest\ncluster: DefaultCluster\n
 
 async def _plan(admin: MQAdmin, text: str, env: dict[str, str] | None, flags: dict[str, Any]) -> Plan:
     (m,) = parse_manifests([("test.yaml", text)], env or {})
-    state = await read_state(admin, m.cluster, config=bool(m.broker_config), auth=bool(m.users or m.acls))
-    return make_plan(m, state, **flags)
+    auth = bool(m.users or m.acls) or flags.get("prune", False)
+    state = await read_state(admin, m.cluster, config=bool(m.broker_config), auth=auth)
+    creds = admin.core.settings.credentials
+    keep = frozenset({creds.access_key}) if creds is not None else frozenset()  # as the commands keep it
+    return make_plan(m, state, keep_users=keep, **flags)
 
 
 def plan(ns: str, text: str, env: dict[str, str] | None = None, **flags: Any) -> Plan:

@@ -196,8 +196,8 @@ async def manifest(
 @java_command(
     "diff",
     [_CLUSTER],
-    json_doc='{"drift": bool, "clusters": [{"cluster": str, "mode": str, "brokers": [str], "changes": [...], '
-    '"cannotCarryOver": [str], "unmanaged": [str]}]}',
+    json_doc='{"drift": bool, "clusters": [{"cluster": str, "mode": str, "brokerNames": [str], '
+    '"changes": [...], "cannotCarryOver": [str], "unmanaged": [str]}]}',
     epilog="Exit 0: the cluster matches; 1: it drifts (the changes are printed).",
     own=[_FILES, _PRUNE, _SYSTEM],
 )

@@ -8,7 +8,7 @@ Prints one JSON object per line on stdout:
         {"event": "error", "i": 7, "error": "..."}           (a send that raised)
         {"event": "retry", "i": 7, "error": "..."}           (see below)
         {"event": "done", "sent": 1000, "seconds": 1.23}
-    consume NS TOPIC GROUP --expect N --timeout S [--idle S]
+    consume NS TOPIC GROUP --expect N --timeout S [--idle S] [--expression TAGS]
         {"event": "recv", "msg_id": "...", "body": "...", "queue_id": 0, "queue_offset": 3}
         {"event": "done", "received": 1000}
 
@@ -140,7 +140,7 @@ def consume(args: argparse.Namespace) -> int:
 
     consumer = PushConsumer(args.group)
     consumer.set_namesrv_addr(args.namesrv)
-    consumer.subscribe(args.topic, on_message)
+    consumer.subscribe(args.topic, on_message, args.expression)
     consumer.start()
     deadline = time.monotonic() + args.timeout
     try:
@@ -177,6 +177,7 @@ def main() -> int:
     pc.add_argument("--expect", type=int, default=0)
     pc.add_argument("--timeout", type=float, default=60.0)
     pc.add_argument("--idle", type=float, default=2.0)
+    pc.add_argument("--expression", default="*")
     args = p.parse_args()
     return produce(args) if args.cmd == "produce" else consume(args)
 

@@ -1,0 +1,167 @@
+"""Checks of each broker: does it answer, is its disk near the reclaim threshold, does dispatch lag,
+is a slave behind its master, is ACL off on one broker of a cluster where the others have it on."""
+
+from __future__ import annotations
+
+from mqadmin.doctor.check import Check
+from mqadmin.doctor.findings import Finding, Severity
+from mqadmin.doctor.view import BrokerRef, ClusterView
+
+__all__ = ["CHECKS"]
+
+MIB = 1024 * 1024
+
+
+def _number(table: dict[str, str], key: str) -> float | None:
+    try:
+        return float((table.get(key) or "").split(" ")[0])
+    except ValueError:
+        return None
+
+
+async def broker_unreachable(view: ClusterView) -> list[Finding]:
+    brokers = await view.brokers()
+    _, failed = await view.each(brokers, lambda b: view.runtime(b.addr))
+    return [
+        Finding(
+            "broker-unreachable",
+            Severity.CRITICAL,
+            f"broker {b.name}",
+            f"{b.addr} (id {b.broker_id}) is listed by the name servers but does not answer",
+            {"addr": b.addr, "brokerId": b.broker_id, "error": str(e) or type(e).__name__},
+            "clients keep routing to it until its registration expires; its messages cannot be read",
+            f"mqadmin brokerStatus -b {b.addr}",
+        )
+        for b, e in failed.items()
+    ]
+
+
+async def disk_near_reclaim(view: ClusterView) -> list[Finding]:
+    brokers = await view.brokers()
+    tables, _ = await view.each(brokers, lambda b: view.runtime(b.addr))
+    configs, _ = await view.each(list(tables), lambda b: view.broker_config(b.addr))
+    out: list[Finding] = []
+    for b, table in tables.items():
+        ratio = _number(table, "commitLogDiskRatio")
+        if ratio is None:
+            continue
+        reclaim = (_number(configs.get(b, {}), "diskMaxUsedSpaceRatio") or 75.0) / 100.0
+        critical = view.limits.disk_critical
+        if ratio >= critical:
+            severity, what = Severity.CRITICAL, f"at or over {critical:.0%}: it refuses writes"
+        elif ratio >= reclaim - view.limits.disk_margin:
+            severity, what = Severity.WARNING, f"near its reclaim threshold of {reclaim:.0%}"
+        else:
+            continue
+        out.append(
+            Finding(
+                "disk-near-reclaim",
+                severity,
+                f"broker {b.name}",
+                f"commit log disk {ratio:.0%} used, {what}",
+                {
+                    "addr": b.addr,
+                    "commitLogDiskRatio": ratio,
+                    "reclaimRatio": reclaim,
+                    "refuseRatio": critical,
+                },
+                "past the threshold files are deleted before their retention, and at the limit sends fail",
+                f"mqadmin brokerStatus -b {b.addr}",
+            )
+        )
+    return out
+
+
+async def dispatch_lag(view: ClusterView) -> list[Finding]:
+    brokers = await view.brokers()
+    tables, _ = await view.each(brokers, lambda b: view.runtime(b.addr))
+    out: list[Finding] = []
+    for b, table in tables.items():
+        behind = _number(table, "dispatchBehindBytes")
+        if behind is not None and behind >= view.limits.dispatch_bytes:
+            out.append(
+                Finding(
+                    "dispatch-lag",
+                    Severity.WARNING,
+                    f"broker {b.name}",
+                    f"{behind / MIB:.1f} MiB of commit log not yet in the consume queues",
+                    {"addr": b.addr, "dispatchBehindBytes": int(behind)},
+                    "consumers do not see messages that were stored: delivery lags behind sends",
+                    f"mqadmin brokerStatus -b {b.addr}",
+                )
+            )
+    return out
+
+
+async def slave_behind(view: ClusterView) -> list[Finding]:
+    brokers = await view.brokers()
+    tables, _ = await view.each(brokers, lambda b: view.runtime(b.addr))
+    masters = {b.name: t for b, t in tables.items() if b.master}
+    out: list[Finding] = []
+    for b, table in tables.items():
+        master = masters.get(b.name)
+        if b.master or master is None:
+            continue
+        m, s = _number(master, "commitLogMaxOffset"), _number(table, "commitLogMaxOffset")
+        if m is None or s is None or m - s < view.limits.slave_bytes:
+            continue
+        out.append(
+            Finding(
+                "slave-behind",
+                Severity.WARNING,
+                f"broker {b.name}",
+                f"slave {b.broker_id} ({b.addr}) is {(m - s) / MIB:.1f} MiB behind its master",
+                {"addr": b.addr, "brokerId": b.broker_id, "behindBytes": int(m - s)},
+                "a master lost now loses what the slave has not copied; sync sends wait or fail",
+                f"mqadmin haStatus -b {b.addr}",
+            )
+        )
+    return out
+
+
+def _acl_on(config: dict[str, str]) -> bool:
+    return any(config.get(k, "false").lower() == "true" for k in ("aclEnable", "authenticationEnabled"))
+
+
+async def acl_differs(view: ClusterView) -> list[Finding]:
+    masters = await view.masters()
+    configs, _ = await view.each(masters, lambda b: view.broker_config(b.addr))
+    by_cluster: dict[str, dict[BrokerRef, bool]] = {}
+    for b, config in configs.items():
+        by_cluster.setdefault(b.cluster, {})[b] = _acl_on(config)
+    out: list[Finding] = []
+    for cluster, on in sorted(by_cluster.items()):
+        with_acl = sorted(b.name for b, v in on.items() if v)
+        if not with_acl:
+            continue
+        for b in sorted((b for b, v in on.items() if not v), key=lambda b: b.name):
+            out.append(
+                Finding(
+                    "acl-differs",
+                    Severity.CRITICAL,
+                    f"broker {b.name}",
+                    f"ACL is off while {len(with_acl)} other brokers of {cluster} have it on",
+                    {"addr": b.addr, "aclOn": with_acl},
+                    "anyone reaches this broker's topics without the keys the others require",
+                    f"mqadmin getBrokerConfig -b {b.addr}",
+                )
+            )
+    return out
+
+
+CHECKS = (
+    Check("broker-unreachable", "a broker the name servers list that does not answer", broker_unreachable),
+    Check(
+        "disk-near-reclaim",
+        "a commit log disk near the broker's diskMaxUsedSpaceRatio (warning) or at the ratio where it "
+        "refuses writes (critical)",
+        disk_near_reclaim,
+    ),
+    Check("dispatch-lag", "a broker whose consume queues lag behind its commit log", dispatch_lag),
+    Check("slave-behind", "a slave whose commit log is far behind its master's", slave_behind),
+    Check(
+        "acl-differs",
+        "a master with ACL off in a cluster where other masters have it on",
+        acl_differs,
+    ),
+)

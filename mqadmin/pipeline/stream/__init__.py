@@ -1,6 +1,7 @@
 """RocketMQ in Spark pipelines: the streaming source and the sink of the ``rocketmq`` data source.
 
-- :mod:`.datasource` is the one ``rocketmq`` data source (``register(spark)``): batch reads go to
+- :mod:`.datasource` is the one ``rocketmq`` data source (``register(spark)``, public as
+  :mod:`mqadmin.spark`): batch reads go to
   :mod:`mqadmin.pipeline.export`, streaming reads to :mod:`.source`, writes to :mod:`.sink`.
 - :mod:`.options` judges the options on the driver; :mod:`.offsets` holds the stream offsets
   (``{"topic": {"broker:queueId": next offset}}``) and the read-limit arithmetic; :mod:`.queues`

@@ -1,5 +1,7 @@
 """The one ``rocketmq`` data source: batch and streaming reads, batch and streaming writes.
 
+Its public face is :mod:`mqadmin.spark` (``register``, the option names, the schema, the errors);
+this module is the implementation.
 ``register(spark)`` makes ``format("rocketmq")`` known to a session (local, a standalone cluster or
 Spark Connect alike: the class is shipped to the Python workers). Which reader a read gets follows
 its options: ``topics``/``topicPattern`` is the stream reader's form (:mod:`.source`), ``topic`` the

@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover - depends on the installation
 __all__ = ["FAST_BATCH_BYTES", "ROUTE_CODE", "route_prefilter"]
 
 ROUTE_CODE = int(RequestCode.GET_ROUTEINFO_BY_TOPIC)
-FAST_BATCH_BYTES = 256 * 1024
+FAST_BATCH_BYTES = 64 * 1024
 """Answer bytes after which one call of the pre-filter stops and hands back to the connection."""
 _ROUTE_HEADER_BYTES = header_budget(ROUTE_CODE)[0]
 

@@ -61,7 +61,7 @@ __all__ = [
 log = logging.getLogger("mqadmin.remoting")
 _peer_log = ThrottledLog(log)  # lines a remote peer can cause: a few per interval
 
-DEFAULT_OUTPUT_BUDGET = 4 * 1024 * 1024
+DEFAULT_OUTPUT_BUDGET = 2 * 1024 * 1024
 """Bytes of answers a server queues for one connection before it stops reading that connection."""
 DEFAULT_DRAIN_TIMEOUT = 30.0
 """Seconds a connection over its output budget has to drain before it is closed."""

@@ -20,7 +20,7 @@ from mqadmin.pipeline.export.ranges import (
     parse_offset_spec,
     plan_ranges,
 )
-from mqadmin.pipeline.timespec import parse_time
+from mqadmin.pipeline.timespec import TimeSpecError, parse_duration, parse_time
 
 __all__ = ["DEFAULT_TIMEOUT", "ExportOptions", "plan"]
 
@@ -73,9 +73,27 @@ class ExportOptions:
             starting=parse_offset_spec(opts.get("startingoffsets")),
             ending=parse_offset_spec(opts.get("endingoffsets")),
             partition_size=int(opts.get("partitionsize") or DEFAULT_PARTITION_SIZE),
-            fail_on_data_loss=(opts.get("failondataloss") or "true").strip().lower() != "false",
-            retry_for=float(opts.get("pullretrytimeout") or DEFAULT_RETRY_S),
+            fail_on_data_loss=_flag(opts, "failondataloss", True),
+            retry_for=_seconds(opts, "pullretrytimeout", DEFAULT_RETRY_S),
         )
+
+
+def _flag(opts: Mapping[str, str], name: str, default: bool) -> bool:
+    value = (opts.get(name) or "").strip().lower()
+    if value not in ("", "true", "false"):
+        raise ValueError(f"option {name} must be true or false, not {opts[name]!r}")
+    return default if not value else value == "true"
+
+
+def _seconds(opts: Mapping[str, str], name: str, default: float) -> float:
+    value = (opts.get(name) or "").strip()
+    try:
+        seconds = parse_duration(value) if value else default
+    except TimeSpecError as e:
+        raise ValueError(f"option {name}: {e}") from None
+    if seconds <= 0:
+        raise ValueError(f"option {name} must be a positive duration (30s, 2m), not {value!r}")
+    return seconds
 
 
 def plan(o: ExportOptions) -> list[QueueRange]:

@@ -86,7 +86,6 @@ def _settings(ctx: click.Context) -> Any:
 
 
 async def _fetch(kind: str, settings: Any) -> list[str]:
-
     async with MQAdmin(settings) as admin:
         if kind == "cluster":
             info = await admin.namesrv.examine_broker_cluster_info()

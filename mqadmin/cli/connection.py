@@ -26,14 +26,11 @@ from mqadmin.admin.settings import (
 )
 from mqadmin.cli.common import CommonValues
 from mqadmin.cli.configdir import contexts_path
+from mqadmin.cli.contexts import Context, ContextError, ContextStore
 from mqadmin.cli.errors import CommandError, SettingsError, malformed_addr
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.secretinput import read_secret
 from mqadmin.cli.toolsyml import read_tools_yml
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.cli.contexts import Context
 
 __all__ = ["resolve_settings"]
 
@@ -46,9 +43,7 @@ def _truthy(value: str | None) -> bool | None:
 
 def _load_context(name: str | None) -> Context | None:
     if not (name or os.environ.get("MQADMIN_CONTEXT")) and not os.path.exists(contexts_path()):
-        return None  # none asked for, none defined: the store is not read (nor its module imported)
-    from mqadmin.cli.contexts import ContextError, ContextStore
-
+        return None  # none asked for, none defined: the store is not read
     try:
         store = ContextStore.load()
         return store.active(name)

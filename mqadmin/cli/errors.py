@@ -6,8 +6,11 @@ adds the traceback.
 
 from __future__ import annotations
 
-import sys
+import re
+from dataclasses import dataclass, field
+from typing import Any
 
+from mqadmin.admin.brokers import ClusterNotFoundError
 from mqadmin.admin.errors import (
     AdminError,
     DeadlineError,
@@ -17,18 +20,15 @@ from mqadmin.admin.errors import (
     RemotingError,
     RemotingTimeoutError,
 )
+from mqadmin.admin.messages import MessageNotFoundError
+from mqadmin.admin.settings import AdminSettings
 from mqadmin.cli.exitcodes import ExitCode
-from mqadmin.lazyre import LazyPattern
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
-    from mqadmin.admin.settings import AdminSettings
+from mqadmin.protocol.requests import declared
+from mqadmin.remoting.blocking import parse_addr
+from mqadmin.remoting.diagnose import Kind, identify
 
 __all__ = [
     "NOT_FOUND_CODES",
@@ -50,12 +50,12 @@ NOT_FOUND_CODES = frozenset(
 )
 """Answers meaning "no such topic, group or message": exit code NOT_FOUND whatever the command."""
 
-_NOT_EXIST_REMARKS = LazyPattern(r"(?i)consumer group <[^>]*> not exist|can not find message by the offset")
+_NOT_EXIST_REMARKS = re.compile(r"(?i)consumer group <[^>]*> not exist|can not find message by the offset")
 """SYSTEM_ERROR remarks (Java's) that mean "no such group" (a reset of a group the broker has no
 offsets of) or "no such message" (an offset id past what the broker wrote)."""
 
 
-_AUTH_NOT_EXIST = LazyPattern(r"(?i)^The (user|subject|acl)\b.* is not exist")
+_AUTH_NOT_EXIST = re.compile(r"(?i)^The (user|subject|acl)\b.* is not exist")
 """ACL 2.0 remarks (NO_PERMISSION, Java's words) to a deletion that mean "no such user or ACL", not
 "no right" (a create or update naming an unknown user stays a refusal, exit 3)."""
 
@@ -73,7 +73,7 @@ def _not_found(exc: RemoteCommandError) -> bool:
     return exc.code == ResponseCode.SYSTEM_ERROR and bool(_NOT_EXIST_REMARKS.search(remark))
 
 
-_FAQ = LazyPattern(
+_FAQ = re.compile(
     r"\s*(See|For more information, please visit the url,)\s+https?://\S+(\s+for further details\.)?\s*$"
 )
 
@@ -103,18 +103,14 @@ class PartialFailure(Exception):
         self.failures = failures
 
 
-class ErrorReport(Record):
+@dataclass(slots=True)
+class ErrorReport:
     """One failure as said: its exit code, the line, its kind and the JSON members that detail it."""
 
-    __slots__ = ("details", "exit_code", "kind", "message")
-
-    def __init__(
-        self, exit_code: ExitCode, message: str, kind: str, details: dict[str, Any] | None = None
-    ) -> None:
-        self.exit_code = exit_code
-        self.message = message
-        self.kind = kind
-        self.details: dict[str, Any] = {} if details is None else details
+    exit_code: ExitCode
+    message: str
+    kind: str
+    details: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -193,7 +189,6 @@ def _unreachable_hint(addr: str, settings: AdminSettings | None) -> str:
 
 def malformed_addr(addr: str) -> str | None:
     """Why ``addr`` is not a ``host:port`` address (None when it is one)."""
-    from mqadmin.remoting.blocking import parse_addr
 
     try:
         parse_addr(addr)
@@ -203,13 +198,8 @@ def malformed_addr(addr: str) -> str | None:
 
 
 def _is_not_found_error(exc: BaseException) -> bool:
-    """A MessageNotFoundError or a ClusterNotFoundError, without importing their modules for
-    commands that never do."""
-    messages = sys.modules.get("mqadmin.admin.messages")
-    brokers = sys.modules.get("mqadmin.admin.brokers")
-    return (messages is not None and isinstance(exc, messages.MessageNotFoundError)) or (
-        brokers is not None and isinstance(exc, brokers.ClusterNotFoundError)
-    )
+    """No such message, no such cluster."""
+    return isinstance(exc, MessageNotFoundError | ClusterNotFoundError)
 
 
 def _with_hint(message: str, hint: str) -> str:
@@ -221,8 +211,6 @@ _IDENTIFIED: dict[tuple[str, bool], Any] = {}
 
 
 def _identify(addr: str, remoting: bool) -> Any:
-    from mqadmin.remoting.diagnose import identify
-
     key = (addr, remoting)
     if key not in _IDENTIFIED:
         _IDENTIFIED[key] = identify(addr, 1.0, remoting=remoting)
@@ -236,7 +224,6 @@ def wrong_port(exc: BaseException, settings: AdminSettings | None) -> tuple[str,
     Asked only for the symptoms of a wrong address: a request the server does not know, a connection
     closed or refused, no answer at all (then no RocketMQ request is sent: the peer may be busy).
     """
-    from mqadmin.remoting.diagnose import Kind
 
     addr = getattr(exc, "addr", None)
     if settings is None or not isinstance(addr, str) or malformed_addr(addr) is not None:
@@ -272,8 +259,6 @@ def wrong_port(exc: BaseException, settings: AdminSettings | None) -> tuple[str,
 def _server_of(code: int | None, kind: Any) -> str:
     """The kind of server a request ``code`` was meant for when a ``kind`` server refused it as
     unknown: the other kind when only that one serves it, else ``kind``'s own (no diagnosis)."""
-    from mqadmin.protocol.requests import declared
-    from mqadmin.remoting.diagnose import Kind
 
     decl = declared(code) if code is not None else None
     servers = decl.servers if decl is not None else frozenset()

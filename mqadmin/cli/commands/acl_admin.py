@@ -218,7 +218,6 @@ _VERSION_ROW = "%-16s  %-22s  %-22s  %-20s  %-22s  %-22s%n"
 async def cluster_acl_config_version(
     inv: Invocation, broker_addr: str | None, cluster_name: str | None
 ) -> None:
-
     admin_api = inv.admin
     addrs = await master_addrs(inv, broker_addr, cluster_name)
     infos, rows = await inv.on_each(addrs, admin_api.acl.examine_broker_cluster_acl_version_info)

@@ -242,7 +242,6 @@ async def export_metadata_in_rocksdb(
 async def check_rocksdb_cq_write_progress(
     inv: Invocation, cluster: str, topic: str | None, check_from: str | None
 ) -> ExitCode | None:
-
     name = cluster.strip()
     why = names.check_name("cluster", name)
     if why is not None:

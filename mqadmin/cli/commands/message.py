@@ -586,7 +586,6 @@ def describe_id(msg_id: str, now_ms: int | None = None) -> dict[str, Any]:
 
 
 def _describe_text(d: dict[str, Any]) -> str:
-
     rows = [("Message ID:", d["msgId"])]
     if d["kind"] == "offset":
         rows += [("Kind:", "offset id (where a broker stored it)"), ("Store Host:", d["storeHost"]),

@@ -240,7 +240,6 @@ async def send_msg_status(
 
 
 def _gmt8_now() -> str:
-
     return (datetime.now(UTC) + timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S")
 
 

@@ -13,12 +13,11 @@ import sys
 
 import click
 
-from mqadmin.cli.registry import define
+from mqadmin.cli import schemas
+from mqadmin.cli.registry import define, lookup
 
 
 def _schema_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    from mqadmin.cli import schemas
-
     return [n for n in schemas.names() if n.startswith(incomplete)]
 
 
@@ -28,8 +27,6 @@ def _schema_names(ctx: click.Context, param: click.Parameter, incomplete: str) -
 @click.option("--all", "all_schemas", is_flag=True, help="Every schema as one JSON object keyed by name.")
 def schema_command(command: str | None, all_schemas: bool) -> None:
     """Print the JSON Schema (draft 2020-12) of a command's --json document; without one, list them."""
-    from mqadmin.cli import schemas
-    from mqadmin.cli.registry import lookup
 
     if all_schemas:
         bundle = {n: schemas.published(n) for n in schemas.names()}

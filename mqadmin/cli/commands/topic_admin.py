@@ -12,6 +12,9 @@ queue counts 1..1024, permission, attributes, order confs): a bad one is one lin
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from mqadmin.admin.brokers import check_cluster_name
 from mqadmin.admin.errors import AdminError, RemoteCommandError, RemotingError
 from mqadmin.admin.topics import check_order_conf, check_topic_config, check_topic_name, create_topic_header
@@ -32,11 +35,6 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
 from mqadmin.protocol.javanum import parse_bool
-from mqadmin.record import Record
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
 
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
 
@@ -56,13 +54,11 @@ def perm_string(perm: int) -> str:
     return ("R" if perm & 4 else "-") + ("W" if perm & 2 else "-") + ("X" if perm & 1 else "-")
 
 
-class TopicConfigView(Record, Result):
+@dataclass(slots=True)
+class TopicConfigView(Result):
     """A topic's config as the 5.3.3 tool prints it (``TopicConfig.toString()``) and as a document."""
 
-    __slots__ = ("config",)
-
-    def __init__(self, config: TopicConfig) -> None:
-        self.config = config
+    config: TopicConfig
 
     def text(self) -> str:
         tc = self.config
@@ -193,27 +189,18 @@ async def update_topic(
     inv.out.emit(created)
 
 
-class TopicCreated(Record, Result):
+@dataclass(slots=True)
+class TopicCreated(Result):
     """updateTopic: the config sent, the brokers it went to and the order conf stored with ``-o true``.
 
     With ``-b`` (``scope`` broker) Java prints the order conf before the success line; with ``-c``
     after the brokers' lines, and the config only when every master took it."""
 
-    __slots__ = ("brokers", "config", "errors", "order_conf", "scope")
-
-    def __init__(
-        self,
-        config: TopicConfigView,
-        brokers: list[dict[str, Any]],
-        scope: str,
-        order_conf: str | None = None,
-        errors: Errors | None = None,
-    ) -> None:
-        self.config = config
-        self.brokers = brokers
-        self.scope = scope
-        self.order_conf = order_conf
-        self.errors: Errors = [] if errors is None else errors
+    config: TopicConfigView
+    brokers: list[dict[str, Any]]
+    scope: str
+    order_conf: str | None = None
+    errors: Errors = field(default_factory=list)
 
     def text(self) -> str:
         created = "".join(f"create topic to {addr} success.\n" for addr in ok_addrs(self.brokers))
@@ -258,15 +245,13 @@ def _read_topic_configs(path: str) -> list[TopicConfig]:
     return out
 
 
-class TopicListSubmitted(Record, Result):
+@dataclass(slots=True)
+class TopicListSubmitted(Result):
     """updateTopicList: the topics of the file and the brokers the batch went to."""
 
-    __slots__ = ("brokers", "errors", "topics")
-
-    def __init__(self, topics: list[str | None], brokers: list[dict[str, Any]], errors: Errors) -> None:
-        self.topics = topics
-        self.brokers = brokers
-        self.errors = errors
+    topics: list[str | None]
+    brokers: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         return "".join(
@@ -313,24 +298,15 @@ async def update_topic_list(
 # ------------------------------------------------------------------------------------- deleteTopic
 
 
-class TopicDeleted(Record, Result):
+@dataclass(slots=True)
+class TopicDeleted(Result):
     """deleteTopic: the masters asked, and the name servers (asked only when every master deleted it)."""
 
-    __slots__ = ("brokers", "cluster", "errors", "name_servers", "topic")
-
-    def __init__(
-        self,
-        topic: str,
-        cluster: str,
-        brokers: list[dict[str, Any]],
-        name_servers: list[dict[str, Any]],
-        errors: Errors,
-    ) -> None:
-        self.topic = topic
-        self.cluster = cluster
-        self.brokers = brokers
-        self.name_servers = name_servers
-        self.errors = errors
+    topic: str
+    cluster: str
+    brokers: list[dict[str, Any]]
+    name_servers: list[dict[str, Any]]
+    errors: Errors
 
     def text(self) -> str:
         if not all_ok(self.brokers):
@@ -434,25 +410,16 @@ async def _delete_topic_plan(
 # ------------------------------------------------------------------------------------- updateTopicPerm
 
 
-class PermChanged(Record, Result):
+@dataclass(slots=True)
+class PermChanged(Result):
     """updateTopicPerm: each broker's old permission and whether it took the new one; with ``-b``, the
     config sent."""
 
-    __slots__ = ("brokers", "config", "errors", "perm", "topic")
-
-    def __init__(
-        self,
-        topic: str,
-        perm: int,
-        brokers: list[dict[str, Any]],
-        config: TopicConfigView | None = None,
-        errors: Errors | None = None,
-    ) -> None:
-        self.topic = topic
-        self.perm = perm
-        self.brokers = brokers
-        self.config = config
-        self.errors: Errors = [] if errors is None else errors
+    topic: str
+    perm: int
+    brokers: list[dict[str, Any]]
+    config: TopicConfigView | None = None
+    errors: Errors = field(default_factory=list)
 
     def text(self) -> str:
         text = "".join(
@@ -546,18 +513,14 @@ _STATUS_HEAD = "%-32s  %-4s  %-20s  %-20s    %s%n"
 _STATUS_ROW = "%-32s  %-4d  %-20d  %-20d    %s%n"
 
 
-class TopicStatus(Record, Result):
+@dataclass(slots=True)
+class TopicStatus(Result):
     """topicStatus: each queue's offsets and last update, and the topic's put rate."""
 
-    __slots__ = ("errors", "offsets", "put_tps", "topic")
-
-    def __init__(
-        self, topic: str, offsets: dict[MessageQueue, TopicOffset], put_tps: float, errors: Errors
-    ) -> None:
-        self.topic = topic
-        self.offsets = offsets
-        self.put_tps = put_tps
-        self.errors = errors
+    topic: str
+    offsets: dict[MessageQueue, TopicOffset]
+    put_tps: float
+    errors: Errors
 
     def text(self) -> str:
         lines = [jformat(_STATUS_HEAD, "#Broker Name", "#QID", "#Min Offset", "#Max Offset", "#Last Updated")]

@@ -15,6 +15,10 @@ Prints ``name value`` lines, numbers only.
     python bench/bench_broker.py                    # 20,000 C++ sends, 100,000 messages stored
     python bench/bench_broker.py --cpp-sends 5000
     python bench/bench_broker.py --loop asyncio     # the broker on asyncio's own loop (default: auto)
+    python bench/bench_broker.py --source /tmp/base  # the servers of another checkout (a baseline)
+
+For a before/after comparison, run it alternately with and without ``--source`` (a ``git worktree``
+of the older commit): a busy machine then slows both alike.
 """
 
 from __future__ import annotations
@@ -144,15 +148,20 @@ def main() -> int:
     p.add_argument(
         "--loop", choices=("auto", "asyncio", "uvloop"), default="auto", help="the broker's --loop"
     )
+    p.add_argument("--source", type=Path, help="run the name server and broker of this checkout")
     args = p.parse_args()
+    server_argv = [MQADMIN]
 
     work = Path(tempfile.mkdtemp(prefix="bench-broker-"))
     env = {**os.environ, "HOME": str(work)}
     env.pop("NAMESRV_ADDR", None)
+    if args.source is not None:  # its mqadmin/ first on the path, run as a module
+        env["PYTHONPATH"] = str(args.source.resolve())
+        server_argv = [sys.executable, "-m", "mqadmin.cli.main"]
     (work / "ns.properties").write_text(f"bindAddress=127.0.0.1\nkvConfigPath={work / 'kv.json'}\n")
     ns = subprocess.Popen(
         [
-            MQADMIN,
+            *server_argv,
             "namesrv",
             "start",
             "-c",
@@ -178,7 +187,7 @@ def main() -> int:
         )
         broker = subprocess.Popen(
             [
-                MQADMIN,
+                *server_argv,
                 "broker",
                 "start",
                 "-c",

@@ -36,6 +36,7 @@ ORDER = ("topic", "group", "orderConfig", "brokerConfig", "user", "acl")
 
 FIVE_X_GROUP_DEFAULTS: dict[str, Any] = {"orderly": False, "consumeTimeoutMinute": 15}
 SECRET = "password"
+_NONE = object()
 
 
 class PlanError(Exception):
@@ -315,6 +316,9 @@ def _groups(
         wanted = declared.on(b.name)
         if not b.five_x:
             lost = {k: v for k, v in wanted.items() if k.startswith(ATTR) or k in FIVE_X_GROUP_FIELDS}
+            wanted = {k: v for k, v in wanted.items() if k not in lost}
+            # a 5.x setting at its default is not lost on 4.x
+            lost = {k: v for k, v in lost.items() if FIVE_X_GROUP_DEFAULTS.get(k, _NONE) != v}
             if lost:
                 shown = ", ".join(f"{k.removeprefix(ATTR)}={_shown(v)}" for k, v in lost.items())
                 plan.notes.append(

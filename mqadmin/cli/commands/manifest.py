@@ -96,13 +96,13 @@ class ApplyResult(Result):
             if self.dry_run:
                 out.append("  dry run, nothing changed\n")
                 continue
+            if not self.reports:
+                out.append("  nothing changed: the plans have refused changes\n")
+                continue
             if i >= len(self.reports):
                 out.append("  not applied (an earlier cluster failed)\n")
                 continue
             r = self.reports[i]
-            if plan.blocked:
-                out.append("  nothing changed: the plan has refused changes\n")
-                continue
             out += [f"  done: {c.line()}\n" for c in r.done]
             if r.failed is not None:
                 out.append(f"  FAILED: {r.failed.line()}: {self._error(r.error)}\n")
@@ -252,28 +252,24 @@ async def apply(
         inv.out.emit(ApplyResult(plans, [], inv, True))
         return ExitCode.OK
     blocked = [c for p in plans for c in p.blocked]
-    if not blocked and any(p.changes for p in plans):
+    if blocked:  # nothing is sent: the plan is shown with its refused changes
+        inv.out.emit(ApplyResult(plans, [], inv, False))
+        inv.say(f"nothing changed: {len(blocked)} change(s) refused ({blocked[0].line()})")
+        return ExitCode.ERROR
+    if any(p.changes for p in plans):
         _confirm(plans, yes)
     reports: list[ApplyReport] = []
     for plan in plans:
-        if blocked:
-            reports.append(await apply_plan(inv.admin, plan))  # refuses the whole plan: nothing is sent
-            continue
         report = await apply_plan(inv.admin, plan)
         reports.append(report)
         if report.failed is not None:
             break
     inv.out.emit(ApplyResult(plans, reports, inv, False))
-    failed = next((r for r in reports if r.failed is not None), None)
-    if failed is not None:
-        assert failed.error is not None
-        inv.say(
-            f"stopped at {failed.failed.line() if failed.failed else ''}: {describe(failed.error).message}"
-        )
-        return describe(failed.error).exit_code
-    if blocked:
-        inv.say(f"nothing changed: {len(blocked)} change(s) refused ({blocked[0].line()})")
-        return ExitCode.ERROR
+    last = reports[-1] if reports else None
+    if last is not None and last.failed is not None and last.error is not None:
+        rep = describe(last.error, inv.settings_if_resolved)
+        inv.say(f"stopped at {last.failed.line()}: {rep.message}")
+        return rep.exit_code
     return ExitCode.OK
 
 

@@ -13,9 +13,9 @@ from tests.structure.import_cycles import build_graph, cycles
 ROOT = Path(mqadmin.__file__).parent
 SCRIPT = Path(__file__).with_name("import_cycles.py")
 
-# cycles over every import (TYPE_CHECKING and lazy ones too) when this test was written; lower it
-# when a cycle goes, never raise it
-CEILING = 3
+# cycles over every import (TYPE_CHECKING and lazy ones too): the one left is protocol.bodies.topic with
+# protocol.bodies.static_topic; lower it to 0 when that goes, never raise it
+CEILING = 1
 
 
 def _package(root: Path, files: dict[str, str]) -> Path:
@@ -30,6 +30,12 @@ def _package(root: Path, files: dict[str, str]) -> Path:
 def test_no_cycle_of_module_level_imports() -> None:
     """A cycle of imports that run at load time breaks depending on which module is imported first."""
     assert cycles(build_graph(ROOT), ("module",)) == []
+
+
+def test_no_cycle_in_the_command_line() -> None:
+    """The commands, their framework and their rendering import each other one way only."""
+    found = [c for c in cycles(build_graph(ROOT)) if any(m.startswith("mqadmin.cli") for m in c)]
+    assert found == []
 
 
 def test_cycles_do_not_grow() -> None:

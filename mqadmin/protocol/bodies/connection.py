@@ -59,20 +59,16 @@ class SubscriptionData:
 
     ``tags_set``: a ``HashSet<String>``, a list here to keep its order; ``code_set``: the
     ``String.hashCode`` of each tag (a ``HashSet<Integer>``). ``sub_version``: Java stamps a new
-    subscription with the current time in milliseconds (``None`` here: now).
+    subscription with the current time in milliseconds, and so do we.
     """
 
     topic: str | None = None
     sub_string: str | None = None
     tags_set: list[str] | None = field(default_factory=list)
     code_set: list[int] | None = field(default_factory=list)
-    sub_version: int | None = None
+    sub_version: int = field(default_factory=lambda: int(time.time() * 1000))
     expression_type: str | None = "TAG"
     class_filter_mode: bool = False
-
-    def __post_init__(self) -> None:
-        if self.sub_version is None:
-            self.sub_version = int(time.time() * 1000)
 
     @classmethod
     def from_json_obj(cls, obj: Any, what: str = "SubscriptionData") -> Self:
@@ -85,7 +81,7 @@ class SubscriptionData:
             sub_string=j.opt_str(d.get("subString"), "subString"),
             tags_set=None if tags is None else list(dict.fromkeys(tags)),
             code_set=None if codes is None else list(dict.fromkeys(codes)),
-            sub_version=None if sv is None else j.int64(sv, "subVersion"),
+            sub_version=int(time.time() * 1000) if sv is None else j.int64(sv, "subVersion"),
             expression_type=j.opt_str(d.get("expressionType", "TAG"), "expressionType"),
             class_filter_mode=j.boolean(d.get("classFilterMode"), "classFilterMode"),
         )

@@ -13,7 +13,9 @@ reason we do better, and say so in the help epilog:
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from mqadmin.admin.consumers import EmptyConsumeStatsError, sorted_queues
@@ -25,7 +27,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, jformat, jstr
 from mqadmin.cli.javatime import format_date
-from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts
+from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts, stuck_of
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.results import Errors, Result, queue_key, with_errors
 from mqadmin.protocol.bodies.connection import ConsumerConnection
@@ -120,7 +122,12 @@ async def _group_progress(
         inv.report(exc)
     inv.any_success = True
     clients = await _client_of_queue(inv, group) if show_ip else None
-    alerts = group_alerts(group, stats, limits)
+    stuck = await stuck_of(
+        stats,
+        lambda: inv.admin.consumers.examine_consume_stats(group, topic, cluster, any_broker_if_no_route=True),
+        limits,
+    )
+    alerts = group_alerts(group, stats, limits, stuck)
     progress = GroupProgress(group, stats, clients, alerts if limits.active else None, inv.error_list())
     inv.out.emit(progress)
     return alert_exit(inv, alerts)
@@ -273,6 +280,13 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     result = await admin.core.fan_out(groups, lambda g: _one_group_summary(inv, g), deadline=deadline)
     found: dict[str, tuple[ConsumeStats | None, ConsumerConnection | None]] = {}
     alerts: list[str] = []
+    stuck: dict[str, list[MessageQueue]] = {}
+    if limits.stuck_after is not None:  # every group watched at once, on the loop
+        watched = [(g, r[0]) for g, r in result.results.items()]
+        stuck_lists = await asyncio.gather(
+            *(stuck_of(s, partial(admin.consumers.examine_consume_stats, g), limits) for g, s in watched)
+        )
+        stuck = {g: found for (g, _), found in zip(watched, stuck_lists, strict=True)}
     cut = inv.report_cut_off(result, "groups")
     for group in groups:
         if group in result.errors:
@@ -284,7 +298,7 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
             for p in problems:  # a frozen broker fails every group: said once
                 inv.report_once(p)
         found[group] = (stats, conn)
-        alerts += group_alerts(group, stats, limits)
+        alerts += group_alerts(group, stats, limits, stuck.get(group, []))
     inv.out.emit(GroupSummaries(listed, found, alerts if limits.active else None, inv.error_list()))
     return alert_exit(inv, alerts)
 
@@ -343,6 +357,7 @@ class GroupSummaries(Result):
     "Nagios: exit 8 when a threshold is crossed (a server failure's code wins over it).",
     own=alert_options(),
     watch=True,
+    blocking=lambda p: p.get("stuck_after") is None and p.get("interval") is None,  # --stuck-after waits
 )
 async def consumer_progress(
     inv: Invocation,

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
+from mqadmin.admin.stuck import DEFAULT_STUCK_AFTER, queue_stuck
 from mqadmin.admin.tablenames import GROUP_NAME_REGEX
 from mqadmin.pipeline.jobs.common import (
     duration_text,
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_STUCK_AFTER", "RATE_TOLERANCE", "lag", "lag_series"]
 
-DEFAULT_STUCK_AFTER = 300.0
 RATE_TOLERANCE = 0.01
 _QUEUE = ["cluster", "broker", "group", "topic", "queue_id"]
 _GROUP_TOPIC = ["group", "topic"]
@@ -105,7 +105,7 @@ def _queues_and_runs(steps: DataFrame, stuck_after: float | None) -> DataFrame:
     return rows.withColumns(
         {
             "stalled": stalled,
-            "queue_stuck": (F.col("lag_now") > 0) & (span > 0) & (stalled > 0) & (stalled >= threshold),
+            "queue_stuck": queue_stuck(F.col("lag_now"), stalled, span, threshold),
             "_level": running_level([*_GROUP_TOPIC, "_per_run"], "_change"),
         }
     )

@@ -155,8 +155,9 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-broker-"))
     env = {**os.environ, "HOME": str(work)}
     env.pop("NAMESRV_ADDR", None)
-    if args.source is not None:  # its mqadmin/ first on the path, run as a module
-        env["PYTHONPATH"] = str(args.source.resolve())
+    cwd = None
+    if args.source is not None:  # its mqadmin/ first on the path (and the folder run in), as a module
+        env["PYTHONPATH"] = cwd = str(args.source.resolve())
         server_argv = [sys.executable, "-m", "mqadmin.cli.main"]
     (work / "ns.properties").write_text(f"bindAddress=127.0.0.1\nkvConfigPath={work / 'kv.json'}\n")
     ns = subprocess.Popen(
@@ -175,6 +176,7 @@ def main() -> int:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        cwd=cwd,
     )
     broker = None
     try:
@@ -201,6 +203,7 @@ def main() -> int:
             stderr=subprocess.PIPE,
             text=True,
             env=env,
+            cwd=cwd,
         )
         wait_line(broker, "boot success")
         addr = f"127.0.0.1:{port}"

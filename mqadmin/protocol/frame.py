@@ -63,14 +63,16 @@ def decode_payload(payload: bytes | memoryview, *, budget: bool = False) -> Remo
         raise ProtocolError(f"decode error, bad header length: {header_len}")
     if kind not in _SERIALIZE_BY_KIND:
         raise ProtocolError(f"unknown serialize type {kind}")
-    if budget:
-        raw = memoryview(payload)[4 : 4 + header_len]
+    # a header past every code's budget is never copied; one within it is copied once, then judged
+    oversize = budget and header_len > ceiling()
+    raw = memoryview(payload)[4 : 4 + header_len] if oversize else bytes(payload[4 : 4 + header_len])
+    lent: int | None = None  # the code whose larger budget a header took, as its raw bytes show it
+    if budget and over_header_budget(None, raw, kind) is not None:  # past what every code may send
         seen = peek(raw, kind)
-        code = seen.code if header_len <= ceiling() else None
-        refusal = over_header_budget(code, raw, kind)
-        if refusal is not None and seen.flag & FLAG_RESPONSE:
-            raise ProtocolError(f"response {refusal}")  # nobody to answer: the stream is not ours
+        refusal = over_header_budget(None if oversize else seen.code, raw, kind)
         if refusal is not None:
+            if seen.flag & FLAG_RESPONSE:
+                raise ProtocolError(f"response {refusal}")  # nobody to answer: the stream is not ours
             return RemotingCommand(
                 code=seen.code or 0,
                 opaque=seen.opaque,
@@ -78,12 +80,13 @@ def decode_payload(payload: bytes | memoryview, *, budget: bool = False) -> Remo
                 serialize_type=_SERIALIZE_BY_KIND[kind],
                 bad_text=refusal,
             )
-    header = bytes(payload[4 : 4 + header_len])
+        lent = seen.code
+    header = bytes(raw)
     if kind == 0:
         cmd = decode_json_header(header)
     else:
         cmd = decode_binary_header(header)
-    if budget and cmd.code != seen.code and cmd.bad_text is None:
+    if lent is not None and cmd.code != lent and cmd.bad_text is None:
         # the raw header showed another code than the decoded one says: that one's budget holds
         cmd.bad_text = over_header_budget(cmd.code, header, kind)
     if n > 4 + header_len:

@@ -90,22 +90,24 @@ def over_header_budget(code: int | None, header: bytes | memoryview, kind: int) 
     Bytes first (free), then a count of the fields that stops once past the budget.
     """
     most_bytes, most_fields = header_budget(code)
-    name = "a request" if code is None else f"request code {code}"
     if len(header) > most_bytes:
-        return f"{name}: a header of {len(header)} bytes is over its limit of {most_bytes} bytes"
-    fields = _count_fields(header, kind, most_fields)
-    if fields > most_fields:
-        return f"{name}: a header of more than {most_fields} fields is over its limit"
-    return None
+        over = f"a header of {len(header)} bytes is over its limit of {most_bytes} bytes"
+    elif _count_fields(header, kind, most_fields) > most_fields:
+        over = f"a header of more than {most_fields} fields is over its limit"
+    else:
+        return None
+    return f"{'a request' if code is None else f'request code {code}'}: {over}"
 
 
 def _count_fields(header: bytes | memoryview, kind: int, most: int) -> int:
     """Ext fields in the raw header, counted up to ``most + 1`` at most (never decoded)."""
     if kind == 1:
         return _count_binary(header, most)
-    raw = bytes(header)
+    raw = header if isinstance(header, bytes) else bytes(header)
     # every key ends with `":`; a string value holding `":` has the quote escaped (`\":`)
-    pairs = raw.count(b'":') - raw.count(b'\\":')
+    pairs = raw.count(b'":')
+    if pairs > most + _TOP_LEVEL_KEYS and b"\\" in raw:
+        pairs -= raw.count(b'\\":')
     return max(0, pairs - _TOP_LEVEL_KEYS)
 
 

@@ -10,12 +10,9 @@ the very header bytes the Java tool sends.
 
 from __future__ import annotations
 
+from mqadmin.admin.settings import Credentials
 from mqadmin.protocol.acl import RequestSigner
 from mqadmin.protocol.javacoll import remembered_hash_order
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.admin.settings import Credentials
 
 __all__ = ["AclSigner", "ordered_fields"]
 

@@ -2,11 +2,12 @@
 
 Each request goes through the same steps, in this order, before its handler sees it:
 
-1. **Within budget.** A body over the code's declared bytes (:mod:`mqadmin.protocol.requests`) has
-   been refused by the connection before the gate (as on every server of ours), so not even a
-   signature check passes over it.
-2. **Authenticated.** ACL 1.0: the account's signature; ACL 2.0: the user and signature. Nothing of
-   the body has been parsed yet.
+1. **Within budget.** A header over its code's declared bytes or fields was refused from the raw
+   frame, before it was decoded, and a body over its declared bytes before the gate (both by the
+   connection, as on every server of ours, :mod:`mqadmin.protocol.requests`), so not even a
+   signature check passes over either.
+2. **Authenticated.** ACL 1.0: the account must exist before its signature is computed; ACL 2.0:
+   the user likewise. Nothing of the body has been parsed yet.
 3. **Authorized**, by the declaration: an operator's request needs an ACL 1.0 admin account / an
    ACL 2.0 super user; the others need the topics, groups or cluster they name. A code with no
    declaration counts as an operator's.

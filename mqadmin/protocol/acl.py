@@ -10,12 +10,13 @@ itself is skipped. The same computation on the server side verifies a request.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+from collections.abc import Collection, Mapping
+
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Collection, Mapping
 
 __all__ = [
     "ACCESS_KEY",
@@ -58,10 +59,6 @@ def signature(
     ext_fields: Mapping[str, str], body: bytes | None, secret_key: str, ignore: Collection[str] = ()
 ) -> str:
     """Base64 HmacSHA1 of :func:`signed_content` with ``secret_key``, as Java's ``AclSigner``."""
-    import base64  # here, not at the top: a command without keys never signs (start-up time)
-    import hashlib
-    import hmac
-
     mac = hmac.new(secret_key.encode("utf-8", "replace"), _signed_text(ext_fields, ignore), hashlib.sha1)
     if body:
         mac.update(body)  # fed on its own: a message body is not copied to be signed
@@ -98,8 +95,6 @@ def verify(
     if sent is None:
         return False
     expected = signature(ext_fields, body, secret_key, ignore)
-    import hmac
-
     return hmac.compare_digest(expected.encode("ascii"), sent.encode("utf-8", "replace"))
 
 

@@ -143,17 +143,22 @@ def commands(mqadmin: str, addr: str, broker: str) -> dict[str, list[str]]:
     }
 
 
-def timed(argv: list[str], env: dict[str, str]) -> float:
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall-clock and CPU (user + system) milliseconds of one run; CPU time is what the machine's load
+    changes least."""
     t0 = time.perf_counter()
-    p = subprocess.run(
+    proc = subprocess.Popen(
         argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=env["MQADMIN_CONFIG_DIR"]
     )
-    ms = (time.perf_counter() - t0) * 1000
-    if p.returncode != 0:
-        raise SystemExit(
-            f"{' '.join(argv)} exited {p.returncode}: {p.stderr.decode(errors='replace').strip()}"
-        )
-    return ms
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = (time.perf_counter() - t0) * 1000
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}: {err.decode(errors='replace').strip()}")
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000
 
 
 def load() -> str:
@@ -190,30 +195,34 @@ def main() -> int:
                 for name, argv in commands(script, servers.addr, servers.broker_addr).items():
                     cases[(label, name)] = argv
             times: dict[tuple[str, str], list[float]] = {key: [] for key in cases}
+            cpu: dict[tuple[str, str], list[float]] = {key: [] for key in cases}
             load_before = load()
             for i in range(args.runs + 2):
                 for key, argv in cases.items():
-                    ms = timed(argv, env)
+                    wall, used = timed(argv, env)
                     if i >= 2:
-                        times[key].append(ms)
+                        times[key].append(wall)
+                        cpu[key].append(used)
             load_after = load()
         finally:
             servers.stop()
     print(f"{args.runs} alternating rounds; load average before {load_before}, after {load_after}")
-    median = {key: statistics.median(ts) for key, ts in times.items()}
+    print("median wall-clock ms (min, max) and its ratio; median CPU ms (user + system) and its ratio")
+    wall_ms = {key: statistics.median(ts) for key, ts in times.items()}
+    cpu_ms = {key: statistics.median(ts) for key, ts in cpu.items()}
     worst = 0.0
     for label, script in installs.items():
         print(f"{label or 'under test'}: {script}, mqadmin from {install_of(pythons[label])}")
-        own = median[(label, "python -c pass")]
-        for (lab, name), ts in times.items():
-            if lab != label:
+        base = (label, "python -c pass")
+        for key, ts in times.items():
+            if key[0] != label:
                 continue
-            ratio = median[(lab, name)] / own
+            ratio = wall_ms[key] / wall_ms[base]
             print(
-                f"  {name:<18} median {median[(lab, name)]:6.1f} ms  (min {min(ts):6.1f}, max {max(ts):6.1f})"
-                f"  {ratio:5.2f}x"
+                f"  {key[1]:<18} {wall_ms[key]:6.1f} ms ({min(ts):6.1f}, {max(ts):6.1f}) {ratio:5.2f}x"
+                f"   cpu {cpu_ms[key]:6.1f} ms {cpu_ms[key] / cpu_ms[base]:5.2f}x"
             )
-            if label == "" and name in ONE_REQUEST:
+            if label == "" and key[1] in ONE_REQUEST:
                 worst = max(worst, ratio)
     print(
         f"worst one-request command: {worst:.2f}x python -c pass (budget <= {BUDGET:g}x: "

@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqadmin.admin.brokers import ClusterNotFoundError
 from mqadmin.admin.errors import (
     AdminError,
     DeadlineError,
@@ -20,7 +19,6 @@ from mqadmin.admin.errors import (
     RemotingError,
     RemotingTimeoutError,
 )
-from mqadmin.admin.messages import MessageNotFoundError
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -198,7 +196,10 @@ def malformed_addr(addr: str) -> str | None:
 
 
 def _is_not_found_error(exc: BaseException) -> bool:
-    """No such message, no such cluster."""
+    """No such message, no such cluster (errors of two admin families, loaded when a command uses them)."""
+    from mqadmin.admin.brokers import ClusterNotFoundError
+    from mqadmin.admin.messages import MessageNotFoundError
+
     return isinstance(exc, MessageNotFoundError | ClusterNotFoundError)
 
 

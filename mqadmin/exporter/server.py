@@ -6,6 +6,7 @@ deadline; the page gives it under the names of ``apache/rocketmq-exporter``
 queue, TPS, disk), or both. Whatever the names, the page also has our extras, under names the exporter
 does not use: ``rocketmq_broker_up`` (a master that did not answer in time is 0 and its other series
 are absent, so an alert on it fires instead of lag silently reading zero), ``rocketmq_namesrv_up``,
+``rocketmq_exporter_target_error`` (why a target could not be read, :mod:`mqadmin.exporter.targets`),
 ``rocketmq_consumer_lag`` per queue, ``rocketmq_scrape_duration_seconds`` and
 ``rocketmq_exporter_build_info``. ``exportMetrics --format prometheus`` prints one page;
 ``exportMetrics --listen`` serves one per scrape from :class:`MetricsServer`; the text is
@@ -21,13 +22,14 @@ import logging
 import re
 import socket
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from email.utils import formatdate
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from mqadmin.exporter.collect import BrokerScrape, Scrape
+from mqadmin.exporter.targets import target_errors
 from mqadmin.remoting.limits import accept_ready, connection_limit
 from mqadmin.remoting.logthrottle import ThrottledLog
 
@@ -45,6 +47,9 @@ __all__ = [
     "render",
     "serve",
 ]
+
+Extra = Callable[[], Iterable[Any]]
+"""More families for every page, asked at each render (the doctor's newest findings)."""
 
 NAMES = ("exporter", "ours", "both")
 """``--metrics-names``: the exporter's (the default), ours, or both on one page."""
@@ -136,6 +141,14 @@ def _extras(sample: Scrape) -> Iterator[Any]:
                 [b.cluster, b.broker, group, mq.topic or "", str(mq.queue_id)],
                 float(w.broker_offset - w.consumer_offset),
             )
+    error = GaugeMetricFamily(
+        "rocketmq_exporter_target_error",
+        "1 for a target this scrape could not read, with why: timeout, refused, auth or protocol "
+        "(broker empty: the name servers).",
+        labels=["cluster", "broker", "addr", "reason"],
+    )
+    for t in target_errors(sample):
+        error.add_metric([t.cluster, t.broker, t.addr, t.reason], 1.0)
     duration = GaugeMetricFamily(
         "rocketmq_scrape_duration_seconds", "How long this sample of the cluster took."
     )
@@ -146,7 +159,7 @@ def _extras(sample: Scrape) -> Iterator[Any]:
         labels=["version"],
     )
     build.add_metric([__version__], 1.0)
-    yield from (up, ns, lag, duration, build)
+    yield from (up, ns, error, lag, duration, build)
 
 
 def _ours(sample: Scrape) -> Iterator[Any]:
@@ -193,13 +206,15 @@ def _ours(sample: Scrape) -> Iterator[Any]:
     yield from (group_lag, tps, last)
 
 
-def _families(sample: Scrape, names: str) -> Iterator[Any]:
+def _families(sample: Scrape, names: str, extra: Extra | None = None) -> Iterator[Any]:
     """The page's families: the extras first, then the chosen names. Under ``both`` the exporter's
     ``rocketmq_consumer_tps`` (GROUP_GET_NUMS, labels cluster, broker, topic, group) stands, ours of the
     same name is left out."""
     from mqadmin.exporter.java_names import exporter_families
 
     yield from _extras(sample)
+    if extra is not None:  # the doctor's findings (``--doctor-interval``)
+        yield from extra()
     if names in ("exporter", "both"):
         yield from exporter_families(sample)
     if names in ("ours", "both"):
@@ -304,6 +319,7 @@ def render(
     accept_encoding: str | None,
     params: dict[str, list[str]],
     names: str = "exporter",
+    extra: Extra | None = None,
 ) -> tuple[list[tuple[str, str]], bytes]:
     """Headers and body of a scrape, negotiated as ``prometheus_client``'s own server does (text or
     OpenMetrics by ``Accept``, gzip by ``Accept-Encoding``, ``name[]`` restricting), so that moving off
@@ -311,7 +327,7 @@ def render(
     from prometheus_client.exposition import choose_encoder, gzip_accepted
 
     encoder, content_type = choose_encoder(accept or "")
-    families = list(_families(sample, names))
+    families = list(_families(sample, names, extra))
     if "name[]" not in params and content_type in _OWN_PAGES:
         body = gauge_page(families, openmetrics=_OWN_PAGES[content_type])
     else:
@@ -444,7 +460,8 @@ class MetricsServer:
     listener is alive (without asking the cluster) and ``/`` links both.
 
     ``web`` (``--web-config``) adds TLS, its handshake within ``head_timeout``, and basic auth on
-    every path: a request without the right user and password is answered 401.
+    every path: a request without the right user and password is answered 401. ``extra`` gives more
+    families for every page (the doctor's findings).
     """
 
     def __init__(
@@ -457,8 +474,10 @@ class MetricsServer:
         head_timeout: float = HEAD_TIMEOUT,
         write_timeout: float = WRITE_TIMEOUT,
         web: WebConfig | None = None,
+        extra: Extra | None = None,
     ) -> None:
         self._take = take
+        self._extra = extra
         self._tls = web.tls if web is not None else None
         self._auth = web.auth if web is not None else None
         self._names = names
@@ -653,6 +672,7 @@ class MetricsServer:
             head.headers.get("accept-encoding"),
             parse_qs(url.query),
             self._names,
+            self._extra,
         )
         return _response("200 OK", headers, body)
 
@@ -700,9 +720,10 @@ async def serve(
     names: str = "exporter",
     scrape_timeout: float = SCRAPE_TIMEOUT,
     web: WebConfig | None = None,
+    extra: Extra | None = None,
 ) -> MetricsServer:
     """Serve ``/metrics`` on ``host:port`` on the running loop, ``take`` giving each scrape's sample;
     ``stop()`` it."""
-    server = MetricsServer(take, names=names, scrape_timeout=scrape_timeout, web=web)
+    server = MetricsServer(take, names=names, scrape_timeout=scrape_timeout, web=web, extra=extra)
     await server.start(host, port)
     return server

@@ -43,7 +43,9 @@ def series_of(found: Samples, name: str) -> dict[tuple[tuple[str, str], ...], fl
 def mentions(found: Samples, addr: str) -> set[str]:
     """Names of the series (other than rocketmq_broker_up) that carry ``addr`` in a label."""
     return {
-        n for (n, labels), _ in found.items() if n != "rocketmq_broker_up" and addr in dict(labels).values()
+        n
+        for (n, labels), _ in found.items()
+        if n not in ("rocketmq_broker_up", "rocketmq_exporter_target_error") and addr in dict(labels).values()
     }
 
 

@@ -494,6 +494,18 @@ _WEB_CONFIG = click.Option(
 )
 
 
+_DOCTOR_INTERVAL = click.Option(
+    ["--doctor-interval", "doctor_interval"],
+    type=click.FloatRange(min=5, max=86400),
+    default=None,
+    metavar="SECONDS",
+    help="With --listen: run mqadmin doctor's checks every SECONDS in the background and give the newest "
+    "run's findings on every page: rocketmq_doctor_findings (check, severity), rocketmq_doctor_finding "
+    "(check, severity, resource), rocketmq_doctor_check_up (check) and "
+    "rocketmq_doctor_last_run_timestamp_seconds.",
+)
+
+
 @java_command(
     "exportMetrics",
     [
@@ -517,13 +529,15 @@ _WEB_CONFIG = click.Option(
     "rocketmq_consumer_group_lag (cluster, group, topic), rocketmq_consumer_tps (cluster, broker, group, "
     "topic). Always: rocketmq_broker_up (cluster, broker, addr), rocketmq_namesrv_up, "
     "rocketmq_consumer_lag (cluster, broker, group, topic, queue_id), rocketmq_scrape_duration_seconds, "
-    "rocketmq_exporter_build_info. A master that does not answer within the deadline is "
+    "rocketmq_exporter_build_info, and rocketmq_exporter_target_error (cluster, broker, addr, reason: "
+    "timeout, refused, auth or protocol) for each target not read; --listen says on stderr each time a "
+    "target goes down (and why) or comes back. A master that does not answer within the deadline is "
     "rocketmq_broker_up 0 with its other series absent; --format prometheus then still prints the page "
     "and exits 6. It exits 7 when -c names a cluster the name server does not know (a cluster whose "
     "last broker left is gone), and 4 or 5 when the name server cannot be reached or does not answer "
     "(the page, with rocketmq_namesrv_up 0, is still printed). --listen answers 200 with such a page "
     "on every scrape, within the scrape's deadline.",
-    own=[_FORMAT, _LISTEN, _NAMES, _SCRAPE_TIMEOUT, _CACHE_INTERVAL, _WEB_CONFIG],
+    own=[_FORMAT, _LISTEN, _NAMES, _SCRAPE_TIMEOUT, _CACHE_INTERVAL, _WEB_CONFIG, _DOCTOR_INTERVAL],
     blocking=False,  # a scrape asks every broker at once; --listen serves
 )
 async def export_metrics(
@@ -536,15 +550,18 @@ async def export_metrics(
     scrape_timeout: float,
     cache_interval: float | None,
     web_config: str | None,
+    doctor_interval: float | None,
 ) -> None:
     wanted = cluster_name.strip() if cluster_name is not None else None
     if listen is not None:
-        await _serve_metrics(inv, wanted, listen, metrics_names, scrape_timeout, cache_interval, web_config)
+        await _serve_metrics(
+            inv, wanted, listen, metrics_names, scrape_timeout, cache_interval, web_config, doctor_interval
+        )
         return
-    if cache_interval is not None or web_config is not None:
+    if cache_interval is not None or web_config is not None or doctor_interval is not None:
         from mqadmin.cli.errors import usage_error
 
-        raise usage_error("--cache-interval and --web-config go with --listen")
+        raise usage_error("--cache-interval, --web-config and --doctor-interval go with --listen")
     if metrics_format == "prometheus":
         await _prometheus_once(inv, wanted, file_path, metrics_names, scrape_timeout)
         return
@@ -663,12 +680,15 @@ async def _serve_metrics(
     scrape_timeout: float,
     cache_interval: float | None,
     web_config: str | None,
+    doctor_interval: float | None,
 ) -> None:
     import signal
 
     from mqadmin.exporter.cache import SampleCache
     from mqadmin.exporter.collect import Scrape, scrape
+    from mqadmin.exporter.doctor import DoctorRunner
     from mqadmin.exporter.server import serve
+    from mqadmin.exporter.targets import TargetStates
     from mqadmin.exporter.webconfig import WebConfigError, load_web_config
 
     host, port = listen
@@ -678,10 +698,15 @@ async def _serve_metrics(
     except WebConfigError as e:
         raise CommandError(f"--web-config {e}") from None
 
+    states = TargetStates(lambda line: click.echo(line, err=True), ";".join(admin.core.namesrv_addrs))
+
     async def take(budget: float) -> Scrape:  # on this loop, with this command's admin client
-        return await scrape(admin, cluster, budget, full=names != "ours")
+        sample = await scrape(admin, cluster, budget, full=names != "ours")
+        states.update(sample)  # a line on stderr when a target goes down (and why) or comes back
+        return sample
 
     cache = SampleCache(take, cache_interval, scrape_timeout) if cache_interval is not None else None
+    doctor = DoctorRunner(admin, cluster, doctor_interval) if doctor_interval is not None else None
     try:
         server = await serve(
             host,
@@ -690,11 +715,14 @@ async def _serve_metrics(
             names=names,
             scrape_timeout=scrape_timeout,
             web=web,
+            extra=doctor.families if doctor is not None else None,
         )
     except OSError as e:
         raise CommandError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
     if cache is not None:
         cache.start()
+    if doctor is not None:
+        doctor.start()
     scheme = "https" if web is not None and web.tls is not None else "http"
     click.echo(f"mqadmin exportMetrics: serving {scheme}://{host}:{port}/metrics", err=True)
     done = asyncio.Event()
@@ -706,5 +734,7 @@ async def _serve_metrics(
     finally:
         if cache is not None:
             await cache.stop()
+        if doctor is not None:
+            await doctor.stop()
         await server.stop()
     inv.any_success = True

@@ -2,7 +2,8 @@
 
 The Java tool prints the client's ``TopicRouteData`` bean, so the text shows the client's view:
 ``brokerAddrs`` as a ``HashMap<Long, String>``, ``enableActingMaster`` always present (the 5.3.3
-bean's default is false), properties sorted by name, nulls left out.
+bean's default is false), properties sorted by name, nulls left out. The bean comes from the
+route types' declarations (each field's view), not from a second list of their fields.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from mqadmin.cli.javatext import Bean, JavaSet
-from mqadmin.protocol.bodies.route import BrokerData, QueueData, TopicRouteData
+from mqadmin.protocol.bodies.declared import java_view
+from mqadmin.protocol.bodies.route import BrokerData, TopicRouteData
 from mqadmin.protocol.javacoll import java_hash_order
 
 __all__ = ["broker_addrs_in_java_order", "route_bean", "to_standard_json"]
@@ -19,26 +21,6 @@ __all__ = ["broker_addrs_in_java_order", "route_bean", "to_standard_json"]
 def broker_addrs_in_java_order(bd: BrokerData) -> dict[int, str]:
     addrs = bd.broker_addrs or {}
     return {k: addrs[k] for k in java_hash_order(list(addrs))}
-
-
-def _broker_bean(bd: BrokerData) -> Bean:
-    return Bean(
-        brokerAddrs=broker_addrs_in_java_order(bd) if bd.broker_addrs is not None else None,
-        brokerName=bd.broker_name,
-        cluster=bd.cluster,
-        enableActingMaster=bool(bd.enable_acting_master),
-        zoneName=bd.zone_name,
-    )
-
-
-def _queue_bean(qd: QueueData) -> Bean:
-    return Bean(
-        brokerName=qd.broker_name,
-        perm=qd.perm,
-        readQueueNums=qd.read_queue_nums,
-        topicSysFlag=qd.topic_sys_flag,
-        writeQueueNums=qd.write_queue_nums,
-    )
 
 
 def _as_bean(value: Any) -> Any:
@@ -52,18 +34,9 @@ def _as_bean(value: Any) -> Any:
 
 
 def route_bean(route: TopicRouteData) -> Bean:
-    """The ``TopicRouteData`` bean of the Java 5.3.3 client."""
-    fst = route.filter_server_table
-    tqm = route.topic_queue_mapping_by_broker
-    return Bean(
-        brokerDatas=None if route.broker_datas is None else [_broker_bean(b) for b in route.broker_datas],
-        filterServerTable=None if fst is None else {k: fst[k] for k in java_hash_order(list(fst))},
-        orderTopicConf=route.order_topic_conf,
-        queueDatas=None if route.queue_datas is None else [_queue_bean(q) for q in route.queue_datas],
-        topicQueueMappingByBroker=None
-        if tqm is None
-        else {k: _as_bean(tqm[k].to_json_obj()) for k in java_hash_order(list(tqm))},
-    )
+    """The ``TopicRouteData`` bean of the Java 5.3.3 client, derived from the type's declaration."""
+    bean: Bean = java_view(route, Bean, _as_bean)
+    return bean
 
 
 def to_standard_json(value: Any) -> Any:

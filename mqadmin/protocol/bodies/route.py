@@ -4,24 +4,30 @@ A name server answers a route query in one of two forms. Clients of version ``V4
 401) and later, or any that sets ``acceptStandardJsonOnly``, get standard JSON: fastjson with
 ``BrowserCompatible`` and ``MapSortField``, so ``"brokerAddrs":{"0":"..."}`` with quoted keys, every
 map sorted, ``/`` and non-ASCII escaped. Older clients (the C++ client says version 63) get the
-legacy form, ``{0:"..."}`` with maps in ``HashMap`` order. ``encode(standard=...)`` writes either;
-the encoder is hand-written because a name server answers tens of thousands of these a second.
+legacy form, ``{0:"..."}`` with maps in ``HashMap`` order. ``encode(standard=...)`` writes either.
+
+Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`): decoding, the JSON object,
+equality, the repr and the Java client's view come from the declaration. The text encoders are the
+hand-written part, because a name server answers tens of thousands of these a second; a test holds
+them to the declaration's JSON object.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Self
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, to_json, wire
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
     bucket_order,
     hash_map_capacity,
     hash_map_copy_capacity,
     java_hash_dict,
+    java_hash_order,
     tree_ordered,
 )
 
@@ -38,42 +44,20 @@ MASTER_ID = 0
 
 
 @dataclass(slots=True)
-class QueueData(j.JsonBody):
+class QueueData(DeclaredBody):
     """How many queues a topic has on one broker, and their permission."""
 
-    broker_name: str | None = None
-    read_queue_nums: int = 0
-    write_queue_nums: int = 0
-    perm: int = 0
-    topic_sys_flag: int = 0
+    broker_name: str | None = wire(read=j.opt_str)
+    read_queue_nums: int = wire(default=0, read=j.int32)
+    write_queue_nums: int = wire(default=0, read=j.int32)
+    perm: int = wire(default=0, read=j.int32)
+    topic_sys_flag: int = wire(default=0, read=j.int32)
 
     def copy(self) -> QueueData:
         """A copy (a route handed out must not share its queue data with the live table)."""
-        return QueueData(
-            self.broker_name, self.read_queue_nums, self.write_queue_nums, self.perm, self.topic_sys_flag
-        )
+        return replace(self)
 
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "QueueData") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            j.opt_str(d.get("brokerName"), "brokerName"),
-            j.int32(d.get("readQueueNums"), "readQueueNums"),
-            j.int32(d.get("writeQueueNums"), "writeQueueNums"),
-            j.int32(d.get("perm"), "perm"),
-            j.int32(d.get("topicSysFlag"), "topicSysFlag"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.broker_name is not None:
-            out["brokerName"] = self.broker_name
-        out["perm"] = self.perm
-        out["readQueueNums"] = self.read_queue_nums
-        out["topicSysFlag"] = self.topic_sys_flag
-        out["writeQueueNums"] = self.write_queue_nums
-        return out
-
+    # The hand-written part: the name server's encoder, the text of to_json_obj() at f-string speed.
     def _text(self, q: Callable[[str], str]) -> str:
         name = "" if self.broker_name is None else f'"brokerName":{q(self.broker_name)},'
         return (
@@ -82,7 +66,7 @@ class QueueData(j.JsonBody):
         )
 
 
-def _broker_addrs(v: Any) -> dict[int, str] | None:
+def _broker_addrs(v: Any, what: str = "brokerAddrs") -> dict[int, str] | None:
     if v is None:
         return None
     d = j.obj(v, "brokerAddrs")
@@ -109,8 +93,17 @@ def _addr_keys(addrs: dict[int, str], order: Order) -> list[int]:
     return bucket_order(addrs, cap)
 
 
+def _addrs_in(addrs: dict[int, str], order: Order) -> dict[int, str]:
+    return {k: addrs[k] for k in _addr_keys(addrs, order)}
+
+
+def _client_addrs(addrs: dict[int, str] | None) -> dict[int, str] | None:
+    """``brokerAddrs`` as the Java client's ``HashMap<Long, String>`` iterates it."""
+    return None if addrs is None else {k: addrs[k] for k in java_hash_order(list(addrs))}
+
+
 @dataclass(slots=True)
-class BrokerData(j.JsonBody):
+class BrokerData(DeclaredBody):
     """One broker group: its cluster, name and the address of each member by broker id.
 
     ``broker_addrs``: broker id → ``host:port`` (``HashMap<Long, String>``; id 0 is the master).
@@ -118,42 +111,22 @@ class BrokerData(j.JsonBody):
     property does not exist.
     """
 
-    cluster: str | None = None
-    broker_name: str | None = None
-    broker_addrs: dict[int, str] | None = None
-    zone_name: str | None = None
-    enable_acting_master: bool | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "BrokerData") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            j.opt_str(d.get("cluster"), "cluster"),
-            j.opt_str(d.get("brokerName"), "brokerName"),
-            _broker_addrs(d.get("brokerAddrs")),
-            j.opt_str(d.get("zoneName"), "zoneName"),
-            j.opt_bool(d.get("enableActingMaster"), "enableActingMaster"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        """As a name server's live table holds it (``standard`` only changes how keys are quoted)."""
-        return self._json("live")
+    cluster: str | None = wire(read=j.opt_str)
+    broker_name: str | None = wire(read=j.opt_str)
+    broker_addrs: dict[int, str] | None = wire(
+        read=_broker_addrs, write=lambda v, _: _addrs_in(v, "live"), view=_client_addrs
+    )
+    zone_name: str | None = wire(read=j.opt_str)
+    enable_acting_master: bool | None = wire(read=j.opt_bool, view=bool)  # the 5.3.3 bean: false
 
     def _json(self, order: Order) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        addrs = self.broker_addrs
-        if addrs is not None:
-            out["brokerAddrs"] = {k: addrs[k] for k in _addr_keys(addrs, order)}
-        if self.broker_name is not None:
-            out["brokerName"] = self.broker_name
-        if self.cluster is not None:
-            out["cluster"] = self.cluster
-        if self.enable_acting_master is not None:
-            out["enableActingMaster"] = self.enable_acting_master
-        if self.zone_name is not None:
-            out["zoneName"] = self.zone_name
+        """The JSON object with ``brokerAddrs`` in the order of ``order``."""
+        out = to_json(self)
+        if self.broker_addrs is not None:
+            out["brokerAddrs"] = _addrs_in(self.broker_addrs, order)
         return out
 
+    # The hand-written part: the name server's encoder, the text of _json() at f-string speed.
     def encode(self, standard: bool = False) -> bytes:
         return self._text(fastjson.quote, standard, "live").encode()
 
@@ -186,10 +159,6 @@ class BrokerData(j.JsonBody):
         return master if master is not None else next(iter(self.broker_addrs.values()))
 
 
-def _filter_server_table(v: Any) -> dict[str, list[str]] | None:
-    return j.map_of(v, "filterServerTable", j.req_str_list)
-
-
 def _queue_mappings(v: Any) -> dict[str, TopicQueueMappingInfo] | None:
     if v is None:  # the usual case: the static-topic bodies are imported only for a static topic
         return None
@@ -199,7 +168,7 @@ def _queue_mappings(v: Any) -> dict[str, TopicQueueMappingInfo] | None:
 
 
 @dataclass(slots=True)
-class TopicRouteData(j.JsonBody):
+class TopicRouteData(DeclaredBody):
     """Where a topic lives: queue counts per broker and the brokers' addresses.
 
     ``filter_server_table``: broker address → filter server addresses (``HashMap``; empty unless
@@ -207,40 +176,30 @@ class TopicRouteData(j.JsonBody):
     mapping (``HashMap``); usually absent.
     """
 
-    order_topic_conf: str | None = None
-    queue_datas: list[QueueData] | None = field(default_factory=list)
-    broker_datas: list[BrokerData] | None = field(default_factory=list)
-    filter_server_table: dict[str, list[str]] | None = field(default_factory=dict)
-    topic_queue_mapping_by_broker: dict[str, TopicQueueMappingInfo] | None = None
+    order_topic_conf: str | None = wire(read=j.opt_str)
+    queue_datas: list[QueueData] | None = wire(
+        factory=list, absent=[], read=lambda v, what: j.list_of(v, what, QueueData.from_json_obj)
+    )
+    broker_datas: list[BrokerData] | None = wire(
+        factory=list,
+        absent=[],
+        read=lambda v, what: j.list_of(v, what, BrokerData.from_json_obj),
+        write=lambda v, standard: [b._json("sorted" if standard else "copy") for b in v],
+    )
+    filter_server_table: dict[str, list[str]] | None = wire(
+        factory=dict,
+        absent={},
+        read=lambda v, what: j.map_of(v, what, j.req_str_list),
+        write=lambda v, standard: _ordered(v, standard),
+        view=lambda v: _client_map(v),
+    )
+    topic_queue_mapping_by_broker: dict[str, TopicQueueMappingInfo] | None = wire(
+        read=lambda v, _: _queue_mappings(v),
+        write=lambda v, standard: {k: x.to_json_obj(standard) for k, x in _ordered(v, standard).items()},
+        view=lambda v: _client_map(v),
+    )
 
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "TopicRouteData")
-        return cls(
-            j.opt_str(d.get("orderTopicConf"), "orderTopicConf"),
-            j.list_of(d.get("queueDatas", []), "queueDatas", QueueData.from_json_obj),
-            j.list_of(d.get("brokerDatas", []), "brokerDatas", BrokerData.from_json_obj),
-            _filter_server_table(d.get("filterServerTable", {})),
-            _queue_mappings(d.get("topicQueueMappingByBroker")),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        """Plain JSON values; with ``standard`` every map is sorted, as ``MapSortField`` does."""
-        out: dict[str, Any] = {}
-        if self.broker_datas is not None:
-            order: Order = "sorted" if standard else "copy"
-            out["brokerDatas"] = [b._json(order) for b in self.broker_datas]
-        if self.filter_server_table is not None:
-            out["filterServerTable"] = _ordered(self.filter_server_table, standard)
-        if self.order_topic_conf is not None:
-            out["orderTopicConf"] = self.order_topic_conf
-        if self.queue_datas is not None:
-            out["queueDatas"] = [q.to_json_obj(standard) for q in self.queue_datas]
-        if self.topic_queue_mapping_by_broker is not None:
-            tqm = _ordered(self.topic_queue_mapping_by_broker, standard)
-            out["topicQueueMappingByBroker"] = {k: v.to_json_obj(standard) for k, v in tqm.items()}
-        return out
-
+    # The hand-written part: the name server's encoder, the text of to_json_obj() at f-string speed.
     def encode(self, standard: bool = False) -> bytes:
         """The body a name server sends: ``standard`` for clients of version 401 and later."""
         q = fastjson.browser_quote if standard else fastjson.quote
@@ -268,6 +227,11 @@ class TopicRouteData(j.JsonBody):
             text = fastjson.browser_dumps(value) if standard else fastjson.dumps(value)
             parts.append('"topicQueueMappingByBroker":' + text)
         return ("{" + ",".join(parts) + "}").encode()
+
+
+def _client_map(d: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A route's ``HashMap<String, ...>`` as the Java client iterates it."""
+    return None if d is None else {k: d[k] for k in java_hash_order(list(d))}
 
 
 def _ordered(d: dict[str, Any], standard: bool) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from mqadmin.protocol.headers.acl import (
 )
 from mqadmin.protocol.headers.base import HeaderError
 
-__all__ = ["AclOps", "ClusterAclVersionInfo", "PlainAccessConfig"]
+__all__ = ["AclConfig", "AclOps", "ClusterAclVersionInfo", "PlainAccessConfig"]
 
 
 @dataclass(slots=True)
@@ -36,6 +36,41 @@ class ClusterAclVersionInfo:
     cluster_name: str
     acl_config_data_version: DataVersion
     all_acl_config_data_version: dict[str, DataVersion]
+
+
+@dataclass(slots=True)
+class AclConfig:
+    """``AclConfig``: a broker's global white addresses and every account of its ACL files."""
+
+    global_white_addrs: list[str]
+    plain_access_configs: list[PlainAccessConfig]
+
+
+def _text_list(value: object, what: str) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ProtocolError(f"{what} is not a list of text")
+    return list(value)
+
+
+def _account(obj: object) -> PlainAccessConfig:
+    if not isinstance(obj, dict) or not isinstance(obj.get("accessKey"), str):
+        raise ProtocolError("an account without an accessKey")
+    keys = ("secretKey", "whiteRemoteAddress", "defaultTopicPerm", "defaultGroupPerm")
+    text = {k: obj.get(k) for k in keys}
+    if any(v is not None and not isinstance(v, str) for v in text.values()):
+        raise ProtocolError(f"account {obj['accessKey']}: a text member is not text")
+    return PlainAccessConfig(
+        access_key=obj["accessKey"],
+        secret_key=text["secretKey"],
+        white_remote_address=text["whiteRemoteAddress"],
+        admin=obj.get("admin") is True,
+        default_topic_perm=text["defaultTopicPerm"],
+        default_group_perm=text["defaultGroupPerm"],
+        topic_perms=_text_list(obj.get("topicPerms"), "topicPerms"),
+        group_perms=_text_list(obj.get("groupPerms"), "groupPerms"),
+    )
 
 
 class AclOps(Family):
@@ -55,6 +90,21 @@ class AclOps(Family):
     ) -> None:
         hdr = UpdateGlobalWhiteAddrsConfigRequestHeader(global_white_addrs, acl_file_full_path)
         await self.core.invoke(addr, RequestCode.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG, hdr)
+
+    async def examine_broker_cluster_acl_config(self, addr: str) -> AclConfig:
+        """GET_BROKER_CLUSTER_ACL_CONFIG (4.x): the white addresses and accounts the broker holds."""
+        resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CLUSTER_ACL_CONFIG)
+        try:
+            body = fastjson.loads(resp.body or b"{}")
+            if not isinstance(body, dict):
+                raise ProtocolError("the ACL config is not a JSON object")
+            white = _text_list(body.get("globalWhiteAddrs"), "globalWhiteAddrs") or []
+            accounts = body.get("plainAccessConfigs") or []
+            if not isinstance(accounts, list):
+                raise ProtocolError("plainAccessConfigs is not a list")
+            return AclConfig(white, [_account(a) for a in accounts])
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"ACL config: {e}") from None
 
     async def examine_broker_cluster_acl_version_info(self, addr: str) -> ClusterAclVersionInfo:
         resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CLUSTER_ACL_INFO)

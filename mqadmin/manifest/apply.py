@@ -99,6 +99,13 @@ async def _make(admin: MQAdmin, c: Change) -> None:
         else:
             subject, resource = c.payload
             await admin.auth.delete_acl(addr, subject, resource)
+    elif c.kind == "acl1WhiteList":
+        await admin.acl.update_global_white_addr_config(addr, c.payload)
+    elif c.kind == "acl1Account":
+        if c.action == "delete":
+            await admin.acl.delete_plain_access_config(addr, c.name)
+        else:
+            await admin.acl.create_and_update_plain_access_config(addr, c.payload)
     else:
         raise AssertionError(f"no write for a change of kind {c.kind}")
 

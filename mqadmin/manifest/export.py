@@ -4,7 +4,8 @@ Every field of every topic and group is written (not only those off the defaults
 then an exact statement, and a diff against another cluster shows every difference. A topic or group
 that is not on every broker names its ``brokers``; one whose settings differ between brokers writes
 the first broker's as its fields and the others' differences under ``perBroker``. Passwords are
-never written: each user's reads ``secretFrom: {env: MQADMIN_PASSWORD_<USER>}``.
+never written: each user's reads ``secretFrom: {env: MQADMIN_PASSWORD_<USER>}``, each ACL 1.0
+account's ``secretFrom: {env: MQADMIN_SECRET_KEY_<ACCESS KEY>}``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from mqadmin.manifest.model import ATTR, group_fields_of, topic_fields_of
 from mqadmin.manifest.schema import KIND
 from mqadmin.manifest.state import ClusterState
 
-__all__ = ["manifest_document", "password_variable", "to_yaml"]
+__all__ = ["manifest_document", "password_variable", "secret_key_variable", "to_yaml"]
 
 _NOT_VAR = re.compile(r"[^A-Z0-9_]")
 
@@ -27,6 +28,11 @@ _NOT_VAR = re.compile(r"[^A-Z0-9_]")
 def password_variable(user: str) -> str:
     """The environment variable an exported manifest reads a user's password from."""
     return "MQADMIN_PASSWORD_" + _NOT_VAR.sub("_", user.upper())
+
+
+def secret_key_variable(access_key: str) -> str:
+    """The environment variable an exported manifest reads an ACL 1.0 account's secret key from."""
+    return "MQADMIN_SECRET_KEY_" + _NOT_VAR.sub("_", access_key.upper())
 
 
 def _document_fields(fields: dict[str, Any]) -> dict[str, Any]:
@@ -115,6 +121,18 @@ def manifest_document(
         doc["users"] = users
     if acls:
         doc["acls"] = acls
+    acl1 = next((b.acl1 for b in state.brokers.values() if b.acl1 is not None), None)
+    if acl1 is not None:
+        from mqadmin.manifest.plan import acl1_fields_of
+
+        accounts = {
+            a.access_key: {
+                "secretKey": {"secretFrom": {"env": secret_key_variable(a.access_key)}},
+                **acl1_fields_of(a),
+            }
+            for a in sorted(acl1.plain_access_configs, key=lambda a: a.access_key)
+        }
+        doc["acl1"] = {"globalWhiteAddrs": list(acl1.global_white_addrs), "accounts": accounts}
     return doc
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from mqadmin.manifest.model import ATTR, AclEntry, ClusterManifest, Declared, UserSpec
+from mqadmin.manifest.model import ATTR, Acl1Account, AclEntry, ClusterManifest, Declared, UserSpec
 from mqadmin.manifest.schema import SchemaError, check_document, scalar_value
 
 __all__ = ["ManifestError", "load_manifests", "manifest_files", "parse_manifests"]
@@ -151,7 +151,9 @@ class _Reader:
         cluster = str(scalar_value(sections["cluster"][1]))  # type: ignore[arg-type]
         m = clusters.setdefault(cluster, ClusterManifest(cluster))
         for section, (_, value) in sections.items():
-            if isinstance(value, yaml.MappingNode):
+            if section == "acl1":
+                self._acl1(m, value)
+            elif isinstance(value, yaml.MappingNode):
                 for name, key_node, item in _lines(value):
                     self._one(m, section, name, key_node, item)
 
@@ -264,6 +266,22 @@ class _Reader:
             return file.read_text(encoding="utf-8").rstrip("\r\n")
         except (OSError, UnicodeDecodeError) as e:
             raise self.refuse(node, path, f"the secret file cannot be read: {e}") from None
+
+    def _acl1(self, m: ClusterManifest, node: yaml.Node) -> None:
+        assert isinstance(node, yaml.MappingNode)
+        for key, key_node, value in _lines(node):
+            if key == "globalWhiteAddrs":
+                self._claim(m, "acl1", key, key_node)
+                m.acl1_white = [str(v) for v in _plain(value)]
+                continue
+            assert isinstance(value, yaml.MappingNode)
+            for ak, ak_node, item in _lines(value):
+                where = self._claim(m, "acl1.accounts", ak, ak_node)
+                members = {k: v for k, _, v in _lines(item)} if isinstance(item, yaml.MappingNode) else {}
+                secret = members.pop("secretKey", None)
+                fields = {k: _plain(v) for k, v in members.items()}
+                key_text = None if secret is None else self._secret(secret, f"acl1.accounts.{ak}.secretKey")
+                m.acl1_accounts[ak] = Acl1Account(ak, fields, key_text, where)
 
     def _acl(self, subject: str, node: yaml.Node, path: str) -> AclEntry:
         from mqadmin.admin.auth import check_acl

@@ -17,6 +17,7 @@ from typing import Any
 __all__ = [
     "ATTR",
     "FIVE_X_GROUP_FIELDS",
+    "Acl1Account",
     "AclEntry",
     "ClusterManifest",
     "Declared",
@@ -120,6 +121,16 @@ class AclEntry:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Acl1Account:
+    """An ACL 1.0 account: the managed fields (``admin``, ``topicPerms``, ...) and its secret key."""
+
+    access_key: str
+    fields: Mapping[str, Any]
+    secret_key: str | None = None
+    origin: str = ""
+
+
 @dataclass(slots=True)
 class ClusterManifest:
     """Everything declared for one cluster (documents of the same cluster merged)."""
@@ -131,5 +142,8 @@ class ClusterManifest:
     broker_config: dict[str, str] = field(default_factory=dict)
     users: dict[str, UserSpec] = field(default_factory=dict)
     acls: dict[tuple[str, str], AclEntry] = field(default_factory=dict)
+    acl1_white: list[str] | None = None
+    """ACL 1.0 global white addresses (None: not managed)."""
+    acl1_accounts: dict[str, Acl1Account] = field(default_factory=dict)
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
     """(section, name) -> where it was declared, for the refusal of a second declaration."""

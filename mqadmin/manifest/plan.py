@@ -31,11 +31,12 @@ from mqadmin.manifest.state import BrokerState, ClusterState
 
 __all__ = ["Change", "Plan", "PlanError", "make_plan"]
 
-ORDER = ("topic", "group", "orderConfig", "brokerConfig", "user", "acl")
+ORDER = ("topic", "group", "orderConfig", "brokerConfig", "user", "acl", "acl1WhiteList", "acl1Account")
 """Kinds in the order their creations and updates are made (deletions: backwards)."""
 
 FIVE_X_GROUP_DEFAULTS: dict[str, Any] = {"orderly": False, "consumeTimeoutMinute": 15}
 SECRET = "password"
+SECRET_KEY = "secretKey"
 _NONE = object()
 
 
@@ -151,8 +152,8 @@ def make_plan(
     include_system: bool = False,
     keep_users: frozenset[str] = frozenset(),
 ) -> Plan:
-    """The changes that make ``state`` what ``manifest`` declares. ``keep_users`` are never pruned
-    (the user the admin signs as: pruning it would lock the admin out halfway)."""
+    """The changes that make ``state`` what ``manifest`` declares. ``keep_users`` (ACL 2.0 users and
+    ACL 1.0 access keys) are never pruned: the admin signs as one, pruning it would lock it out."""
     plan = Plan(manifest.cluster, state.mode, list(state.brokers))
     for declared in [*manifest.topics.values(), *manifest.groups.values()]:
         for name in declared.brokers or ():
@@ -174,6 +175,8 @@ def make_plan(
         _users(plan, manifest, b, creates, deletes, prune, keep_users)
     for b in state.brokers.values():
         _acls(plan, manifest, b, creates, deletes, prune)
+    for b in state.brokers.values():
+        _acl1(plan, manifest, b, creates, deletes, prune, keep_users)
     _topic_routes(state, deletes)
     rank = {k: i for i, k in enumerate(ORDER)}
     creates.sort(key=lambda c: rank[c.kind])
@@ -506,6 +509,87 @@ def _acl_fields(e: AclEntry) -> dict[str, Any]:
         "sourceIps": ",".join(sorted(e.source_ips)),
         "decision": e.decision.capitalize(),
     }
+
+
+_ACL1_FIELDS = {
+    "admin": "admin",
+    "whiteRemoteAddress": "white_remote_address",
+    "defaultTopicPerm": "default_topic_perm",
+    "defaultGroupPerm": "default_group_perm",
+    "topicPerms": "topic_perms",
+    "groupPerms": "group_perms",
+}
+"""Manifest field -> ``PlainAccessConfig`` attribute."""
+
+
+def acl1_fields_of(account: Any) -> dict[str, Any]:
+    """The manifest fields of an ACL 1.0 account as a broker holds it (unset ones left out)."""
+    out = {k: getattr(account, a) for k, a in _ACL1_FIELDS.items() if getattr(account, a) is not None}
+    return out
+
+
+def _acl1_same(k: str, wanted: Any, actual: Any) -> bool:
+    if k in ("topicPerms", "groupPerms"):
+        return set(wanted or ()) == set(actual or ())
+    return bool(wanted == actual)
+
+
+def _acl1(
+    plan: Plan,
+    m: ClusterManifest,
+    b: BrokerState,
+    creates: list[Change],
+    deletes: list[Change],
+    prune: bool,
+    keep: frozenset[str],
+) -> None:
+    from mqadmin.admin.acl import PlainAccessConfig
+
+    if m.acl1_white is None and not m.acl1_accounts and not (prune and b.acl1 is not None):
+        return
+    if b.acl1 is None:
+        plan.notes.append(f"ACL 1.0 accounts and white addresses on {b.name} (ACL 1.0 is not on there)")
+        return
+    if m.acl1_white is not None and set(m.acl1_white) != set(b.acl1.global_white_addrs):
+        old, new = ",".join(b.acl1.global_white_addrs), ",".join(m.acl1_white)
+        was, now = {"globalWhiteAddrs": old}, {"globalWhiteAddrs": new}
+        creates.append(Change("acl1WhiteList", "globalWhiteAddrs", "update", b.name, b.addr, was, now, new))
+    held = {a.access_key: a for a in b.acl1.plain_access_configs}
+    for ak, spec in m.acl1_accounts.items():
+        current = held.get(ak)
+        actual = {} if current is None else acl1_fields_of(current)
+        before: dict[str, Any] = {}
+        after: dict[str, Any] = {}
+        for k, v in spec.fields.items():
+            if current is None or not _acl1_same(k, v, actual.get(k)):
+                before[k], after[k] = actual.get(k), v
+        if spec.secret_key is not None and (current is None or current.secret_key != spec.secret_key):
+            before[SECRET_KEY] = None if current is None else "(set)"
+            after[SECRET_KEY] = "(set)" if current is None else "(changed)"
+        if current is not None and not after:
+            continue
+        merged: dict[str, Any] = {**actual, **spec.fields}
+        secret = spec.secret_key if spec.secret_key is not None else (current.secret_key if current else None)
+        account = PlainAccessConfig(
+            access_key=ak,
+            secret_key=secret,
+            white_remote_address=merged.get("whiteRemoteAddress"),
+            admin=bool(merged.get("admin", False)),
+            default_topic_perm=merged.get("defaultTopicPerm"),
+            default_group_perm=merged.get("defaultGroupPerm"),
+            topic_perms=merged.get("topicPerms"),
+            group_perms=merged.get("groupPerms"),
+        )
+        action = "create" if current is None else "update"
+        blocked = None if account.secret_key else "a new account needs a secretKey (${VAR} or secretFrom)"
+        creates.append(Change("acl1Account", ak, action, b.name, b.addr, before, after, account, blocked))
+    for ak in sorted(held):
+        if ak in m.acl1_accounts or ak in keep:
+            continue
+        if prune:
+            deletes.append(Change("acl1Account", ak, "delete", b.name, b.addr))
+        else:
+            plan.unmanaged.append(f"acl1Account {ak} on {b.name}")
 
 
 def _topic_routes(state: ClusterState, deletes: list[Change]) -> None:

@@ -49,6 +49,8 @@ _SECRET = {
     ],
 }
 
+_ACL1_PERM = {"type": "string", "enum": ["DENY", "PUB", "SUB", "PUB|SUB", "SUB|PUB"]}
+
 _TOPIC_FIELDS: dict[str, Any] = {
     "readQueues": {"type": "integer", "minimum": 1, "maximum": 1024},
     "writeQueues": {"type": "integer", "minimum": 1, "maximum": 1024},
@@ -170,6 +172,31 @@ MANIFEST_SCHEMA: dict[str, Any] = {
                         },
                         "sourceIps": {"type": "array", "items": _NAME},
                         "decision": {"enum": ["Allow", "Deny"]},
+                    },
+                },
+            },
+        },
+        "acl1": {
+            "description": "ACL 1.0 (plain_acl.yml of 4.x brokers), where the cluster has it on.",
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "globalWhiteAddrs": {"type": "array", "items": _NAME},
+                "accounts": {
+                    "description": "Access key to account.",
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "secretKey": _SECRET,
+                            "admin": {"type": "boolean"},
+                            "whiteRemoteAddress": {"type": "string"},
+                            "defaultTopicPerm": _ACL1_PERM,
+                            "defaultGroupPerm": _ACL1_PERM,
+                            "topicPerms": {"type": "array", "items": _NAME},
+                            "groupPerms": {"type": "array", "items": _NAME},
+                        },
                     },
                 },
             },

@@ -1,9 +1,10 @@
 """What a cluster holds, read in a few requests per broker: the other side of every diff and export.
 
 Per master broker: its version (GET_BROKER_RUNTIME_INFO), its whole topic table (21) and system
-topic list (203), its whole group table (201), and when asked its config (26) and its ACL 2.0 users
-and policies (3005, 3010, 5.x only). From the name servers: the cluster table (106) and the order
-configs (219). So a diff of thousands of topics costs the same handful of requests as one of a few.
+topic list (203), its whole group table (201), and when asked its config (26), its ACL 2.0 users
+and policies (3005, 3010, 5.x only) and its ACL 1.0 accounts and white addresses (54). From the
+name servers: the cluster table (106) and the order configs (219). So a diff of thousands of topics
+costs the same handful of requests as one of a few.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from mqadmin.manifest.model import AclEntry
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.version import V5_0_0_SNAPSHOT
+from mqadmin.remoting.errors import RemoteCommandError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from mqadmin.admin.acl import AclConfig
     from mqadmin.admin.api import MQAdmin
     from mqadmin.protocol.bodies.auth import UserInfo
     from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
@@ -48,6 +51,8 @@ class BrokerState:
     users: dict[str, UserInfo] | None = None
     """None: not asked, or the broker keeps no ACL 2.0 users (4.x)."""
     acls: dict[tuple[str, str], AclEntry] | None = None
+    acl1: AclConfig | None = None
+    """ACL 1.0 as the broker holds it; None: not asked, or ACL 1.0 is off there."""
 
     def user_topics(self, include_system: bool = False) -> dict[str, TopicConfig]:
         if include_system:
@@ -76,11 +81,12 @@ class ClusterState:
 
 
 async def read_state(
-    admin: MQAdmin, cluster: str, *, config: bool = False, auth: bool = False
+    admin: MQAdmin, cluster: str, *, config: bool = False, auth: bool = False, acl1: bool = False
 ) -> ClusterState:
-    """The cluster's masters and what they hold; ``config``/``auth`` also read broker configs and
-    ACL 2.0 users and policies. A broker that cannot be read fails the whole read: a diff against
-    part of a cluster would say things are missing that are not."""
+    """The cluster's masters and what they hold; ``config``/``auth``/``acl1`` also read broker
+    configs, ACL 2.0 users and policies, and ACL 1.0 accounts and white addresses. A broker that
+    cannot be read fails the whole read: a diff against part of a cluster would say things are
+    missing that are not."""
     info = await admin.namesrv.examine_broker_cluster_info()
     names = (info.cluster_addr_table or {}).get(cluster)
     if names is None:
@@ -98,7 +104,7 @@ async def read_state(
         masters[name] = addr
 
     async def one(name: str) -> BrokerState:
-        return await _read_broker(admin, name, masters[name], config=config, auth=auth)
+        return await _read_broker(admin, name, masters[name], config=config, auth=auth, acl1=acl1)
 
     answers = await admin.core.fan_out(list(masters), one, code=RequestCode.GET_ALL_TOPIC_CONFIG)
     for name in answers.order:
@@ -109,7 +115,9 @@ async def read_state(
     return state
 
 
-async def _read_broker(admin: MQAdmin, name: str, addr: str, *, config: bool, auth: bool) -> BrokerState:
+async def _read_broker(
+    admin: MQAdmin, name: str, addr: str, *, config: bool, auth: bool, acl1: bool
+) -> BrokerState:
     runtime = await admin.broker.fetch_broker_runtime_stats(addr)
     five_x = _is_five_x(runtime)
     topics = (await admin.topics.get_all_topic_config(addr)).topic_config_table or {}
@@ -124,6 +132,11 @@ async def _read_broker(admin: MQAdmin, name: str, addr: str, *, config: bool, au
         for acl in await admin.auth.list_acl(addr):
             for entry in _entries(acl):
                 state.acls[entry.key()] = entry
+    if acl1:
+        try:
+            state.acl1 = await admin.acl.examine_broker_cluster_acl_config(addr)
+        except RemoteCommandError:  # ACL 1.0 is off there (SYSTEM_ERROR), or the broker lacks it
+            state.acl1 = None
     return state
 
 

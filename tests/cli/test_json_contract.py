@@ -447,7 +447,7 @@ PINNED: dict[str, str] = {  # schema name: the first 16 hex digits of its file's
     "haStatus": "7e28804a5111e857",
     "listAcl": "589f4b1ea447a762",
     "listUser": "bc751fb13b5fe144",
-    "manifest": "a74f64de42c8e2d7",
+    "manifest": "d7d2431fa10c84ba",
     "printMsg": "1cf12a15d31d8ea4",
     "printMsgByQueue": "aee9ef2cfad480fc",
     "producer": "873a7484a82d5c64",

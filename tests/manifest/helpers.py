@@ -19,7 +19,8 @@ HEAD = "apiVersion: mqadmin/v1\nkind: ClusterManifest\ncluster: DefaultCluster\n
 async def _plan(admin: MQAdmin, text: str, env: dict[str, str] | None, flags: dict[str, Any]) -> Plan:
     (m,) = parse_manifests([("test.yaml", text)], env or {})
     auth = bool(m.users or m.acls) or flags.get("prune", False)
-    state = await read_state(admin, m.cluster, config=bool(m.broker_config), auth=auth)
+    acl1 = m.acl1_white is not None or bool(m.acl1_accounts) or flags.get("prune", False)
+    state = await read_state(admin, m.cluster, config=bool(m.broker_config), auth=auth, acl1=acl1)
     creds = admin.core.settings.credentials
     keep = frozenset({creds.access_key}) if creds is not None else frozenset()  # as the commands keep it
     return make_plan(m, state, keep_users=keep, **flags)
@@ -56,11 +57,19 @@ def writes(sent: Counter[int]) -> dict[int, int]:
 
 def export(ns: str, cluster: str = "DefaultCluster", **settings: Any) -> str:
     async def go(admin: MQAdmin) -> str:
-        state = await read_state(admin, cluster, auth=True)
+        state = await read_state(admin, cluster, auth=True, acl1=True)
         return to_yaml([manifest_document(state)])
 
     return run_admin(ns, go, **settings)
 
 
 def changes(p: Plan) -> set[tuple[object, ...]]:
-    return {(c.kind, c.name, c.action, c.broker, tuple(sorted(c.after.items()))) for c in p.changes}
+    """Each change as (kind, name, action, broker, its new values), lists as tuples."""
+
+    def frozen(v: Any) -> Any:
+        return tuple(v) if isinstance(v, list) else v
+
+    return {
+        (c.kind, c.name, c.action, c.broker, tuple(sorted((k, frozen(v)) for k, v in c.after.items())))
+        for c in p.changes
+    }

@@ -150,7 +150,8 @@ async def _plans(inv: Invocation, manifests: list[ClusterManifest], **flags: Any
     plans = []
     for m in manifests:
         auth = bool(m.users or m.acls) or flags["prune"]
-        state = await read_state(inv.admin, m.cluster, config=bool(m.broker_config), auth=auth)
+        acl1 = m.acl1_white is not None or bool(m.acl1_accounts) or flags["prune"]
+        state = await read_state(inv.admin, m.cluster, config=bool(m.broker_config), auth=auth, acl1=acl1)
         try:
             plans.append(make_plan(m, state, keep_users=keep, **flags))
         except PlanError as e:
@@ -187,7 +188,7 @@ async def manifest(
         if len(names) != 1:
             raise usage_error(f"-c is needed: the name server has {len(names)} clusters ({', '.join(names)})")
         cluster = names[0]
-    state = await read_state(inv.admin, cluster, config=bool(config_keys), auth=True)
+    state = await read_state(inv.admin, cluster, config=bool(config_keys), auth=True, acl1=True)
     inv.out.emit(
         ManifestDoc(manifest_document(state, include_system=include_system, config_keys=config_keys))
     )

@@ -306,6 +306,7 @@ class Connection(asyncio.Protocol):
                 continue
             data, at = self._stash, self._stash_at
             if at >= len(data):
+                self._stash, self._stash_at = b"", 0
                 break
             prefilter = self._prefilter
             if prefilter is not None and not self._channel.buffered and not self._tasks:

@@ -14,7 +14,9 @@ of the rounds per mode and its ratio to the first mode:
 Modes are ``WORKERS:LOOP`` (``1:asyncio`` is the one process on asyncio's loop the server had
 before ``--workers``; ``default`` is what ``mqadmin namesrv start`` does with no option), and
 ``--baseline REV`` adds first the server of an older commit (its ``mqadmin/`` exported with
-``git archive``, run as it was), for a before/after comparison in one run.
+``git archive``, run as it was), for a before/after comparison in one run; ``--baseline DIR`` the
+server of another checkout (a ``git worktree``). The modes of this checkout run its ``mqadmin/``
+unless ``PYTHONPATH`` names another.
 
 ``--side-by-side`` is the comparison with a Java name server: N brokers (``--brokers``) with T
 topics each (``--topics-each``), every one on a connection of its own kept open. Per server, round
@@ -584,7 +586,9 @@ def main() -> None:
         "--modes",
         help="comma-separated WORKERS:LOOP or 'default' (default: 1:asyncio,default; side by side: default)",
     )
-    ap.add_argument("--baseline", metavar="REV", help="also run the server of this git revision, first")
+    ap.add_argument(
+        "--baseline", metavar="REV", help="also run, first, the server of this revision or checkout folder"
+    )
     ap.add_argument("--duration", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--no-bursts", dest="bursts", action="store_false", help="skip the registration bursts")
@@ -606,7 +610,8 @@ def main() -> None:
         exe = compile_rmqload(tmp)
         modes = [parse_mode(m.strip()) for m in args.modes.split(",") if m.strip()]
         if args.baseline:
-            source = export_tree(args.baseline, tmp / "baseline")
+            given = Path(args.baseline)
+            source = given.resolve() if given.is_dir() else export_tree(args.baseline, tmp / "baseline")
             modes.insert(0, Mode(f"at {args.baseline}", source=source))
         if args.side_by_side:
             side_by_side(args, modes, exe, tmp)

@@ -124,7 +124,7 @@ async def lag_growing(view: ClusterView) -> list[Finding]:
                     "lagBefore": before,
                     "lagNow": now,
                     "consumed": consumed,
-                    "windowSeconds": seconds,
+                    "windowMs": round(seconds * 1000),
                     "clients": len(cc.connection_set),
                 },
                 "its consumers fall behind (or are stuck when nothing was consumed): messages wait longer "
@@ -146,7 +146,13 @@ async def lag_no_consumer(view: ClusterView) -> list[Finding]:
                 Severity.CRITICAL,
                 f"group {group}",
                 f"lag on {topic} grew from {before} to {now} in {seconds:g} s with no consumer online",
-                {"topic": topic, "lagBefore": before, "lagNow": now, "windowSeconds": seconds, "clients": 0},
+                {
+                    "topic": topic,
+                    "lagBefore": before,
+                    "lagNow": now,
+                    "windowMs": round(seconds * 1000),
+                    "clients": 0,
+                },
                 "nobody consumes what keeps arriving: it waits until its files are reclaimed",
                 f"mqadmin consumerConnection -g {group}",
             )
@@ -170,7 +176,12 @@ async def retry_growing(view: ClusterView) -> list[Finding]:
                     Severity.WARNING,
                     f"group {group}",
                     f"{grew} messages sent back to {topic} in {seconds:g} s",
-                    {"topic": topic, "sentBack": grew, "windowSeconds": seconds, "retryLag": now.lag},
+                    {
+                        "topic": topic,
+                        "sentBack": grew,
+                        "windowMs": round(seconds * 1000),
+                        "retryLag": now.lag,
+                    },
                     "its consumers fail on messages and send them back; after 16 tries they go to the DLQ",
                     f"mqadmin consumerStatus -g {group}",
                 )

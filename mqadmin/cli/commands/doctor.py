@@ -87,8 +87,10 @@ class DoctorReport(Result):
         lines = [f"doctor{' -c ' + self.cluster if self.cluster else ''}: {head}\n"]
         for f in found:
             lines.append("\n" + _finding_text(f))
+        if r.not_run:
+            lines.append("\n")
         for c in r.not_run:
-            lines.append(f"\nNOT RUN   {c.check}: {c.error}\n")
+            lines.append(f"NOT RUN   {c.check}: {c.error}\n")
         return "".join(lines)
 
     def data(self) -> dict[str, Any]:
@@ -115,6 +117,7 @@ def _limit_help() -> str:
 @java_command(
     "doctor",
     [JavaOpt("c", "clusterName", "only the brokers of this cluster", dest="cluster")],
+    fanout=True,  # --deadline
     json_doc='{"healthy": bool, "failOn": "info"|"warning"|"critical", "cluster": str|null, "findings": '
     '[{"check": str, "severity": "info"|"warning"|"critical", "resource": str, "summary": str, '
     '"evidence": {...}, "why": str, "command": str}], "checks": [{"check": str, "status": '

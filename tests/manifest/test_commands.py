@@ -83,3 +83,25 @@ def test_diff_apply_diff_exit_codes_and_documents(cluster: Cluster, tmp_path: Pa
     assert r.code == 1 and "--allow-shrink" in r.err and "nothing changed" in r.err, r.err
     r = run_mqadmin(["apply", *ns, "-f", str(folder), "--allow-shrink"], env)
     assert r.code == 0 and "1 of 1 change(s) made" in r.out, r.out
+
+
+def test_one_apply_of_two_clusters_on_one_name_server(cluster: Cluster, tmp_path: Path) -> None:
+    cluster.add_broker("other", brokerClusterName="OtherCluster", brokerName="broker-o")
+    env = clean_env(tmp_path / "home", tmp_path / "cfg")
+    two = tmp_path / "two.yaml"
+    other = HEAD.replace("DefaultCluster", "OtherCluster")
+    two.write_text(
+        HEAD + "topics: {MfTwoA: {}}\n---\n" + other + "topics: {MfTwoO: {readQueues: 2, writeQueues: 2}}\n"
+    )
+    r = run_mqadmin(["apply", "-n", cluster.ns_addr, "-f", str(two), "--json"], env)
+    assert r.code == 0, r.err
+    done = {
+        (c["cluster"], d["name"], d["broker"])
+        for c in json.loads(r.out)["clusters"]
+        for d in c["applied"]["done"]
+    }
+    assert done == {("DefaultCluster", "MfTwoA", "broker-a"), ("OtherCluster", "MfTwoO", "broker-o")}
+    r = run_mqadmin(["diff", "-n", cluster.ns_addr, "-f", str(two)], env)
+    assert r.code == 0, r.out
+    r = run_mqadmin(["diff", "-n", cluster.ns_addr, "-f", str(two), "-c", "X"], env)
+    assert r.code == 2 and "declare 2 clusters" in r.err, r.err

@@ -42,7 +42,8 @@ DESCRIPTIONS: dict[ExitCode, str] = {
     "(the servers answered, none knows it).",
     ExitCode.THRESHOLD: "An alert threshold was crossed: consumerProgress --max-lag N found a group with "
     "more than N messages not consumed, or --stuck-after S a stuck one (messages waiting on a queue whose "
-    "consumer position is older than S seconds), or analyze lag --max-lag N / --stuck over its snapshots; "
-    "the data is printed as usual, each alert on stderr.",
+    "consumer position is older than S seconds), or analyze lag --max-lag N / --stuck over its snapshots, "
+    "or doctor made a finding of its --fail-on severity or worse; the data is printed as usual, each alert "
+    "on stderr.",
     ExitCode.INTERRUPTED: "Interrupted (SIGINT).",
 }

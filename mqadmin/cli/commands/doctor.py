@@ -126,16 +126,14 @@ def _limit_help() -> str:
     epilog="Every check runs at the same time, within --deadline (default: the lag window and three "
     "request timeouts); each name server in -n is asked on its own, so their disagreements show. Exit 8 "
     "when a finding of the --fail-on severity or worse exists; else, when a check could not run (an "
-    "error, or the deadline), that failure's code (6 when other checks ran); else 0. Checks: "
-    + _check_help()
-    + ".",
+    "error, or the deadline), that failure's code (6 when other checks ran); else 0.",
     own=[
         click.Option(
             ["--check", "checks"],
             multiple=True,
             type=click.Choice(list(CHECKS)),
             metavar="NAME",
-            help="Run only this check (repeat for more): " + ", ".join(CHECKS) + ". Default: all.",
+            help="Run only this check (repeat for more; default: all). The checks: " + _check_help() + ".",
         ),
         click.Option(
             ["--fail-on", "fail_on"],

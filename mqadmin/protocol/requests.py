@@ -12,9 +12,9 @@ A declaration says, for one code:
   credentials. ``admin1`` marks the resource requests that ACL 1.0 keeps for admin accounts too;
 - **what it may cost** (:class:`Budget`): header bytes and ext fields (checked from the frame before
   the header is decoded), body bytes, inflated bytes, element counts;
-- whether it **changes state**, and its **wire types** (header, body, response body), named as
-  ``module:Class`` under :mod:`mqadmin.protocol` and resolved only when asked (:func:`wire_type`),
-  so a command that sends one request imports none of them.
+- whether it **changes state**, and its **wire types** (header, body, response body), on the code's
+  own line like everything else about it (no second table to keep in step), named as
+  ``module:Class`` under :mod:`mqadmin.protocol` and resolved only when asked (:func:`wire_type`).
 
 Servers refuse a code with no declaration when ACL is on, check the body against the budget before
 they check credentials, and credentials before they parse a body. Nothing here does I/O; the table
@@ -153,13 +153,51 @@ def _table() -> list[Declaration]:
         out.append(Declaration(code, servers, access, tuple(actions), **kw))
 
     # --- what clients send to a broker (checked by the client rules)
-    d(R.SEND_MESSAGE, B, CLIENT, PUB, writes=True, budget=_SEND)
-    d(R.SEND_MESSAGE_V2, B, CLIENT, PUB, writes=True, budget=_SEND)
-    d(R.SEND_BATCH_MESSAGE, B, CLIENT, PUB, writes=True, budget=_SEND)
-    d(R.CONSUMER_SEND_MSG_BACK, B, CLIENT, SUB, writes=True)
-    d(R.PULL_MESSAGE, B, CLIENT, SUB)
-    d(R.QUERY_MESSAGE, B, CLIENT, SUB, GET)
-    d(R.VIEW_MESSAGE_BY_ID, B, RESOURCE, GET, resources=(_t("topic"),))
+    d(
+        R.SEND_MESSAGE,
+        B,
+        CLIENT,
+        PUB,
+        writes=True,
+        budget=_SEND,
+        header="headers.message:SendMessageRequestHeader",
+    )
+    d(
+        R.SEND_MESSAGE_V2,
+        B,
+        CLIENT,
+        PUB,
+        writes=True,
+        budget=_SEND,
+        header="headers.message:SendMessageRequestHeaderV2",
+    )
+    d(
+        R.SEND_BATCH_MESSAGE,
+        B,
+        CLIENT,
+        PUB,
+        writes=True,
+        budget=_SEND,
+        header="headers.message:SendMessageRequestHeaderV2",
+    )
+    d(
+        R.CONSUMER_SEND_MSG_BACK,
+        B,
+        CLIENT,
+        SUB,
+        writes=True,
+        header="headers.message:ConsumerSendMsgBackRequestHeader",
+    )
+    d(R.PULL_MESSAGE, B, CLIENT, SUB, header="headers.message:PullMessageRequestHeader")
+    d(R.QUERY_MESSAGE, B, CLIENT, SUB, GET, header="headers.message:QueryMessageRequestHeader")
+    d(
+        R.VIEW_MESSAGE_BY_ID,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.message:ViewMessageRequestHeader",
+    )
     d(
         R.HEART_BEAT,
         B,
@@ -167,37 +205,168 @@ def _table() -> list[Declaration]:
         SUB,
         writes=True,
         budget=_budget(1 * MIB, groups=256, subscriptions=256, producers=256),
+        body="headers.consumer:HeartbeatData",
     )
-    d(R.UNREGISTER_CLIENT, B, CLIENT, SUB, writes=True)
-    d(R.GET_CONSUMER_LIST_BY_GROUP, B, CLIENT, SUB, GET)
-    d(R.QUERY_CONSUMER_OFFSET, B, CLIENT, SUB, GET)
-    d(R.UPDATE_CONSUMER_OFFSET, B, CLIENT, SUB, UPDATE, writes=True)
-    d(R.LOCK_BATCH_MQ, B, CLIENT, SUB, writes=True, budget=_BODY_1M)
-    d(R.UNLOCK_BATCH_MQ, B, CLIENT, SUB, writes=True, budget=_BODY_1M)
-    d(R.END_TRANSACTION, B, CLIENT, PUB, writes=True)
+    d(
+        R.UNREGISTER_CLIENT,
+        B,
+        CLIENT,
+        SUB,
+        writes=True,
+        header="headers.consumer:UnregisterClientRequestHeader",
+    )
+    d(
+        R.GET_CONSUMER_LIST_BY_GROUP,
+        B,
+        CLIENT,
+        SUB,
+        GET,
+        header="headers.consumer:GetConsumerListByGroupRequestHeader",
+        response="bodies.answers:GetConsumerListByGroupResponseBody",
+    )
+    d(
+        R.QUERY_CONSUMER_OFFSET,
+        B,
+        CLIENT,
+        SUB,
+        GET,
+        header="headers.consumer:QueryConsumerOffsetRequestHeader",
+    )
+    d(
+        R.UPDATE_CONSUMER_OFFSET,
+        B,
+        CLIENT,
+        SUB,
+        UPDATE,
+        writes=True,
+        header="headers.consumer:UpdateConsumerOffsetRequestHeader",
+    )
+    d(
+        R.LOCK_BATCH_MQ,
+        B,
+        CLIENT,
+        SUB,
+        writes=True,
+        budget=_BODY_1M,
+        body="headers.consumer:LockBatchRequestBody",
+        response="bodies.answers:LockBatchResponseBody",
+    )
+    d(
+        R.UNLOCK_BATCH_MQ,
+        B,
+        CLIENT,
+        SUB,
+        writes=True,
+        budget=_BODY_1M,
+        body="headers.consumer:LockBatchRequestBody",
+    )
+    d(R.END_TRANSACTION, B, CLIENT, PUB, writes=True, header="headers.message:EndTransactionRequestHeader")
     d(R.CHECK_CLIENT_CONFIG, B, OPEN, budget=_budget(256 * KIB))
     # --- reads checked on the topic or group they name
-    for code in (
+    d(
         R.SEARCH_OFFSET_BY_TIMESTAMP,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.consumer:SearchOffsetRequestHeader",
+    )
+    d(
         R.GET_MAX_OFFSET,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.consumer:GetMaxOffsetRequestHeader",
+    )
+    d(
         R.GET_MIN_OFFSET,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.consumer:GetMinOffsetRequestHeader",
+    )
+    d(
         R.GET_EARLIEST_MSG_STORETIME,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.consumer:GetEarliestMsgStoretimeRequestHeader",
+    )
+    d(
         R.GET_TOPIC_STATS_INFO,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.topic:GetTopicStatsInfoRequestHeader",
+        response="bodies.stats:TopicStatsTable",
+    )
+    d(
         R.QUERY_TOPIC_CONSUME_BY_WHO,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.consumer:QueryTopicConsumeByWhoRequestHeader",
+        response="bodies.answers:GroupList",
+    )
+    d(
         R.GET_TOPIC_CONFIG,
-    ):
-        d(code, B, RESOURCE, GET, resources=(_t("topic"),))
-    d(R.CHECK_ROCKSDB_CQ_WRITE_PROGRESS, B, RESOURCE, GET, resources=(_t("topic"),))
-    d(R.GET_CONSUMER_CONNECTION_LIST, B, RESOURCE, GET, resources=(_g("consumerGroup"),))
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.topic:GetTopicConfigRequestHeader",
+        response="bodies.static_topic:TopicConfigAndQueueMapping",
+    )
+    d(
+        R.CHECK_ROCKSDB_CQ_WRITE_PROGRESS,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"),),
+        header="headers.broker_ops:CheckRocksdbCqWriteProgressRequestHeader",
+        response="bodies.request_mode:CheckRocksdbCqWriteResult",
+    )
+    d(
+        R.GET_CONSUMER_CONNECTION_LIST,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_g("consumerGroup"),),
+        header="headers.consumer:GetConsumerConnectionListRequestHeader",
+        response="bodies.connection:ConsumerConnection",
+    )
     d(
         R.GET_CONSUME_STATS,
         B,
         RESOURCE,
         GET,
         resources=(_g("consumerGroup"), _t("topic"), _t("topicList", ";")),
+        header="headers.consumer:GetConsumeStatsRequestHeader",
+        response="bodies.stats:ConsumeStats",
     )
-    d(R.INVOKE_BROKER_TO_GET_CONSUMER_STATUS, B, RESOURCE, GET, resources=(_t("topic"), _g("group")))
-    d(R.QUERY_CONSUME_TIME_SPAN, B, RESOURCE, GET, resources=(_t("topic"), _g("group")))
+    d(
+        R.INVOKE_BROKER_TO_GET_CONSUMER_STATUS,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"), _g("group")),
+        header="headers.consumer:GetConsumerStatusRequestHeader",
+        response="bodies.answers:GetConsumerStatusBody",
+    )
+    d(
+        R.QUERY_CONSUME_TIME_SPAN,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"), _g("group")),
+        header="headers.consumer:QueryConsumeTimeSpanRequestHeader",
+        response="bodies.answers:QueryConsumeTimeSpanBody",
+    )
     d(R.GET_CONSUMER_RUNNING_INFO, B, RESOURCE, GET, resources=(_g("consumerGroup"),))
     d(
         R.QUERY_CORRECTION_OFFSET,
@@ -205,16 +374,58 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_g("filterGroups", ","), _g("compareGroup"), _t("topic")),
+        header="headers.consumer:QueryCorrectionOffsetHeader",
     )
     d(R.CONSUME_MESSAGE_DIRECTLY, B, RESOURCE, SUB, resources=(_g("consumerGroup"), _t("topic")))
-    d(R.QUERY_CONSUME_QUEUE, B, RESOURCE, GET, resources=(_t("topic"), _g("consumerGroup")))
+    d(
+        R.QUERY_CONSUME_QUEUE,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_t("topic"), _g("consumerGroup")),
+        header="headers.topic:QueryConsumeQueueRequestHeader",
+    )
     d(R.QUERY_TOPICS_BY_CONSUMER, B, RESOURCE, GET, resources=(_g("group"),))
     d(R.QUERY_SUBSCRIPTION_BY_CONSUMER, B, RESOURCE, GET, resources=(_g("group"), _t("topic")))
-    d(R.GET_SUBSCRIPTIONGROUP_CONFIG, B, RESOURCE, GET, resources=(_g("group"),))
+    d(
+        R.GET_SUBSCRIPTIONGROUP_CONFIG,
+        B,
+        RESOURCE,
+        GET,
+        resources=(_g("group"),),
+        response="bodies.group:SubscriptionGroupConfig",
+    )
     # --- changes checked on what they name; ACL 1.0 keeps them for admin accounts
-    d(R.UPDATE_AND_CREATE_TOPIC, B, RESOURCE, CREATE, resources=(_t("topic"),), admin1=True, writes=True)
-    d(R.DELETE_TOPIC_IN_BROKER, B, RESOURCE, DELETE, resources=(_t("topic"),), admin1=True, writes=True)
-    d(R.DELETE_SUBSCRIPTIONGROUP, B, RESOURCE, DELETE, resources=(_g("groupName"),), admin1=True, writes=True)
+    d(
+        R.UPDATE_AND_CREATE_TOPIC,
+        B,
+        RESOURCE,
+        CREATE,
+        resources=(_t("topic"),),
+        admin1=True,
+        writes=True,
+        header="headers.topic:CreateTopicRequestHeader",
+    )
+    d(
+        R.DELETE_TOPIC_IN_BROKER,
+        B,
+        RESOURCE,
+        DELETE,
+        resources=(_t("topic"),),
+        admin1=True,
+        writes=True,
+        header="headers.topic:DeleteTopicRequestHeader",
+    )
+    d(
+        R.DELETE_SUBSCRIPTIONGROUP,
+        B,
+        RESOURCE,
+        DELETE,
+        resources=(_g("groupName"),),
+        admin1=True,
+        writes=True,
+        header="headers.consumer:DeleteSubscriptionGroupRequestHeader",
+    )
     d(
         R.INVOKE_BROKER_TO_RESET_OFFSET,
         B,
@@ -223,6 +434,8 @@ def _table() -> list[Declaration]:
         resources=(_g("group"), _t("topic")),
         admin1=True,
         writes=True,
+        header="headers.consumer:ResetOffsetRequestHeader",
+        response="bodies.answers:ResetOffsetBody",
     )
     d(
         R.CLONE_GROUP_OFFSET,
@@ -232,6 +445,7 @@ def _table() -> list[Declaration]:
         resources=(_g("destGroup"), _t("topic")),
         admin1=True,
         writes=True,
+        header="headers.consumer:CloneGroupOffsetRequestHeader",
     )
     d(
         R.UPDATE_AND_GET_GROUP_FORBIDDEN,
@@ -244,45 +458,104 @@ def _table() -> list[Declaration]:
     )
     d(R.RESUME_CHECK_HALF_MESSAGE, B, RESOURCE, UPDATE, resources=(_t("topic"),), admin1=True, writes=True)
     # --- reads of broker-wide state
-    for code in (
-        R.GET_ALL_TOPIC_CONFIG,
-        R.GET_BROKER_CONFIG,
-        R.GET_BROKER_RUNTIME_INFO,
-        R.VIEW_BROKER_STATS_DATA,
-        R.GET_BROKER_CONSUME_STATS,
-        R.GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
-        R.GET_ALL_CONSUMER_OFFSET,
-        R.GET_ALL_DELAY_OFFSET,
-        R.GET_SYSTEM_TOPIC_LIST_FROM_BROKER,
+    d(R.GET_ALL_TOPIC_CONFIG, B, CLUSTER, GET, response="bodies.topic:TopicConfigSerializeWrapper")
+    d(R.GET_BROKER_CONFIG, B, CLUSTER, GET)
+    d(R.GET_BROKER_RUNTIME_INFO, B, CLUSTER, GET, response="bodies.kv:KVTable")
+    d(R.VIEW_BROKER_STATS_DATA, B, CLUSTER, GET, header="headers.broker:ViewBrokerStatsDataRequestHeader")
+    d(R.GET_BROKER_CONSUME_STATS, B, CLUSTER, GET, header="headers.consumer:GetConsumeStatsInBrokerHeader")
+    d(R.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, B, CLUSTER, GET, response="bodies.group:SubscriptionGroupWrapper")
+    d(R.GET_ALL_CONSUMER_OFFSET, B, CLUSTER, GET)
+    d(R.GET_ALL_DELAY_OFFSET, B, CLUSTER, GET)
+    d(R.GET_SYSTEM_TOPIC_LIST_FROM_BROKER, B, CLUSTER, GET, response="bodies.topic:TopicList")
+    d(
         R.GET_PRODUCER_CONNECTION_LIST,
-        R.GET_ALL_PRODUCER_INFO,
+        B,
+        CLUSTER,
+        GET,
+        header="headers.consumer:GetProducerConnectionListRequestHeader",
+        response="bodies.connection:ProducerConnection",
+    )
+    d(R.GET_ALL_PRODUCER_INFO, B, CLUSTER, GET, response="bodies.answers:ProducerTableInfo")
+    d(
         R.GET_ALL_MESSAGE_REQUEST_MODE,
-        R.GET_BROKER_HA_STATUS,
-        R.GET_BROKER_EPOCH_CACHE,
-        R.GET_COLD_DATA_FLOW_CTR_INFO,
-    ):
-        d(code, B, CLUSTER, GET)
+        B,
+        CLUSTER,
+        GET,
+        response="bodies.request_mode:MessageRequestModeWrapper",
+    )
+    d(R.GET_BROKER_HA_STATUS, B, CLUSTER, GET, response="bodies.controller:HARuntimeInfo")
+    d(R.GET_BROKER_EPOCH_CACHE, B, CLUSTER, GET, response="bodies.controller:EpochEntryCache")
+    d(R.GET_COLD_DATA_FLOW_CTR_INFO, B, CLUSTER, GET)
     d(R.GET_BROKER_CLUSTER_ACL_INFO, B, OPEN, GET)  # the ACL files' versions: no secret
     # --- an operator's: ACL 2.0 super users, ACL 1.0 admin accounts
-    d(R.UPDATE_AND_CREATE_TOPIC_LIST, B, ADMIN, CREATE, writes=True, budget=_budget(4 * MIB, topics=10_000))
+    d(
+        R.UPDATE_AND_CREATE_TOPIC_LIST,
+        B,
+        ADMIN,
+        CREATE,
+        writes=True,
+        budget=_budget(4 * MIB, topics=10_000),
+        body="bodies.topic:TopicConfig",
+    )
     d(R.UPDATE_BROKER_CONFIG, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
     d(R.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST, B, ADMIN, UPDATE, writes=True, budget=_budget(4 * MIB))
     for code in (R.ADD_BROKER, R.REMOVE_BROKER):  # a Java broker container's
         d(code, B, ADMIN, UPDATE, writes=True)
-    d(R.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
-    d(R.UPDATE_AND_CREATE_STATIC_TOPIC, B, ADMIN, UPDATE, writes=True, budget=_BODY_1M)
-    for code in (
-        R.CLEAN_EXPIRED_CONSUMEQUEUE,
-        R.CLEAN_UNUSED_TOPIC,
-        R.DELETE_EXPIRED_COMMITLOG,
+    d(
+        R.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_budget(SMALL_BODY),
+        body="bodies.group:SubscriptionGroupConfig",
+    )
+    d(
+        R.UPDATE_AND_CREATE_STATIC_TOPIC,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_BODY_1M,
+        header="headers.static_topic:CreateStaticTopicRequestHeader",
+    )
+    d(R.CLEAN_EXPIRED_CONSUMEQUEUE, B, ADMIN, UPDATE, writes=True)
+    d(R.CLEAN_UNUSED_TOPIC, B, ADMIN, UPDATE, writes=True)
+    d(R.DELETE_EXPIRED_COMMITLOG, B, ADMIN, UPDATE, writes=True)
+    d(
         R.SET_MESSAGE_REQUEST_MODE,
-        R.POP_ROLLBACK,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        body="bodies.request_mode:SetMessageRequestModeRequestBody",
+    )
+    d(R.POP_ROLLBACK, B, ADMIN, UPDATE, writes=True)
+    d(
         R.RESET_MASTER_FLUSH_OFFSET,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.broker_ops:ResetMasterFlushOffsetHeader",
+    )
+    d(
         R.SET_COMMITLOG_READ_MODE,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.broker_ops:CommitLogReadAheadHeader",
+    )
+    d(
         R.EXPORT_ROCKSDB_CONFIG_TO_JSON,
-        R.REMOVE_COLD_DATA_FLOW_CTR_CONFIG,
-    ):
-        d(code, B, ADMIN, UPDATE, writes=True)
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.broker_ops:ExportRocksDBConfigToJsonRequestHeader",
+    )
+    d(R.REMOVE_COLD_DATA_FLOW_CTR_CONFIG, B, ADMIN, UPDATE, writes=True)
     d(
         R.UPDATE_COLD_DATA_FLOW_CTR_CONFIG,
         B,
@@ -291,20 +564,74 @@ def _table() -> list[Declaration]:
         writes=True,
         budget=_budget(SMALL_BODY, entries=1024),
     )
-    for code in (R.UPDATE_AND_CREATE_ACL_CONFIG, R.DELETE_ACL_CONFIG, R.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG):
-        d(code, B, ADMIN, UPDATE, writes=True, budget=_ACL1_EDIT)
+    d(
+        R.UPDATE_AND_CREATE_ACL_CONFIG,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_ACL1_EDIT,
+        header="headers.acl:CreateAccessConfigRequestHeader",
+    )
+    d(
+        R.DELETE_ACL_CONFIG,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_ACL1_EDIT,
+        header="headers.acl:DeleteAccessConfigRequestHeader",
+    )
+    d(
+        R.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_ACL1_EDIT,
+        header="headers.acl:UpdateGlobalWhiteAddrsConfigRequestHeader",
+    )
     d(R.GET_BROKER_CLUSTER_ACL_CONFIG, B, ADMIN, GET)
-    for code in (
-        R.AUTH_CREATE_USER,
-        R.AUTH_UPDATE_USER,
+    d(R.AUTH_CREATE_USER, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
+    d(R.AUTH_UPDATE_USER, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
+    d(
         R.AUTH_DELETE_USER,
-        R.AUTH_CREATE_ACL,
-        R.AUTH_UPDATE_ACL,
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_budget(SMALL_BODY),
+        header="headers.auth:DeleteUserRequestHeader",
+    )
+    d(R.AUTH_CREATE_ACL, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
+    d(R.AUTH_UPDATE_ACL, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
+    d(
         R.AUTH_DELETE_ACL,
-    ):
-        d(code, B, ADMIN, UPDATE, writes=True, budget=_budget(SMALL_BODY))
-    for code in (R.AUTH_GET_USER, R.AUTH_LIST_USER, R.AUTH_GET_ACL, R.AUTH_LIST_ACL):
-        d(code, B, ADMIN, GET)
+        B,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_budget(SMALL_BODY),
+        header="headers.auth:DeleteAclRequestHeader",
+    )
+    d(
+        R.AUTH_GET_USER,
+        B,
+        ADMIN,
+        GET,
+        header="headers.auth:GetUserRequestHeader",
+        response="bodies.auth:UserInfo",
+    )
+    d(R.AUTH_LIST_USER, B, ADMIN, GET, header="headers.auth:ListUsersRequestHeader")
+    d(
+        R.AUTH_GET_ACL,
+        B,
+        ADMIN,
+        GET,
+        header="headers.auth:GetAclRequestHeader",
+        response="bodies.auth:AclInfo",
+    )
+    d(R.AUTH_LIST_ACL, B, ADMIN, GET, header="headers.auth:ListAclsRequestHeader")
     # --- the name server (no ACL there, as in Java; budgets still apply)
     d(
         R.REGISTER_BROKER,
@@ -313,25 +640,59 @@ def _table() -> list[Declaration]:
         UPDATE,
         writes=True,
         budget=_budget(FRAME_BODY, 32 * MIB, filterServers=64),
+        header="headers.namesrv:RegisterBrokerRequestHeader",
+        body="bodies.register:RegisterBrokerBody",
     )
-    d(R.UNREGISTER_BROKER, N, ADMIN, UPDATE, writes=True)
-    d(R.BROKER_HEARTBEAT, N | C, ADMIN, UPDATE, writes=True)
-    d(R.QUERY_DATA_VERSION, N, OPEN, budget=_BODY_1M)
-    d(R.GET_ROUTEINFO_BY_TOPIC, N, OPEN, GET)
-    d(R.GET_BROKER_CLUSTER_INFO, N, OPEN, GET)
-    d(R.GET_BROKER_MEMBER_GROUP, N, OPEN, GET)
-    for code in (
-        R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER,
+    d(
+        R.UNREGISTER_BROKER,
+        N,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.namesrv:UnRegisterBrokerRequestHeader",
+    )
+    d(
+        R.BROKER_HEARTBEAT,
+        N | C,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.namesrv:BrokerHeartbeatRequestHeader",
+    )
+    d(R.QUERY_DATA_VERSION, N, OPEN, budget=_BODY_1M, header="headers.namesrv:QueryDataVersionRequestHeader")
+    d(R.GET_ROUTEINFO_BY_TOPIC, N, OPEN, GET, response="bodies.route:TopicRouteData")
+    d(R.GET_BROKER_CLUSTER_INFO, N, OPEN, GET, response="bodies.cluster:ClusterInfo")
+    d(
+        R.GET_BROKER_MEMBER_GROUP,
+        N,
+        OPEN,
+        GET,
+        header="headers.namesrv:GetBrokerMemberGroupRequestHeader",
+        response="bodies.controller:GetBrokerMemberGroupResponseBody",
+    )
+    d(R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, N, OPEN, GET, response="bodies.topic:TopicList")
+    d(
         R.GET_TOPICS_BY_CLUSTER,
-        R.GET_SYSTEM_TOPIC_LIST_FROM_NS,
-        R.GET_UNIT_TOPIC_LIST,
-        R.GET_HAS_UNIT_SUB_TOPIC_LIST,
-        R.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST,
-        R.GET_KV_CONFIG,
+        N,
+        OPEN,
+        GET,
+        header="headers.namesrv:GetTopicsByClusterRequestHeader",
+        response="bodies.topic:TopicList",
+    )
+    d(R.GET_SYSTEM_TOPIC_LIST_FROM_NS, N, OPEN, GET, response="bodies.topic:TopicList")
+    d(R.GET_UNIT_TOPIC_LIST, N, OPEN, GET)
+    d(R.GET_HAS_UNIT_SUB_TOPIC_LIST, N, OPEN, GET)
+    d(R.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST, N, OPEN, GET)
+    d(R.GET_KV_CONFIG, N, OPEN, GET, header="headers.namesrv:GetKVConfigRequestHeader")
+    d(
         R.GET_KVLIST_BY_NAMESPACE,
-        R.GET_NAMESRV_CONFIG,
-    ):
-        d(code, N, OPEN, GET)
+        N,
+        OPEN,
+        GET,
+        header="headers.namesrv:GetKVListByNamespaceRequestHeader",
+        response="bodies.kv:KVTable",
+    )
+    d(R.GET_NAMESRV_CONFIG, N, OPEN, GET)
     d(
         R.PUT_KV_CONFIG,
         N,
@@ -339,166 +700,110 @@ def _table() -> list[Declaration]:
         UPDATE,
         writes=True,
         budget=_budget(SMALL_BODY, valueBytes=64 * KIB, entries=10_000),
+        header="headers.namesrv:PutKVConfigRequestHeader",
     )
-    d(R.DELETE_KV_CONFIG, N, ADMIN, UPDATE, writes=True)
-    d(R.WIPE_WRITE_PERM_OF_BROKER, N, ADMIN, UPDATE, writes=True)
-    d(R.ADD_WRITE_PERM_OF_BROKER, N, ADMIN, UPDATE, writes=True)
-    d(R.DELETE_TOPIC_IN_NAMESRV, N, ADMIN, DELETE, writes=True)
-    d(R.REGISTER_TOPIC_IN_NAMESRV, N, ADMIN, UPDATE, writes=True, budget=_BODY_1M)
+    d(R.DELETE_KV_CONFIG, N, ADMIN, UPDATE, writes=True, header="headers.namesrv:DeleteKVConfigRequestHeader")
+    d(
+        R.WIPE_WRITE_PERM_OF_BROKER,
+        N,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.namesrv:WipeWritePermOfBrokerRequestHeader",
+    )
+    d(
+        R.ADD_WRITE_PERM_OF_BROKER,
+        N,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.namesrv:AddWritePermOfBrokerRequestHeader",
+    )
+    d(
+        R.DELETE_TOPIC_IN_NAMESRV,
+        N,
+        ADMIN,
+        DELETE,
+        writes=True,
+        header="headers.namesrv:DeleteTopicFromNamesrvRequestHeader",
+    )
+    d(
+        R.REGISTER_TOPIC_IN_NAMESRV,
+        N,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        budget=_BODY_1M,
+        header="headers.namesrv:RegisterTopicRequestHeader",
+        body="bodies.route:TopicRouteData",
+    )
     d(R.UPDATE_NAMESRV_CONFIG, N, ADMIN, UPDATE, writes=True)
     # --- the controller (controllerAuth: an admin account's signature)
-    for code in (
+    d(
         R.CONTROLLER_ALTER_SYNC_STATE_SET,
+        C,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.controller:AlterSyncStateSetRequestHeader",
+    )
+    d(
         R.CONTROLLER_ELECT_MASTER,
+        C,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.controller:ElectMasterRequestHeader",
+    )
+    d(
         R.CONTROLLER_REGISTER_BROKER,
-        R.UPDATE_CONTROLLER_CONFIG,
+        C,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.controller:RegisterBrokerToControllerRequestHeader",
+    )
+    d(R.UPDATE_CONTROLLER_CONFIG, C, ADMIN, UPDATE, writes=True)
+    d(
         R.CLEAN_BROKER_DATA,
+        C,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.controller:CleanControllerBrokerDataRequestHeader",
+    )
+    d(
         R.CONTROLLER_APPLY_BROKER_ID,
-    ):
-        d(code, C, ADMIN, UPDATE, writes=True)
-    for code in (
-        R.CONTROLLER_GET_REPLICA_INFO,
-        R.CONTROLLER_GET_METADATA_INFO,
-        R.CONTROLLER_GET_SYNC_STATE_DATA,
-        R.GET_CONTROLLER_CONFIG,
+        C,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.controller:ApplyBrokerIdRequestHeader",
+    )
+    d(R.CONTROLLER_GET_REPLICA_INFO, C, ADMIN, GET, header="headers.controller:GetReplicaInfoRequestHeader")
+    d(R.CONTROLLER_GET_METADATA_INFO, C, ADMIN, GET)
+    d(R.CONTROLLER_GET_SYNC_STATE_DATA, C, ADMIN, GET)
+    d(R.GET_CONTROLLER_CONFIG, C, ADMIN, GET)
+    d(
         R.CONTROLLER_GET_NEXT_BROKER_ID,
-    ):
-        d(code, C, ADMIN, GET)
+        C,
+        ADMIN,
+        GET,
+        header="headers.controller:GetNextBrokerIdRequestHeader",
+    )
     # --- what a broker sends to its clients (a client answers them; no server of ours serves them)
-    for code in (
-        R.CHECK_TRANSACTION_STATE,
-        R.NOTIFY_CONSUMER_IDS_CHANGED,
-        R.RESET_CONSUMER_CLIENT_OFFSET,
-        R.GET_CONSUMER_STATUS_FROM_CLIENT,
-        R.PUSH_REPLY_MESSAGE_TO_CLIENT,
-    ):
-        d(code, CL, OPEN)
+    d(R.CHECK_TRANSACTION_STATE, CL, OPEN)
+    d(R.NOTIFY_CONSUMER_IDS_CHANGED, CL, OPEN)
+    d(R.RESET_CONSUMER_CLIENT_OFFSET, CL, OPEN, body="bodies.answers:ResetOffsetBody")
+    d(R.GET_CONSUMER_STATUS_FROM_CLIENT, CL, OPEN)
+    d(R.PUSH_REPLY_MESSAGE_TO_CLIENT, CL, OPEN)
     return out
-
-
-_WIRE: dict[int, tuple[str | None, str | None]] = {
-    R.UPDATE_AND_CREATE_ACL_CONFIG: ("headers.acl:CreateAccessConfigRequestHeader", None),
-    R.DELETE_ACL_CONFIG: ("headers.acl:DeleteAccessConfigRequestHeader", None),
-    R.UPDATE_GLOBAL_WHITE_ADDRS_CONFIG: ("headers.acl:UpdateGlobalWhiteAddrsConfigRequestHeader", None),
-    R.VIEW_BROKER_STATS_DATA: ("headers.broker:ViewBrokerStatsDataRequestHeader", None),
-    R.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: (None, "bodies.group:SubscriptionGroupConfig"),
-    R.DELETE_SUBSCRIPTIONGROUP: ("headers.consumer:DeleteSubscriptionGroupRequestHeader", None),
-    R.GET_CONSUME_STATS: ("headers.consumer:GetConsumeStatsRequestHeader", None),
-    R.GET_BROKER_CONSUME_STATS: ("headers.consumer:GetConsumeStatsInBrokerHeader", None),
-    R.QUERY_TOPIC_CONSUME_BY_WHO: ("headers.consumer:QueryTopicConsumeByWhoRequestHeader", None),
-    R.QUERY_CONSUME_TIME_SPAN: ("headers.consumer:QueryConsumeTimeSpanRequestHeader", None),
-    R.UPDATE_AND_CREATE_TOPIC: ("headers.topic:CreateTopicRequestHeader", None),
-    R.UPDATE_AND_CREATE_TOPIC_LIST: (None, "bodies.topic:TopicConfig"),
-    R.DELETE_TOPIC_IN_BROKER: ("headers.topic:DeleteTopicRequestHeader", None),
-    R.GET_TOPIC_CONFIG: ("headers.topic:GetTopicConfigRequestHeader", None),
-    R.GET_TOPIC_STATS_INFO: ("headers.topic:GetTopicStatsInfoRequestHeader", None),
-    R.QUERY_CONSUME_QUEUE: ("headers.topic:QueryConsumeQueueRequestHeader", None),
-    R.AUTH_DELETE_USER: ("headers.auth:DeleteUserRequestHeader", None),
-    R.AUTH_GET_USER: ("headers.auth:GetUserRequestHeader", None),
-    R.AUTH_LIST_USER: ("headers.auth:ListUsersRequestHeader", None),
-    R.AUTH_DELETE_ACL: ("headers.auth:DeleteAclRequestHeader", None),
-    R.AUTH_GET_ACL: ("headers.auth:GetAclRequestHeader", None),
-    R.AUTH_LIST_ACL: ("headers.auth:ListAclsRequestHeader", None),
-    R.SET_MESSAGE_REQUEST_MODE: (None, "bodies.request_mode:SetMessageRequestModeRequestBody"),
-    R.RESET_MASTER_FLUSH_OFFSET: ("headers.broker_ops:ResetMasterFlushOffsetHeader", None),
-    R.SET_COMMITLOG_READ_MODE: ("headers.broker_ops:CommitLogReadAheadHeader", None),
-    R.CHECK_ROCKSDB_CQ_WRITE_PROGRESS: ("headers.broker_ops:CheckRocksdbCqWriteProgressRequestHeader", None),
-    R.EXPORT_ROCKSDB_CONFIG_TO_JSON: ("headers.broker_ops:ExportRocksDBConfigToJsonRequestHeader", None),
-    R.HEART_BEAT: (None, "headers.consumer:HeartbeatData"),
-    R.UNREGISTER_CLIENT: ("headers.consumer:UnregisterClientRequestHeader", None),
-    R.GET_CONSUMER_LIST_BY_GROUP: ("headers.consumer:GetConsumerListByGroupRequestHeader", None),
-    R.LOCK_BATCH_MQ: (None, "headers.consumer:LockBatchRequestBody"),
-    R.UNLOCK_BATCH_MQ: (None, "headers.consumer:LockBatchRequestBody"),
-    R.GET_CONSUMER_CONNECTION_LIST: ("headers.consumer:GetConsumerConnectionListRequestHeader", None),
-    R.GET_PRODUCER_CONNECTION_LIST: ("headers.consumer:GetProducerConnectionListRequestHeader", None),
-    R.INVOKE_BROKER_TO_RESET_OFFSET: ("headers.consumer:ResetOffsetRequestHeader", None),
-    R.INVOKE_BROKER_TO_GET_CONSUMER_STATUS: ("headers.consumer:GetConsumerStatusRequestHeader", None),
-    R.QUERY_CONSUMER_OFFSET: ("headers.consumer:QueryConsumerOffsetRequestHeader", None),
-    R.UPDATE_CONSUMER_OFFSET: ("headers.consumer:UpdateConsumerOffsetRequestHeader", None),
-    R.SEARCH_OFFSET_BY_TIMESTAMP: ("headers.consumer:SearchOffsetRequestHeader", None),
-    R.GET_MAX_OFFSET: ("headers.consumer:GetMaxOffsetRequestHeader", None),
-    R.GET_MIN_OFFSET: ("headers.consumer:GetMinOffsetRequestHeader", None),
-    R.GET_EARLIEST_MSG_STORETIME: ("headers.consumer:GetEarliestMsgStoretimeRequestHeader", None),
-    R.QUERY_CORRECTION_OFFSET: ("headers.consumer:QueryCorrectionOffsetHeader", None),
-    R.CLONE_GROUP_OFFSET: ("headers.consumer:CloneGroupOffsetRequestHeader", None),
-    R.QUERY_MESSAGE: ("headers.message:QueryMessageRequestHeader", None),
-    R.VIEW_MESSAGE_BY_ID: ("headers.message:ViewMessageRequestHeader", None),
-    R.CONSUMER_SEND_MSG_BACK: ("headers.message:ConsumerSendMsgBackRequestHeader", None),
-    R.UPDATE_AND_CREATE_STATIC_TOPIC: ("headers.static_topic:CreateStaticTopicRequestHeader", None),
-    R.END_TRANSACTION: ("headers.message:EndTransactionRequestHeader", None),
-    R.PUT_KV_CONFIG: ("headers.namesrv:PutKVConfigRequestHeader", None),
-    R.GET_KV_CONFIG: ("headers.namesrv:GetKVConfigRequestHeader", None),
-    R.DELETE_KV_CONFIG: ("headers.namesrv:DeleteKVConfigRequestHeader", None),
-    R.GET_KVLIST_BY_NAMESPACE: ("headers.namesrv:GetKVListByNamespaceRequestHeader", None),
-    R.GET_BROKER_MEMBER_GROUP: ("headers.namesrv:GetBrokerMemberGroupRequestHeader", None),
-    R.GET_TOPICS_BY_CLUSTER: ("headers.namesrv:GetTopicsByClusterRequestHeader", None),
-    R.UNREGISTER_BROKER: ("headers.namesrv:UnRegisterBrokerRequestHeader", None),
-    R.QUERY_DATA_VERSION: ("headers.namesrv:QueryDataVersionRequestHeader", None),
-    R.BROKER_HEARTBEAT: ("headers.namesrv:BrokerHeartbeatRequestHeader", None),
-    R.WIPE_WRITE_PERM_OF_BROKER: ("headers.namesrv:WipeWritePermOfBrokerRequestHeader", None),
-    R.ADD_WRITE_PERM_OF_BROKER: ("headers.namesrv:AddWritePermOfBrokerRequestHeader", None),
-    R.DELETE_TOPIC_IN_NAMESRV: ("headers.namesrv:DeleteTopicFromNamesrvRequestHeader", None),
-    R.REGISTER_TOPIC_IN_NAMESRV: (
-        "headers.namesrv:RegisterTopicRequestHeader",
-        "bodies.route:TopicRouteData",
-    ),
-    R.CONTROLLER_GET_NEXT_BROKER_ID: ("headers.controller:GetNextBrokerIdRequestHeader", None),
-    R.CONTROLLER_APPLY_BROKER_ID: ("headers.controller:ApplyBrokerIdRequestHeader", None),
-    R.CONTROLLER_REGISTER_BROKER: ("headers.controller:RegisterBrokerToControllerRequestHeader", None),
-    R.CONTROLLER_GET_REPLICA_INFO: ("headers.controller:GetReplicaInfoRequestHeader", None),
-    R.CONTROLLER_ALTER_SYNC_STATE_SET: ("headers.controller:AlterSyncStateSetRequestHeader", None),
-    R.CONTROLLER_ELECT_MASTER: ("headers.controller:ElectMasterRequestHeader", None),
-    R.CLEAN_BROKER_DATA: ("headers.controller:CleanControllerBrokerDataRequestHeader", None),
-    R.SEND_MESSAGE: ("headers.message:SendMessageRequestHeader", None),
-    R.SEND_MESSAGE_V2: ("headers.message:SendMessageRequestHeaderV2", None),
-    R.SEND_BATCH_MESSAGE: ("headers.message:SendMessageRequestHeaderV2", None),
-    R.PULL_MESSAGE: ("headers.message:PullMessageRequestHeader", None),
-    R.REGISTER_BROKER: ("headers.namesrv:RegisterBrokerRequestHeader", "bodies.register:RegisterBrokerBody"),
-    R.RESET_CONSUMER_CLIENT_OFFSET: (None, "bodies.answers:ResetOffsetBody"),
-}
-"""The header and body type of each code that has one (``module:Class`` under :mod:`mqadmin.protocol`)."""
-
-_RESPONSES: dict[int, str] = {
-    R.GET_ROUTEINFO_BY_TOPIC: "bodies.route:TopicRouteData",
-    R.GET_BROKER_CLUSTER_INFO: "bodies.cluster:ClusterInfo",
-    R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER: "bodies.topic:TopicList",
-    R.GET_TOPICS_BY_CLUSTER: "bodies.topic:TopicList",
-    R.GET_SYSTEM_TOPIC_LIST_FROM_NS: "bodies.topic:TopicList",
-    R.GET_SYSTEM_TOPIC_LIST_FROM_BROKER: "bodies.topic:TopicList",
-    R.GET_KVLIST_BY_NAMESPACE: "bodies.kv:KVTable",
-    R.GET_BROKER_RUNTIME_INFO: "bodies.kv:KVTable",
-    R.GET_ALL_TOPIC_CONFIG: "bodies.topic:TopicConfigSerializeWrapper",
-    R.GET_TOPIC_CONFIG: "bodies.static_topic:TopicConfigAndQueueMapping",
-    R.GET_TOPIC_STATS_INFO: "bodies.stats:TopicStatsTable",
-    R.GET_CONSUME_STATS: "bodies.stats:ConsumeStats",
-    R.GET_CONSUMER_CONNECTION_LIST: "bodies.connection:ConsumerConnection",
-    R.GET_PRODUCER_CONNECTION_LIST: "bodies.connection:ProducerConnection",
-    R.GET_ALL_SUBSCRIPTIONGROUP_CONFIG: "bodies.group:SubscriptionGroupWrapper",
-    R.GET_SUBSCRIPTIONGROUP_CONFIG: "bodies.group:SubscriptionGroupConfig",
-    R.GET_BROKER_HA_STATUS: "bodies.controller:HARuntimeInfo",
-    R.GET_BROKER_EPOCH_CACHE: "bodies.controller:EpochEntryCache",
-    R.GET_ALL_MESSAGE_REQUEST_MODE: "bodies.request_mode:MessageRequestModeWrapper",
-    R.CHECK_ROCKSDB_CQ_WRITE_PROGRESS: "bodies.request_mode:CheckRocksdbCqWriteResult",
-    R.AUTH_GET_USER: "bodies.auth:UserInfo",
-    R.AUTH_GET_ACL: "bodies.auth:AclInfo",
-    R.GET_CONSUMER_LIST_BY_GROUP: "bodies.answers:GetConsumerListByGroupResponseBody",
-    R.LOCK_BATCH_MQ: "bodies.answers:LockBatchResponseBody",
-    R.QUERY_TOPIC_CONSUME_BY_WHO: "bodies.answers:GroupList",
-    R.QUERY_CONSUME_TIME_SPAN: "bodies.answers:QueryConsumeTimeSpanBody",
-    R.GET_ALL_PRODUCER_INFO: "bodies.answers:ProducerTableInfo",
-    R.INVOKE_BROKER_TO_RESET_OFFSET: "bodies.answers:ResetOffsetBody",
-    R.INVOKE_BROKER_TO_GET_CONSUMER_STATUS: "bodies.answers:GetConsumerStatusBody",
-    R.GET_BROKER_MEMBER_GROUP: "bodies.controller:GetBrokerMemberGroupResponseBody",
-}
-"""The response body type of each code whose answer has a typed body."""
 
 
 @cache
 def _by_code() -> Mapping[int, Declaration]:
     table: dict[int, Declaration] = {}
     for decl in _table():
-        header, body = _WIRE.get(decl.code, (None, None))
-        decl = replace(decl, header=header, body=body, response=_RESPONSES.get(decl.code))
         if decl.code in table:
             raise ValueError(f"request code {decl.code} is declared twice")
         table[decl.code] = decl

@@ -15,15 +15,11 @@ from typing import Any, NoReturn
 import click
 
 from mqadmin import __version__
-from mqadmin.cli.clickcommand import click_command
-from mqadmin.cli.command import CommandSpec
 from mqadmin.cli.common import common_options, common_values
-from mqadmin.cli.completion import command_items, register_shells
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javahelp import render_extra_options
 from mqadmin.cli.ownhelp import use_own_style
 from mqadmin.cli.registry import COMMANDS, FAMILIES, FAMILY_TITLES, CommandEntry, defined, lookup
-from mqadmin.cli.suggest import no_such_command
 
 __all__ = ["cli", "load_command", "run", "top_help"]
 
@@ -32,7 +28,6 @@ _NAME_WIDTH = 35
 
 def top_help() -> str:
     """The command list, grouped by family, in the Java tool's ``   %-35s %s`` layout."""
-
     lines = [
         "usage: mqadmin <command> [options]",
         "",
@@ -62,6 +57,9 @@ def load_command(entry: CommandEntry) -> click.Command:
     name (made from its declaration, for a Java sub-command)."""
 
     cmd = defined(entry)
+    from mqadmin.cli.clickcommand import click_command  # the command framework, once a command runs
+    from mqadmin.cli.command import CommandSpec
+
     if isinstance(cmd, CommandSpec):
         return click_command(cmd)
     if not isinstance(cmd, click.Command):
@@ -89,6 +87,8 @@ class LazyGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         name = args[0] if args else ""
         if name and not name.startswith("-") and lookup(name) is None and not ctx.resilient_parsing:
+            from mqadmin.cli.suggest import no_such_command
+
             raise click.UsageError(no_such_command(name), ctx)
         _, cmd, rest = super().resolve_command(ctx, args)
         return (cmd.name if cmd is not None else None), cmd, rest
@@ -104,6 +104,8 @@ class LazyGroup(click.Group):
 
         if incomplete.startswith("-"):
             return super().shell_complete(ctx, incomplete)
+        from mqadmin.cli.completion import command_items
+
         return command_items(incomplete)
 
     def get_help(self, ctx: click.Context) -> str:
@@ -153,6 +155,8 @@ def usage_error_line(e: click.UsageError, args: list[str]) -> str:
 def run(args: list[str]) -> NoReturn:
     """``mqadmin ARGS``, parsed by click, run, and exited with its code."""
     if "_MQADMIN_COMPLETE" in os.environ:  # a TAB in a shell that loaded our completion script
+        from mqadmin.cli.completion import register_shells
+
         register_shells()
     try:
         rv = cli.main(args, prog_name="mqadmin", standalone_mode=False)

@@ -22,12 +22,10 @@ This module declares and runs; the click command of a declaration is made when t
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import click
@@ -58,12 +56,11 @@ def once(params: dict[str, Any]) -> bool:
 def read_json_list(path_text: str, what: str) -> list[Any]:
     """The JSON array in a file (``-f`` of the batch commands); a missing file, bad JSON or another
     shape is one clear error. ``null`` reads as an empty list."""
-
-    path = Path(path_text)
-    if not path.is_file():
+    if not os.path.isfile(path_text):
         raise CommandError(f"the file path {path_text} does not exists")  # the Java wording
     try:
-        data = fastjson.loads(path.read_bytes())
+        with open(path_text, "rb") as f:
+            data = fastjson.loads(f.read())
     except (OSError, ProtocolError) as e:
         raise CommandError(f"{path_text} is not a JSON list of {what}: {e}") from None
     if data is None:
@@ -73,15 +70,19 @@ def read_json_list(path_text: str, what: str) -> list[Any]:
     return data
 
 
-def _configure_logging(debug: bool) -> None:
-    """Log lines on stderr with ``--debug``, else none at all."""
-    root = logging.getLogger()
+def _configure_logging(debug: bool, on_loop: bool) -> None:
+    """Log records on stderr with ``--debug``, nowhere without it: on the event loop (asyncio logs) a
+    NullHandler takes them; a run on the blocking client loads nothing that logs."""
+    if not (debug or on_loop):
+        return
+    import logging
+
     if debug:
         logging.basicConfig(
             level=logging.DEBUG, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
     else:
-        root.addHandler(logging.NullHandler())  # nothing on stdout, nothing on stderr unless --debug
+        logging.getLogger().addHandler(logging.NullHandler())  # nothing on stdout, nothing on stderr
 
 
 def run_command(
@@ -101,7 +102,7 @@ def run_command(
     if WATCH_PARAM in params:
         watch = pop_watch(params)
     on_loop = watch is not None or not (blocking(params) if callable(blocking) else blocking)
-    _configure_logging(common.debug)
+    _configure_logging(common.debug, on_loop)
     inv = Invocation(name, common, namesrv, blocking=not on_loop)
 
     async def main() -> ExitCode | int | None:

@@ -12,8 +12,6 @@ from typing import Any
 
 import click
 
-from mqadmin.cli.errors import CommandError
-from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.output import FORMATS
 from mqadmin.cli.tablelayout import TableView
 
@@ -28,7 +26,6 @@ __all__ = [
     "CommonValues",
     "OurOpt",
     "WatchSpec",
-    "check_count",
     "common_options",
     "common_values",
     "context_names",
@@ -247,12 +244,6 @@ def pop_watch(params: dict[str, Any]) -> WatchSpec | None:
             raise click.UsageError("--count needs -i SECONDS")
         return None
     return WatchSpec(float(interval), count)
-
-
-def check_count(interval: Any, count: int | None) -> None:
-    """``--count`` without ``-i`` is a usage error (for a command whose ``-i`` is its own)."""
-    if count is not None and interval is None:
-        raise CommandError("--count needs -i SECONDS", ExitCode.USAGE)
 
 
 def context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

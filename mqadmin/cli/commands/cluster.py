@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mqadmin.cli.command import Invocation, java_command, once
-from mqadmin.cli.common import WATCH_COUNT, check_count
+from mqadmin.cli.common import WATCH_COUNT
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
@@ -298,6 +298,12 @@ async def _one_round(inv: Invocation, cluster_name: str, more: bool, compact: bo
             rows[t] = (text, data)
     view = ClusterTotals if more else ClusterBrokers
     inv.out.emit(view(now_ms, info, cluster_name, rows, inv.error_list()), compact=compact)
+
+
+def check_count(interval: Any, count: int | None) -> None:
+    """``--count`` without ``-i`` is a usage error (clusterList's ``-i`` is its own)."""
+    if count is not None and interval is None:
+        raise CommandError("--count needs -i SECONDS", ExitCode.USAGE)
 
 
 @java_command(

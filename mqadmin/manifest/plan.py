@@ -156,7 +156,7 @@ def make_plan(
     ACL 1.0 access keys) are never pruned: the admin signs as one, pruning it would lock it out."""
     plan = Plan(manifest.cluster, state.mode, list(state.brokers))
     for declared in [*manifest.topics.values(), *manifest.groups.values()]:
-        for name in declared.brokers or ():
+        for name in [*(declared.brokers or ()), *declared.per_broker]:
             if name not in state.brokers:
                 raise PlanError(
                     f"{declared.origin}: {declared.name} names broker {name}, which cluster {state.cluster} "
@@ -449,9 +449,6 @@ def _users(
             creates.append(Change("user", name, "update", b.name, b.addr, before, after, info))
     for name in sorted(b.users):
         if name in m.users or name in keep:
-            continue
-        if (b.users[name].user_type or "").lower() == "super" and not prune:
-            plan.unmanaged.append(f"user {name} on {b.name}")
             continue
         if prune:
             deletes.append(Change("user", name, "delete", b.name, b.addr))

@@ -9,6 +9,7 @@ did and did not do.
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from tests.manifest.conftest import Pair
@@ -139,3 +140,13 @@ def test_a_refusal_mid_apply_reports_what_was_and_was_not_done(pair: Pair) -> No
     assert len(report.done) + 1 + len(report.not_done) == len(p.changes)
     left = {(c.name, c.broker) for c in plan(pair.src.ns_addr, text, include_system=True).changes}
     assert ("MfFirst", "broker-a") not in left and ("MfFirst", "broker-b") in left  # done stays done
+
+
+def test_a_broker_the_cluster_lacks_is_refused_before_anything_is_sent(pair: Pair) -> None:
+    from mqadmin.manifest.plan import PlanError
+
+    for body in ("  MfX: {brokers: [broker-z]}\n", "  MfX:\n    perBroker: {broker-z: {readQueues: 2}}\n"):
+        with pytest.raises(
+            PlanError, match="names broker broker-z, which cluster DefaultCluster does not have"
+        ):
+            plan(pair.src.ns_addr, HEAD + "topics:\n" + body)

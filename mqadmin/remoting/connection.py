@@ -343,6 +343,9 @@ class Connection(asyncio.Protocol):
 
     def _handle(self, event: Event) -> None:
         """One event: an answer goes to the call waiting for it, a request to its handler."""
+        if type(event) is PeerRequest:  # nearly every event a server sees
+            self._dispatch(event.cmd)
+            return
         if isinstance(event, Answer):
             entry = self._pending.pop(event.cmd.opaque, None)
             if entry is not None and not entry[0].done():
@@ -357,8 +360,6 @@ class Connection(asyncio.Protocol):
                 cmd.opaque,
                 cmd.code,
             )
-        elif isinstance(event, PeerRequest):
-            self._dispatch(event.cmd)
 
     def _update_reading(self) -> None:
         """Read while nothing read waits and (on a server) the answers are within budget."""

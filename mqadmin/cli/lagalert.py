@@ -10,17 +10,23 @@ stderr line; a group under both thresholds changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from mqadmin.admin.stuck import stuck_queues
+from mqadmin.admin.errors import AdminError, RemotingError
+from mqadmin.admin.stuck import queue_stuck
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 
-__all__ = ["Thresholds", "alert_options", "group_alerts", "stuck_of"]
+__all__ = ["POLL_SECONDS", "Thresholds", "alert_options", "group_alerts", "stuck_of", "stuck_queues"]
+
+POLL_SECONDS = 1.0
+"""How often :func:`stuck_queues` reads the offsets again (clients commit theirs every 5 s or so)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -62,6 +68,44 @@ def alert_options() -> list[OurOpt]:
             metavar="SECONDS",
         ),
     ]
+
+
+def _lagging(stats: ConsumeStats) -> dict[MessageQueue, int]:
+    """The committed offset of every queue that has lag."""
+    return {
+        mq: w.consumer_offset for mq, w in stats.offset_table.items() if w.broker_offset > w.consumer_offset
+    }
+
+
+async def stuck_queues(
+    first: ConsumeStats,
+    again: Callable[[], Awaitable[ConsumeStats]],
+    window: float,
+    *,
+    poll: float = POLL_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[MessageQueue]:
+    """The queues of ``first`` on which the group is stuck, watched for up to ``window`` seconds.
+
+    ``again`` reads the group's offsets anew. A queue leaves the watch as soon as its committed
+    offset moves or its lag is gone, so a group that consumes answers within a commit interval; a
+    read that fails is skipped (it tells nothing either way). What is still standing still with
+    lag at the end of the window is stuck.
+    """
+    start = clock()
+    watched = _lagging(first)
+    last = first
+    while watched and clock() - start < window:
+        await asyncio.sleep(min(poll, max(0.0, window - (clock() - start))))
+        try:
+            last = await again()
+        except (AdminError, RemotingError):  # a broker that did not answer this time: the watch goes on
+            continue
+        now = _lagging(last)
+        watched = {mq: off for mq, off in watched.items() if now.get(mq) == off}
+    span = clock() - start
+    lag = {mq: w.broker_offset - w.consumer_offset for mq, w in last.offset_table.items()}
+    return [mq for mq in watched if queue_stuck(lag.get(mq, 0), span, span, window)]
 
 
 async def stuck_of(

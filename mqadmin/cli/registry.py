@@ -165,6 +165,12 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("sendMessage", "message_send", "message", "Send a message."),
     CommandEntry("consumeMessage", "message_print", "message", "Consume message."),
     CommandEntry(
+        "consume", "consume", "message", "Read a topic as kcat -C: a format per message, --follow.", False
+    ),
+    CommandEntry(
+        "produce", "produce", "message", "Send messages from stdin or a file, one a line (kcat -P).", False
+    ),
+    CommandEntry(
         "decodeMessageId",
         "message",
         "message",

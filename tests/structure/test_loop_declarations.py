@@ -87,6 +87,7 @@ def test_the_loop_declarations_are_few_and_named() -> None:
     on_loop = sorted(s.name for s in SPECS if s.blocking is False)
     assert on_loop == [
         "clusterRT",
+        "consume",
         "exportMetadata",
         "exportMetrics",
         "printMsg",

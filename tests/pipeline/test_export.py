@@ -166,23 +166,23 @@ def test_export_refuses_an_existing_out_and_replaces_it_with_force(topic: Export
     assert [p.suffix for p in out.glob("part-*")] == [".json"]
 
 
-def test_small_export_end_to_end_is_quick(topic: Exported, tmp_path: Path) -> None:
-    """The installed command, as a user runs it: no JVM for a small topic, seconds not tens."""
+def test_small_export_end_to_end_starts_no_jvm(topic: Exported, tmp_path: Path) -> None:
+    """The installed command, as a user runs it: a small topic is pulled without Spark (a JVM that
+    cannot start is never asked for)."""
+    import os
     import subprocess
     import sys
-    import time
 
     mqadmin = str(Path(sys.executable).with_name("mqadmin"))
-    started = time.perf_counter()
     p = subprocess.run(
         [mqadmin, "export", "messages", "-t", TOPIC, "-n", topic.namesrv, "--out", str(tmp_path / "q")],
         capture_output=True,
         text=True,
         timeout=120,
+        env={**os.environ, "JAVA_HOME": str(tmp_path / "no-java")},
     )
-    took = time.perf_counter() - started
     assert p.returncode == 0 and p.stderr == "", p.stderr
-    assert f"exported {COUNT} messages" in p.stdout and took < 10.0, (took, p.stdout)
+    assert f"exported {COUNT} messages" in p.stdout, p.stdout
 
 
 def test_offsets_options(spark: SparkSession, topic: Exported, tmp_path: Path) -> None:

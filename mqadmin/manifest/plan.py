@@ -422,6 +422,8 @@ def _users(
             plan.notes.append(f"users {', '.join(m.users)} on {b.name} (a 4.x broker has no ACL 2.0 users)")
         return
     if b.users is None:
+        if m.users and b.auth_refusal:
+            plan.notes.append(f"users {', '.join(m.users)} on {b.name} ({b.auth_refusal})")
         return
     for name, spec in m.users.items():
         current = b.users.get(name)
@@ -468,6 +470,8 @@ def _acls(
             )
         return
     if b.acls is None:
+        if m.acls and b.auth_refusal:
+            plan.notes.append(f"{len(m.acls)} ACL 2.0 entries on {b.name} ({b.auth_refusal})")
         return
     subjects = {s for s, _ in b.acls}
     for key, entry in m.acls.items():

@@ -51,6 +51,8 @@ class BrokerState:
     users: dict[str, UserInfo] | None = None
     """None: not asked, or the broker keeps no ACL 2.0 users (4.x)."""
     acls: dict[tuple[str, str], AclEntry] | None = None
+    auth_refusal: str | None = None
+    """Why a 5.x broker gave no ACL 2.0 users and policies when asked."""
     acl1: AclConfig | None = None
     """ACL 1.0 as the broker holds it; None: not asked, or ACL 1.0 is off there."""
 
@@ -127,11 +129,14 @@ async def _read_broker(
     if config:
         state.config = await admin.brokers.get_broker_config(addr)
     if auth and five_x:
-        state.users = {u.username or "": u for u in await admin.auth.list_user(addr)}
-        state.acls = {}
-        for acl in await admin.auth.list_acl(addr):
-            for entry in _entries(acl):
-                state.acls[entry.key()] = entry
+        try:
+            users = await admin.auth.list_user(addr)
+            acls = await admin.auth.list_acl(addr)
+        except RemoteCommandError as e:  # a 5.x broker without an ACL 2.0 metadata provider
+            state.auth_refusal = f"the broker answers {e.code}: {e.remark or 'no remark'}"
+        else:
+            state.users = {u.username or "": u for u in users}
+            state.acls = {entry.key(): entry for acl in acls for entry in _entries(acl)}
     if acl1:
         try:
             state.acl1 = await admin.acl.examine_broker_cluster_acl_config(addr)

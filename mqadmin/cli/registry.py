@@ -138,6 +138,13 @@ COMMANDS: tuple[CommandEntry, ...] = (
     ),
     CommandEntry("queryCq", "offset_admin", "offset", "Query cq command."),
     CommandEntry(
+        "resetOffsets",
+        "reset_offsets",
+        "offset",
+        "Reset a group's offsets as kafka-consumer-groups: a plan per queue, applied with --execute.",
+        False,
+    ),
+    CommandEntry(
         "consumer", "consumer_status", "consumer", "Query consumer's connection, status, etc.", False
     ),
     # cluster

@@ -467,6 +467,7 @@ PINNED: dict[str, str] = {  # schema name: the first 16 hex digits of its file's
     "removeBroker": "9040cb6adbbd17fa",
     "removeColdDataFlowCtrGroupConfig": "82cae51ab3dd5b8f",
     "resetMasterFlushOffset": "c986973f697e2ce0",
+    "resetOffsets": "577a519b125cd54f",
     "resetOffsetByTime": "8a16fbfb8cd16df4",
     "rocksDBConfigToJson": "e0ef81e42ebbf9bf",
     "sendMessage": "d5c60cb679e36cea",

@@ -23,6 +23,9 @@ __all__ = ["HeaderPeek", "ceiling", "header_budget", "over_header_budget", "peek
 # opaque, version; remark and serializeTypeCurrentRPC are not always written): not counted as fields
 _TOP_LEVEL_KEYS = 6
 _PEEK_WINDOW = 256
+# the fewest bytes one ext field takes (JSON `"":"",`, less its comma; ROCKETMQ: two length prefixes):
+# a header of no more than this many bytes per allowed field cannot hold too many, and is not counted
+_FIELD_BYTES = 5
 _JSON_CODE = re.compile(rb'^\s*\{\s*"code"\s*:\s*(-?\d{1,10})')
 _JSON_OPAQUE = re.compile(rb'"opaque"\s*:\s*(-?\d{1,10})')
 _JSON_FLAG = re.compile(rb'"flag"\s*:\s*(\d{1,10})')
@@ -87,12 +90,14 @@ def _int32(v: int) -> int:
 def over_header_budget(code: int | None, header: bytes | memoryview, kind: int) -> str | None:
     """Why ``header`` is over the budget of ``code`` (the refusal's remark), or None if it fits.
 
-    Bytes first (free), then a count of the fields that stops once past the budget.
+    Bytes first (free), then, for a header long enough to hold too many fields, a count of them that
+    stops once past the budget.
     """
     most_bytes, most_fields = header_budget(code)
-    if len(header) > most_bytes:
-        over = f"a header of {len(header)} bytes is over its limit of {most_bytes} bytes"
-    elif _count_fields(header, kind, most_fields) > most_fields:
+    size = len(header)
+    if size > most_bytes:
+        over = f"a header of {size} bytes is over its limit of {most_bytes} bytes"
+    elif size > _FIELD_BYTES * most_fields and _count_fields(header, kind, most_fields) > most_fields:
         over = f"a header of more than {most_fields} fields is over its limit"
     else:
         return None

@@ -9,6 +9,7 @@ from mqadmin.doctor.check import Check
 from mqadmin.doctor.findings import Finding, Severity
 from mqadmin.doctor.view import ClusterView, LagSample
 from mqadmin.protocol.bodies.connection import ConsumerConnection
+from mqadmin.protocol.bodies.consumption import ConsumerRunningInfo
 from mqadmin.protocol.names import DLQ_GROUP_TOPIC_PREFIX, RETRY_GROUP_TOPIC_PREFIX
 
 __all__ = ["CHECKS"]
@@ -21,8 +22,9 @@ async def _online(view: ClusterView) -> dict[str, tuple[str, ConsumerConnection]
     return {g: (groups[g], cc) for g, cc in got.items() if cc is not None and cc.connection_set}
 
 
-def _subscriptions(info: object) -> list[str]:
-    subs = getattr(info, "subscriptions", [])
+def _subscriptions(info: ConsumerRunningInfo) -> list[str]:
+    """A client's subscriptions as ``topic@expression`` (its retry topic's left out: every client has it)."""
+    subs = info.subscriptions
     return sorted(
         f"{s.topic}@{s.sub_string}" for s in subs if not (s.topic or "").startswith(RETRY_GROUP_TOPIC_PREFIX)
     )

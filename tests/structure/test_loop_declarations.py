@@ -88,6 +88,7 @@ def test_the_loop_declarations_are_few_and_named() -> None:
     assert on_loop == [
         "clusterRT",
         "consume",
+        "doctor",
         "exportMetadata",
         "exportMetrics",
         "printMsg",

@@ -8,6 +8,7 @@ it is the cluster's answer.
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import Awaitable, Callable, Container, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,9 +23,7 @@ from mqadmin.protocol.headers.base import HeaderError, RequestHeader
 from mqadmin.remoting.blocking import BlockingClient
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-if TYPE_CHECKING:  # imported where used: asyncio comes with the async client, ssl with --tls
-    import ssl
-
+if TYPE_CHECKING:  # the async client brings asyncio, which a command on the blocking client needs not
     from mqadmin.remoting.client import RemotingClient
 
 T = TypeVar("T")
@@ -39,8 +38,6 @@ SUCCESS = 0
 
 def _client_tls() -> ssl.SSLContext:
     """TLS as the Java client does by default (``tls.client.authServer=false``): no server check."""
-    import ssl
-
     ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE

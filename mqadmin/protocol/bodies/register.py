@@ -43,10 +43,11 @@ import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingInfo
 from mqadmin.protocol.bodies.topic import (
     DataVersion,
     TopicConfig,
@@ -57,9 +58,6 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, chm_put_all_capacity, java_hash_dict
 from mqadmin.protocol.names import NAME_MAX_LENGTH
 from mqadmin.protocol.version import V5_0_0
-
-if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 
 __all__ = [
     "NON_STANDARD_JSON_MAX",
@@ -248,8 +246,6 @@ class RegisterBrokerBody:
         read_mappings = r.remaining() > 0 if broker_version is None else broker_version >= V5_0_0
         if not read_mappings:
             return cls(TopicConfigSerializeWrapper(table, data_version), filters)
-        from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo  # a 5.x body only
-
         infos: dict[str, TopicQueueMappingInfo] = {}
         n_infos = r.read_int()
         if n_infos < 0:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.declared import DeclaredBody, to_json, wire
+from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
     bucket_order,
@@ -30,9 +31,6 @@ from mqadmin.protocol.javacoll import (
     java_hash_order,
     tree_ordered,
 )
-
-if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
 
 Order = Literal["sorted", "copy", "live"]
 """How ``brokerAddrs`` iterates: sorted (MapSortField), a route's copy of the map, the live map."""
@@ -160,10 +158,8 @@ class BrokerData(DeclaredBody):
 
 
 def _queue_mappings(v: Any) -> dict[str, TopicQueueMappingInfo] | None:
-    if v is None:  # the usual case: the static-topic bodies are imported only for a static topic
+    if v is None:  # the usual case: not a static topic
         return None
-    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
-
     return j.map_of(v, "topicQueueMappingByBroker", TopicQueueMappingInfo.from_json_obj)
 
 

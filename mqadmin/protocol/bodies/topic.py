@@ -16,10 +16,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingDetail, TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
     bucket_order,
@@ -28,9 +29,6 @@ from mqadmin.protocol.javacoll import (
     hash_ordered,
     java_hash_dict,
 )
-
-if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail, TopicQueueMappingInfo
 
 __all__ = [
     "PERM_INHERIT",
@@ -441,14 +439,10 @@ class TopicConfigSerializeWrapper(j.JsonBody):
 
 
 def _mapping_infos(v: Any, what: str) -> dict[str, TopicQueueMappingInfo] | None:
-    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo  # a 5.x body only
-
     return j.map_of(v, what, TopicQueueMappingInfo.from_json_obj)
 
 
 def _mapping_details(v: Any, what: str) -> dict[str, TopicQueueMappingDetail] | None:
-    from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail  # a 5.x body only
-
     return j.map_of(v, what, TopicQueueMappingDetail.from_json_obj)
 
 

@@ -136,10 +136,9 @@ _PARSERS: dict[str, Callable[[str], Any] | None] = {
 }
 """Java's parser of each field type (none for a string)."""
 
-_Step = tuple[
-    str, str, Callable[[str], Any] | None, bool, tuple[tuple[Callable[[Any], str | None], int], ...], Any
-]
-"""One field as the decoder reads it: attribute, Java name, parser, required, (check, code)s, default."""
+_Checks = tuple[tuple[Callable[[Any], str | None], int], ...]
+_Step = tuple[str, str, Callable[[str], Any] | None, bool, _Checks]
+"""One field as the decoder reads it: attribute, Java name, parser, required, (check, code)s."""
 
 
 def ext_text(v: Any) -> str:

@@ -105,3 +105,51 @@ def test_one_apply_of_two_clusters_on_one_name_server(cluster: Cluster, tmp_path
     assert r.code == 0, r.out
     r = run_mqadmin(["diff", "-n", cluster.ns_addr, "-f", str(two), "-c", "X"], env)
     assert r.code == 2 and "declare 2 clusters" in r.err, r.err
+
+
+def _on_a_terminal(args: list[str], env: dict[str, str], answer: bytes) -> tuple[int, str]:
+    """``mqadmin ARGS`` with a terminal as stdin and stdout; ``answer`` typed once asked."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import time
+
+    from tests.cli_harness import MQADMIN
+
+    leader, follower = pty.openpty()
+    p = subprocess.Popen([MQADMIN, *args], stdin=follower, stdout=follower, stderr=follower, env=env)
+    os.close(follower)
+    seen = b""
+    deadline = time.monotonic() + 30
+    answered = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        if not answered and b"Apply these changes?" in seen:
+            os.write(leader, answer)
+            answered = True
+        if p.poll() is not None and not ready:
+            break
+    os.close(leader)
+    return p.wait(timeout=10), seen.decode("utf-8", "replace")
+
+
+def test_on_a_terminal_apply_asks_and_a_no_changes_nothing(cluster: Cluster, tmp_path: Path) -> None:
+    env = clean_env(tmp_path / "home", tmp_path / "cfg")
+    f = tmp_path / "ask.yaml"
+    f.write_text(HEAD + "topics: {MfAsked: {}}\n")
+    args = ["apply", "-n", cluster.ns_addr, "-f", str(f)]
+    code, seen = _on_a_terminal(args, env, b"n\n")
+    assert code == 1 and "+ topic MfAsked on broker-a" in seen and "nothing was changed" in seen, seen
+    assert run_mqadmin(["diff", "-n", cluster.ns_addr, "-f", str(f)], env).code == 1
+    code, seen = _on_a_terminal(args, env, b"y\n")
+    assert code == 0 and "done: + topic MfAsked on broker-a" in seen, seen
+    assert run_mqadmin(["diff", "-n", cluster.ns_addr, "-f", str(f)], env).code == 0

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from mqadmin.admin.api import MQAdmin
+from mqadmin.admin.settings import AdminSettings
 from mqadmin.localcluster import LocalCluster, mqadmin_argv
 
 TOPIC = "DemoTopic"
@@ -100,9 +102,6 @@ async def consume_all(namesrv: str, topic: str, group: str) -> list[str]:
     What a consumer does, minus rebalancing: the broker's consumer offsets move, so
     ``consumerProgress`` shows the group caught up.
     """
-    from mqadmin.admin.api import MQAdmin
-    from mqadmin.admin.settings import AdminSettings
-
     lines: list[str] = []
     async with MQAdmin(AdminSettings(namesrv_addrs=(namesrv,))) as admin:
         for mq in await admin.messages.fetch_subscribe_message_queues(topic):

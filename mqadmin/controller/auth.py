@@ -43,6 +43,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from mqadmin.controller.replicas import ControllerStoreError
 from mqadmin.protocol import names
 from mqadmin.protocol.acl import ACCESS_KEY, SIGNATURE, verify
@@ -134,8 +136,6 @@ class ControllerAuth:
 def read_admin_accounts(path: Path) -> dict[str, str]:
     """The ``admin: true`` accounts of a ``plain_acl.yml`` file (access key → secret key; the first
     definition of a key wins, as in Java); :class:`ControllerAuthError` when the file cannot be used."""
-    import yaml  # only a controller with accounts reads YAML
-
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:

@@ -71,7 +71,7 @@ from mqadmin.protocol.headers.controller import (
     RegisterBrokerToControllerResponseHeader,
 )
 from mqadmin.protocol.headers.namesrv import BrokerHeartbeatRequestHeader, broker_addr_refusal
-from mqadmin.protocol.javacoll import java_hash_dict
+from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
 from mqadmin.remoting.logthrottle import ThrottledLog
 from mqadmin.remoting.server import Connection, RemotingServer
@@ -678,8 +678,6 @@ class ControllerProcessor:
 
 
 def _hash_ids(brokers: dict[int, Any]) -> list[int]:
-    from mqadmin.protocol.javacoll import java_hash_order
-
     return java_hash_order(list(brokers))
 
 

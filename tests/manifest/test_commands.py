@@ -153,3 +153,16 @@ def test_on_a_terminal_apply_asks_and_a_no_changes_nothing(cluster: Cluster, tmp
     code, seen = _on_a_terminal(args, env, b"y\n")
     assert code == 0 and "done: + topic MfAsked on broker-a" in seen, seen
     assert run_mqadmin(["diff", "-n", cluster.ns_addr, "-f", str(f)], env).code == 0
+
+
+def test_a_refusal_mid_apply_is_reported_with_what_was_done(cluster: Cluster, tmp_path: Path) -> None:
+    env = clean_env(tmp_path / "home", tmp_path / "cfg")
+    f = tmp_path / "refused.yaml"
+    f.write_text(HEAD + "topics:\n  MfBefore: {}\n  TBW102: {perm: 6}\ngroups:\n  MfAfter: {}\n")
+    r = run_mqadmin(["apply", "-n", cluster.ns_addr, "-f", str(f), "--include-system"], env)
+    assert r.code == 3, (r.out, r.err)  # the broker's refusal: a remote failure
+    assert "  done: + topic MfBefore on broker-a" in r.out
+    assert "  FAILED: ~ topic TBW102 on broker-a: perm 7 -> 6: " in r.out
+    assert "  not done: + group MfAfter on broker-a" in r.out
+    assert "1 of 3 change(s) made" in r.out
+    assert "stopped at ~ topic TBW102 on broker-a" in r.err and cluster.broker_addr in r.err, r.err

@@ -206,8 +206,9 @@ async def diff(
     inv: Invocation, cluster: str | None, files: tuple[str, ...], prune: bool, include_system: bool
 ) -> int:
     manifests = _load(files, cluster)
+    # a shrink is shown as apply sees it: refused without --allow-shrink
     result = DiffResult(
-        await _plans(inv, manifests, prune=prune, allow_shrink=True, include_system=include_system)
+        await _plans(inv, manifests, prune=prune, allow_shrink=False, include_system=include_system)
     )
     inv.out.emit(result)
     return ExitCode.ERROR if result.drift else ExitCode.OK

@@ -3,9 +3,14 @@ is a slave behind its master, is ACL off on one broker of a cluster where the ot
 
 from __future__ import annotations
 
+import dataclasses
+
+from mqadmin.admin.api import MQAdmin
+from mqadmin.admin.settings import Credentials
 from mqadmin.doctor.check import Check
 from mqadmin.doctor.findings import Finding, Severity
 from mqadmin.doctor.view import BrokerRef, ClusterView
+from mqadmin.remoting.errors import RemoteCommandError
 
 __all__ = ["CHECKS"]
 
@@ -149,6 +154,47 @@ async def acl_differs(view: ClusterView) -> list[Finding]:
     return out
 
 
+DEFAULT_KEYS = (("RocketMQ", "12345678"), ("rocketmq2", "12345678"))
+"""The accounts of the stock ``conf/plain_acl.yml`` (and the tools' ``tools.yml``), as documented."""
+
+
+async def default_keys(view: ClusterView) -> list[Finding]:
+    masters = await view.masters()
+    configs, _ = await view.each(masters, lambda b: view.broker_config(b.addr))
+    guarded = [b for b, config in configs.items() if _acl_on(config)]
+    out: list[Finding] = []
+    for access_key, secret_key in DEFAULT_KEYS if guarded else ():
+        keys = Credentials(access_key, secret_key)
+        async with MQAdmin(dataclasses.replace(view.admin.core.settings, credentials=keys)) as probe:
+            answered, refused = await view.each(
+                guarded, lambda b: probe.broker.fetch_broker_runtime_stats(b.addr)
+            )
+        known = {b: "it answers them" for b in answered}
+        for b, e in refused.items():
+            if isinstance(e, RemoteCommandError) and not _unknown_keys(e.remark or ""):
+                known[b] = f"it knows them ({(e.remark or '').strip()[:80]})"
+        out += [
+            Finding(
+                "default-keys",
+                Severity.CRITICAL,
+                f"broker {b.name}",
+                f"has the documented default account {access_key}: {how}",
+                {"addr": b.addr, "accessKey": access_key},
+                "anyone who has read the RocketMQ documentation holds these keys",
+                f"mqadmin deleteAclConfig -b {b.addr} -a {access_key}",
+            )
+            for b, how in sorted(known.items(), key=lambda kv: kv[0].name)
+        ]
+    return out
+
+
+def _unknown_keys(remark: str) -> bool:
+    """Whether a refusal says the keys are wrong (an unknown account, a bad signature: Java's words,
+    4.9's and 5.x's), rather than that a known account lacks a permission."""
+    text = remark.lower()
+    return any(w in text for w in ("no acl config", "signature", "not found", "not exist"))
+
+
 CHECKS = (
     Check("broker-unreachable", "a broker the name servers list that does not answer", broker_unreachable),
     Check(
@@ -163,5 +209,10 @@ CHECKS = (
         "acl-differs",
         "a master with ACL off in a cluster where other masters have it on",
         acl_differs,
+    ),
+    Check(
+        "default-keys",
+        "a master with ACL on that accepts the documented default keys (RocketMQ or rocketmq2, 12345678)",
+        default_keys,
     ),
 )

@@ -16,11 +16,12 @@ read and checked here whole, before a handler changes anything: one bad entry re
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies import _json as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
+from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
@@ -35,9 +36,6 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
-
-if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 
 __all__ = [
     "CONSUME_FROM_WHERE",

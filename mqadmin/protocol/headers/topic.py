@@ -13,9 +13,10 @@ none of the numbers, so a negative or huge queue count reached the topic table; 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 from mqadmin.protocol import names
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import (
@@ -31,9 +32,6 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.javacoll import java_hash_dict
-
-if TYPE_CHECKING:
-    from mqadmin.protocol.bodies.topic import TopicConfig
 
 __all__ = [
     "MIXED_NOT_SUPPORTED",
@@ -198,8 +196,6 @@ class CreateTopicRequestHeader(TopicRequestHeader):
     def to_config(self) -> TopicConfig:
         """The topic a broker keeps from this header, as Java's ``updateAndCreateTopic`` builds it: the
         numbers, the filter type and the flag (0 when absent); ``order`` and ``attributes`` are not kept."""
-        from mqadmin.protocol.bodies.topic import TopicConfig
-
         return TopicConfig(
             topic_name=self.topic,
             read_queue_nums=self.read_queue_nums,

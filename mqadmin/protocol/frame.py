@@ -19,7 +19,8 @@ from mqadmin.protocol.header import (
     encode_binary_header,
     encode_json_header,
 )
-from mqadmin.protocol.headerbudget import ceiling, over_header_budget, peek
+from mqadmin.protocol.headerbudget import FIELD_BYTES, ceiling, over_header_budget, peek
+from mqadmin.protocol.requests import HEADER_FIELDS
 
 #: Java's ``com.rocketmq.remoting.frameMaxLength``: the whole frame, length field included.
 MAX_FRAME = 16 * 1024 * 1024
@@ -27,6 +28,8 @@ MAX_FRAME = 16 * 1024 * 1024
 _LEN = struct.Struct(">i")
 _LEN2 = struct.Struct(">ii")
 _SERIALIZE_BY_KIND = {0: SerializeType.JSON, 1: SerializeType.ROCKETMQ}
+_ANY_CODE_FITS = FIELD_BYTES * HEADER_FIELDS
+"""Header bytes too few to be over any code's budget: no more fields than the default fit in them."""
 
 
 def encode_header(cmd: RemotingCommand) -> bytes:
@@ -67,7 +70,8 @@ def decode_payload(payload: bytes | memoryview, *, budget: bool = False) -> Remo
     oversize = budget and header_len > ceiling()
     raw = memoryview(payload)[4 : 4 + header_len] if oversize else bytes(payload[4 : 4 + header_len])
     lent: int | None = None  # the code whose larger budget a header took, as its raw bytes show it
-    if budget and over_header_budget(None, raw, kind) is not None:  # past what every code may send
+    # past what every code may send (a header too short for that is not even looked at)
+    if budget and header_len > _ANY_CODE_FITS and over_header_budget(None, raw, kind) is not None:
         seen = peek(raw, kind)
         refusal = over_header_budget(None if oversize else seen.code, raw, kind)
         if refusal is not None:

@@ -17,7 +17,7 @@ from functools import cache
 
 from mqadmin.protocol.requests import HEADER_BYTES, HEADER_FIELDS, declarations
 
-__all__ = ["HeaderPeek", "ceiling", "header_budget", "over_header_budget", "peek"]
+__all__ = ["FIELD_BYTES", "HeaderPeek", "ceiling", "header_budget", "over_header_budget", "peek"]
 
 # the keys every client's JSON header has besides its ext fields (code, extFields, flag, language,
 # opaque, version; remark and serializeTypeCurrentRPC are not always written): not counted as fields
@@ -25,7 +25,7 @@ _TOP_LEVEL_KEYS = 6
 _PEEK_WINDOW = 256
 # the fewest bytes one ext field takes (JSON `"":"",`, less its comma; ROCKETMQ: two length prefixes):
 # a header of no more than this many bytes per allowed field cannot hold too many, and is not counted
-_FIELD_BYTES = 5
+FIELD_BYTES = 5
 _JSON_CODE = re.compile(rb'^\s*\{\s*"code"\s*:\s*(-?\d{1,10})')
 _JSON_OPAQUE = re.compile(rb'"opaque"\s*:\s*(-?\d{1,10})')
 _JSON_FLAG = re.compile(rb'"flag"\s*:\s*(\d{1,10})')
@@ -97,7 +97,7 @@ def over_header_budget(code: int | None, header: bytes | memoryview, kind: int) 
     size = len(header)
     if size > most_bytes:
         over = f"a header of {size} bytes is over its limit of {most_bytes} bytes"
-    elif size > _FIELD_BYTES * most_fields and _count_fields(header, kind, most_fields) > most_fields:
+    elif size > FIELD_BYTES * most_fields and _count_fields(header, kind, most_fields) > most_fields:
         over = f"a header of more than {most_fields} fields is over its limit"
     else:
         return None
@@ -109,10 +109,13 @@ def _count_fields(header: bytes | memoryview, kind: int, most: int) -> int:
     if kind == 1:
         return _count_binary(header, most)
     raw = header if isinstance(header, bytes) else bytes(header)
-    # every key ends with `":`; a string value holding `":` has the quote escaped (`\":`)
-    pairs = raw.count(b'":')
-    if pairs > most + _TOP_LEVEL_KEYS and b"\\" in raw:
-        pairs -= raw.count(b'\\":')
+    # every key ends with `":`, so there are no more keys than colons (counted first: a byte is
+    # counted several times faster than a pair); a string value holding `":` has its quote escaped
+    pairs = raw.count(b":")
+    if pairs > most + _TOP_LEVEL_KEYS:
+        pairs = raw.count(b'":')
+        if pairs > most + _TOP_LEVEL_KEYS and b"\\" in raw:
+            pairs -= raw.count(b'\\":')
     return max(0, pairs - _TOP_LEVEL_KEYS)
 
 

@@ -302,7 +302,11 @@ class Connection(asyncio.Protocol):
                 break
             if inbox:
                 steps -= 1
-                self._handle(inbox.popleft())
+                event = inbox.popleft()
+                if type(event) is PeerRequest:  # nearly every event a server sees
+                    self._dispatch(event.cmd)
+                else:
+                    self._handle(event)
                 continue
             data, at = self._stash, self._stash_at
             if at >= len(data):
@@ -318,11 +322,21 @@ class Connection(asyncio.Protocol):
                     self._stash_at = stop
                     continue
             self._stash, self._stash_at = b"", 0
-            self._feed(data if at == 0 else memoryview(data)[at:])
-        self._update_reading()
+            events = self._feed(data if at == 0 else memoryview(data)[at:])
+            if len(events) == 1:  # most reads hold one frame: handled as it is
+                steps -= 1
+                event = events[0]
+                if type(event) is PeerRequest:
+                    self._dispatch(event.cmd)
+                else:
+                    self._handle(event)
+            elif events:
+                inbox.extend(events)
+        if not self._reading or inbox or self._write_paused or self._work_soon is not None:
+            self._update_reading()  # else it reads, and should: nothing is left
 
-    def _feed(self, data: bytes | memoryview) -> None:
-        """The events in ``data`` into the inbox (a malformed frame closes the connection)."""
+    def _feed(self, data: bytes | memoryview) -> list[Event]:
+        """The events in ``data`` (none once a malformed frame closed the connection)."""
         channel = self._channel
         events = channel.receive(data)
         if channel.broken:
@@ -331,19 +345,19 @@ class Connection(asyncio.Protocol):
                 "malformed frame", "malformed frame from %s, closing the connection: %s", self.addr, e
             )
             self._teardown(f"malformed frame: {e}", abort=True)
-            return
+            return []
         if self._budget is not None:
             held = channel.buffered
             if held or self._partial:
                 self._partial = held
                 self._budget.update(self, held)
                 if self._closed:  # this connection held the most when the budget ran out
-                    return
-        self._inbox.extend(events)
+                    return []
+        return events
 
     def _handle(self, event: Event) -> None:
         """One event: an answer goes to the call waiting for it, a request to its handler."""
-        if type(event) is PeerRequest:  # nearly every event a server sees
+        if isinstance(event, PeerRequest):
             self._dispatch(event.cmd)
             return
         if isinstance(event, Answer):

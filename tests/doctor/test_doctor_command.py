@@ -23,7 +23,8 @@ def validate(doc: dict[str, object]) -> None:
 
 
 def test_a_healthy_cluster_reports_nothing(tmp_path: Path, doctor: Doctor) -> None:
-    with Cluster(tmp_path / "cluster") as c:
+    c = Cluster(tmp_path / "cluster")
+    with c:
         c.create_topic("HealthyT", queues=2)
         c.produce("HealthyT", 4)
         c.consume("HealthyT", "HealthyG", 4)  # consumed to the end, offsets committed
@@ -34,7 +35,9 @@ def test_a_healthy_cluster_reports_nothing(tmp_path: Path, doctor: Doctor) -> No
         assert [x["check"] for x in doc["checks"]] == list(CHECKS)
         assert {x["status"] for x in doc["checks"]} == {"ok"}
         r = doctor.run(c.namesrv)
-        assert r.code == 0 and r.out.startswith(f"doctor: healthy: no findings from {len(CHECKS)} checks in "), r.out
+        assert r.code == 0 and r.out.startswith(
+            f"doctor: healthy: no findings from {len(CHECKS)} checks in "
+        ), r.out
         assert r.err == ""
 
 
@@ -57,7 +60,8 @@ def test_checks_that_cannot_run_are_never_healthy(doctor: Doctor) -> None:
 
 
 def test_a_check_past_the_deadline_is_a_timeout(tmp_path: Path, doctor: Doctor) -> None:
-    with Cluster(tmp_path / "cluster") as c:
+    c = Cluster(tmp_path / "cluster")
+    with c:
         checks = ["--check", "lag-growing", "--check", "broker-unreachable"]
         r = doctor.run(c.namesrv, *checks, "--deadline", "1", window=30)
         assert r.code == 6, (r.out, r.err)  # one ran, one did not
@@ -79,7 +83,8 @@ def test_bad_options_are_usage_errors(env: dict[str, str]) -> None:
 
 
 def test_unknown_cluster_is_not_found(tmp_path: Path, doctor: Doctor) -> None:
-    with Cluster(tmp_path / "cluster") as c:
+    c = Cluster(tmp_path / "cluster")
+    with c:
         r = doctor.run(c.namesrv, "-c", "NoSuchCluster")
         assert r.code == 7 and "NoSuchCluster" in r.err, r.err
         code, doc = doctor.json(c.namesrv, "-c", "DefaultCluster", "--check", "broker-unreachable")
@@ -87,7 +92,8 @@ def test_unknown_cluster_is_not_found(tmp_path: Path, doctor: Doctor) -> None:
 
 
 def test_watch_prints_a_document_a_round(tmp_path: Path, doctor: Doctor) -> None:
-    with Cluster(tmp_path / "cluster") as c:
+    c = Cluster(tmp_path / "cluster")
+    with c:
         argv = [MQADMIN, "doctor", "-n", c.namesrv, "--json", "--watch", "1", "--set", "lag_window=0.5"]
         proc = subprocess.Popen(
             argv, env=doctor.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

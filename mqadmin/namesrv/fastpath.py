@@ -25,7 +25,7 @@ from mqadmin.namesrv.routequery import RouteQuery, RouteSource, answer
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.frame import encode_header
-from mqadmin.protocol.headerbudget import header_budget, over_header_budget
+from mqadmin.protocol.headerbudget import FIELD_BYTES, header_budget, over_header_budget
 from mqadmin.remoting.connection import FramePrefilter
 
 _loads: Callable[[bytes], Any] = json.loads
@@ -41,7 +41,8 @@ __all__ = ["FAST_BATCH_BYTES", "ROUTE_CODE", "route_prefilter"]
 ROUTE_CODE = int(RequestCode.GET_ROUTEINFO_BY_TOPIC)
 FAST_BATCH_BYTES = 64 * 1024
 """Answer bytes after which one call of the pre-filter stops and hands back to the connection."""
-_ROUTE_HEADER_BYTES = header_budget(ROUTE_CODE)[0]
+_ROUTE_HEADER_BYTES, _ROUTE_FIELDS = header_budget(ROUTE_CODE)
+_ROUTE_FITS = FIELD_BYTES * _ROUTE_FIELDS  # header bytes too few to hold too many fields
 
 _LEN2 = struct.Struct(">ii")
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
@@ -118,7 +119,7 @@ def route_prefilter(source: RouteSource) -> FramePrefilter:
             if end > n or mark >> 24 or hl != total - 4 or total < 5 or hl > _ROUTE_HEADER_BYTES:
                 break
             header = data[pos + 8 : end]
-            if b"\\" in header or over_header_budget(ROUTE_CODE, header, 0) is not None:
+            if b"\\" in header or (hl > _ROUTE_FITS and over_header_budget(ROUTE_CODE, header, 0)):
                 break
             frame = frame_answer(header)
             if frame is None:

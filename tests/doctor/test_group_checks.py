@@ -126,3 +126,26 @@ def test_a_message_in_the_dlq(cluster: Cluster, doctor: Doctor) -> None:
     (dlq,) = findings(doc, "dlq-messages")
     assert dlq["resource"] == "group DlqG" and dlq["evidence"] == {"topic": "%DLQ%DlqG", "messages": 1}
     assert dlq["command"] == "mqadmin printMsg -t %DLQ%DlqG"
+
+
+def test_a_retry_topic_taking_messages(cluster: Cluster, doctor: Doctor) -> None:
+    retry = "%RETRY%FailingG"
+    assert cluster.mqadmin("updateSubGroup", "-b", cluster.addr, "-g", "FailingG").code == 0
+    cluster.create_topic(retry, queues=1)
+    cluster.commit("FailingG", retry, 0, 0)  # its consumer reads its retry topic, as every one does
+    args = ["--check", "retry-growing", "--json", "--set", "lag_window=8"]
+    proc = subprocess.Popen(
+        [MQADMIN, "doctor", "-n", cluster.namesrv, *args],
+        env=doctor.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)
+    cluster.produce(retry, 3)  # what a failing consumer sends back lands there
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 8, err
+    (growing,) = findings(json.loads(out), "retry-growing")
+    assert growing["resource"] == "group FailingG" and growing["severity"] == "warning"
+    assert (growing["evidence"]["topic"], growing["evidence"]["sentBack"]) == (retry, 3)
+    assert growing["command"] == "mqadmin consumerStatus -g FailingG"

@@ -30,7 +30,6 @@ from mqadmin.protocol.channel import Answer, Broken, Channel, Event, Late, PeerR
 from mqadmin.protocol.codes import request_name
 from mqadmin.protocol.command import FLAG_ONEWAY, RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.header import read_headers_fast
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.remoting.errors import (
     RemotingClosedError,
@@ -39,8 +38,6 @@ from mqadmin.remoting.errors import (
 )
 from mqadmin.remoting.limits import PartialFrameBudget
 from mqadmin.remoting.logthrottle import ThrottledLog
-
-read_headers_fast()  # servers and the asyncio client read many headers: orjson first
 
 __all__ = [
     "DEFAULT_DRAIN_TIMEOUT",

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
 
@@ -49,43 +50,27 @@ def _hash_set(items: list[Any], key: Any = None) -> list[Any]:
 
 
 @dataclass(slots=True)
-class GetConsumerListByGroupResponseBody(j.JsonBody):
-    consumer_id_list: list[str] = field(default_factory=list)
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "GetConsumerListByGroupResponseBody")
-        return cls(j.str_list(d.get("consumerIdList"), "consumerIdList") or [])
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return {"consumerIdList": list(self.consumer_id_list)}
+class GetConsumerListByGroupResponseBody(DeclaredBody):
+    consumer_id_list: list[str] = wire(factory=list, read=lambda v, what: j.str_list(v, what) or [])
 
 
 @dataclass(slots=True)
-class LockBatchResponseBody(j.JsonBody):
-    lock_ok_mq_set: list[MessageQueue] = field(default_factory=list)
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "LockBatchResponseBody")
-        return cls(j.list_of(d.get("lockOKMQSet"), "lockOKMQSet", MessageQueue.from_json_obj) or [])
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        ordered = _hash_set(self.lock_ok_mq_set, MessageQueue.java_hash)
-        return {"lockOKMQSet": [mq.to_json_obj() for mq in ordered]}
+class LockBatchResponseBody(DeclaredBody):
+    lock_ok_mq_set: list[MessageQueue] = wire(
+        factory=list,
+        java="lockOKMQSet",
+        read=lambda v, what: j.list_of(v, what, MessageQueue.from_json_obj) or [],
+        write=lambda v, _: [mq.to_json_obj() for mq in _hash_set(v, MessageQueue.java_hash)],  # a HashSet
+    )
 
 
 @dataclass(slots=True)
-class GroupList(j.JsonBody):
-    group_list: list[str] = field(default_factory=list)
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "GroupList")
-        return cls(list(dict.fromkeys(j.str_list(d.get("groupList"), "groupList") or [])))
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return {"groupList": _hash_set(self.group_list)}
+class GroupList(DeclaredBody):
+    group_list: list[str] = wire(
+        factory=list,
+        read=lambda v, what: list(dict.fromkeys(j.str_list(v, what) or [])),
+        write=lambda v, _: _hash_set(v),  # a HashSet
+    )
 
 
 @dataclass(slots=True)
@@ -130,17 +115,10 @@ class QueueTimeSpan:
 
 
 @dataclass(slots=True)
-class QueryConsumeTimeSpanBody(j.JsonBody):
-    consume_time_span_set: list[QueueTimeSpan] = field(default_factory=list)
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "QueryConsumeTimeSpanBody")
-        spans = j.list_of(d.get("consumeTimeSpanSet"), "consumeTimeSpanSet", QueueTimeSpan.from_json_obj)
-        return cls(spans or [])
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return {"consumeTimeSpanSet": [s.to_json_obj(standard) for s in self.consume_time_span_set]}
+class QueryConsumeTimeSpanBody(DeclaredBody):
+    consume_time_span_set: list[QueueTimeSpan] = wire(
+        factory=list, read=lambda v, what: j.list_of(v, what, QueueTimeSpan.from_json_obj) or []
+    )
 
 
 @dataclass(slots=True)

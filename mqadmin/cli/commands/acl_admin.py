@@ -22,6 +22,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat, jstr
 from mqadmin.cli.nameargs import strict_bool
 from mqadmin.cli.results import Errors, Result, with_errors
+from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.protocol.javacoll import java_hash_order
 
 
@@ -139,15 +140,33 @@ async def update_acl_config(
     ],
     fanout=True,
     json_doc=f'{{"accessKey": str, {BROKERS_DOC}}}',
+    epilog="--dry-run lists the brokers the account would be deleted from (with --json: dryRun and a "
+    "plan of {role, addr, action, changes}), changing nothing. On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def delete_acl_config(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, account_key: str
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    account_key: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     key = account_key.strip()
     admin_api = inv.admin
+    members = await all_members(inv, broker_addr, cluster_name)
+    steps = [Step("broker", a, f"delete the account {key} from its plain_acl.yml") for a in members]
+    title = f"delete acl config account [{key}]"
+    if dry_run:
+        show_plan(
+            inv, title, steps, {"accessKey": key, "brokers": [{"addr": a, "ok": None} for a in members]}
+        )
+        return
+    confirm(title, steps, yes)
     await change_each(
         inv,
-        await all_members(inv, broker_addr, cluster_name),
+        members,
         lambda a: admin_api.acl.delete_plain_access_config(a, key),
         "delete plain access config account from %s success.\n",
         {"accessKey": key},

@@ -288,6 +288,7 @@ _HOUSEKEEPING_DOC = (
 _HOUSEKEEPING_PLAN = {
     "clean_unused_topic": "delete the consume queues and offsets of topics it no longer has",
     "clean_expired_consume_queue": "delete the consume queues whose messages have all left the commit log",
+    "delete_expired_commit_log": "delete the commit-log files older than its fileReservedTime",
 }
 
 
@@ -386,8 +387,10 @@ _NAMESRV_SHORT = JavaOpt("n", "namesrvAddr", "Name server address", dest="namesr
     [_NAMESRV_SHORT, _BROKER_OPT, _CLUSTER_OPT],
     fanout=True,
     json_doc=_HOUSEKEEPING_DOC,
+    epilog=_SAFETY_EPILOG,
+    own=safety_options(),
 )
 async def delete_expired_commit_log(
-    inv: Invocation, broker_addr: str | None, cluster: str | None
+    inv: Invocation, broker_addr: str | None, cluster: str | None, dry_run: bool, yes: bool
 ) -> ExitCode | None:
-    return await _housekeeping(inv, broker_addr, cluster, "delete_expired_commit_log")
+    return await _housekeeping(inv, broker_addr, cluster, "delete_expired_commit_log", dry_run, yes)

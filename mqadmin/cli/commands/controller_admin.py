@@ -26,6 +26,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
+from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.cli.serverconfigs import emit_server_configs, raise_if_failed
 from mqadmin.protocol.javacoll import java_hash_order
 
@@ -411,12 +412,30 @@ _BROKER_NAME_OPT = JavaOpt(
     ],
     json_doc='{"clusterName": str, "brokerName": str, "masterBrokerId": int?, "masterAddress": str?, '
     '"masterEpoch": int?, "syncStateSetEpoch": int?, "brokers": {"<broker id>": str}}',
+    epilog="--dry-run says which broker the controller would be asked to elect (with --json: dryRun and "
+    "a plan of {role, addr, action, changes}), changing nothing. On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def elect_master(
-    inv: Invocation, controller_address: str, broker_id: str, broker_name: str, cluster_name: str
+    inv: Invocation,
+    controller_address: str,
+    broker_id: str,
+    broker_name: str,
+    cluster_name: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     cluster, name = cluster_name.strip(), broker_name.strip()
     bid = parse_long(broker_id, "-b")
+    addr = controller_address.strip()
+    steps = [Step("controller", addr, f"elect broker {bid} of {name} (cluster {cluster}) as the master")]
+    title = f"elect a master for broker [{name}]"
+    if dry_run:
+        doc = {"clusterName": cluster, "brokerName": name, "masterBrokerId": bid}
+        show_plan(inv, title, steps, doc)
+        return
+    confirm(title, steps, yes)
     got, group = await inv.admin.controller.elect_master(controller_address.strip(), cluster, name, bid)
     members = group.broker_addrs if group is not None else {}
     data = {
@@ -463,6 +482,10 @@ async def elect_master(
     ],
     json_doc='{"brokerName": str, "clusterName": str?, "brokerControllerIdsToClean": str?, '
     '"cleanLivingBroker": bool}',
+    epilog="--dry-run says what the controller would be asked to clean (with --json: dryRun and a plan "
+    "of {role, addr, action, changes}), changing nothing. On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def clean_broker_metadata(
     inv: Invocation,
@@ -471,6 +494,8 @@ async def clean_broker_metadata(
     broker_name: str,
     cluster_name: str | None,
     clean_living: bool,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     name = broker_name.strip()
     cluster = cluster_name.strip() if cluster_name is not None else None
@@ -482,6 +507,16 @@ async def clean_broker_metadata(
         raise CommandError(
             "cleanLivingBroker option is false, clusterName option can not be empty.", ExitCode.USAGE
         )
+    which = f"brokers {ids}" if ids else "every broker"
+    living = "including living ones" if clean_living else "not living ones"
+    what = f"clean the metadata of {which} of {name} ({living})"
+    steps = [Step("controller", controller_address.strip(), what)]
+    title = f"clean broker [{name}] metadata on the controller"
+    doc = {"brokerName": name, "clusterName": cluster, "brokerControllerIdsToClean": ids}
+    if dry_run:
+        show_plan(inv, title, steps, {**doc, "cleanLivingBroker": clean_living})
+        return
+    confirm(title, steps, yes)
     await inv.admin.controller.clean_controller_broker_data(
         controller_address.strip(), cluster, name, ids, clean_living
     )

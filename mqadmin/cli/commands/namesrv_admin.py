@@ -61,9 +61,20 @@ async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str
     [NAMESPACE, KEY],
     fanout=True,
     json_doc='{"namespace": str, "key": str, "nameServers": [str]}',
+    epilog="--dry-run lists the name servers the key would be deleted from (with --json: dryRun and a "
+    "plan of {role, addr, action, changes}), changing nothing. On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def delete_kv_config(inv: Invocation, namespace: str, key: str) -> None:
+async def delete_kv_config(inv: Invocation, namespace: str, key: str, dry_run: bool, yes: bool) -> None:
     ns, k = namespace.strip(), key.strip()
+    addrs = java_hash_order(inv.admin.core.namesrv_addrs)
+    steps = [Step("name server", a, f"delete key {k} of namespace {ns}") for a in addrs]
+    title = f"delete kv config [{ns}] [{k}]"
+    if dry_run:
+        show_plan(inv, title, steps, {"namespace": ns, "key": k, "nameServers": []})
+        return
+    confirm(title, steps, yes)
     result = await inv.admin.namesrv.delete_kv_config(ns, k)
     _changed_everywhere(
         inv, result, {"namespace": ns, "key": k}, "delete kv config from namespace success.\n"

@@ -31,7 +31,7 @@ from mqadmin.cli.javatext import (
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.cli.results import Plain, Result, queue_key
-from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options
+from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options, show_plan
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
@@ -313,15 +313,38 @@ async def reset_offset_by_time(
     json_doc='{"group": str, "topic": str, "mode": "broker"|"queueByQueue", "offsets": [{"brokerName": str, '
     '"queueId": int, "offset": int}] (broker), "queues": [{"brokerName": str, "queueId": int, '
     '"brokerOffset": int, "consumerOffset": int, "timestampOffset": int, "resetOffset": int}] '
-    "(queueByQueue)}",
+    "(queueByQueue, dryRun)}",
+    epilog="--dry-run shows, per queue, the committed offset and the max offset the skip would set, "
+    "changing nothing. On a terminal those offsets are shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def skip_accumulated_message(
-    inv: Invocation, group: str, topic: str, force: str | None, cluster: str | None
+    inv: Invocation,
+    group: str,
+    topic: str,
+    force: str | None,
+    cluster: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     g, t = group_arg(group), topic_arg(topic)
     cluster_name = cluster.strip() if cluster is not None else None
     is_force = strict_bool(force, "-f") if force is not None else True
     admin = inv.admin
+    if dry_run or (on_terminal() and not yes):
+        planned = await admin.consumers.reset_offset_by_timestamp_old(
+            g, t, -1, is_force, cluster_name, write=False
+        )
+        if dry_run:
+            doc = {"group": g, "topic": t, "mode": "dryRun"}
+            head = f"dry run, nothing changed: skip the accumulated messages of group [{g}] on topic [{t}]\n"
+            inv.out.emit(Rollback(head, doc, planned, last_column="#rollbackOffset"))
+            return
+        steps = [
+            Step("queue", f"{r.broker_name}:{r.queue_id}", f"{r.consumer_offset} -> {r.rollback_offset}")
+            for r in planned
+        ]
+        confirm(f"skip the accumulated messages of group [{g}] on topic [{t}]", steps, yes)
     try:
         is_cpp = await clients_are_cpp(inv, g)
         tables = await admin.consumers.reset_offset_by_timestamp(
@@ -353,12 +376,43 @@ async def skip_accumulated_message(
     '"queueId": int, "offset": int}]}',
     epilog="As the Java tool, every queue the source group has an offset on is copied (whatever its "
     "topic), to the brokers of the topic's route; -o has no effect. A source group without a %RETRY% "
-    "topic is looked up on every broker (Java fails).",
+    "topic is looked up on every broker (Java fails). --dry-run lists the offsets that would be copied "
+    "(with --json: dryRun and a plan), changing nothing; on a terminal they are confirmed first (--yes "
+    "does not ask).",
+    own=safety_options(),
 )
 async def clone_group_offset(
-    inv: Invocation, src_group: str, dest_group: str, topic: str, offline: str | None
+    inv: Invocation,
+    src_group: str,
+    dest_group: str,
+    topic: str,
+    offline: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     src, dest, t = group_arg(src_group, "-s"), group_arg(dest_group, "-d"), topic_arg(topic)
+    if dry_run or (on_terminal() and not yes):
+        try:
+            stats = await inv.admin.consumers.examine_consume_stats(src, any_broker_if_no_route=True)
+        except EmptyConsumeStatsError as e:
+            raise CommandError(f"nothing to clone: {e}", ExitCode.NOT_FOUND) from None
+        copied = sorted(
+            ((mq, w.consumer_offset) for mq, w in stats.offset_table.items() if w.consumer_offset >= 0),
+            key=lambda kv: kv[0].java_sort_key(),
+        )
+        steps = [
+            Step("queue", f"{mq.topic}@{mq.broker_name}:{mq.queue_id}", f"commit {off} for group {dest}")
+            for mq, off in copied
+        ]
+        title = f"clone the offsets of group [{src}] to group [{dest}] (topic [{t}])"
+        if dry_run:
+            queues = [
+                {"topic": mq.topic, "brokerName": mq.broker_name, "queueId": mq.queue_id, "offset": off}
+                for mq, off in copied
+            ]
+            show_plan(inv, title, steps, {"srcGroup": src, "destGroup": dest, "topic": t, "queues": queues})
+            return
+        confirm(title, steps, yes)
     try:
         done = await inv.admin.consumers.clone_group_offset(src, dest, t)
     except EmptyConsumeStatsError as e:

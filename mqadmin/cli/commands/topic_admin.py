@@ -449,9 +449,19 @@ class PermChanged(Result):
     fanout=True,
     json_doc=f'{{"topic": str, "perm": int, "changed": bool, "brokers": [{{"addr": str, "oldPerm": int, '
     f'"ok": bool, "error": str?}}], "topicConfig": {TOPIC_CONFIG_DOC}?, "errors": [...]?}}',
+    epilog="--dry-run lists, per master, the permission it has and the one it would get (with --json: "
+    "dryRun and a plan of {role, addr, action, changes}). On a terminal the plan is shown and confirmed "
+    "first (--yes does not ask).",
+    own=safety_options(),
 )
 async def update_topic_perm(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, topic: str, perm: str
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    topic: str,
+    perm: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     need_target(broker_addr, cluster_name)
     admin = inv.admin
@@ -487,6 +497,13 @@ async def update_topic_perm(
             raise CommandError(f"no master broker at {addr} in the route of topic {t}")
         old = by_name[name].perm if name in by_name else 0
         row = {"addr": addr, "oldPerm": old, "ok": True}
+        if dry_run or old != new_perm:
+            step = _perm_step(addr, old, new_perm)
+            if dry_run:
+                doc = {"topic": t, "perm": new_perm, "changed": False, "brokers": [{**row, "ok": None}]}
+                show_plan(inv, f"update perm of topic [{t}]", [step], doc)
+                return
+            confirm(f"update perm of topic [{t}]", [step], yes)
         if old == new_perm:
             doc = {"topic": t, "perm": new_perm, "changed": False, "brokers": [row]}
             inv.out.emit(Plain(doc, "new perm equals to the old one!\n"))
@@ -500,10 +517,24 @@ async def update_topic_perm(
     masters = await admin.brokers.fetch_master_addrs((cluster_name or "").strip(), info)
     name_of = {(bd.broker_addrs or {}).get(0): name for name, bd in (info.broker_addr_table or {}).items()}
     configs = {addr: config_for(name_of.get(addr)) for addr in masters}
+    olds = {addr: by_name.get(name_of.get(addr), first).perm for addr in masters}
+    steps = [_perm_step(addr, olds[addr], new_perm) for addr in masters]
+    if dry_run:
+        planned = [{"addr": a, "oldPerm": olds[a], "ok": None} for a in masters]
+        doc = {"topic": t, "perm": new_perm, "changed": False, "brokers": planned}
+        show_plan(inv, f"update perm of topic [{t}] in cluster [{(cluster_name or '').strip()}]", steps, doc)
+        return
+    confirm(f"update perm of topic [{t}] in cluster [{(cluster_name or '').strip()}]", steps, yes)
     _, rows = await inv.on_each(masters, lambda a: admin.topics.create_and_update_topic_config(a, configs[a]))
     for row in rows:
         row["oldPerm"] = by_name.get(name_of.get(str(row["addr"])), first).perm
     inv.out.emit(PermChanged(t, new_perm, rows, errors=inv.error_list()))
+
+
+def _perm_step(addr: str, old: int, new: int) -> Step:
+    if old == new:
+        return Step("broker", addr, f"perm stays {perm_string(old)}", changes=False)
+    return Step("broker", addr, f"perm {perm_string(old)} -> {perm_string(new)}")
 
 
 # ------------------------------------------------------------------------------------- topicStatus

@@ -1,0 +1,94 @@
+"""``--dry-run`` on the state-changing commands that lacked it: the plan in text and JSON (valid
+against the command's published schema), and nothing changed on our real name server and broker."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tests.cli_harness import with_admin
+from tests.operator.conftest import Operator, commit_offsets
+
+TOPIC = "PlannedOrders"
+GROUP = "PlannedGroup"
+
+
+def state(op: Operator) -> dict[str, Any]:
+    """What the commands below could change: offsets, the topic's perm, a KV entry."""
+    progress = json.loads(op.run("consumerProgress", "-g", GROUP, "-t", TOPIC, "--json").out)
+    clone = op.run("consumerProgress", "-g", "CloneTarget", "-t", TOPIC, "--json")
+    route = json.loads(op.run("topicRoute", "-t", TOPIC, "--json").out)
+
+    async def kv(admin: Any) -> str | None:
+        value: str | None = await admin.namesrv.get_kv_config("ORDER_TOPIC_CONFIG", "PlannedKey")
+        return value
+
+    return {
+        "offsets": {q["queueId"]: q["consumerOffset"] for q in progress["queues"]},
+        "clone": clone.code,
+        "perm": [q["perm"] for q in route["queueDatas"]],
+        "kv": with_admin(op.ns, kv),
+    }
+
+
+@pytest.fixture(scope="module")
+def prepared(op: Operator) -> Operator:
+    op.topic(TOPIC, 2)
+    assert op.run("produce", "-t", TOPIC, stdin=b"".join(b"m%d\n" % i for i in range(20))).code == 0
+    commit_offsets(op.ns, op.broker, GROUP, TOPIC, {0: 2, 1: 3})  # lag left on both queues
+    kv = op.run("updateKvConfig", "-s", "ORDER_TOPIC_CONFIG", "-k", "PlannedKey", "-v", "broker-a:2")
+    assert kv.code == 0, kv.err
+    return op
+
+
+CASES = {
+    "skipAccumulatedMessage": ["-g", GROUP, "-t", TOPIC],
+    "cloneGroupOffset": ["-s", GROUP, "-d", "CloneTarget", "-t", TOPIC],
+    "updateTopicPerm": ["-c", "DefaultCluster", "-t", TOPIC, "-p", "4"],
+    "deleteKvConfig": ["-s", "ORDER_TOPIC_CONFIG", "-k", "PlannedKey"],
+    "deleteAclConfig": ["-c", "DefaultCluster", "-a", "someAccount"],
+    "electMaster": ["-a", "{ns}", "-b", "1", "--brokerName", "broker-a", "-c", "DefaultCluster"],
+    "cleanBrokerMetadata": ["-a", "{ns}", "--brokerName", "broker-a", "-c", "DefaultCluster"],
+    "deleteExpiredCommitLog": ["-c", "DefaultCluster"],
+}
+
+
+@pytest.mark.parametrize("command", list(CASES))
+def test_a_dry_run_plans_and_changes_nothing(prepared: Operator, command: str) -> None:
+    op = prepared
+    args = [a.format(ns=op.ns) for a in CASES[command]]
+    before = state(op)
+    text = op.run(command, *args, "--dry-run")
+    assert text.code == 0, (command, text.err)
+    assert text.out.startswith("dry run, nothing changed"), text.out
+    r = op.run(command, *args, "--dry-run", "--json")
+    assert r.code == 0, (command, r.err)
+    doc = json.loads(r.out)
+    jsonschema.validate(doc, json.loads(op.run("schema", command).out))
+    if "plan" in doc:
+        assert doc["dryRun"] is True and doc["plan"], doc
+    else:  # the offset commands show their plan as the reset table, queue by queue
+        assert doc["mode"] == "dryRun" and doc["queues"], doc
+    assert state(op) == before
+
+
+def test_the_plans_say_what_would_change(prepared: Operator) -> None:
+    op = prepared
+    skip = op.run("skipAccumulatedMessage", "-g", GROUP, "-t", TOPIC, "--dry-run", "--json")
+    rows = json.loads(skip.out)["queues"]
+    assert sorted((r["consumerOffset"], r["resetOffset"] == r["brokerOffset"]) for r in rows) == [
+        (2, True),
+        (3, True),
+    ]
+    perm = op.run("updateTopicPerm", "-c", "DefaultCluster", "-t", TOPIC, "-p", "4", "--dry-run")
+    assert f"broker {op.broker}: perm RW- -> R--" in perm.out
+    clone = json.loads(
+        op.run("cloneGroupOffset", "-s", GROUP, "-d", "CloneTarget", "-t", TOPIC, "--dry-run", "--json").out
+    )
+    assert sorted(q["offset"] for q in clone["queues"] if q["topic"] == TOPIC) == [2, 3]
+    # without --dry-run and without a terminal, the Java behaviour: it acts at once
+    assert op.run("updateTopicPerm", "-c", "DefaultCluster", "-t", TOPIC, "-p", "4").code == 0
+    assert set(state(op)["perm"]) == {4}

@@ -1,6 +1,8 @@
 """Typed remoting bodies, one module per family, each byte-compatible with the Java side.
 
-Every type is a slotted dataclass with snake_case attributes and the same four doors:
+Every type is a slotted dataclass with snake_case attributes and the same four doors (for the
+types declared with :mod:`mqadmin.protocol.bodies.declared`, the first two come from the
+declaration):
 ``from_json_obj(obj)`` / ``to_json_obj(standard=False)`` between the type and plain JSON values
 (Java property names, properties sorted as fastjson sorts them, maps in the iteration order of the
 Java map behind them), and ``decode(body)`` / ``encode(standard=False)`` between the type and the
@@ -16,7 +18,7 @@ Names are imported on first use (PEP 562): a command that needs one body type do
 
 from __future__ import annotations
 
-import sys
+import importlib
 from typing import Any
 
 _WHERE: dict[str, str] = {
@@ -30,7 +32,7 @@ _WHERE: dict[str, str] = {
     "ExponentialRetryPolicy": "mqadmin.protocol.bodies.group",
     "GroupRetryPolicy": "mqadmin.protocol.bodies.group",
     "KVTable": "mqadmin.protocol.bodies.kv",
-    "LogicQueueMappingItem": "mqadmin.protocol.bodies.static_topic",
+    "LogicQueueMappingItem": "mqadmin.protocol.bodies.queue_mapping",
     "MessageQueue": "mqadmin.protocol.bodies.message_queue",
     "OffsetWrapper": "mqadmin.protocol.bodies.stats",
     "ProducerConnection": "mqadmin.protocol.bodies.connection",
@@ -45,8 +47,8 @@ _WHERE: dict[str, str] = {
     "TopicConfigSerializeWrapper": "mqadmin.protocol.bodies.topic",
     "TopicList": "mqadmin.protocol.bodies.topic",
     "TopicOffset": "mqadmin.protocol.bodies.stats",
-    "TopicQueueMappingDetail": "mqadmin.protocol.bodies.static_topic",
-    "TopicQueueMappingInfo": "mqadmin.protocol.bodies.static_topic",
+    "TopicQueueMappingDetail": "mqadmin.protocol.bodies.queue_mapping",
+    "TopicQueueMappingInfo": "mqadmin.protocol.bodies.queue_mapping",
     "TopicRouteData": "mqadmin.protocol.bodies.route",
     "TopicStatsTable": "mqadmin.protocol.bodies.stats",
     "properties_order": "mqadmin.protocol.bodies.properties",
@@ -62,8 +64,7 @@ def __getattr__(name: str) -> Any:
         module = _WHERE[name]
     except KeyError:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    __import__(module)  # (importlib would cost a command its import)
-    value = getattr(sys.modules[module], name)
+    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
@@ -34,6 +33,8 @@ def atomic_output(path: PathText, mode: int = 0o644) -> Iterator[BinaryIO]:
     dot-files), fsynced, renamed over ``path``, and the rename made durable. Use as
     ``with atomic_output(path) as f:``.
     """
+    import tempfile  # most runs import this module for the contexts file and write nothing
+
     target = os.fspath(path)
     parent = os.path.dirname(target) or "."
     os.makedirs(parent, exist_ok=True)

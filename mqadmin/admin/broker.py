@@ -12,8 +12,6 @@ from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.protocol.bodies.answers import GroupList
-from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.stats import ConsumeStats
@@ -62,6 +60,8 @@ class BrokerOps(Family):
 
     async def fetch_broker_runtime_stats(self, broker_addr: str) -> dict[str, str]:
         """GET_BROKER_RUNTIME_INFO: the broker's runtime table (TPS, queue sizes, disk, version)."""
+        from mqadmin.protocol.bodies.kv import KVTable
+
         resp = await self.core.invoke(broker_addr, RequestCode.GET_BROKER_RUNTIME_INFO)
         if not resp.body:
             raise BadResponseError(broker_addr, "the runtime info has no body")
@@ -75,6 +75,8 @@ class BrokerOps(Family):
 
         Groups come in the order the broker sent them; an empty route gives an empty list.
         """
+        from mqadmin.protocol.bodies.answers import GroupList
+
         if route is None:
             route = await self.namesrv.examine_topic_route_info(topic)
         if not route.broker_datas:
@@ -95,6 +97,8 @@ class BrokerOps(Family):
         self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
+        from mqadmin.protocol.bodies.stats import ConsumeStats
+
         header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
         resp = await self.core.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
         if not resp.body:

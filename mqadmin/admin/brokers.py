@@ -13,9 +13,7 @@ from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.cluster import ClusterInfo
-from mqadmin.protocol.bodies.connection import ConsumerConnection
 from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
-from mqadmin.protocol.bodies.properties import properties_to_string, string_to_properties
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.configentry import config_entry_refusal
@@ -193,6 +191,8 @@ class BrokerAdminOps(Family):
 
     async def get_broker_config(self, addr: str) -> dict[str, str]:
         """GET_BROKER_CONFIG: the broker's settings in the order it sent them."""
+        from mqadmin.protocol.bodies.properties import string_to_properties
+
         resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CONFIG)
         try:
             return string_to_properties(resp.body or b"")
@@ -201,6 +201,8 @@ class BrokerAdminOps(Family):
 
     async def update_broker_config(self, addr: str, properties: dict[str, str]) -> None:
         """UPDATE_BROKER_CONFIG with ``key=value`` lines, checked first (``check_broker_config_update``)."""
+        from mqadmin.protocol.bodies.properties import properties_to_string
+
         body = properties_to_string(check_broker_config_update(properties)).encode("utf-8")
         await self.core.invoke(addr, RequestCode.UPDATE_BROKER_CONFIG, body=body)
 
@@ -248,6 +250,8 @@ class BrokerAdminOps(Family):
 
     async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
         """GET_ALL_SUBSCRIPTIONGROUP_CONFIG: the broker's group table (in the order it was sent)."""
+        from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
+
         resp = await self.core.invoke(addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
         try:
             return SubscriptionGroupWrapper.decode(resp.body or b"{}")
@@ -261,6 +265,8 @@ class BrokerAdminOps(Family):
         brokers (Java picks at random; this takes the first), GET_CONSUMER_CONNECTION_LIST. No
         route or no connection raises, as in Java.
         """
+        from mqadmin.protocol.bodies.connection import ConsumerConnection
+
         hdr = GetConsumerConnectionListRequestHeader(consumer_group=group).check()  # before any request
         route = await self.namesrv.examine_topic_route_info("%RETRY%" + group)
         addr = next((a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a), None)

@@ -32,7 +32,6 @@ from mqadmin.protocol.bodies.controller import (
     EpochEntryCache,
     HARuntimeInfo,
 )
-from mqadmin.protocol.bodies.properties import properties_to_string, string_to_properties
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.configentry import config_entry_refusal
@@ -45,7 +44,6 @@ from mqadmin.protocol.headers.controller import (
     GetMetaDataResponseHeader,
 )
 from mqadmin.protocol.headers.namesrv import broker_addr_refusal
-from mqadmin.protocol.javacoll import java_hash_order
 
 __all__ = ["ControllerConfigAnswer", "ControllerOps", "check_controller_addr", "config_settings"]
 
@@ -109,6 +107,8 @@ class ControllerOps(Family):
 
     async def fetch_broker_member_addrs(self, broker_name: str) -> list[str]:
         """``fetchMasterAndSlaveAddrByBrokerName``: the members of one broker group (none if unknown)."""
+        from mqadmin.protocol.javacoll import java_hash_order
+
         info = await self.namesrv.examine_broker_cluster_info()
         bd = (info.broker_addr_table or {}).get(_check_broker_name(broker_name))
         if bd is None or not bd.broker_addrs:
@@ -192,6 +192,8 @@ class ControllerOps(Family):
         self, addrs: Iterable[str]
     ) -> FanOutResult[str, ControllerConfigAnswer]:
         """GET_CONTROLLER_CONFIG from each controller: its settings and what it warns of."""
+        from mqadmin.protocol.bodies.properties import string_to_properties
+
         targets = [check_controller_addr(a) for a in addrs]
 
         async def one(addr: str) -> ControllerConfigAnswer:
@@ -205,6 +207,8 @@ class ControllerOps(Family):
         self, properties: dict[str, str], addrs: Iterable[str]
     ) -> FanOutResult[str, RemotingCommand]:
         """UPDATE_CONTROLLER_CONFIG on each controller; a bad entry raises :class:`HeaderError` first."""
+        from mqadmin.protocol.bodies.properties import properties_to_string
+
         targets = [check_controller_addr(a) for a in addrs]
         for k, v in properties.items():
             why = config_entry_refusal(k, v, value_controls=True)

@@ -24,7 +24,6 @@ from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
-from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
 from mqadmin.protocol.bodies.topic import PERM_READ
@@ -578,6 +577,8 @@ class MessageOps(Family):
         return data
 
     async def _track_consumed(self, msg: MessageExt, group: str) -> bool:
+        from mqadmin.protocol.bodies.cluster import ClusterInfo
+
         route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
         info: ClusterInfo = await self.namesrv.examine_broker_cluster_info()
         store = msg.store_address

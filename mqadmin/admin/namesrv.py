@@ -17,27 +17,14 @@ from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.protocol.bodies.cluster import ClusterInfo
-from mqadmin.protocol.bodies.kv import KVTable
-from mqadmin.protocol.bodies.properties import properties_to_string, string_to_properties
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.topic import TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.configentry import config_entry_refusal
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.protocol.headers.namesrv import (
-    AddWritePermOfBrokerRequestHeader,
-    DeleteKVConfigRequestHeader,
-    GetKVConfigRequestHeader,
-    GetKVConfigResponseHeader,
-    GetKVListByNamespaceRequestHeader,
-    GetRouteInfoRequestHeader,
-    GetTopicsByClusterRequestHeader,
-    PutKVConfigRequestHeader,
-    WipeWritePermOfBrokerRequestHeader,
-)
-from mqadmin.protocol.javanum import JavaNumberError, parse_int
+from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
+
+# Each request's own headers and bodies are imported in its method: a route query loads the route
+# types only, the KV, config and permission requests their own.
 
 __all__ = ["NamesrvOps"]
 
@@ -49,6 +36,8 @@ def _body(addr: str, resp: RemotingCommand, what: str) -> bytes:
 
 
 def _count(addr: str, resp: RemotingCommand, name: str) -> int:
+    from mqadmin.protocol.javanum import JavaNumberError, parse_int
+
     raw = resp.ext(name)
     try:
         return parse_int(raw) if raw is not None else 0
@@ -72,6 +61,8 @@ class NamesrvOps(Family):
 
     async def examine_broker_cluster_info(self) -> ClusterInfo:
         """GET_BROKER_CLUSTER_INFO: every broker group and the cluster it belongs to."""
+        from mqadmin.protocol.bodies.cluster import ClusterInfo
+
         addr, resp = await self.core.invoke_namesrv(RequestCode.GET_BROKER_CLUSTER_INFO)
         try:
             return ClusterInfo.decode(_body(addr, resp, "the cluster info"))
@@ -85,6 +76,8 @@ class NamesrvOps(Family):
 
     async def fetch_topics_by_cluster(self, cluster: str) -> list[str]:
         """GET_TOPICS_BY_CLUSTER: the topics on the brokers of one cluster."""
+        from mqadmin.protocol.headers.namesrv import GetTopicsByClusterRequestHeader
+
         header = GetTopicsByClusterRequestHeader(cluster=cluster)
         addr, resp = await self.core.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, header)
         return self._topic_names(addr, resp)
@@ -104,6 +97,8 @@ class NamesrvOps(Family):
 
     async def get_kv_config(self, namespace: str, key: str) -> str | None:
         """GET_KV_CONFIG: one value, or None when the name server has no such key."""
+        from mqadmin.protocol.headers.namesrv import GetKVConfigRequestHeader, GetKVConfigResponseHeader
+
         _, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KV_CONFIG,
             GetKVConfigRequestHeader(namespace=namespace, key=key),
@@ -115,6 +110,8 @@ class NamesrvOps(Family):
 
     async def get_kv_list_by_namespace(self, namespace: str) -> dict[str, str]:
         """GET_KVLIST_BY_NAMESPACE: a whole namespace (empty when the name server has none)."""
+        from mqadmin.protocol.headers.namesrv import GetKVListByNamespaceRequestHeader
+
         addr, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KVLIST_BY_NAMESPACE,
             GetKVListByNamespaceRequestHeader(namespace=namespace),
@@ -122,6 +119,7 @@ class NamesrvOps(Family):
         )
         if resp.code != ResponseCode.SUCCESS or not resp.body:
             return {}
+        from mqadmin.protocol.bodies.kv import KVTable
 
         try:
             return KVTable.decode(resp.body).table or {}
@@ -134,6 +132,9 @@ class NamesrvOps(Family):
         self, addrs: Iterable[str] | None = None
     ) -> FanOutResult[str, dict[str, str]]:
         """GET_NAMESRV_CONFIG from each name server: its settings in the order they were sent."""
+        from mqadmin.admin.fanout import FanOutResult
+        from mqadmin.protocol.bodies.properties import string_to_properties
+
         result = await self.core.invoke_each_namesrv(RequestCode.GET_NAMESRV_CONFIG, addrs=addrs)
         out: FanOutResult[str, dict[str, str]] = FanOutResult(order=result.order, errors=result.errors)
         for addr, resp in result.results.items():
@@ -151,6 +152,10 @@ class NamesrvOps(Family):
         An entry :func:`config_entry_refusal` refuses (a line break would make a line of its own)
         raises :class:`HeaderError`: nothing is sent.
         """
+        from mqadmin.protocol.bodies.properties import properties_to_string
+        from mqadmin.protocol.configentry import config_entry_refusal
+        from mqadmin.protocol.headers.base import HeaderError
+
         for k, v in properties.items():
             why = config_entry_refusal(k, v, value_controls=True)
             if why is not None:
@@ -161,22 +166,30 @@ class NamesrvOps(Family):
 
     async def put_kv_config(self, namespace: str, key: str, value: str) -> FanOutResult[str, RemotingCommand]:
         """PUT_KV_CONFIG on every name server (each keeps its own KV store)."""
+        from mqadmin.protocol.headers.namesrv import PutKVConfigRequestHeader
+
         header = PutKVConfigRequestHeader(namespace=namespace, key=key, value=value).check()
         return await self.core.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, header)
 
     async def delete_kv_config(self, namespace: str, key: str) -> FanOutResult[str, RemotingCommand]:
         """DELETE_KV_CONFIG on every name server."""
+        from mqadmin.protocol.headers.namesrv import DeleteKVConfigRequestHeader
+
         header = DeleteKVConfigRequestHeader(namespace=namespace, key=key).check()
         return await self.core.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, header)
 
     async def wipe_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """WIPE_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
+        from mqadmin.protocol.headers.namesrv import WipeWritePermOfBrokerRequestHeader
+
         header = WipeWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
         result = await self.core.invoke_each_namesrv(RequestCode.WIPE_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "wipeTopicCount")
 
     async def add_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """ADD_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
+        from mqadmin.protocol.headers.namesrv import AddWritePermOfBrokerRequestHeader
+
         header = AddWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
         result = await self.core.invoke_each_namesrv(RequestCode.ADD_WRITE_PERM_OF_BROKER, header)
         return _counts(result, "addTopicCount")
@@ -185,6 +198,8 @@ class NamesrvOps(Family):
 
     @staticmethod
     def _topic_names(addr: str, resp: RemotingCommand) -> list[str]:
+        from mqadmin.protocol.bodies.topic import TopicList
+
         try:
             return TopicList.decode(_body(addr, resp, "the topic list")).topic_list
         except ProtocolError as e:
@@ -192,6 +207,8 @@ class NamesrvOps(Family):
 
 
 def _counts(result: FanOutResult[str, RemotingCommand], name: str) -> FanOutResult[str, int]:
+    from mqadmin.admin.fanout import FanOutResult
+
     out: FanOutResult[str, int] = FanOutResult(order=result.order, errors=dict(result.errors))
     for addr, resp in result.results.items():
         try:

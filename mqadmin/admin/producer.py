@@ -18,13 +18,11 @@ import os
 import random
 import socket
 import time
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.errors import AdminError, BadResponseError
-from mqadmin.admin.messages import broker_addr_in_cluster
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, BrokerData, TopicRouteData
@@ -265,6 +263,8 @@ class Producer:
 
     async def broker_addr(self, topic: str, broker_name: str) -> str:
         """The master of ``broker_name``: from the topic's route, else from the cluster info."""
+        from mqadmin.admin.messages import broker_addr_in_cluster
+
         datas: list[BrokerData] = []
         try:
             datas = (await self.publish_info(topic)).route.broker_datas or []
@@ -328,6 +328,8 @@ class Producer:
         body = msg.body
         sys_flag = 0
         if len(body) > COMPRESS_OVER:
+            import zlib
+
             body = zlib.compress(body, COMPRESS_LEVEL)
             sys_flag |= MessageSysFlag.COMPRESSED_FLAG | MessageSysFlag.COMPRESSION_ZLIB_TYPE
         if (msg.properties.get(MessageConst.PROPERTY_TRANSACTION_PREPARED) or "").lower() == "true":

@@ -12,16 +12,15 @@ from collections.abc import Awaitable, Callable
 
 from mqadmin.admin.brokers import perm_is_valid
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.errors import AdminError, BadResponseError, RemoteCommandError
+from mqadmin.admin.errors import BadResponseError, RemoteCommandError
 from mqadmin.admin.family import Family
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.protocol import fastjson, names
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol import names
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.stats import TopicStatsTable
-from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper, TopicList
+from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -36,8 +35,6 @@ from mqadmin.protocol.headers.topic import (
     topic_config_refusal,
 )
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
-from mqadmin.protocol.javanum import JavaNumberError, parse_int
-from mqadmin.protocol.staticmapping import MappingError, logical_topic_stats
 
 __all__ = [
     "DEFAULT_TOPIC",
@@ -90,6 +87,8 @@ def check_topic_name(topic: str, *, deleting: bool = False) -> str:
 def check_order_conf(conf: str) -> str:
     """An order conf (``brokerName:queueNums;...``) clients can read: every item a broker name and a
     queue count (Java's clients parse it with ``Integer.parseInt`` and fail on anything else)."""
+    from mqadmin.protocol.javanum import JavaNumberError, parse_int
+
     for item in conf.split(";"):
         if not item:
             continue
@@ -148,6 +147,8 @@ class TopicAdminOps(Family):
         A broker without the batch request (4.x answers REQUEST_CODE_NOT_SUPPORTED) gets one
         UPDATE_AND_CREATE_TOPIC per topic instead, all at once.
         """
+        from mqadmin.protocol import fastjson
+
         for c in configs:
             check_topic_config(c)
         body = fastjson.dumps({"topicConfigList": [c.to_json_obj() for c in configs]}).encode("utf-8")
@@ -176,6 +177,8 @@ class TopicAdminOps(Family):
 
     async def get_all_topic_config(self, addr: str) -> TopicConfigSerializeWrapper:
         """GET_ALL_TOPIC_CONFIG: the broker's whole topic table (in the order it was sent)."""
+        from mqadmin.protocol.bodies.topic import TopicConfigSerializeWrapper
+
         resp = await self.core.invoke(addr, RequestCode.GET_ALL_TOPIC_CONFIG)
         try:
             return TopicConfigSerializeWrapper.decode(resp.body or b"{}")
@@ -184,6 +187,8 @@ class TopicAdminOps(Family):
 
     async def get_system_topic_list_from_broker(self, addr: str) -> list[str]:
         """GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the topics the broker made for itself."""
+        from mqadmin.protocol.bodies.topic import TopicList
+
         resp = await self.core.invoke(addr, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER)
         try:
             return TopicList.decode(resp.body or b"{}").topic_list
@@ -220,6 +225,8 @@ class TopicAdminOps(Family):
         GET_TOPIC_CONFIG (351) first; a broker that does not know that request (4.x: code 3) is
         asked GET_ALL_TOPIC_CONFIG (21) instead, and is not asked 351 again by this client.
         """
+        from mqadmin.protocol.bodies.topic import TopicConfig
+
         legacy = self._no_get_topic_config
         if addr not in legacy:
             resp = await self.core.invoke(
@@ -263,6 +270,8 @@ class TopicAdminOps(Family):
 
     async def examine_topic_stats_in_broker(self, addr: str, topic: str) -> TopicStatsTable:
         """GET_TOPIC_STATS_INFO: min/max offset and last store time of each queue on one broker."""
+        from mqadmin.protocol.bodies.stats import TopicStatsTable
+
         hdr = GetTopicStatsInfoRequestHeader(topic=topic)
         resp = await self.core.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, hdr)
         try:
@@ -284,6 +293,8 @@ class TopicAdminOps(Family):
         static topic (its route has queue mappings) also gets its logical rows (Java 5.3.3,
         its logical rows).
         """
+        from mqadmin.admin.errors import AdminError
+
         if route is None:
             route = await self.namesrv.examine_topic_route_info(topic)
 
@@ -304,6 +315,9 @@ class TopicAdminOps(Family):
     async def _add_logical_stats(self, topic: str, route: TopicRouteData, stats: TopicStatsTable) -> None:
         """Java 5.3.3 ``examineTopicStats`` of a static topic: one more row per logical queue, under
         the mock broker name (``__syslo__global__``), in logical offsets."""
+        from mqadmin.admin.errors import AdminError
+        from mqadmin.protocol.staticmapping import MappingError, logical_topic_stats
+
         details = await self.mapping_details(topic, route)
         try:
             stats.offset_table.update(logical_topic_stats(topic, details, stats.offset_table))
@@ -312,6 +326,9 @@ class TopicAdminOps(Family):
 
     async def mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
         """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
+        from mqadmin.protocol.bodies import _json as j
+        from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
+
         out: list[TopicQueueMappingDetail] = []
         for bd in route.broker_datas or []:
             addr = bd.select_broker_addr()
@@ -351,6 +368,8 @@ class TopicAdminOps(Family):
     ) -> TopicStatsTable:
         """``call`` on each master of ``route``, all at once, merged; the first failure raised unless
         ``failures`` collects them (then raised only when every broker failed)."""
+        from mqadmin.protocol.bodies.stats import TopicStatsTable
+
         addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
         answers = await self.core.fan_out(addrs, call, code=RequestCode.GET_TOPIC_STATS_INFO)
         merged = TopicStatsTable({}, 0.0)

@@ -26,7 +26,9 @@ def state(op: Operator) -> dict[str, Any]:
         value: str | None = await admin.namesrv.get_kv_config("ORDER_TOPIC_CONFIG", "PlannedKey")
         return value
 
+    config = json.loads(op.run("getNamesrvConfig", "--json").out)["nameServers"][0]["config"]
     return {
+        "order": config.get("orderMessageEnable"),
         "offsets": {q["queueId"]: q["consumerOffset"] for q in progress["queues"]},
         "clone": clone.code,
         "perm": [q["perm"] for q in route["queueDatas"]],
@@ -53,6 +55,8 @@ CASES = {
     "electMaster": ["-a", "{ns}", "-b", "1", "--brokerName", "broker-a", "-c", "DefaultCluster"],
     "cleanBrokerMetadata": ["-a", "{ns}", "--brokerName", "broker-a", "-c", "DefaultCluster"],
     "deleteExpiredCommitLog": ["-c", "DefaultCluster"],
+    "updateKvConfig": ["-s", "ORDER_TOPIC_CONFIG", "-k", "PlannedKey", "-v", "broker-a:8"],
+    "updateNamesrvConfig": ["-k", "orderMessageEnable", "-v", "true"],
 }
 
 

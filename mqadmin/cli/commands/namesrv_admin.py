@@ -48,9 +48,22 @@ def _changed_everywhere(
     [NAMESPACE, KEY, JavaOpt("v", "value", "set the key value", required=True)],
     fanout=True,
     json_doc='{"namespace": str, "key": str, "value": str, "nameServers": [str]} (the name servers updated)',
+    epilog="--dry-run lists, per name server, the value the key would get (with --json: dryRun and a "
+    "plan of {role, addr, action, changes}), changing nothing. On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def update_kv_config(inv: Invocation, namespace: str, key: str, value: str) -> None:
+async def update_kv_config(
+    inv: Invocation, namespace: str, key: str, value: str, dry_run: bool, yes: bool
+) -> None:
     ns, k, v = namespace.strip(), key.strip(), value.strip()
+    addrs = java_hash_order(inv.admin.core.namesrv_addrs)
+    steps = [Step("name server", a, f"set key {k} of namespace {ns} to {v!r}") for a in addrs]
+    title = f"create or update kv config [{ns}] [{k}]"
+    if dry_run:
+        show_plan(inv, title, steps, {"namespace": ns, "key": k, "value": v, "nameServers": []})
+        return
+    confirm(title, steps, yes)
     result = await inv.admin.namesrv.put_kv_config(ns, k, v)
     data = {"namespace": ns, "key": k, "value": v}
     _changed_everywhere(inv, result, data, "create or update kv config to namespace success.\n")
@@ -243,10 +256,20 @@ async def get_namesrv_config(inv: Invocation) -> None:
     ],
     fanout=True,
     json_doc='{"key": str, "value": str, "nameServers": [str]}',
+    epilog="--dry-run lists the name servers that would get the setting (with --json: dryRun and a plan "
+    "of {role, addr, action, changes}), changing nothing. On a terminal the plan is shown and confirmed "
+    "first (--yes does not ask).",
+    own=safety_options(),
 )
-async def update_namesrv_config(inv: Invocation, key: str, value: str) -> None:
+async def update_namesrv_config(inv: Invocation, key: str, value: str, dry_run: bool, yes: bool) -> None:
     k, v = key.strip(), value.strip()
     given = inv.namesrv_given
+    targets = list(given) if given is not None else java_hash_order(inv.admin.core.namesrv_addrs)
+    steps = [Step("name server", a, f"set {k} = {v}") for a in targets]
+    if dry_run:
+        show_plan(inv, "update name server config", steps, {"key": k, "value": v, "nameServers": []})
+        return
+    confirm("update name server config", steps, yes)
     result = await inv.admin.namesrv.update_namesrv_config({k: v}, given)
     shown = "" if given is None else "[" + ", ".join(given) + "]"
     text = f"update name server config success!{shown}\n{k} : {v}\n"

@@ -246,6 +246,11 @@ def main() -> int:
     p.add_argument("--tasks", type=int, default=1, help="Spark local[N]")
     p.add_argument("--transfer", type=int, default=32, help="the broker's maxTransferCountOnMessageInMemory")
     p.add_argument(
+        "--reads-only",
+        action="store_true",
+        help="only the pull loop and one task's reading (no Spark, no sink): the read path's own cost",
+    )
+    p.add_argument(
         "--per-trigger",
         type=int,
         default=0,
@@ -270,6 +275,9 @@ def run(args: argparse.Namespace, work: Path) -> int:
         old, new, _ = task_reads(cluster.namesrv_addr)
         print(f"task_read_before_msgs_per_s {old:.0f}  (load {load()})")
         print(f"task_read_msgs_per_s {new:.0f}  (load {load()})")
+        print(f"task_read_share_of_pull_loop {new * seconds / msgs:.3f}")
+        if args.reads_only:
+            return 0
         assert cluster.broker is not None and cluster.broker.proc is not None
         broker_cpu = cpu_s(cluster.broker.proc.pid)
         rate, own_us = task_sink(cluster.namesrv_addr, args.messages)

@@ -74,44 +74,20 @@ class GroupList(DeclaredBody):
 
 
 @dataclass(slots=True)
-class QueueTimeSpan:
+class QueueTimeSpan(DeclaredBody):
     """``QueueTimeSpan``: a queue's first, last and last consumed store times (epoch ms) and how far
     the consumer is behind; the ``...Str`` fields are those times as the broker's local text."""
 
-    message_queue: MessageQueue
-    min_time_stamp: int
-    max_time_stamp: int
-    consume_time_stamp: int
-    delay_time: int
-    min_time_stamp_str: str | None = None
-    max_time_stamp_str: str | None = None
-    consume_time_stamp_str: str | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "QueueTimeSpan") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            MessageQueue.from_json_obj(d.get("messageQueue") or {}, f"{what}.messageQueue"),
-            j.int64(d.get("minTimeStamp"), "minTimeStamp"),
-            j.int64(d.get("maxTimeStamp"), "maxTimeStamp"),
-            j.int64(d.get("consumeTimeStamp"), "consumeTimeStamp"),
-            j.int64(d.get("delayTime"), "delayTime"),
-            j.opt_str(d.get("minTimeStampStr"), "minTimeStampStr"),
-            j.opt_str(d.get("maxTimeStampStr"), "maxTimeStampStr"),
-            j.opt_str(d.get("consumeTimeStampStr"), "consumeTimeStampStr"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return {
-            "consumeTimeStamp": self.consume_time_stamp,
-            "consumeTimeStampStr": self.consume_time_stamp_str,
-            "delayTime": self.delay_time,
-            "maxTimeStamp": self.max_time_stamp,
-            "maxTimeStampStr": self.max_time_stamp_str,
-            "messageQueue": self.message_queue.to_json_obj(),
-            "minTimeStamp": self.min_time_stamp,
-            "minTimeStampStr": self.min_time_stamp_str,
-        }
+    message_queue: MessageQueue = wire(
+        required=True, absent={}, read=lambda v, what: MessageQueue.from_json_obj(v or {}, what)
+    )
+    min_time_stamp: int = wire(required=True, read=j.int64)
+    max_time_stamp: int = wire(required=True, read=j.int64)
+    consume_time_stamp: int = wire(required=True, read=j.int64)
+    delay_time: int = wire(required=True, read=j.int64)
+    min_time_stamp_str: str | None = wire(read=j.opt_str)
+    max_time_stamp_str: str | None = wire(read=j.opt_str)
+    consume_time_stamp_str: str | None = wire(read=j.opt_str)
 
 
 @dataclass(slots=True)
@@ -122,34 +98,14 @@ class QueryConsumeTimeSpanBody(DeclaredBody):
 
 
 @dataclass(slots=True)
-class ProducerInfo:
+class ProducerInfo(DeclaredBody):
     """One producer of a group, as ``ProducerInfo`` of 5.x lists it."""
 
-    client_id: str | None
-    remote_ip: str | None
-    language: str | None
-    version: int
-    last_update_timestamp: int
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "ProducerInfo") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            j.opt_str(d.get("clientId"), "clientId"),
-            j.opt_str(d.get("remoteIP"), "remoteIP"),
-            j.opt_str(d.get("language"), "language"),
-            j.int32(d.get("version"), "version"),
-            j.int64(d.get("lastUpdateTimestamp"), "lastUpdateTimestamp"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return {
-            "clientId": self.client_id,
-            "language": self.language,
-            "lastUpdateTimestamp": self.last_update_timestamp,
-            "remoteIP": self.remote_ip,
-            "version": self.version,
-        }
+    client_id: str | None = wire(required=True, read=j.opt_str)
+    remote_ip: str | None = wire(required=True, java="remoteIP", read=j.opt_str)
+    language: str | None = wire(required=True, read=j.opt_str)
+    version: int = wire(required=True, read=j.int32)
+    last_update_timestamp: int = wire(required=True, read=j.int64)
 
 
 @dataclass(slots=True)

@@ -48,6 +48,7 @@ _WIRE = "wire"
 def wire(
     *,
     read: Reader,
+    required: bool = False,
     default: Any = None,
     factory: Callable[[], Any] | None = None,
     java: str | None = None,
@@ -56,8 +57,11 @@ def wire(
     view: Callable[[Any], Any] | None = None,
 ) -> Any:
     """A dataclass field declared for the wire: its Java name (the camel case of the attribute unless
-    given), how it is read and written, and its default (``factory`` for a new list or map)."""
+    given), how it is read and written, and its default (``factory`` for a new list or map; none
+    when ``required``: the constructor asks for it)."""
     meta = {_WIRE: (java, read, absent, write, view)}
+    if required:
+        return dataclasses.field(metadata=meta)
     if factory is not None:
         return dataclasses.field(default_factory=factory, metadata=meta)
     return dataclasses.field(default=default, metadata=meta)

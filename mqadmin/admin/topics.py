@@ -326,7 +326,7 @@ class TopicAdminOps(Family):
 
     async def mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
         """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
-        from mqadmin.protocol.bodies import _json as j
+        from mqadmin.protocol.bodies import fieldcheck as j
         from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
 
         out: list[TopicQueueMappingDetail] = []

@@ -23,7 +23,7 @@ from typing import Any
 
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
 from mqadmin.protocol import fastjson, names
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.headers.consumer import check_consumed_topic
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 

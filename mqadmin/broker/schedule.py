@@ -29,7 +29,7 @@ from mqadmin.broker.services import MessageWriter, now_ms
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import SCHEDULE_TOPIC
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.message import check_stored_topic
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from mqadmin.namesrv.processor import LARGE_REGISTRATION
 from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
 from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.errors import ProtocolError

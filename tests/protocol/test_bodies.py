@@ -53,7 +53,7 @@ from mqadmin.protocol.bodies import (
     properties_to_string,
     string_to_properties,
 )
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.properties import properties_order
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey

@@ -47,7 +47,7 @@ from mqadmin.broker.acl.accounts import (
 from mqadmin.broker.acl.addresses import connection_host
 from mqadmin.broker.config import BrokerSettings
 from mqadmin.protocol.acl import ACCESS_KEY, UNIQUE_MSG_QUERY_FLAG, verify
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.auth import ResourceKey
 from mqadmin.protocol.codes import RequestCode as R
 from mqadmin.protocol.command import RemotingCommand

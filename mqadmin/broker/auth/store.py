@@ -31,7 +31,7 @@ from mqadmin.broker.auth.model import (
     subject_key,
 )
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.auth import ResourceKey, is_valid_ip_or_cidr
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.headers.base import HeaderError

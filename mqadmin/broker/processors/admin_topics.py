@@ -18,7 +18,7 @@ from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.version import BrokerVersion
 from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer
 from mqadmin.protocol import fastjson, names
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping
 from mqadmin.protocol.bodies.stats import TopicOffset, TopicStatsTable

@@ -26,7 +26,7 @@ from mqadmin.broker.topics import RETRY_PREFIX, TopicManager
 from mqadmin.broker.version import BrokerVersion
 from mqadmin.broker.wire import NOT_SET_REMARK, RequestError, answer
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.answers import (
     GetConsumerListByGroupResponseBody,
     GetConsumerStatusBody,

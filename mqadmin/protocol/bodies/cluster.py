@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.route import BrokerData
 from mqadmin.protocol.javacoll import bucket_order, chm_capacity, hash_map_capacity, hash_ordered
 

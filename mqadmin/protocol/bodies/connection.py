@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Self
 
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.javacoll import chm_put_all_capacity, hash_ordered, java_hash_order
 
 __all__ = ["Connection", "ConsumerConnection", "ProducerConnection", "SubscriptionData"]

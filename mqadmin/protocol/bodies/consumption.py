@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats

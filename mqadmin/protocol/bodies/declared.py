@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Self
 
-from mqadmin.protocol.bodies._json import JsonBody, obj
+from mqadmin.protocol.bodies.fieldcheck import JsonBody, obj
 
 __all__ = ["DeclaredBody", "Member", "from_json", "java_view", "members", "to_json", "wire"]
 

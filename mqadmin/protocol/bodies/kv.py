@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.javacoll import java_hash_dict
 
 __all__ = ["KVTable"]

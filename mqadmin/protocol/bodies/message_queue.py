@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey
 from mqadmin.protocol.javacoll import java_string_sort_key, objects_hash, string_hash

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingInfo
 from mqadmin.protocol.bodies.topic import (
     DataVersion,

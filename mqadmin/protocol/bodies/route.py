@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.declared import DeclaredBody, to_json, wire
 from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError

@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingDetail, TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (

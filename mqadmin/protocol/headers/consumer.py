@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.protocol import names
-from mqadmin.protocol.bodies import _json as j
+from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue

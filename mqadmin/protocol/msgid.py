@@ -20,7 +20,7 @@ import struct
 import threading
 import time
 from collections.abc import Callable
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 
 from mqadmin.protocol.errors import ProtocolError
 
@@ -264,57 +264,11 @@ def month_start_ms(ms: int, tz: tzinfo | None = None, *, months: int = 0) -> int
     ``tz=None`` uses the local zone, like Java's default ``Calendar``; ids carry no zone, so the
     producer's and the reader's zones must agree for the time to be right (as in Java).
     """
-    if tz is not None:
-        from datetime import datetime
-
-        dt = datetime.fromtimestamp(ms / 1000, tz)
-        index = dt.year * 12 + (dt.month - 1) + months
-        start = dt.replace(
-            year=index // 12, month=index % 12 + 1, day=1, hour=0, minute=0, second=0, microsecond=0
-        )
-        return round(start.timestamp() * 1000)
-    local = time.localtime(ms // 1000)
-    index = local.tm_year * 12 + (local.tm_mon - 1) + months
-    return _local_midnight_seconds(index // 12, index % 12 + 1, 1) * 1000
-
-
-def _days_from_civil(year: int, month: int, day: int) -> int:
-    """Days from 1970-01-01 to a date of the proleptic Gregorian calendar."""
-    year -= month <= 2
-    era = year // 400
-    yoe = year - era * 400
-    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
-    return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
-
-
-def _local_seconds(u: int) -> int:
-    """The local wall-clock time at epoch second ``u``, counted as if it were UTC."""
-    t = time.localtime(u)
-    days = _days_from_civil(t.tm_year, t.tm_mon, t.tm_mday)
-    return days * 86400 + t.tm_hour * 3600 + t.tm_min * 60 + t.tm_sec
-
-
-def _local_midnight_seconds(year: int, month: int, day: int) -> int:
-    """The epoch second of local midnight on a date: what ``datetime(year, month, day).timestamp()``
-    gives (the same search as CPython's ``local_to_seconds``, fold 0: the earlier of two readings,
-    and for a midnight that a clock change skips, the later of the two candidates)."""
-    t = _days_from_civil(year, month, day) * 86400
-    a = _local_seconds(t) - t
-    u1 = t - a
-    t1 = _local_seconds(u1)
-    if t1 == t:
-        u2 = u1 - 86400
-        b = _local_seconds(u2) - u2
-        if a == b:
-            return u1
-    else:
-        b = t1 - u1
-    u2 = t - b
-    if _local_seconds(u2) == t:
-        return u2
-    if t1 == t:
-        return u1
-    return max(u1, u2)
+    dt = datetime.fromtimestamp(ms / 1000, tz)
+    index = dt.year * 12 + (dt.month - 1) + months
+    first = dt.replace(year=index // 12, month=index % 12 + 1, day=1)
+    start = first.replace(hour=0, minute=0, second=0, microsecond=0)
+    return round(start.timestamp() * 1000)
 
 
 def parse_unique_id(unique_id: str, *, now_ms: int | None = None, tz: tzinfo | None = None) -> UniqueIdInfo:

@@ -57,6 +57,7 @@ CASES = {
     "deleteExpiredCommitLog": ["-c", "DefaultCluster"],
     "updateKvConfig": ["-s", "ORDER_TOPIC_CONFIG", "-k", "PlannedKey", "-v", "broker-a:8"],
     "updateNamesrvConfig": ["-k", "orderMessageEnable", "-v", "true"],
+    "updateOrderConf": ["-t", "PlannedKey", "-m", "delete"],
 }
 
 

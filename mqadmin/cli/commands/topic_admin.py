@@ -531,6 +531,18 @@ async def update_topic_perm(
     inv.out.emit(PermChanged(t, new_perm, rows, errors=inv.error_list()))
 
 
+def _order_conf_planned(inv: Invocation, topic: str, how: str, what: str, dry_run: bool, yes: bool) -> bool:
+    """updateOrderConf's plan: shown (True: the command ends there) or confirmed on a terminal."""
+    addrs = java_hash_order(list(inv.admin.core.namesrv_addrs))
+    steps = [Step("name server", a, what) for a in addrs]
+    title = f"{how} orderConf of topic [{topic}]"
+    if dry_run:
+        show_plan(inv, title, steps, {"topic": topic, "method": how, "nameServers": []})
+        return True
+    confirm(title, steps, yes)
+    return False
+
+
 def _perm_step(addr: str, old: int, new: int) -> Step:
     if old == new:
         return Step("broker", addr, f"perm stays {perm_string(old)}", changes=False)
@@ -615,8 +627,14 @@ async def topic_status(inv: Invocation, topic: str, cluster: str | None) -> None
     fanout=True,
     json_doc='{"topic": str, "method": "get"|"put"|"delete", "orderConf": str?, '
     f'"nameServers": {TARGETS_DOC}?, "errors": [...]?}}',
+    epilog="--dry-run (put, delete) lists the name servers and the order conf each would get or lose "
+    "(with --json: dryRun and a plan of {role, addr, action, changes}), changing nothing. On a terminal "
+    "the plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None, method: str) -> None:
+async def update_order_conf(
+    inv: Invocation, topic: str, order_conf: str | None, method: str, dry_run: bool, yes: bool
+) -> None:
     admin = inv.admin
     t, how = topic.strip(), method.strip()
     check_topic_name(t)
@@ -632,10 +650,14 @@ async def update_order_conf(inv: Invocation, topic: str, order_conf: str | None,
         if not conf:
             raise CommandError("please set orderConf with option -v.", ExitCode.USAGE)
         check_order_conf(conf)
+        if _order_conf_planned(inv, t, how, f"set the order conf of topic {t} to {conf}", dry_run, yes):
+            return
         result = await admin.topics.put_order_conf(t, conf)
         text = f"update orderConf success. topic=[{t}], orderConf=[{conf}]"
     elif how == "delete":
         conf = None
+        if _order_conf_planned(inv, t, how, f"delete the order conf of topic {t}", dry_run, yes):
+            return
         result = await admin.topics.delete_order_conf(t)
         text = f"delete orderConf success. topic=[{t}]"
     else:

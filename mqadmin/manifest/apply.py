@@ -11,11 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mqadmin.admin.api import MQAdmin
 from mqadmin.manifest.plan import Change, Plan
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.admin.api import MQAdmin
 
 __all__ = ["ApplyReport", "apply_plan"]
 

@@ -12,22 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mqadmin.admin.acl import AclConfig
+from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.brokers import is_system_group
 from mqadmin.admin.errors import AdminError
 from mqadmin.admin.topics import DLQ_PREFIX, ORDER_TOPIC_CONFIG, RETRY_PREFIX, is_system_topic
 from mqadmin.manifest.model import AclEntry
+from mqadmin.protocol.bodies.auth import UserInfo
+from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.route import MASTER_ID
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.version import V5_0_0_SNAPSHOT
 from mqadmin.remoting.errors import RemoteCommandError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.admin.acl import AclConfig
-    from mqadmin.admin.api import MQAdmin
-    from mqadmin.protocol.bodies.auth import UserInfo
-    from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
-    from mqadmin.protocol.bodies.topic import TopicConfig
 
 __all__ = ["BrokerState", "ClusterState", "read_state", "user_topic"]
 

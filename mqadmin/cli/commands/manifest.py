@@ -22,12 +22,9 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.invocation import Invocation
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.results import Result
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from mqadmin.manifest.apply import ApplyReport
-    from mqadmin.manifest.model import ClusterManifest
-    from mqadmin.manifest.plan import Plan
+from mqadmin.manifest.apply import ApplyReport
+from mqadmin.manifest.model import ClusterManifest
+from mqadmin.manifest.plan import Plan
 
 _CLUSTER = JavaOpt("c", "clusterName", "the cluster (the manifest's own when left out)", dest="cluster")
 _FILES = click.Option(

@@ -46,10 +46,6 @@ class Skip:
     lo: int
     hi: int
 
-    @property
-    def count(self) -> int:
-        return self.hi - self.lo
-
 
 def where(r: QueueRange) -> str:
     """A range's queue as errors and logs name it."""

@@ -42,8 +42,8 @@ from mqadmin.protocol.message import MessageConst, MessageExt
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 __all__ = [
-    "DEFAULT_GROUP", "DEFAULT_RETRY_S", "IN_FLIGHT", "PULL_MAX", "Chunk", "pull_chunks", "read_batches",
-    "read_ranges", "to_batch",
+    "DEFAULT_GROUP", "DEFAULT_RETRY_S", "IN_FLIGHT", "PULL_MAX", "Chunk", "read_batches", "read_ranges",
+    "to_batch",
 ]  # fmt: skip
 
 DEFAULT_GROUP = TOOLS_CONSUMER
@@ -205,30 +205,6 @@ class Chunk:
     lo: int
     hi: int
     parts: list[tuple[int, bytes] | Skip] = field(default_factory=list)
-
-    @property
-    def bodies(self) -> list[bytes]:
-        return [p[1] for p in self.parts if not isinstance(p, Skip)]
-
-    @property
-    def lost(self) -> int:
-        """How many offsets the broker said are gone."""
-        return sum(p.count for p in self.parts if isinstance(p, Skip))
-
-
-async def pull_chunks(
-    admin: AdminCore,
-    r: QueueRange,
-    group: str,
-    sub_expression: str | None,
-    in_flight: int = IN_FLIGHT,
-    retry_for: float = DEFAULT_RETRY_S,
-) -> AsyncGenerator[Chunk, None]:
-    """The range as chunks of :data:`PULL_MAX` offsets, in order, ``in_flight`` pulled at once."""
-    expr = "*" if sub_expression is None or not sub_expression.strip() else sub_expression
-    async with aclosing(_chunks(admin, (r,), group, expr, in_flight, retry_for)) as chunks:
-        async for _, chunk in chunks:
-            yield chunk
 
 
 async def _chunks(

@@ -66,14 +66,20 @@ def test_not_found_for_the_planned_range_fails_naming_queue_offsets_and_answer(
     assert 3 <= len(hostile.broker.pulls) <= 15  # tried again, with pauses, for a bounded time
 
 
-def test_a_broker_that_recovers_within_the_pauses_is_read_whole(hostile: HostileCluster) -> None:
+def test_a_broker_that_recovers_within_the_pauses_is_read_whole(
+    hostile: HostileCluster, caplog: pytest.LogCaptureFixture
+) -> None:
     def lagging(b: Hostile, cmd: RemotingCommand, ask: Pull) -> RemotingCommand:
         if ask.n < 3:
             return answer(cmd, PULL_NOT_FOUND, ask.offset, 0, 10)
         return b.found(cmd, ask)
 
     hostile.broker.pull = lagging
-    assert read(hostile, retry_for=5.0) == list(range(10))
+    with caplog.at_level(logging.WARNING):
+        assert read(hostile, retry_for=5.0) == list(range(10))
+    assert (
+        caplog.text.count("answered PULL_NOT_FOUND (19)") == 1 and "trying again for up to 5 s" in caplog.text
+    )
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ are decoded (:class:`~.checks.Cursor`).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
 from contextlib import aclosing
@@ -45,6 +46,8 @@ __all__ = [
     "DEFAULT_GROUP", "DEFAULT_RETRY_S", "IN_FLIGHT", "PULL_MAX", "Chunk", "read_batches", "read_ranges",
     "to_batch",
 ]  # fmt: skip
+
+log = logging.getLogger(__name__)
 
 DEFAULT_GROUP = TOOLS_CONSUMER
 """A group every broker has; pulling with it commits nothing."""
@@ -294,6 +297,10 @@ class _Stuck:
         loop = asyncio.get_running_loop()
         if self.since is None:
             self.since = loop.time()
+            log.warning(
+                "%s (broker at %s): the pull of offset %d answered %s; trying again for up to %g s",
+                where(self.r), self.r.addr, offset, answer, self.retry_for,
+            )  # fmt: skip
         self.tries += 1
         waited = self.waited = loop.time() - self.since
         if waited >= self.retry_for:

@@ -32,6 +32,7 @@ def state(op: Operator) -> dict[str, Any]:
         "offsets": {q["queueId"]: q["consumerOffset"] for q in progress["queues"]},
         "clone": clone.code,
         "perm": [q["perm"] for q in route["queueDatas"]],
+        "route": route["queueDatas"],
         "kv": with_admin(op.ns, kv),
     }
 
@@ -58,6 +59,7 @@ CASES = {
     "updateKvConfig": ["-s", "ORDER_TOPIC_CONFIG", "-k", "PlannedKey", "-v", "broker-a:8"],
     "updateNamesrvConfig": ["-k", "orderMessageEnable", "-v", "true"],
     "updateOrderConf": ["-t", "PlannedKey", "-m", "delete"],
+    "updateTopic": ["-c", "DefaultCluster", "-t", TOPIC, "-r", "1", "-w", "1"],
 }
 
 
@@ -90,6 +92,11 @@ def test_the_plans_say_what_would_change(prepared: Operator) -> None:
     ]
     perm = op.run("updateTopicPerm", "-c", "DefaultCluster", "-t", TOPIC, "-p", "4", "--dry-run")
     assert f"broker {op.broker}: perm RW- -> R--" in perm.out
+    shrink = op.run("updateTopic", "-c", "DefaultCluster", "-t", TOPIC, "-r", "1", "-w", "1", "--dry-run")
+    assert "readQueueNums 2 -> 1 (fewer queues), writeQueueNums 2 -> 1 (fewer queues)" in shrink.out
+    new = op.run("updateTopic", "-b", op.broker, "-t", "NeverMade", "-r", "2", "-w", "2", "--dry-run")
+    assert f"broker {op.broker}: create topic NeverMade (2 read/2 write queues, RW-)" in new.out
+    assert op.run("topicRoute", "-t", "NeverMade").code == 7
     clone = json.loads(
         op.run("cloneGroupOffset", "-s", GROUP, "-d", "CloneTarget", "-t", TOPIC, "--dry-run", "--json").out
     )

@@ -26,7 +26,17 @@ from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat
 from mqadmin.cli.javatime import human_time
 from mqadmin.cli.optvalues import need_target, parse_int
 from mqadmin.cli.results import Errors, Plain, Result, queue_key, with_errors
-from mqadmin.cli.safety import Step, confirm, failed, not_found, probe, safety_options, show_plan, unknown
+from mqadmin.cli.safety import (
+    Step,
+    confirm,
+    failed,
+    not_found,
+    on_terminal,
+    probe,
+    safety_options,
+    show_plan,
+    unknown,
+)
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import TopicOffset
 from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
@@ -132,6 +142,10 @@ BROKER_OR_CLUSTER = (
     fanout=True,
     json_doc=f'{{"topicConfig": {TOPIC_CONFIG_DOC}, "brokers": {TARGETS_DOC}, "orderConf": str?, '
     '"errors": [...]?} (orderConf: what was stored on the name servers with -o true)',
+    epilog="--dry-run lists, per broker, whether the topic would be created or what of its config would "
+    "change (queues shrinking included), changing nothing (with --json: dryRun and a plan of {role, addr, "
+    "action, changes}). On a terminal the plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def update_topic(
     inv: Invocation,
@@ -145,6 +159,8 @@ async def update_topic(
     order: str | None,
     unit: str | None,
     has_unit_sub: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     tc = TopicConfig(topic_name=topic.strip(), read_queue_nums=8, write_queue_nums=8, attributes={})
     if attributes is not None:
@@ -167,6 +183,8 @@ async def update_topic(
     admin = inv.admin
     if broker_addr is not None:
         addr = broker_addr.strip()
+        if await _update_topic_planned(inv, [addr], tc, "broker", dry_run, yes):
+            return
         await admin.topics.create_and_update_topic_config(addr, tc)
         created = TopicCreated(TopicConfigView(tc), [{"addr": addr, "ok": True}], "broker")
         if tc.order:
@@ -179,6 +197,8 @@ async def update_topic(
     cluster = check_cluster_name((cluster_name or "").strip())
     info = await admin.namesrv.examine_broker_cluster_info()
     masters = await admin.brokers.fetch_master_addrs(cluster, info)
+    if await _update_topic_planned(inv, masters, tc, "cluster", dry_run, yes):
+        return
     _, rows = await inv.on_each(masters, lambda a: admin.topics.create_and_update_topic_config(a, tc))
     created = TopicCreated(TopicConfigView(tc), rows, "cluster")
     if all_ok(rows) and tc.order:
@@ -187,6 +207,49 @@ async def update_topic(
         await _store_order_conf(inv, tc.topic_name or "", created.order_conf, is_cluster=True)
     created.errors = inv.error_list()
     inv.out.emit(created)
+
+
+async def _update_topic_planned(
+    inv: Invocation, addrs: list[str], tc: TopicConfig, mode: str, dry_run: bool, yes: bool
+) -> bool:
+    """updateTopic's plan: shown (True: the command ends there), or confirmed on a terminal; a
+    script without ``--dry-run`` asks the brokers nothing more."""
+    if not dry_run and (yes or not on_terminal()):
+        return False
+    t = tc.topic_name or ""
+    configs = await probe(inv, addrs, lambda a: inv.admin.topics.examine_topic_config(a, t))
+    steps: list[Step] = []
+    for addr, old in configs.items():
+        if failed(old):
+            steps.append(Step("broker", addr, unknown(inv, old)))
+        elif old is None:
+            queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm_string(tc.perm)}"
+            steps.append(Step("broker", addr, f"create topic {t} ({queues})"))
+        else:
+            shrink = {
+                "readQueueNums": tc.read_queue_nums < old.read_queue_nums,
+                "writeQueueNums": tc.write_queue_nums < old.write_queue_nums,
+            }
+            diffs = [
+                f"{name} {a} -> {b}" + (" (fewer queues)" if shrink.get(name) else "")
+                for name, a, b in (
+                    ("readQueueNums", old.read_queue_nums, tc.read_queue_nums),
+                    ("writeQueueNums", old.write_queue_nums, tc.write_queue_nums),
+                    ("perm", perm_string(old.perm), perm_string(tc.perm)),
+                    ("topicSysFlag", old.topic_sys_flag, tc.topic_sys_flag),
+                    ("order", old.order, tc.order),
+                )
+                if a != b
+            ]
+            what = "update topic " + t + ": " + ", ".join(diffs) if diffs else f"topic {t} is already so"
+            steps.append(Step("broker", addr, what, changes=bool(diffs)))
+    title = f"update topic [{t}]"
+    if dry_run:
+        doc = TopicCreated(TopicConfigView(tc), [{"addr": a, "ok": None} for a in addrs], mode).data()
+        show_plan(inv, title, steps, doc)
+        return True
+    confirm(title, steps, yes)
+    return False
 
 
 @dataclass(slots=True)

@@ -22,9 +22,6 @@ ROOT = Path(mqadmin.__file__).parent
 # (the same rank only for itself: namesrv and broker are siblings that never import each other)
 RANK: dict[str, int] = {
     "atomicfile": 0,  # utilities below every layer
-    "record": 0,
-    "lazyre": 0,
-    "lazyrandom": 0,
     "protocol": 1,
     "javaconfig": 2,  # Java config beans over protocol's Properties and JSON
     "remoting": 3,

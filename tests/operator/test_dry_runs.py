@@ -33,6 +33,7 @@ def state(op: Operator) -> dict[str, Any]:
         "clone": clone.code,
         "perm": [q["perm"] for q in route["queueDatas"]],
         "route": route["queueDatas"],
+        "group": op.run("getConsumerConfig", "-g", "NeverGroup").out,
         "kv": with_admin(op.ns, kv),
     }
 
@@ -60,6 +61,7 @@ CASES = {
     "updateNamesrvConfig": ["-k", "orderMessageEnable", "-v", "true"],
     "updateOrderConf": ["-t", "PlannedKey", "-m", "delete"],
     "updateTopic": ["-c", "DefaultCluster", "-t", TOPIC, "-r", "1", "-w", "1"],
+    "updateSubGroup": ["-c", "DefaultCluster", "-g", "NeverGroup", "-r", "3"],
 }
 
 

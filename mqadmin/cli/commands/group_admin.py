@@ -228,9 +228,19 @@ def _apply_group_options(cfg: SubscriptionGroupConfig, opts: dict[str, str | Non
     json_doc='{"config": {<SubscriptionGroupConfig properties>}, '
     '"brokers": [{"brokerAddr": str, "ok": bool}], '
     '"errors": [...]?}',
+    epilog="--dry-run lists the brokers the subscription group would be created or updated on (with "
+    "--json: dryRun and a plan of {role, addr, action, changes}), changing nothing. On a terminal the "
+    "plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def update_sub_group(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, group_name: str, **opts: str | None
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    group_name: str,
+    dry_run: bool = False,
+    yes: bool = False,
+    **opts: str | None,
 ) -> None:
     need_target(broker_addr, cluster_name)
     cfg = SubscriptionGroupConfig(
@@ -242,6 +252,14 @@ async def update_sub_group(
         addrs = [broker_addr.strip()]
     else:
         addrs = await cluster_masters(inv, (cluster_name or "").strip())
+    steps = [Step("broker", a, f"create or update subscription group {cfg.group_name}") for a in addrs]
+    title = f"create or update subscription group [{cfg.group_name}]"
+    if dry_run:
+        show_plan(
+            inv, title, steps, GroupCreated(cfg, [{"brokerAddr": a, "ok": None} for a in addrs], []).data()
+        )
+        return
+    confirm(title, steps, yes)
     result = await admin.core.fan_out(
         addrs,
         lambda a: admin.groups.create_and_update_subscription_group_config(a, cfg),

@@ -5,13 +5,17 @@ that lasts, or a broker that never answers, fails the task after bounded retries
 naming the topic, the queue and the broker's answer; an answer no retry changes fails at once. A
 broker that stores a request and hangs up before acknowledging it gets it again: the rows are
 stored twice, with the same ``UNIQ_KEY``. Through Spark, a stream whose sink failed is restarted
-from its checkpoint: every row is stored at least once and the duplicates are counted by key.
+from its checkpoint: every row is stored at least once and the duplicates are counted by key. And
+our own broker, killed with ``kill -9`` mid-write and started again: the task fails clearly (or
+goes on), the task run again stores every row, each key's copies one row.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -163,3 +167,53 @@ def test_a_stream_restarted_after_its_sink_failed_stores_every_row_at_least_once
     duplicated = {k for k, n in counted.items() if n > 1}
     assert duplicated == set(first) and len(duplicated) == 3 * BATCH
     assert Counter(counted.values()) == {1: ROWS - 3 * BATCH, 2: 3 * BATCH}
+
+
+def test_our_broker_killed_mid_write_then_the_task_again_stores_every_row(tmp_path: Path) -> None:
+    """Our broker, ``kill -9`` while a task sends, started again on its files; the task is run again
+    (as Spark runs a failed one): every row is in the topic, a row stored twice under one key."""
+    from mqadmin.pipeline.export.inprocess import pull_all
+    from mqadmin.pipeline.export.plan import ExportOptions, plan
+    from tests.broker.peers import create_topic
+    from tests.servers import Cluster as Servers
+
+    count = 40000
+    with Servers(tmp_path / "cluster") as servers:
+        create_topic(servers.broker_addr, "SinkKill", queues=2)
+        opts = SinkOptions.parse(
+            {"namesrv": servers.ns_addr, "topic": "SinkKill", "batchSize": "20", "maxInFlight": "2"}
+        )
+        rows = pa.record_batch({"body": pa.array([f"k{i}" for i in range(count)], pa.string())})
+        outcome: dict[str, object] = {}
+
+        def task() -> None:
+            try:
+                outcome["sent"] = asyncio.run(send_rows(opts, iter([rows]), "killed", 0, 0))
+            except SinkError as e:
+                outcome["failed"] = e
+
+        worker = threading.Thread(target=task)
+        worker.start()
+        time.sleep(0.2)
+        assert worker.is_alive(), "the task ended before the kill"
+        servers.broker.kill()
+        time.sleep(1.0)
+        servers.broker.start()
+        worker.join(120)
+        assert outcome, "the task neither finished nor failed"
+        if "failed" in outcome:  # the broker was down longer than the retries: a clear error
+            assert "SinkKill broker-a:" in str(outcome["failed"]) and "not stored after 4 attempt(s)" in str(
+                outcome["failed"]
+            )
+        again = asyncio.run(send_rows(opts, iter([rows]), "killed", 0, 0))  # Spark's retry of the task
+        assert again.messages == count
+
+        options = ExportOptions.parse({"namesrv": servers.ns_addr, "topic": "SinkKill"})
+        table = asyncio.run(pull_all(options.settings, plan(options)))
+    got = Counter(table.column("msg_id").to_pylist())
+    assert set(got) == {uniq_key("killed", 0, 0, r) for r in range(count)}  # every row stored
+    assert min(got.values()) >= 2 - ("failed" in outcome) and max(got.values()) <= 3
+    by_key: dict[str, set[bytes]] = {}
+    for key, body in zip(table.column("msg_id").to_pylist(), table.column("body").to_pylist(), strict=True):
+        by_key.setdefault(key, set()).add(body)
+    assert all(len(b) == 1 for b in by_key.values())  # a key's copies are one row

@@ -432,7 +432,7 @@ PINNED: dict[str, str] = {  # schema name: the first 16 hex digits of its file's
     "diff": "e6d751082bf9171d",
     "doctor": "c57359ecacde82a7",
     "dumpCompactionLog": "d2d037cdac6cff06",
-    "electMaster": "36132c00ee2c3af4",
+    "electMaster": "af959d30410159a8",
     "exportConfigs": "0b31129bb33f7f6f",
     "exportMetadata": "4f7df1b25b8383f8",
     "exportMetadataInRocksDB": "17bd87528cdfc646",
@@ -499,3 +499,21 @@ PINNED: dict[str, str] = {  # schema name: the first 16 hex digits of its file's
     "updateUser": "4e1d8c8b3d2a6a98",
     "wipeWritePerm": "55e5536bacca22fe",
 }
+
+
+def test_elect_master_document_fits_its_schema() -> None:
+    """electMaster's member addresses are ``brokerAddrs`` (Java's name): ``brokers`` is the fan-out
+    list of every document, and an object there could never validate."""
+    doc = {
+        "apiVersion": API_VERSION,
+        "clusterName": "DefaultCluster",
+        "brokerName": "broker-a",
+        "masterBrokerId": 1,
+        "masterAddress": "127.0.0.1:10911",
+        "masterEpoch": 2,
+        "syncStateSetEpoch": 3,
+        "brokerAddrs": {"1": "127.0.0.1:10911", "2": "127.0.0.1:10921"},
+    }
+    v = validator("electMaster")
+    assert list(v.iter_errors(doc)) == []
+    assert list(v.iter_errors({**doc, "brokers": doc["brokerAddrs"]})) != []

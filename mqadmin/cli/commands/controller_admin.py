@@ -411,7 +411,7 @@ _BROKER_NAME_OPT = JavaOpt(
         JavaOpt("c", "clusterName", "the clusterName of broker", required=True, dest="cluster_name"),
     ],
     json_doc='{"clusterName": str, "brokerName": str, "masterBrokerId": int?, "masterAddress": str?, '
-    '"masterEpoch": int?, "syncStateSetEpoch": int?, "brokers": {"<broker id>": str}}',
+    '"masterEpoch": int?, "syncStateSetEpoch": int?, "brokerAddrs": {"<broker id>": str}}',
     epilog="--dry-run says which broker the controller would be asked to elect (with --json: dryRun and "
     "a plan of {role, addr, action, changes}), changing nothing. On a terminal the plan is shown and "
     "confirmed first (--yes does not ask).",
@@ -445,7 +445,7 @@ async def elect_master(
         "masterAddress": got.master_address,
         "masterEpoch": got.master_epoch,
         "syncStateSetEpoch": got.sync_state_set_epoch,
-        "brokers": {str(k): members[k] for k in sorted(members)},
+        "brokerAddrs": {str(k): members[k] for k in sorted(members)},
     }
     text = (
         f"\n#ClusterName\t{cluster}\n#BrokerName\t{name}\n#BrokerMasterAddr\t{jstr(got.master_address)}"

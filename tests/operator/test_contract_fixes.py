@@ -41,6 +41,13 @@ def test_creating_a_topic_in_a_cluster_that_does_not_exist_exits_7(op: Operator)
     assert op.run("topicRoute", "-t", "Anywhere").code == 7  # nothing was created
 
 
+def test_a_group_in_a_cluster_that_does_not_exist_exits_7(op: Operator) -> None:
+    for args in (["updateSubGroup", "-g", "Nowhere"], ["deleteSubGroup", "-g", "Nowhere"]):
+        r = op.run(*args, "-c", "NoCluster")
+        assert r.code == 7, (args, r.code, r.err)
+        assert len(r.err.strip().splitlines()) == 1 and "NoCluster is not known" in r.err
+
+
 def test_deleting_a_missing_topic_prints_no_success(op: Operator) -> None:
     r = op.run("deleteTopic", "-c", "DefaultCluster", "-t", "NeverCreated")
     assert (r.code, r.out) == (7, "")

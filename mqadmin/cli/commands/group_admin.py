@@ -137,7 +137,8 @@ async def cluster_masters(inv: Invocation, cluster: str) -> list[str]:
         return await inv.admin.brokers.fetch_master_addrs(cluster)
     except ClusterNotFoundError:
         raise CommandError(
-            f"cluster {cluster} is not known to the name server; 'mqadmin clusterList' lists the clusters"
+            f"cluster {cluster} is not known to the name server; 'mqadmin clusterList' lists the clusters",
+            ExitCode.NOT_FOUND,
         ) from None
 
 

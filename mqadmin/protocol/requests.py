@@ -699,7 +699,8 @@ def _table() -> list[Declaration]:
         ADMIN,
         UPDATE,
         writes=True,
-        budget=_budget(SMALL_BODY, valueBytes=64 * KIB, entries=10_000),
+        # the value is a header field: room for its 64 KiB, escaped (six bytes a character at most)
+        budget=replace(_budget(SMALL_BODY, valueBytes=64 * KIB, entries=10_000), header_bytes=512 * KIB),
         header="headers.namesrv:PutKVConfigRequestHeader",
     )
     d(R.DELETE_KV_CONFIG, N, ADMIN, UPDATE, writes=True, header="headers.namesrv:DeleteKVConfigRequestHeader")

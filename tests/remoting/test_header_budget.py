@@ -36,6 +36,9 @@ def test_every_declared_code_has_a_header_budget() -> None:
     # where Java's clients really send more: a message's properties, ACL 1.0 permission lists
     assert header_budget(RequestCode.SEND_MESSAGE_V2)[0] > HEADER_BYTES
     assert header_budget(RequestCode.UPDATE_AND_CREATE_ACL_CONFIG)[0] > HEADER_BYTES
+    # a KV value is a header field: its own limit, escaped, fits, so that limit is the one that refuses
+    kv = declarations()[RequestCode.PUT_KV_CONFIG].budget
+    assert header_budget(RequestCode.PUT_KV_CONFIG)[0] >= 6 * kv.limits["valueBytes"]
     assert header_budget(999_999) == (HEADER_BYTES, HEADER_FIELDS)
 
 

@@ -130,7 +130,7 @@ def main() -> None:
 
 def bench_typed_headers(t: float) -> None:
     from mqadmin.protocol.headers.message import PullMessageRequestHeader
-    from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
+    from mqadmin.protocol.headers.namesrv.route import GetRouteInfoRequestHeader
 
     print("typed headers (operations/second)")
     samples = sample_commands()

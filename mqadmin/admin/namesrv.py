@@ -21,7 +21,7 @@ from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.namesrv import GetRouteInfoRequestHeader
+from mqadmin.protocol.headers.namesrv.route import GetRouteInfoRequestHeader
 
 # Each request's own headers and bodies are imported in its method: a route query loads the route
 # types only, the KV, config and permission requests their own.
@@ -76,7 +76,7 @@ class NamesrvOps(Family):
 
     async def fetch_topics_by_cluster(self, cluster: str) -> list[str]:
         """GET_TOPICS_BY_CLUSTER: the topics on the brokers of one cluster."""
-        from mqadmin.protocol.headers.namesrv import GetTopicsByClusterRequestHeader
+        from mqadmin.protocol.headers.namesrv.route import GetTopicsByClusterRequestHeader
 
         header = GetTopicsByClusterRequestHeader(cluster=cluster)
         addr, resp = await self.core.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, header)
@@ -97,7 +97,10 @@ class NamesrvOps(Family):
 
     async def get_kv_config(self, namespace: str, key: str) -> str | None:
         """GET_KV_CONFIG: one value, or None when the name server has no such key."""
-        from mqadmin.protocol.headers.namesrv import GetKVConfigRequestHeader, GetKVConfigResponseHeader
+        from mqadmin.protocol.headers.namesrv.kvconfig import (
+            GetKVConfigRequestHeader,
+            GetKVConfigResponseHeader,
+        )
 
         _, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KV_CONFIG,
@@ -110,7 +113,7 @@ class NamesrvOps(Family):
 
     async def get_kv_list_by_namespace(self, namespace: str) -> dict[str, str]:
         """GET_KVLIST_BY_NAMESPACE: a whole namespace (empty when the name server has none)."""
-        from mqadmin.protocol.headers.namesrv import GetKVListByNamespaceRequestHeader
+        from mqadmin.protocol.headers.namesrv.kvconfig import GetKVListByNamespaceRequestHeader
 
         addr, resp = await self.core.invoke_namesrv(
             RequestCode.GET_KVLIST_BY_NAMESPACE,
@@ -166,21 +169,21 @@ class NamesrvOps(Family):
 
     async def put_kv_config(self, namespace: str, key: str, value: str) -> FanOutResult[str, RemotingCommand]:
         """PUT_KV_CONFIG on every name server (each keeps its own KV store)."""
-        from mqadmin.protocol.headers.namesrv import PutKVConfigRequestHeader
+        from mqadmin.protocol.headers.namesrv.kvconfig import PutKVConfigRequestHeader
 
         header = PutKVConfigRequestHeader(namespace=namespace, key=key, value=value).check()
         return await self.core.invoke_each_namesrv(RequestCode.PUT_KV_CONFIG, header)
 
     async def delete_kv_config(self, namespace: str, key: str) -> FanOutResult[str, RemotingCommand]:
         """DELETE_KV_CONFIG on every name server."""
-        from mqadmin.protocol.headers.namesrv import DeleteKVConfigRequestHeader
+        from mqadmin.protocol.headers.namesrv.kvconfig import DeleteKVConfigRequestHeader
 
         header = DeleteKVConfigRequestHeader(namespace=namespace, key=key).check()
         return await self.core.invoke_each_namesrv(RequestCode.DELETE_KV_CONFIG, header)
 
     async def wipe_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """WIPE_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
-        from mqadmin.protocol.headers.namesrv import WipeWritePermOfBrokerRequestHeader
+        from mqadmin.protocol.headers.namesrv.writeperm import WipeWritePermOfBrokerRequestHeader
 
         header = WipeWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
         result = await self.core.invoke_each_namesrv(RequestCode.WIPE_WRITE_PERM_OF_BROKER, header)
@@ -188,7 +191,7 @@ class NamesrvOps(Family):
 
     async def add_write_perm_of_broker(self, broker_name: str) -> FanOutResult[str, int]:
         """ADD_WRITE_PERM_OF_BROKER on every name server: how many topics each one changed."""
-        from mqadmin.protocol.headers.namesrv import AddWritePermOfBrokerRequestHeader
+        from mqadmin.protocol.headers.namesrv.writeperm import AddWritePermOfBrokerRequestHeader
 
         header = AddWritePermOfBrokerRequestHeader(broker_name=broker_name).check()
         result = await self.core.invoke_each_namesrv(RequestCode.ADD_WRITE_PERM_OF_BROKER, header)

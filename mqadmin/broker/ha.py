@@ -64,7 +64,8 @@ from mqadmin.protocol.headers.controller import (
     RegisterBrokerToControllerRequestHeader,
     RegisterBrokerToControllerResponseHeader,
 )
-from mqadmin.protocol.headers.namesrv import BrokerHeartbeatRequestHeader, broker_addr_refusal
+from mqadmin.protocol.headers.namesrv import broker_addr_refusal
+from mqadmin.protocol.headers.namesrv.registration import BrokerHeartbeatRequestHeader
 from mqadmin.remoting.client import RemotingClient
 from mqadmin.remoting.logthrottle import ThrottledLog
 from mqadmin.servermain import StartupError

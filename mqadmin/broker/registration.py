@@ -35,7 +35,10 @@ from mqadmin.protocol.bodies.topic import (
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.namesrv import RegisterBrokerRequestHeader, UnRegisterBrokerRequestHeader
+from mqadmin.protocol.headers.namesrv.registration import (
+    RegisterBrokerRequestHeader,
+    UnRegisterBrokerRequestHeader,
+)
 from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.remoting.client import RemotingClient
 

@@ -70,7 +70,8 @@ from mqadmin.protocol.headers.controller import (
     RegisterBrokerToControllerRequestHeader,
     RegisterBrokerToControllerResponseHeader,
 )
-from mqadmin.protocol.headers.namesrv import BrokerHeartbeatRequestHeader, broker_addr_refusal
+from mqadmin.protocol.headers.namesrv import broker_addr_refusal
+from mqadmin.protocol.headers.namesrv.registration import BrokerHeartbeatRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
 from mqadmin.remoting.logthrottle import ThrottledLog

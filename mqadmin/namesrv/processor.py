@@ -49,23 +49,28 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.configentry import config_entry_refusal, protected_key
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.protocol.headers.namesrv import (
-    AddWritePermOfBrokerRequestHeader,
-    BrokerHeartbeatRequestHeader,
+from mqadmin.protocol.headers.namesrv import broker_addr_refusal, route_topic_refusal
+from mqadmin.protocol.headers.namesrv.kvconfig import (
     DeleteKVConfigRequestHeader,
-    DeleteTopicFromNamesrvRequestHeader,
-    GetBrokerMemberGroupRequestHeader,
     GetKVConfigRequestHeader,
     GetKVListByNamespaceRequestHeader,
-    GetTopicsByClusterRequestHeader,
     PutKVConfigRequestHeader,
+)
+from mqadmin.protocol.headers.namesrv.registration import (
+    BrokerHeartbeatRequestHeader,
     QueryDataVersionRequestHeader,
     RegisterBrokerRequestHeader,
-    RegisterTopicRequestHeader,
     UnRegisterBrokerRequestHeader,
+)
+from mqadmin.protocol.headers.namesrv.route import (
+    DeleteTopicFromNamesrvRequestHeader,
+    GetBrokerMemberGroupRequestHeader,
+    GetTopicsByClusterRequestHeader,
+    RegisterTopicRequestHeader,
+)
+from mqadmin.protocol.headers.namesrv.writeperm import (
+    AddWritePermOfBrokerRequestHeader,
     WipeWritePermOfBrokerRequestHeader,
-    broker_addr_refusal,
-    route_topic_refusal,
 )
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.version import V5_0_0

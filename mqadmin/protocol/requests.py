@@ -640,7 +640,7 @@ def _table() -> list[Declaration]:
         UPDATE,
         writes=True,
         budget=_budget(FRAME_BODY, 32 * MIB, filterServers=64),
-        header="headers.namesrv:RegisterBrokerRequestHeader",
+        header="headers.namesrv.registration:RegisterBrokerRequestHeader",
         body="bodies.register:RegisterBrokerBody",
     )
     d(
@@ -649,7 +649,7 @@ def _table() -> list[Declaration]:
         ADMIN,
         UPDATE,
         writes=True,
-        header="headers.namesrv:UnRegisterBrokerRequestHeader",
+        header="headers.namesrv.registration:UnRegisterBrokerRequestHeader",
     )
     d(
         R.BROKER_HEARTBEAT,
@@ -657,9 +657,15 @@ def _table() -> list[Declaration]:
         ADMIN,
         UPDATE,
         writes=True,
-        header="headers.namesrv:BrokerHeartbeatRequestHeader",
+        header="headers.namesrv.registration:BrokerHeartbeatRequestHeader",
     )
-    d(R.QUERY_DATA_VERSION, N, OPEN, budget=_BODY_1M, header="headers.namesrv:QueryDataVersionRequestHeader")
+    d(
+        R.QUERY_DATA_VERSION,
+        N,
+        OPEN,
+        budget=_BODY_1M,
+        header="headers.namesrv.registration:QueryDataVersionRequestHeader",
+    )
     d(R.GET_ROUTEINFO_BY_TOPIC, N, OPEN, GET, response="bodies.route:TopicRouteData")
     d(R.GET_BROKER_CLUSTER_INFO, N, OPEN, GET, response="bodies.cluster:ClusterInfo")
     d(
@@ -667,7 +673,7 @@ def _table() -> list[Declaration]:
         N,
         OPEN,
         GET,
-        header="headers.namesrv:GetBrokerMemberGroupRequestHeader",
+        header="headers.namesrv.route:GetBrokerMemberGroupRequestHeader",
         response="bodies.controller:GetBrokerMemberGroupResponseBody",
     )
     d(R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, N, OPEN, GET, response="bodies.topic:TopicList")
@@ -676,20 +682,20 @@ def _table() -> list[Declaration]:
         N,
         OPEN,
         GET,
-        header="headers.namesrv:GetTopicsByClusterRequestHeader",
+        header="headers.namesrv.route:GetTopicsByClusterRequestHeader",
         response="bodies.topic:TopicList",
     )
     d(R.GET_SYSTEM_TOPIC_LIST_FROM_NS, N, OPEN, GET, response="bodies.topic:TopicList")
     d(R.GET_UNIT_TOPIC_LIST, N, OPEN, GET)
     d(R.GET_HAS_UNIT_SUB_TOPIC_LIST, N, OPEN, GET)
     d(R.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST, N, OPEN, GET)
-    d(R.GET_KV_CONFIG, N, OPEN, GET, header="headers.namesrv:GetKVConfigRequestHeader")
+    d(R.GET_KV_CONFIG, N, OPEN, GET, header="headers.namesrv.kvconfig:GetKVConfigRequestHeader")
     d(
         R.GET_KVLIST_BY_NAMESPACE,
         N,
         OPEN,
         GET,
-        header="headers.namesrv:GetKVListByNamespaceRequestHeader",
+        header="headers.namesrv.kvconfig:GetKVListByNamespaceRequestHeader",
         response="bodies.kv:KVTable",
     )
     d(R.GET_NAMESRV_CONFIG, N, OPEN, GET)
@@ -701,16 +707,23 @@ def _table() -> list[Declaration]:
         writes=True,
         # the value is a header field: room for its 64 KiB, escaped (six bytes a character at most)
         budget=replace(_budget(SMALL_BODY, valueBytes=64 * KIB, entries=10_000), header_bytes=512 * KIB),
-        header="headers.namesrv:PutKVConfigRequestHeader",
+        header="headers.namesrv.kvconfig:PutKVConfigRequestHeader",
     )
-    d(R.DELETE_KV_CONFIG, N, ADMIN, UPDATE, writes=True, header="headers.namesrv:DeleteKVConfigRequestHeader")
+    d(
+        R.DELETE_KV_CONFIG,
+        N,
+        ADMIN,
+        UPDATE,
+        writes=True,
+        header="headers.namesrv.kvconfig:DeleteKVConfigRequestHeader",
+    )
     d(
         R.WIPE_WRITE_PERM_OF_BROKER,
         N,
         ADMIN,
         UPDATE,
         writes=True,
-        header="headers.namesrv:WipeWritePermOfBrokerRequestHeader",
+        header="headers.namesrv.writeperm:WipeWritePermOfBrokerRequestHeader",
     )
     d(
         R.ADD_WRITE_PERM_OF_BROKER,
@@ -718,7 +731,7 @@ def _table() -> list[Declaration]:
         ADMIN,
         UPDATE,
         writes=True,
-        header="headers.namesrv:AddWritePermOfBrokerRequestHeader",
+        header="headers.namesrv.writeperm:AddWritePermOfBrokerRequestHeader",
     )
     d(
         R.DELETE_TOPIC_IN_NAMESRV,
@@ -726,7 +739,7 @@ def _table() -> list[Declaration]:
         ADMIN,
         DELETE,
         writes=True,
-        header="headers.namesrv:DeleteTopicFromNamesrvRequestHeader",
+        header="headers.namesrv.route:DeleteTopicFromNamesrvRequestHeader",
     )
     d(
         R.REGISTER_TOPIC_IN_NAMESRV,
@@ -735,7 +748,7 @@ def _table() -> list[Declaration]:
         UPDATE,
         writes=True,
         budget=_BODY_1M,
-        header="headers.namesrv:RegisterTopicRequestHeader",
+        header="headers.namesrv.route:RegisterTopicRequestHeader",
         body="bodies.route:TopicRouteData",
     )
     d(R.UPDATE_NAMESRV_CONFIG, N, ADMIN, UPDATE, writes=True)

@@ -6,17 +6,21 @@ import pytest
 
 from mqadmin.protocol.headers import namesrv as h
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
+from mqadmin.protocol.headers.namesrv import kvconfig as hkv
+from mqadmin.protocol.headers.namesrv import registration as hreg
+from mqadmin.protocol.headers.namesrv import route as hr
+from mqadmin.protocol.headers.namesrv import writeperm as hperm
 
 RPC = [("lo", "bool", False), ("ns", "str", False), ("nsd", "bool", False), ("bname", "str", False)]
 RPC += [("oway", "bool", False)]
 
 # (Java field, kind, @CFNotNull), in Java declaration order (own fields, then inherited ones)
 JAVA: dict[type[RequestHeader], list[tuple[str, str, bool]]] = {
-    h.PutKVConfigRequestHeader: [("namespace", "str", True), ("key", "str", True), ("value", "str", True)],
-    h.GetKVConfigRequestHeader: [("namespace", "str", True), ("key", "str", True)],
-    h.DeleteKVConfigRequestHeader: [("namespace", "str", True), ("key", "str", True)],
-    h.GetKVListByNamespaceRequestHeader: [("namespace", "str", True)],
-    h.RegisterBrokerRequestHeader: [
+    hkv.PutKVConfigRequestHeader: [("namespace", "str", True), ("key", "str", True), ("value", "str", True)],
+    hkv.GetKVConfigRequestHeader: [("namespace", "str", True), ("key", "str", True)],
+    hkv.DeleteKVConfigRequestHeader: [("namespace", "str", True), ("key", "str", True)],
+    hkv.GetKVListByNamespaceRequestHeader: [("namespace", "str", True)],
+    hreg.RegisterBrokerRequestHeader: [
         ("brokerName", "str", True),
         ("brokerAddr", "str", True),
         ("clusterName", "str", True),
@@ -27,19 +31,19 @@ JAVA: dict[type[RequestHeader], list[tuple[str, str, bool]]] = {
         ("compressed", "bool", False),
         ("bodyCrc32", "int", False),
     ],
-    h.UnRegisterBrokerRequestHeader: [
+    hreg.UnRegisterBrokerRequestHeader: [
         ("brokerName", "str", True),
         ("brokerAddr", "str", True),
         ("clusterName", "str", True),
         ("brokerId", "long", True),
     ],
-    h.QueryDataVersionRequestHeader: [
+    hreg.QueryDataVersionRequestHeader: [
         ("brokerName", "str", True),
         ("brokerAddr", "str", True),
         ("clusterName", "str", True),
         ("brokerId", "long", True),
     ],
-    h.BrokerHeartbeatRequestHeader: [
+    hreg.BrokerHeartbeatRequestHeader: [
         ("clusterName", "str", True),
         ("brokerAddr", "str", True),
         ("brokerName", "str", True),
@@ -50,13 +54,17 @@ JAVA: dict[type[RequestHeader], list[tuple[str, str, bool]]] = {
         ("heartbeatTimeoutMills", "long", False),
         ("electionPriority", "int", False),
     ],
-    h.GetRouteInfoRequestHeader: [("topic", "str", True), ("acceptStandardJsonOnly", "bool", False), *RPC],
-    h.DeleteTopicFromNamesrvRequestHeader: [("topic", "str", True), ("clusterName", "str", False), *RPC],
-    h.RegisterTopicRequestHeader: [("topic", "str", True), *RPC],
-    h.GetTopicsByClusterRequestHeader: [("cluster", "str", True)],
-    h.GetBrokerMemberGroupRequestHeader: [("clusterName", "str", True), ("brokerName", "str", True)],
-    h.WipeWritePermOfBrokerRequestHeader: [("brokerName", "str", True)],
-    h.AddWritePermOfBrokerRequestHeader: [("brokerName", "str", True)],
+    hr.GetRouteInfoRequestHeader: [
+        ("topic", "str", True),
+        ("acceptStandardJsonOnly", "bool", False),
+        *RPC,
+    ],
+    hr.DeleteTopicFromNamesrvRequestHeader: [("topic", "str", True), ("clusterName", "str", False), *RPC],
+    hr.RegisterTopicRequestHeader: [("topic", "str", True), *RPC],
+    hr.GetTopicsByClusterRequestHeader: [("cluster", "str", True)],
+    hr.GetBrokerMemberGroupRequestHeader: [("clusterName", "str", True), ("brokerName", "str", True)],
+    hperm.WipeWritePermOfBrokerRequestHeader: [("brokerName", "str", True)],
+    hperm.AddWritePermOfBrokerRequestHeader: [("brokerName", "str", True)],
 }
 
 
@@ -67,16 +75,16 @@ def test_fields_are_javas(cls: type[RequestHeader]) -> None:
 
 def test_lenient_decode_reads_like_javas_reflective_decoder() -> None:
     ext = {"brokerName": "b", "brokerAddr": "10.0.0.1:10911", "brokerId": "x", "bodyCrc32": "99999999999"}
-    got = h.RegisterBrokerRequestHeader.decode(ext, lenient=True)
+    got = hreg.RegisterBrokerRequestHeader.decode(ext, lenient=True)
     assert (got.cluster_name, got.broker_id, got.body_crc32, got.compressed) == (None, None, 0, False)
     with pytest.raises(HeaderError, match="the custom field <clusterName> is null"):
-        h.RegisterBrokerRequestHeader.decode(ext)
+        hreg.RegisterBrokerRequestHeader.decode(ext)
     with pytest.raises(HeaderError, match="not host:port"):
-        h.RegisterBrokerRequestHeader.decode({**ext, "brokerAddr": "10.0.0.1"}, lenient=True)
+        hreg.RegisterBrokerRequestHeader.decode({**ext, "brokerAddr": "10.0.0.1"}, lenient=True)
 
 
 def test_registration_round_trip() -> None:
-    hdr = h.RegisterBrokerRequestHeader(
+    hdr = hreg.RegisterBrokerRequestHeader(
         broker_name="broker-a",
         broker_addr="127.0.0.1:10911",
         cluster_name="DefaultCluster",
@@ -88,7 +96,7 @@ def test_registration_round_trip() -> None:
     ext = hdr.check().to_ext()
     assert ext["compressed"] == "false" and ext["enableActingMaster"] == "false"
     assert "heartbeatTimeoutMillis" not in ext
-    assert h.RegisterBrokerRequestHeader.decode(ext) == hdr
+    assert hreg.RegisterBrokerRequestHeader.decode(ext) == hdr
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ it is the cluster's answer.
 
 from __future__ import annotations
 
-import ssl
 from collections.abc import Awaitable, Callable, Container, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,6 +23,8 @@ from mqadmin.remoting.blocking import BlockingClient
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 if TYPE_CHECKING:  # the async client brings asyncio, which a command on the blocking client needs not
+    import ssl  # imported by _client_tls, for --tls only
+
     from mqadmin.remoting.client import RemotingClient
 
 T = TypeVar("T")
@@ -38,6 +39,8 @@ SUCCESS = 0
 
 def _client_tls() -> ssl.SSLContext:
     """TLS as the Java client does by default (``tls.client.authServer=false``): no server check."""
+    import ssl
+
     ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE

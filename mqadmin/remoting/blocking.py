@@ -21,11 +21,10 @@ from __future__ import annotations
 import os
 import re
 import socket
-import ssl as _ssl
 import threading
 import time
 from collections.abc import Awaitable, Callable, Container, Iterable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from mqadmin.protocol.channel import Answer, Broken, Channel, PeerRequest
 from mqadmin.protocol.command import RemotingCommand
@@ -37,6 +36,9 @@ from mqadmin.remoting.errors import (
     RemotingTimeoutError,
     accepted,
 )
+
+if TYPE_CHECKING:  # ssl is imported where a TLS context is used (--tls), not by every command
+    import ssl as _ssl
 
 T = TypeVar("T")
 
@@ -60,10 +62,18 @@ def parse_addr(addr: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def os_reason(exc: OSError) -> str:
-    """The short reason for a failed connect: ``Connection refused`` rather than the OS call's wording."""
-    if isinstance(exc, socket.gaierror | _ssl.SSLError):
+def os_reason(exc: OSError, *, tls: bool = False) -> str:
+    """The short reason for a failed connect: ``Connection refused`` rather than the OS call's wording.
+
+    ``tls``: the connect included a TLS handshake, whose errors carry TLS's error numbers, not the OS's.
+    """
+    if isinstance(exc, socket.gaierror):
         return exc.strerror or str(exc)
+    if tls:
+        import ssl
+
+        if isinstance(exc, ssl.SSLError):
+            return exc.strerror or str(exc)
     if exc.errno:
         return os.strerror(exc.errno)
     text = str(exc)
@@ -76,7 +86,9 @@ def os_reason(exc: OSError) -> str:
 
 def _is_want_read(exc: OSError) -> bool:
     """A TLS socket with nothing to read yet (not an error; a TLS record may have been all there was)."""
-    return isinstance(exc, _ssl.SSLWantReadError)
+    import ssl  # a TLS socket's error: its context brought ssl
+
+    return isinstance(exc, ssl.SSLWantReadError)
 
 
 def run_sync(awaitable: Awaitable[T]) -> T:
@@ -143,11 +155,12 @@ class _Connection:
     """One connection: a socket, the protocol channel it drives, and the lock that gives it to one
     call at a time."""
 
-    __slots__ = ("addr", "broken_reason", "channel", "closed", "lock", "sock")
+    __slots__ = ("addr", "broken_reason", "channel", "closed", "lock", "sock", "tls")
 
-    def __init__(self, addr: str, sock: socket.socket) -> None:
+    def __init__(self, addr: str, sock: socket.socket, *, tls: bool = False) -> None:
         self.addr = addr
         self.sock = sock
+        self.tls = tls
         self.channel = Channel()
         self.lock = threading.Lock()
         self.closed = False
@@ -175,7 +188,7 @@ class _Connection:
         except BlockingIOError:
             return True
         except OSError as e:
-            return _is_want_read(e)
+            return self.tls and _is_want_read(e)
 
     def exchange(self, cmd: RemotingCommand, timeout: float) -> RemotingCommand:
         """Write ``cmd`` and read frames until the one answering it; ``timeout`` counts from the write."""
@@ -348,8 +361,8 @@ class BlockingClient:
         except TimeoutError:
             raise RemotingConnectError(addr, "timed out", timeout=self.connect_timeout) from None
         except OSError as e:
-            raise RemotingConnectError(addr, os_reason(e)) from e
-        return _Connection(addr, sock)
+            raise RemotingConnectError(addr, os_reason(e, tls=self._ssl is not None)) from e
+        return _Connection(addr, sock, tls=self._ssl is not None)
 
 
 def _handshake(ctx: _ssl.SSLContext, sock: socket.socket, host: str, deadline: float) -> _ssl.SSLSocket:
@@ -360,6 +373,8 @@ def _handshake(ctx: _ssl.SSLContext, sock: socket.socket, host: str, deadline: f
         return ctx.wrap_socket(sock, server_hostname=host)
     except OSError as e:
         sock.close()
-        if isinstance(e, ConnectionError | _ssl.SSLEOFError):
+        import ssl
+
+        if isinstance(e, ConnectionError | ssl.SSLEOFError):
             raise ConnectionResetError from None
         raise

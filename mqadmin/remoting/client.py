@@ -207,7 +207,7 @@ class RemotingClient:
         except TimeoutError:
             raise RemotingConnectError(addr, "timed out", timeout=self.connect_timeout) from None
         except OSError as e:
-            raise RemotingConnectError(addr, _os_reason(e)) from e
+            raise RemotingConnectError(addr, _os_reason(e, tls=self._ssl is not None)) from e
         if self._closed:
             conn.close("client closed")
             raise RemotingConnectError(addr, "client is closed")

@@ -9,7 +9,6 @@ command has already failed, and needs no event loop.
 from __future__ import annotations
 
 import socket
-import ssl
 import struct
 from enum import Enum
 
@@ -135,6 +134,8 @@ def probe_http(addr: str, timeout: float = 1.0) -> Kind | None:
 
 def probe_tls(addr: str, timeout: float = 1.0) -> bool:
     """True when a TLS handshake succeeds there (any certificate: this only asks what it speaks)."""
+    import ssl  # only this probe speaks TLS
+
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE

@@ -27,8 +27,10 @@ def main() -> None:
                 code = rv if isinstance(rv, int) else 0
             except SystemExit as e:
                 code = int(e.code or 0)
-        sys.__stdout__.write(json.dumps({"argv": argv, "code": code, "stdout": buf.getvalue()}) + "\n")
-        sys.__stdout__.flush()
+        out = sys.__stdout__
+        assert out is not None  # the driver runs with a stdout: its parent reads it
+        out.write(json.dumps({"argv": argv, "code": code, "stdout": buf.getvalue()}) + "\n")
+        out.flush()
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ def test_members_stay_apart_when_only_their_null_keys_differ(spark: SparkSession
     """(null, "x") and ("x", null) hash alike if nulls are skipped: their steps must not mix."""
     from mqadmin.pipeline.jobs.common import offset_steps
 
-    rows = []
+    rows: list[tuple[str | None, str | None, datetime, int]] = []
     for i in range(6):
         when = T0 + timedelta(minutes=i)
         rows.append((None, "x", when, 1000 + 10 * i))  # grows by 10 a minute

@@ -65,8 +65,8 @@ def test_whole_topic_exactly(spark: SparkSession, topic: Exported, tmp_path: Pat
     from mqadmin.pipeline.stream.datasource import register
 
     register(spark)
-    df = spark.read.format("rocketmq").option("namesrv", topic.namesrv).option("topic", TOPIC)
-    df = df.option("partitionSize", "500").load()
+    source = spark.read.format("rocketmq").option("namesrv", topic.namesrv).option("topic", TOPIC)
+    df = source.option("partitionSize", "500").load()
     # 1250 per queue: cut in 500 + 500 + 250, the 250s two to a partition (one read per queue piece)
     assert QUEUES * 2 <= df.rdd.getNumPartitions() < QUEUES * 3
     rows = read(spark, topic.namesrv, tmp_path / "all", partitionSize=500)
@@ -141,6 +141,8 @@ def test_in_process_export_equals_the_spark_one_row_for_row(
         _export(topic, theirs, "--format", fmt, "--master", "local[2]")  # the tests' session: Spark
         assert (mine / "_SUCCESS").exists() and len(list(mine.glob("part-00000-*"))) == 1
         assert list(theirs.glob("part-*"))
+        a: list[Any]
+        b: list[Any]
         if fmt == "parquet":
             a = sorted(spark.read.parquet(str(mine)).collect(), key=lambda r: (r[key[0]], r[key[1]]))
             b = sorted(spark.read.parquet(str(theirs)).collect(), key=lambda r: (r[key[0]], r[key[1]]))

@@ -70,6 +70,12 @@ def run_demo(echo: Callable[[str], None] = print, keep: Path | None = None) -> i
                 echo(line)
             mq("consumerProgress", "-n", ns, "-g", GROUP)
             mq("topicStatus", "-n", ns, "-t", TOPIC)
+            echo("\n# the cluster as code: its topics and groups as a manifest, then compared with it")
+            manifest = workdir / "cluster.yaml"
+            manifest.write_text(mq("manifest", "-n", ns))
+            mq("diff", "-n", ns, "-f", str(manifest))
+            echo("\n# the named health checks, all at once (lag compared over 3 s)")
+            mq("doctor", "-n", ns, "--set", "lag_window=3")
             echo("\n# stopping the broker and the name server")
         alive = [s.name for s in (cluster.broker, cluster.namesrv) if s is not None and s.alive]
         if alive:

@@ -31,6 +31,12 @@ def test_demo_runs_real_commands_and_stops_everything(tmp_path: Path) -> None:
     assert sorted(consumed) == [("1", "1"), ("2", "2"), ("3", "3")]
     # the group caught up: no message left behind
     assert "Consume Diff Total: 0" in out
+    # the cluster as code: the manifest holds the demo's topic and group, and the cluster matches it
+    assert re.search(r"apiVersion: mqadmin/v1\n(.*\n)*topics:\n  DemoTopic:\n    readQueues: 4", out)
+    assert "\n  DemoGroup:\n" in out
+    assert re.search(r"cluster DemoCluster \(.*\)\n  0 change\(s\)", out)
+    # the doctor ran every check and found nothing wrong
+    assert re.search(r"doctor: healthy: no findings from \d+ checks", out)
     # the store the broker wrote holds the messages; everything is stopped
     assert list((keep / "store" / "commitlog").iterdir())
     assert "# stopped; nothing left running" in out

@@ -175,13 +175,16 @@ def _run(job: str, args: AnalyzeArgs, *, limits: LagLimits = NO_LIMITS, **option
     except TimeSpecError as e:
         raise click.BadParameter(str(e)) from None
     # everything that can be judged without Spark is judged before the JVM starts
+    from mqadmin.pipeline.warm import WarmSparkError, engine, idle_seconds
+
     try:
+        idle_seconds()  # a bad MQADMIN_SPARK_IDLE is the user's to fix, before any JVM
         check_engine(args.master, args.remote)
         if job != "report":
             check_format(args.fmt, out)
         check_out(out, args.force)
         check_input(args.input_path, job, window_since, window_until)
-    except UsageError as e:
+    except (UsageError, WarmSparkError) as e:
         fail(prefix, str(e), EXIT_USAGE)
     except NoDataError as e:
         fail(prefix, str(e))
@@ -199,23 +202,29 @@ def _run(job: str, args: AnalyzeArgs, *, limits: LagLimits = NO_LIMITS, **option
         rows.extend(tuple(r) for r in df.collect())
 
     try:
-        with progress(prefix, enabled=not debug()) as state:
+        with (
+            progress(prefix, enabled=not debug()) as state,
+            engine(prefix, args.master, args.remote, args.input_path, out, state) as run_on,
+        ):
             where = run_job(
                 job,
-                args.input_path,
+                run_on.input_path,
                 window=TimeWindow(window_since, window_until),
                 master=args.master,
                 fmt=args.fmt,
-                out=out,
+                out=run_on.out,
                 options=JobOptions(include_system=args.include_system, **options),
                 # a document replaces the lines: the rows go into it, not to stdout
                 stdout=io.StringIO() if document is not None and out is None else None,
-                remote=args.remote,
+                remote=run_on.remote,
                 quiet=not debug(),
                 progress=state,
                 keep=keep if document is not None or limits.active else None,
             )
+        where = out if where is not None else None  # the path as the user gave it
     except (NoDataError, OutputError) as e:
+        fail(prefix, str(e))
+    except WarmSparkError as e:
         fail(prefix, str(e))
     except KeyboardInterrupt:
         fail(prefix, "interrupted", EXIT_INTERRUPTED)
@@ -246,9 +255,36 @@ def _run(job: str, args: AnalyzeArgs, *, limits: LagLimits = NO_LIMITS, **option
         sys.exit(EXIT_THRESHOLD)
 
 
-@click.group("analyze", context_settings={"help_option_names": ["-h", "--help"]})
-def analyze_group() -> None:
+@click.group(
+    "analyze",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    invoke_without_command=True,
+    epilog="Without --master or --remote the jobs run on a warm local Spark Connect server (127.0.0.1) "
+    "that the first one starts and later ones reuse; it stops after MQADMIN_SPARK_IDLE seconds "
+    "without a job (default 600; 0: no warm server, each job starts its own JVM as --master local[*] "
+    "does) or with --stop-spark. Its state is in $XDG_CACHE_HOME/mqadmin (or ~/.cache/mqadmin).",
+)
+@click.option(
+    "--stop-spark",
+    is_flag=True,
+    default=False,
+    help="Stop the warm local Spark server now (the next job starts a new one).",
+)
+@click.pass_context
+def analyze_group(ctx: click.Context, stop_spark: bool) -> None:
     """Analyze snapshots with Spark: lag, throughput, skew, idle, report."""
+    if stop_spark:
+        if ctx.invoked_subcommand is not None:
+            fail("mqadmin analyze", "--stop-spark takes no job", EXIT_USAGE)
+        from mqadmin.pipeline.warm import stop
+
+        was = stop()
+        if was is None:
+            click.echo("mqadmin analyze: no warm Spark server was running", err=True)
+        else:
+            click.echo(f"mqadmin analyze: stopped the warm Spark server (pid {was.pid}, {was.url})", err=True)
+    elif ctx.invoked_subcommand is None:
+        raise click.exceptions.NoArgsIsHelpError(ctx)  # as every group given no command
 
 
 @analyze_group.command("lag", epilog=_LAG_DOCUMENT)

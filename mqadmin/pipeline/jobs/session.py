@@ -10,7 +10,8 @@ interpreter the driver runs, so they find the same packages; on a standalone clu
 on loopback, the driver listens on loopback too.
 
 ``--remote sc://host:port`` starts no JVM here: the jobs' plans go to a Spark Connect server, which
-runs them (its Python workers must have ``mqadmin`` installed for ``export messages``).
+runs them (its Python workers must have ``mqadmin`` installed for ``export messages``). ``mqadmin
+analyze`` given no engine runs that way on the warm local server of :mod:`mqadmin.pipeline.warm`.
 
 The JVM's own lines (its warnings, log4j's banner, Hadoop's native-library note) go to a log file,
 not to the terminal, unless ``quiet`` is off (``mqadmin --debug``); a failure names that file.
@@ -39,8 +40,10 @@ __all__ = [
     "cluster_conf",
     "common_conf",
     "get_spark",
+    "has_active_session",
     "jvm_log_path",
     "local_conf",
+    "under_submit",
 ]
 
 DEFAULT_MASTER = "local[*]"
@@ -153,6 +156,18 @@ def _reach_connect(remote: str, timeout: float = 5.0) -> None:
         raise SparkStartError(f"the Spark Connect server at {host}:{port} did not answer: {e}") from None
 
 
+def under_submit() -> bool:
+    """Whether ``spark-submit`` or the pyspark shell started this process (they set the master)."""
+    return "PYSPARK_GATEWAY_PORT" in os.environ
+
+
+def has_active_session() -> bool:
+    """Whether a classic session is already active here (a test's, a notebook's): the jobs use it."""
+    from pyspark.sql import SparkSession
+
+    return SparkSession.getActiveSession() is not None
+
+
 def get_spark(
     master: str | None = None,
     app_name: str = "mqadmin-analyze",
@@ -172,8 +187,8 @@ def get_spark(
     active = SparkSession.getActiveSession()
     if active is not None:
         return active
-    under_submit = "PYSPARK_GATEWAY_PORT" in os.environ  # spark-submit / pyspark shell set the master
-    if master is None and not under_submit:
+    submitted = under_submit()
+    if master is None and not submitted:
         master = DEFAULT_MASTER
     builder = SparkSession.builder.appName(app_name)
     conf = common_conf()
@@ -187,7 +202,7 @@ def get_spark(
     for k, v in conf.items():
         builder = builder.config(k, v)
     try:
-        with _jvm_stderr_to_log(quiet and not under_submit):
+        with _jvm_stderr_to_log(quiet and not submitted):
             spark = builder.getOrCreate()
     except Exception as e:
         where = f" (JVM log: {_jvm_log})" if _jvm_log else ""

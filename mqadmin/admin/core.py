@@ -14,17 +14,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mqadmin.admin import fanout
 from mqadmin.admin.errors import NameServersUnavailableError, is_unreachable
 from mqadmin.admin.fanout import FanOutResult
+from mqadmin.admin.fieldorder import ordered_fields
 from mqadmin.admin.settings import AdminSettings
-from mqadmin.admin.signing import AclSigner, ordered_fields
 from mqadmin.protocol.bodybudget import over_budget
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.base import HeaderError, RequestHeader
 from mqadmin.remoting.blocking import BlockingClient
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-if TYPE_CHECKING:  # the async client brings asyncio, which a command on the blocking client needs not
-    import ssl  # imported by _client_tls, for --tls only
+if TYPE_CHECKING:  # each imported where used: asyncio (the async client), ssl (--tls), hashing (credentials)
+    import ssl
 
+    from mqadmin.admin.signing import AclSigner
     from mqadmin.remoting.client import RemotingClient
 
 T = TypeVar("T")
@@ -70,7 +71,11 @@ class AdminCore:
         blocking: bool = False,
     ) -> None:
         self.settings = settings
-        self._signer = AclSigner(settings.credentials) if settings.credentials else None
+        self._signer: AclSigner | None = None
+        if settings.credentials:
+            from mqadmin.admin.signing import AclSigner  # brings hashlib and hmac
+
+            self._signer = AclSigner(settings.credentials)
         if client is None:
             options: dict[str, Any] = {
                 "connect_timeout": min(settings.connect_timeout, settings.timeout),

@@ -7,7 +7,6 @@ a watch (:mod:`mqadmin.cli.watch`) runs the same invocation round after round.
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -175,6 +174,8 @@ class Invocation:
 
     def print_error(self, exc: BaseException, rep: ErrorReport) -> None:
         if self.common.debug:
+            import traceback  # --debug only
+
             traceback.print_exception(exc, file=sys.stderr)
         self.say(rep.message)
 

@@ -10,7 +10,6 @@ stderr line; a group under both thresholds changes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -92,6 +91,8 @@ async def stuck_queues(
     read that fails is skipped (it tells nothing either way). What is still standing still with
     lag at the end of the window is stuck.
     """
+    import asyncio  # the watch runs on the event loop (--stuck-after), a plain check needs none
+
     start = clock()
     watched = _lagging(first)
     last = first

@@ -13,7 +13,6 @@ reason we do better, and say so in the help epilog:
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -282,6 +281,8 @@ async def _all_groups_progress(inv: Invocation, limits: Thresholds) -> ExitCode 
     alerts: list[str] = []
     stuck: dict[str, list[MessageQueue]] = {}
     if limits.stuck_after is not None:  # every group watched at once, on the loop
+        import asyncio
+
         watched = [(g, r[0]) for g, r in result.results.items()]
         stuck_lists = await asyncio.gather(
             *(stuck_of(s, partial(admin.consumers.examine_consume_stats, g), limits) for g, s in watched)

@@ -401,6 +401,8 @@ def _server_command(port: int) -> list[str]:
         "spark.connect.grpc.binding.address": HOST,
         "spark.connect.grpc.binding.port": str(port),
         "spark.pyspark.python": sys.executable,
+        # at INFO the server logs every plan it is sent, whole: slower, and a log of megabytes
+        "spark.log.level": "WARN",
         # a command's session is released when it ends; one that died goes after this
         "spark.connect.session.manager.defaultSessionTimeout": "10m",
     }

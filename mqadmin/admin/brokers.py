@@ -19,9 +19,6 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.configentry import config_entry_refusal
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader
-from mqadmin.protocol.headers.consumer import GetConsumerConnectionListRequestHeader
-from mqadmin.protocol.headers.topic import PERM_PRIORITY, perm_refusal
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 
@@ -77,6 +74,8 @@ class ClusterNotFoundError(AdminError):
 
 def perm_is_valid(perm: int) -> bool:
     """``PermName.isValid``: 0 <= perm < PERM_PRIORITY."""
+    from mqadmin.protocol.headers.topic import PERM_PRIORITY
+
     return 0 <= perm < PERM_PRIORITY
 
 
@@ -94,6 +93,8 @@ def check_broker_config_update(properties: dict[str, str]) -> dict[str, str]:
     Each entry must be one line (Java sends them unescaped: a line break would add an entry of its
     own), and ``brokerPermission`` a valid permission, as the Java tool checks it.
     """
+    from mqadmin.protocol.headers.topic import perm_refusal
+
     for k, v in properties.items():
         why = config_entry_refusal(k, v)
         if why is not None:
@@ -230,6 +231,8 @@ class BrokerAdminOps(Family):
 
         None when the broker has no such item (it answers SYSTEM_ERROR, Java's MQClientException).
         """
+        from mqadmin.protocol.headers.broker import ViewBrokerStatsDataRequestHeader
+
         resp = await self.core.invoke(
             addr,
             RequestCode.VIEW_BROKER_STATS_DATA,
@@ -266,6 +269,7 @@ class BrokerAdminOps(Family):
         route or no connection raises, as in Java.
         """
         from mqadmin.protocol.bodies.connection import ConsumerConnection
+        from mqadmin.protocol.headers.consumer import GetConsumerConnectionListRequestHeader
 
         hdr = GetConsumerConnectionListRequestHeader(consumer_group=group).check()  # before any request
         route = await self.namesrv.examine_topic_route_info("%RETRY%" + group)

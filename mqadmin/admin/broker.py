@@ -17,12 +17,7 @@ from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.consumer import (
-    GetConsumeStatsRequestHeader,
-    GetMaxOffsetRequestHeader,
-    QueryTopicConsumeByWhoRequestHeader,
-    SearchOffsetRequestHeader,
-)
+from mqadmin.protocol.headers.offset_query import GetMaxOffsetRequestHeader, SearchOffsetRequestHeader
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
 
 __all__ = ["BrokerOps", "max_offset_header", "offset_field", "search_offset_header"]
@@ -76,6 +71,7 @@ class BrokerOps(Family):
         Groups come in the order the broker sent them; an empty route gives an empty list.
         """
         from mqadmin.protocol.bodies.answers import GroupList
+        from mqadmin.protocol.headers.consumer import QueryTopicConsumeByWhoRequestHeader
 
         if route is None:
             route = await self.namesrv.examine_topic_route_info(topic)
@@ -98,6 +94,7 @@ class BrokerOps(Family):
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
         from mqadmin.protocol.bodies.stats import ConsumeStats
+        from mqadmin.protocol.headers.consumer import GetConsumeStatsRequestHeader
 
         header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
         resp = await self.core.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)

@@ -24,7 +24,6 @@ from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
-from mqadmin.admin.groups import RETRY_PREFIX
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol.bodies.answers import ProducerInfo, ProducerTableInfo, ResetOffsetBody
@@ -48,6 +47,7 @@ from mqadmin.protocol.headers.topic import (
     QueryConsumeQueueRequestHeader,
 )
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
+from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
 from mqadmin.protocol.staticmapping import mock_broker_name, static_offset_strictly
 from mqadmin.remoting.errors import RemoteCommandError
 

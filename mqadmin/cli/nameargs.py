@@ -8,7 +8,7 @@ from __future__ import annotations
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.protocol import javanum, names
-from mqadmin.protocol.headers.consumer import check_consumed_topic
+from mqadmin.protocol.headers.offset_query import check_consumed_topic
 
 __all__ = ["group_arg", "send_topic_arg", "strict_bool", "topic_arg"]
 

@@ -269,7 +269,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_t("topic"),),
-        header="headers.consumer:SearchOffsetRequestHeader",
+        header="headers.offset_query:SearchOffsetRequestHeader",
     )
     d(
         R.GET_MAX_OFFSET,
@@ -277,7 +277,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_t("topic"),),
-        header="headers.consumer:GetMaxOffsetRequestHeader",
+        header="headers.offset_query:GetMaxOffsetRequestHeader",
     )
     d(
         R.GET_MIN_OFFSET,
@@ -285,7 +285,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_t("topic"),),
-        header="headers.consumer:GetMinOffsetRequestHeader",
+        header="headers.offset_query:GetMinOffsetRequestHeader",
     )
     d(
         R.GET_EARLIEST_MSG_STORETIME,
@@ -293,7 +293,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_t("topic"),),
-        header="headers.consumer:GetEarliestMsgStoretimeRequestHeader",
+        header="headers.offset_query:GetEarliestMsgStoretimeRequestHeader",
     )
     d(
         R.GET_TOPIC_STATS_INFO,

@@ -35,6 +35,14 @@ from mqadmin.protocol.headers.base import (
     RequestHeader,
     request_header,
 )
+from mqadmin.protocol.headers.offset_query import (
+    ConsumedTopic,
+    GetEarliestMsgStoretimeRequestHeader,
+    GetMaxOffsetRequestHeader,
+    GetMinOffsetRequestHeader,
+    SearchOffsetRequestHeader,
+    check_consumed_topic,
+)
 from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
 
 __all__ = [
@@ -89,21 +97,6 @@ CONSUME_FROM_WHERE = (
 RETRY_QUEUE_NUMS_MAX = names.QUEUE_NUMS_MAX
 """The most retry queues a group may ask for: its retry topic is a topic like any other."""
 
-_RETRY_PREFIXES = (names.RETRY_GROUP_TOPIC_PREFIX, names.DLQ_GROUP_TOPIC_PREFIX)
-
-
-def check_consumed_topic(topic: str | None) -> str | None:
-    """``TopicValidator.validateTopic``, or the ``%RETRY%``/``%DLQ%`` topic of a legal group.
-
-    Java creates a group's retry and dead-letter topics whatever the group's length (up to 255),
-    so a consumer of a long group commits and reads offsets on a topic longer than 127 characters.
-    """
-    if topic is not None:
-        for prefix in _RETRY_PREFIXES:
-            if topic.startswith(prefix) and names.check_group(topic[len(prefix) :]) is None:
-                return None
-    return names.check_topic(topic)
-
 
 def check_group_list(text: str | None) -> str | None:
     """A comma-separated list of groups (``filterGroups``): each non-blank item a legal group."""
@@ -125,7 +118,6 @@ def check_consumed_topic_or_blank(topic: str | None) -> str | None:
     return None if topic is None or not topic.strip() else check_consumed_topic(topic)
 
 
-ConsumedTopic = Annotated[str, Check(check_consumed_topic)]
 ConsumedTopicOrBlank = Annotated[str, Check(check_consumed_topic_or_blank)]
 GroupList = Annotated[str, Check(check_group_list)]
 GroupOrEmpty = Annotated[str, Check(check_group_or_empty)]
@@ -173,54 +165,6 @@ class UnregisterClientRequestHeader(RequestHeader):
     client_id: Annotated[str, Java("clientID")]
     producer_group: GroupOrEmpty | None = None
     consumer_group: GroupOrEmpty | None = None
-
-
-# ------------------------------------------------------------------------------------ 29, 30, 31, 32
-
-
-@request_header
-class SearchOffsetRequestHeader(RequestHeader):
-    """SEARCH_OFFSET_BY_TIMESTAMP (29)."""
-
-    topic: ConsumedTopic
-    queue_id: int
-    timestamp: Long
-    boundary_type: str | None = None
-    """5.x: ``LOWER`` or ``UPPER``; a 4.x broker always answers the lower boundary."""
-    bname: str | None = None
-    lo: bool | None = None
-
-
-@request_header
-class GetMaxOffsetRequestHeader(RequestHeader):
-    """GET_MAX_OFFSET (30)."""
-
-    topic: ConsumedTopic
-    queue_id: int
-    committed: bool | None = None
-    bname: str | None = None
-    lo: bool | None = None
-    """``TopicRequestHeader.lo``: false on a request a broker forwards with physical ids (static topics)."""
-
-
-@request_header
-class GetMinOffsetRequestHeader(RequestHeader):
-    """GET_MIN_OFFSET (31)."""
-
-    topic: ConsumedTopic
-    queue_id: int
-    bname: str | None = None
-    lo: bool | None = None
-
-
-@request_header
-class GetEarliestMsgStoretimeRequestHeader(RequestHeader):
-    """GET_EARLIEST_MSG_STORETIME (32)."""
-
-    topic: ConsumedTopic
-    queue_id: int
-    bname: str | None = None
-    lo: bool | None = None
 
 
 # ------------------------------------------------------------------------------------ 308, 314

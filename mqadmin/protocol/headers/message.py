@@ -31,7 +31,7 @@ from mqadmin.protocol.headers.base import (
     TopicRequestHeader,
     request_header,
 )
-from mqadmin.protocol.headers.consumer import (
+from mqadmin.protocol.headers.offset_query import (
     ConsumedTopic,
     GetEarliestMsgStoretimeRequestHeader,
     GetMaxOffsetRequestHeader,

@@ -241,11 +241,20 @@ def _spark_version() -> str:
     return str(pyspark.__version__)
 
 
+_WAITING = "waiting for another command that is starting the warm Spark server"
+
+
 @contextmanager
-def _locked(path: Path, how: int) -> Iterator[int]:
+def _locked(path: Path, how: int, waiting: Callable[[], None] | None = None) -> Iterator[int]:
+    """``path`` locked with ``how``; ``waiting`` is called first when the lock is not free at once."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(fd, how)
+        try:
+            fcntl.flock(fd, how | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting is not None:
+                waiting()
+            fcntl.flock(fd, how)
         yield fd
     finally:
         os.close(fd)  # closing the only descriptor releases the lock
@@ -272,7 +281,7 @@ def warm_server(
     # shared while in use; a supervisor that is stopping its server holds it alone, so this waits
     with _locked(paths.use_lock, fcntl.LOCK_SH):
         _touch(paths.use_lock)
-        with _locked(paths.start_lock, fcntl.LOCK_EX):
+        with _locked(paths.start_lock, fcntl.LOCK_EX, lambda: notify(_WAITING)):
             state = _current(paths, notify)
             if state is None:
                 state = _start(paths, idle if idle is not None else idle_seconds(), notify)

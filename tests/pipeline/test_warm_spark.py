@@ -35,9 +35,9 @@ def cache(tmp_path: Path) -> Iterator[Path]:
 
 
 def run(cache: Path, *args: str, idle: float = 120.0) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache), warm.IDLE_ENV: f"{idle:g}", "COLUMNS": "200"}
-    env.pop("PYSPARK_GATEWAY_PORT", None)
-    return subprocess.run([MQADMIN, *args], capture_output=True, text=True, timeout=RUN_LIMIT, env=env)
+    return subprocess.run(
+        [MQADMIN, *args], capture_output=True, text=True, timeout=RUN_LIMIT, env=env_of(cache, idle)
+    )
 
 
 def state_of(cache: Path) -> warm.WarmState:
@@ -72,12 +72,34 @@ def lag_rows(p: subprocess.CompletedProcess[str]) -> list[dict[str, object]]:
     return [json.loads(line) for line in p.stdout.splitlines()]
 
 
+def env_of(cache: Path, idle: float = 120.0) -> dict[str, str]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), warm.IDLE_ENV: f"{idle:g}", "COLUMNS": "200"}
+    env.pop("PYSPARK_GATEWAY_PORT", None)
+    return env
+
+
 def test_second_call_reuses_the_server_and_stop_spark_ends_it(cache: Path, history: Path) -> None:
-    first = run(cache, "analyze", "lag", "--input", str(history), "--format", "json")
-    rows = lag_rows(first)
+    # two first calls at once: one starts the server, the other waits for it and reuses it
+    argv = [MQADMIN, "analyze", "lag", "--input", str(history), "--format", "json"]
+    both = [
+        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_of(cache))
+    ]
+    time.sleep(0.5)
+    both.append(
+        subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_of(cache))
+    )
+    done = [subprocess.CompletedProcess(argv, 0, *p.communicate(timeout=RUN_LIMIT)) for p in both]
+    for p, d in zip(both, done, strict=True):
+        d.returncode = p.returncode
+    rows = lag_rows(done[0])
+    assert lag_rows(done[1]) == rows
     assert {r["group"] for r in rows} >= {"G-stop", "G-fast"}
-    assert "starting a warm Spark server on 127.0.0.1" in first.stderr.splitlines()[0], first.stderr
     state = state_of(cache)
+    starters = [p for p in done if "starting a warm Spark server on 127.0.0.1" in p.stderr.splitlines()[0]]
+    (reuser,) = [p for p in done if p not in starters]
+    assert len(starters) == 1, [p.stderr for p in done]
+    assert "waiting for another command that is starting the warm Spark server" in reuser.stderr
+    assert f"running the job on the warm Spark server at {state.url} (pid {state.pid})" in reuser.stderr
     assert alive(state.pid) and alive(state.supervisor)
     # bound to loopback only: every listening socket on the port is 127.0.0.1 (v4 or v4-mapped v6)
     addrs = listen_addresses(state.port)
@@ -92,7 +114,7 @@ def test_second_call_reuses_the_server_and_stop_spark_ends_it(cache: Path, histo
         text=True,
         timeout=RUN_LIMIT,
         cwd=history.parent,
-        env={**os.environ, "XDG_CACHE_HOME": str(cache), warm.IDLE_ENV: "120"},
+        env=env_of(cache),
     )
     assert lag_rows(second) == rows
     assert f"running the job on the warm Spark server at {state.url} (pid {state.pid})" in second.stderr

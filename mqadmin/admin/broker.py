@@ -71,7 +71,7 @@ class BrokerOps(Family):
         Groups come in the order the broker sent them; an empty route gives an empty list.
         """
         from mqadmin.protocol.bodies.answers import GroupList
-        from mqadmin.protocol.headers.consumer import QueryTopicConsumeByWhoRequestHeader
+        from mqadmin.protocol.headers.consumption import QueryTopicConsumeByWhoRequestHeader
 
         if route is None:
             route = await self.namesrv.examine_topic_route_info(topic)
@@ -94,7 +94,7 @@ class BrokerOps(Family):
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
         from mqadmin.protocol.bodies.stats import ConsumeStats
-        from mqadmin.protocol.headers.consumer import GetConsumeStatsRequestHeader
+        from mqadmin.protocol.headers.consumption import GetConsumeStatsRequestHeader
 
         header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
         resp = await self.core.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)

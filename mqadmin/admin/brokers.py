@@ -269,7 +269,7 @@ class BrokerAdminOps(Family):
         route or no connection raises, as in Java.
         """
         from mqadmin.protocol.bodies.connection import ConsumerConnection
-        from mqadmin.protocol.headers.consumer import GetConsumerConnectionListRequestHeader
+        from mqadmin.protocol.headers.consumption import GetConsumerConnectionListRequestHeader
 
         hdr = GetConsumerConnectionListRequestHeader(consumer_group=group).check()  # before any request
         route = await self.namesrv.examine_topic_route_info("%RETRY%" + group)

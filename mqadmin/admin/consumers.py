@@ -35,13 +35,11 @@ from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.consumer import (
+from mqadmin.protocol.headers.consumption import (
     GetConsumerConnectionListRequestHeader,
     GetConsumerRunningInfoRequestHeader,
     GetConsumeStatsInBrokerHeader,
     GetProducerConnectionListRequestHeader,
-    ResetOffsetRequestHeader,
-    UpdateConsumerOffsetRequestHeader,
 )
 from mqadmin.protocol.headers.topic import (
     QueryConsumeQueueRequestHeader,
@@ -379,6 +377,8 @@ class ConsumerOps(Family):
 
     async def update_consume_offset(self, addr: str, group: str, mq: MessageQueue, offset: int) -> None:
         """UPDATE_CONSUMER_OFFSET: commit ``offset`` for the group on one queue."""
+        from mqadmin.protocol.headers.consumer import UpdateConsumerOffsetRequestHeader
+
         header = UpdateConsumerOffsetRequestHeader(
             consumer_group=group,
             topic=mq.topic or "",
@@ -406,6 +406,8 @@ class ConsumerOps(Family):
         answers CONSUMER_NOT_ONLINE (206), raised as RemoteCommandError for the caller to fall back
         on :meth:`reset_offset_by_timestamp_old`. One table per broker, in route order.
         """
+        from mqadmin.protocol.headers.consumer import ResetOffsetRequestHeader
+
         route = await self.namesrv.examine_topic_route_info(_route_name(topic, cluster))
         out: list[dict[MessageQueue, int]] = []
         for bd in route.broker_datas or []:
@@ -481,6 +483,8 @@ class ConsumerOps(Family):
         self, addr: str, group: str, topic: str, queue_id: int, offset: int
     ) -> None:
         """Commit ``offset`` on one queue, then tell the online consumers (a broker with none is fine)."""
+        from mqadmin.protocol.headers.consumer import ResetOffsetRequestHeader
+
         await self.update_consume_offset(addr, group, MessageQueue(topic, None, queue_id), offset)
         header = ResetOffsetRequestHeader(
             group=group, topic=topic, queue_id=queue_id, offset=offset, timestamp=0, is_force=False

@@ -22,7 +22,6 @@ from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.protocol.headers.consumer import DeleteSubscriptionGroupRequestHeader, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError
 
@@ -35,6 +34,8 @@ ORDER_TOPIC_CONFIG = "ORDER_TOPIC_CONFIG"
 
 def check_config(config: SubscriptionGroupConfig) -> SubscriptionGroupConfig:
     """``config`` when the broker would keep it, else :class:`HeaderError` (INVALID_PARAMETER)."""
+    from mqadmin.protocol.headers.consumer import check_subscription_group
+
     why = check_subscription_group(config)
     if why is not None:
         raise HeaderError(why, ResponseCode.INVALID_PARAMETER)
@@ -93,6 +94,8 @@ class GroupOps(Family):
 
         The flag travels as ``removeOffset`` (what 4.x brokers read) and ``cleanOffset`` (5.x).
         """
+        from mqadmin.protocol.headers.consumer import DeleteSubscriptionGroupRequestHeader
+
         header = DeleteSubscriptionGroupRequestHeader(
             group_name=group, remove_offset=remove_offset, clean_offset=remove_offset
         )

@@ -468,7 +468,7 @@ class MessageOps(Family):
 
     async def consumer_running_info(self, group: str, client_id: str, jstack: bool = False) -> dict[str, Any]:
         """GET_CONSUMER_RUNNING_INFO, relayed by a broker of the group's retry topic to the client."""
-        from mqadmin.protocol.headers.consumer import GetConsumerRunningInfoRequestHeader
+        from mqadmin.protocol.headers.consumption import GetConsumerRunningInfoRequestHeader
 
         route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
         for bd in route.broker_datas or []:
@@ -485,7 +485,7 @@ class MessageOps(Family):
         self, group: str, client_id: str, topic: str, msg: MessageExt
     ) -> dict[str, Any]:
         """CONSUME_MESSAGE_DIRECTLY: the consumer client consumes ``msg`` now and says how it went."""
-        from mqadmin.protocol.headers.consumer import ConsumeMessageDirectlyResultRequestHeader
+        from mqadmin.protocol.headers.consumption import ConsumeMessageDirectlyResultRequestHeader
 
         addr = msg.store_address if ":" not in msg.store_host else f"[{msg.store_host}]:{msg.store_port}"
         header = ConsumeMessageDirectlyResultRequestHeader(
@@ -561,7 +561,7 @@ class MessageOps(Family):
         return mt
 
     async def _track_connection(self, group: str) -> dict[str, Any]:
-        from mqadmin.protocol.headers.consumer import GetConsumerConnectionListRequestHeader
+        from mqadmin.protocol.headers.consumption import GetConsumerConnectionListRequestHeader
 
         route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
         datas = route.broker_datas or []

@@ -310,7 +310,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_t("topic"),),
-        header="headers.consumer:QueryTopicConsumeByWhoRequestHeader",
+        header="headers.consumption:QueryTopicConsumeByWhoRequestHeader",
         response="bodies.answers:GroupList",
     )
     d(
@@ -337,7 +337,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_g("consumerGroup"),),
-        header="headers.consumer:GetConsumerConnectionListRequestHeader",
+        header="headers.consumption:GetConsumerConnectionListRequestHeader",
         response="bodies.connection:ConsumerConnection",
     )
     d(
@@ -346,7 +346,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_g("consumerGroup"), _t("topic"), _t("topicList", ";")),
-        header="headers.consumer:GetConsumeStatsRequestHeader",
+        header="headers.consumption:GetConsumeStatsRequestHeader",
         response="bodies.stats:ConsumeStats",
     )
     d(
@@ -364,7 +364,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_t("topic"), _g("group")),
-        header="headers.consumer:QueryConsumeTimeSpanRequestHeader",
+        header="headers.consumption:QueryConsumeTimeSpanRequestHeader",
         response="bodies.answers:QueryConsumeTimeSpanBody",
     )
     d(R.GET_CONSUMER_RUNNING_INFO, B, RESOURCE, GET, resources=(_g("consumerGroup"),))
@@ -462,7 +462,7 @@ def _table() -> list[Declaration]:
     d(R.GET_BROKER_CONFIG, B, CLUSTER, GET)
     d(R.GET_BROKER_RUNTIME_INFO, B, CLUSTER, GET, response="bodies.kv:KVTable")
     d(R.VIEW_BROKER_STATS_DATA, B, CLUSTER, GET, header="headers.broker:ViewBrokerStatsDataRequestHeader")
-    d(R.GET_BROKER_CONSUME_STATS, B, CLUSTER, GET, header="headers.consumer:GetConsumeStatsInBrokerHeader")
+    d(R.GET_BROKER_CONSUME_STATS, B, CLUSTER, GET, header="headers.consumption:GetConsumeStatsInBrokerHeader")
     d(R.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, B, CLUSTER, GET, response="bodies.group:SubscriptionGroupWrapper")
     d(R.GET_ALL_CONSUMER_OFFSET, B, CLUSTER, GET)
     d(R.GET_ALL_DELAY_OFFSET, B, CLUSTER, GET)
@@ -472,7 +472,7 @@ def _table() -> list[Declaration]:
         B,
         CLUSTER,
         GET,
-        header="headers.consumer:GetProducerConnectionListRequestHeader",
+        header="headers.consumption:GetProducerConnectionListRequestHeader",
         response="bodies.connection:ProducerConnection",
     )
     d(R.GET_ALL_PRODUCER_INFO, B, CLUSTER, GET, response="bodies.answers:ProducerTableInfo")

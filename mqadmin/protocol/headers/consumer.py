@@ -35,13 +35,25 @@ from mqadmin.protocol.headers.base import (
     RequestHeader,
     request_header,
 )
+from mqadmin.protocol.headers.consumption import (
+    ConsumeMessageDirectlyResultRequestHeader,
+    GetConsumerConnectionListRequestHeader,
+    GetConsumerRunningInfoRequestHeader,
+    GetConsumeStatsInBrokerHeader,
+    GetConsumeStatsRequestHeader,
+    GetProducerConnectionListRequestHeader,
+    QueryConsumeTimeSpanRequestHeader,
+    QueryTopicConsumeByWhoRequestHeader,
+)
 from mqadmin.protocol.headers.offset_query import (
     ConsumedTopic,
+    ConsumedTopicOrBlank,
     GetEarliestMsgStoretimeRequestHeader,
     GetMaxOffsetRequestHeader,
     GetMinOffsetRequestHeader,
     SearchOffsetRequestHeader,
     check_consumed_topic,
+    check_consumed_topic_or_blank,
 )
 from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
 
@@ -113,12 +125,6 @@ def check_group_or_empty(group: str | None) -> str | None:
     return None if group == "" else names.check_group(group)
 
 
-def check_consumed_topic_or_blank(topic: str | None) -> str | None:
-    """Blank (Java's "every topic of the group") or :func:`check_consumed_topic`."""
-    return None if topic is None or not topic.strip() else check_consumed_topic(topic)
-
-
-ConsumedTopicOrBlank = Annotated[str, Check(check_consumed_topic_or_blank)]
 GroupList = Annotated[str, Check(check_group_list)]
 GroupOrEmpty = Annotated[str, Check(check_group_or_empty)]
 
@@ -190,21 +196,7 @@ class CloneGroupOffsetRequestHeader(RequestHeader):
     offline: bool | None = None
 
 
-# ------------------------------------------------------------------------------------ 203, 204, 222, 223
-
-
-@request_header
-class GetConsumerConnectionListRequestHeader(RequestHeader):
-    """GET_CONSUMER_CONNECTION_LIST (203)."""
-
-    consumer_group: Group
-
-
-@request_header
-class GetProducerConnectionListRequestHeader(RequestHeader):
-    """GET_PRODUCER_CONNECTION_LIST (204)."""
-
-    producer_group: Group
+# ---------------------------------------------------------------------------------------- 222, 223
 
 
 @request_header
@@ -231,32 +223,7 @@ class GetConsumerStatusRequestHeader(RequestHeader):
     client_addr: str | None = None
 
 
-# ------------------------------------------------------------------------------------ 307, 309
-
-
-@request_header
-class GetConsumerRunningInfoRequestHeader(RequestHeader):
-    """GET_CONSUMER_RUNNING_INFO (307), relayed to the consumer."""
-
-    consumer_group: Group
-    client_id: str
-    jstack_enable: bool | None = None
-
-
-@request_header
-class ConsumeMessageDirectlyResultRequestHeader(RequestHeader):
-    """CONSUME_MESSAGE_DIRECTLY (309), relayed to the consumer."""
-
-    consumer_group: Group
-    client_id: str | None = None
-    msg_id: str | None = None
-    broker_name: str | None = None
-    topic: ConsumedTopic | None = None
-    topic_sys_flag: int | None = None
-    group_sys_flag: int | None = None
-
-
-# ------------------------------------------------------------------------------------ 207, 208, 317, 300, 303
+# --------------------------------------------------------------------------------------------- 207
 
 
 @request_header
@@ -266,38 +233,6 @@ class DeleteSubscriptionGroupRequestHeader(RequestHeader):
     group_name: Group
     remove_offset: bool | None = None
     clean_offset: bool | None = None
-
-
-@request_header
-class GetConsumeStatsRequestHeader(RequestHeader):
-    """GET_CONSUME_STATS (208); no topic or a blank one: every topic the group has offsets on."""
-
-    consumer_group: Group
-    topic: ConsumedTopicOrBlank | None = None
-    topic_list: str | None = None
-    """5.x: topics separated by ``;`` (a 4.x broker reads only ``topic``)."""
-
-
-@request_header
-class GetConsumeStatsInBrokerHeader(RequestHeader):
-    """GET_BROKER_CONSUME_STATS (317)."""
-
-    is_order: bool | None = None
-
-
-@request_header
-class QueryTopicConsumeByWhoRequestHeader(RequestHeader):
-    """QUERY_TOPIC_CONSUME_BY_WHO (300)."""
-
-    topic: ConsumedTopic
-
-
-@request_header
-class QueryConsumeTimeSpanRequestHeader(RequestHeader):
-    """QUERY_CONSUME_TIME_SPAN (303)."""
-
-    topic: ConsumedTopic
-    group: Group
 
 
 # ------------------------------------------------------------------------------------ bodies

@@ -12,11 +12,13 @@ from mqadmin.protocol.headers.base import Annotated, Check, Long, RequestHeader,
 
 __all__ = [
     "ConsumedTopic",
+    "ConsumedTopicOrBlank",
     "GetEarliestMsgStoretimeRequestHeader",
     "GetMaxOffsetRequestHeader",
     "GetMinOffsetRequestHeader",
     "SearchOffsetRequestHeader",
     "check_consumed_topic",
+    "check_consumed_topic_or_blank",
 ]
 
 _RETRY_PREFIXES = (names.RETRY_GROUP_TOPIC_PREFIX, names.DLQ_GROUP_TOPIC_PREFIX)
@@ -35,7 +37,13 @@ def check_consumed_topic(topic: str | None) -> str | None:
     return names.check_topic(topic)
 
 
+def check_consumed_topic_or_blank(topic: str | None) -> str | None:
+    """Blank (Java's "every topic of the group") or :func:`check_consumed_topic`."""
+    return None if topic is None or not topic.strip() else check_consumed_topic(topic)
+
+
 ConsumedTopic = Annotated[str, Check(check_consumed_topic)]
+ConsumedTopicOrBlank = Annotated[str, Check(check_consumed_topic_or_blank)]
 
 
 # ------------------------------------------------------------------------------------ 29, 30, 31, 32

@@ -21,7 +21,6 @@ from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.namesrv.route import GetRouteInfoRequestHeader
 
 # Each request's own headers and bodies are imported in its method: a route query loads the route
 # types only, the KV, config and permission requests their own.
@@ -52,6 +51,8 @@ class NamesrvOps(Family):
 
     async def examine_topic_route_info(self, topic: str) -> TopicRouteData:
         """GET_ROUTEINFO_BY_TOPIC; an unknown topic raises RemoteCommandError code 17 (TOPIC_NOT_EXIST)."""
+        from mqadmin.protocol.headers.namesrv.route import GetRouteInfoRequestHeader
+
         header = GetRouteInfoRequestHeader(topic=topic)
         addr, resp = await self.core.invoke_namesrv(RequestCode.GET_ROUTEINFO_BY_TOPIC, header)
         try:

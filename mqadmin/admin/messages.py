@@ -31,12 +31,6 @@ from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import RequestHeader
-from mqadmin.protocol.headers.message import (
-    GetMinOffsetRequestHeader,
-    PullMessageRequestHeader,
-    QueryMessageRequestHeader,
-    ViewMessageRequestHeader,
-)
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
 from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message, decode_messages
@@ -252,6 +246,8 @@ class MessageOps(Family):
 
     async def min_offset(self, mq: MessageQueue) -> int:
         """GET_MIN_OFFSET: the first offset still in the queue."""
+        from mqadmin.protocol.headers.offset_query import GetMinOffsetRequestHeader
+
         assert mq.topic is not None
         header = GetMinOffsetRequestHeader(mq.topic, mq.queue_id, bname=mq.broker_name)
         return await self._queue_request(mq, RequestCode.GET_MIN_OFFSET, header)
@@ -281,6 +277,8 @@ class MessageOps(Family):
         group: str = TOOLS_CONSUMER,
     ) -> PullResult:
         """One non-blocking PULL_MESSAGE, as ``DefaultMQPullConsumer.pull`` sends it."""
+        from mqadmin.protocol.headers.message import PullMessageRequestHeader
+
         if offset < 0:
             raise AdminError("offset < 0")
         if max_nums <= 0:
@@ -342,6 +340,8 @@ class MessageOps(Family):
 
         A malformed id raises ProtocolError; a broker that has no record there answers code 1.
         """
+        from mqadmin.protocol.headers.message import ViewMessageRequestHeader
+
         addr, offset = _store_addr(msg_id)
         header = ViewMessageRequestHeader(topic, offset=offset)
         resp = await self.core.invoke(addr, RequestCode.VIEW_MESSAGE_BY_ID, header)
@@ -369,6 +369,8 @@ class MessageOps(Family):
         broker in route order, each in commit-log order. Nothing found raises MessageNotFoundError,
         unless some broker could not be asked: then that failure is raised.
         """
+        from mqadmin.protocol.headers.message import QueryMessageRequestHeader
+
         header = QueryMessageRequestHeader(topic, key, max_num, begin, end).check()
         route = await self.topic_route_cached(topic)
         addrs: list[str] = []

@@ -29,7 +29,7 @@ from mqadmin.protocol.bodies.route import MASTER_ID, BrokerData, TopicRouteData
 from mqadmin.protocol.bodies.topic import PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.headers.message import SendMessageRequestHeaderV2
+from mqadmin.protocol.headers.send import SendMessageRequestHeaderV2
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.message import (
     Message,

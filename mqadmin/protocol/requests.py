@@ -160,7 +160,7 @@ def _table() -> list[Declaration]:
         PUB,
         writes=True,
         budget=_SEND,
-        header="headers.message:SendMessageRequestHeader",
+        header="headers.send:SendMessageRequestHeader",
     )
     d(
         R.SEND_MESSAGE_V2,
@@ -169,7 +169,7 @@ def _table() -> list[Declaration]:
         PUB,
         writes=True,
         budget=_SEND,
-        header="headers.message:SendMessageRequestHeaderV2",
+        header="headers.send:SendMessageRequestHeaderV2",
     )
     d(
         R.SEND_BATCH_MESSAGE,
@@ -178,7 +178,7 @@ def _table() -> list[Declaration]:
         PUB,
         writes=True,
         budget=_SEND,
-        header="headers.message:SendMessageRequestHeaderV2",
+        header="headers.send:SendMessageRequestHeaderV2",
     )
     d(
         R.CONSUMER_SEND_MSG_BACK,

@@ -1,21 +1,15 @@
-"""Headers of the messaging requests: send (10, 310, 320), pull (11), query (12, 33), send-back (36),
-end transaction (37) and the queue-offset lookups (29, 30, 31, 32).
+"""Headers of the messaging requests: pull (11), query (12, 33), send-back (36), end transaction
+(37), and, from the modules that declare them, send (10, 310, 320: :mod:`mqadmin.protocol.headers.send`)
+and the queue-offset lookups (29, 30, 31, 32: :mod:`mqadmin.protocol.headers.offset_query`).
 
 Java's classes in ``remoting/.../protocol/header/`` (5.3.3) are the reference: field names, types,
 ``@CFNotNull`` and declaration order. The fields a subclass inherits (``TopicRequestHeader.lo``,
 ``RpcRequestHeader``'s ``ns``, ``nsd``, ``bname``, ``oway``) come last, where the ``FastCodesHeader``
 encoders write them; they are declared only on the headers whose senders set them.
 
-SEND_MESSAGE_V2 names its fields ``a`` to ``n``; :class:`SendMessageRequestHeaderV2` gives them the
-attribute names of :class:`SendMessageRequestHeader`, so a handler reads either without converting
-(Java's ``createSendMessageRequestHeaderV1``) and a request's header is decoded once.
-
-Topics in send headers are plain strings: the broker checks them in Java's ``msgCheck`` order (after
-the permission check, answering with the send response's fields), and a producer checks them before
-sending (``Validators.checkMessage``). Topics that are read (pull, query) are checked as the offset
-requests check them (:data:`~mqadmin.protocol.headers.consumer.ConsumedTopic`: a group's retry and
-DLQ topics may be longer than 127); the offset headers (29 to 32) are declared there and re-exported
-here for the message clients.
+Topics that are read (pull, query) are checked as the offset requests check them
+(:data:`~mqadmin.protocol.headers.offset_query.ConsumedTopic`: a group's retry and DLQ topics may be
+longer than 127).
 """
 
 from __future__ import annotations
@@ -23,9 +17,7 @@ from __future__ import annotations
 from mqadmin.protocol import names
 from mqadmin.protocol.headers.base import (
     KW_ONLY,
-    Annotated,
     Group,
-    Java,
     Long,
     RequestHeader,
     TopicRequestHeader,
@@ -38,6 +30,7 @@ from mqadmin.protocol.headers.offset_query import (
     GetMinOffsetRequestHeader,
     SearchOffsetRequestHeader,
 )
+from mqadmin.protocol.headers.send import SendHeader, SendMessageRequestHeader, SendMessageRequestHeaderV2
 
 __all__ = [
     "ConsumerSendMsgBackRequestHeader",
@@ -69,53 +62,6 @@ def check_stored_topic(topic: str | None) -> str | None:
     ):
         return None
     return names.check_topic(topic)
-
-
-# ------------------------------------------------------------------------------------------ send
-
-
-@request_header
-class SendMessageRequestHeader(RequestHeader):
-    """SEND_MESSAGE (10) and the V1 form of 310/320."""
-
-    producer_group: Group
-    topic: str
-    default_topic: str
-    default_topic_queue_nums: int
-    queue_id: int
-    sys_flag: int
-    born_timestamp: Long
-    flag: int
-    properties: str | None = None
-    reconsume_times: int | None = None
-    unit_mode: bool | None = None
-    batch: bool | None = None
-    max_reconsume_times: int | None = None
-    broker_name: Annotated[str, Java("bname")] | None = None
-
-
-@request_header
-class SendMessageRequestHeaderV2(RequestHeader):
-    """SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320): the one-letter names, V1 attributes."""
-
-    producer_group: Annotated[Group, Java("a")]
-    topic: Annotated[str, Java("b")]
-    default_topic: Annotated[str, Java("c")]
-    default_topic_queue_nums: Annotated[int, Java("d")]
-    queue_id: Annotated[int, Java("e")]
-    sys_flag: Annotated[int, Java("f")]
-    born_timestamp: Annotated[Long, Java("g")]
-    flag: Annotated[int, Java("h")]
-    properties: Annotated[str, Java("i")] | None = None
-    reconsume_times: Annotated[int, Java("j")] | None = None
-    unit_mode: Annotated[bool, Java("k")] | None = None
-    max_reconsume_times: Annotated[int, Java("l")] | None = None
-    batch: Annotated[bool, Java("m")] | None = None
-    broker_name: Annotated[str, Java("n")] | None = None
-
-
-SendHeader = SendMessageRequestHeader | SendMessageRequestHeaderV2
-"""Either send header: the same attributes."""
 
 
 # ------------------------------------------------------------------------------------------ pull

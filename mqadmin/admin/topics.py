@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from mqadmin.admin.brokers import perm_is_valid
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError, RemoteCommandError
 from mqadmin.admin.family import Family
@@ -200,6 +199,8 @@ class TopicAdminOps(Family):
 
         ``special`` keeps the retry and DLQ topics; topics with an invalid permission are dropped.
         """
+        from mqadmin.admin.brokers import perm_is_valid
+
         wrapper, system = await self.core.gather(
             self.get_all_topic_config(addr), self.get_system_topic_list_from_broker(addr)
         )

@@ -53,7 +53,7 @@ def test_update_sub_group_bad_input(cluster: Cluster) -> None:
     r = cluster.mqadmin("updateSubGroup", "-b", cluster.addr, "-g", "Gbad", "-q", "two")
     assert (r.code, r.out) == (2, "") and r.err.count("\n") == 1 and "-q" in r.err
     r = cluster.mqadmin("updateSubGroup", "-c", "NoSuchCluster", "-g", "Gbad")
-    assert (r.code, r.out) == (1, "") and r.err.count("\n") == 1 and "NoSuchCluster" in r.err
+    assert (r.code, r.out) == (7, "") and r.err.count("\n") == 1 and "NoSuchCluster" in r.err
     r = cluster.mqadmin("updateSubGroup", "-g", "Gbad")
     assert (r.code, r.out) == (2, "") and "-b" in r.err
     r = cluster.mqadmin("updateSubGroup", "-b", cluster.addr, "-g", "Gbad", "-p", "{not json")

@@ -17,8 +17,8 @@ ELSEWHERE = ("pyspark", "pyarrow", "rich", "mqadmin.broker", "mqadmin.namesrv")
 COMMAND_MODULES = {f"mqadmin.cli.commands.{c.module}" for c in COMMANDS}
 
 
-def imported(mqadmin, args: list[str]) -> set[str]:  # type: ignore[no-untyped-def]
-    r = mqadmin(*args, env={"PYTHONPROFILEIMPORTTIME": "1"})
+def imported(mqadmin, args: list[str], env: dict[str, str] | None = None) -> set[str]:  # type: ignore[no-untyped-def]
+    r = mqadmin(*args, env={**(env or {}), "PYTHONPROFILEIMPORTTIME": "1"})
     names = {
         ln.rsplit("|", 1)[1].strip()
         for ln in r.err.splitlines()
@@ -41,3 +41,21 @@ def test_a_command_imports_its_own_module_and_nothing_it_does_not_use(mqadmin, a
 def test_listing_commands_imports_no_command_module(mqadmin) -> None:  # type: ignore[no-untyped-def]
     names = imported(mqadmin, ["--help"])
     assert not [m for m in names if m.startswith("mqadmin.cli.commands.")]
+
+
+
+ONLY_WITH_OPTIONS = ("ssl", "asyncio", "hmac")  # --tls; the event loop (-i, --stuck-after); credentials
+
+
+@pytest.mark.parametrize(
+    "args", [["topicRoute", "-t", "T"], ["consumerProgress", "-g", "G"]], ids=lambda a: a[0]
+)
+def test_a_plain_request_loads_no_tls_event_loop_or_signer(mqadmin, tmp_path, args: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """TLS, the event loop and ACL signing are imported by what needs them (--tls, a watch or
+    --stuck-after, credentials in tools.yml), not by every request."""
+    target = [args[0], "-n", f"127.0.0.1:{free_port()}", *args[1:]]
+    no_credentials = {"ROCKETMQ_HOME": str(tmp_path)}
+    names = imported(mqadmin, target, no_credentials)
+    assert sorted(n for n in names if n.split(".")[0] in ONLY_WITH_OPTIONS) == []
+    assert "ssl" in imported(mqadmin, [*target, "--tls"], no_credentials)
+    assert "hmac" in imported(mqadmin, target)  # the test home's tools.yml holds an account

@@ -51,14 +51,16 @@ def _load_context(name: str | None) -> Context | None:
         raise SettingsError(str(e)) from None
 
 
-def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSettings:
-    """The :class:`AdminSettings` for one command run."""
+def _name_servers(namesrv_opt: str | None, common: CommonValues) -> tuple[list[str], str, Context | None]:
+    """The name servers a run uses, where they came from, and the context that applies to it.
+
+    A context is a unit: its keys, timeout, TLS and doctor thresholds go only to its own name servers
+    (and their brokers), never to an address given by ``-n`` or ``NAMESRV_ADDR``.
+    """
     env = os.environ
     ctx = _load_context(common.context)
     explicit_ctx = common.context is not None
-
     addrs: list[str] = []
-    is_default = False
     from_ctx = False
     where = "-n"
     if namesrv_opt is not None and namesrv_opt.strip():
@@ -70,6 +72,19 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
     elif ctx is not None and ctx.namesrv:
         addrs, where = parse_namesrv_list(ctx.namesrv), f"context {ctx.name}"
         from_ctx = True
+    return addrs, where, ctx if explicit_ctx or from_ctx else None
+
+
+def context_in_use(namesrv_opt: str | None, common: CommonValues) -> Context | None:
+    """The context whose settings apply to this run (see :func:`_name_servers`), if any."""
+    return _name_servers(namesrv_opt, common)[2]
+
+
+def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSettings:
+    """The :class:`AdminSettings` for one command run."""
+    env = os.environ
+    addrs, where, ctx = _name_servers(namesrv_opt, common)
+    is_default = False
     if not addrs:
         addrs = [DEFAULT_NAMESRV]
         is_default = True
@@ -77,10 +92,6 @@ def resolve_settings(namesrv_opt: str | None, common: CommonValues) -> AdminSett
         why = malformed_addr(addr)
         if why is not None:  # nothing is sent: a typing mistake, not an unreachable server
             raise CommandError(f"{where}: {why}", ExitCode.USAGE)
-    if not (explicit_ctx or from_ctx):
-        # a context is a unit: its keys, timeout and TLS go only to its own name servers (and
-        # their brokers), never to an address given by -n or NAMESRV_ADDR
-        ctx = None
 
     credentials = _credentials(common, ctx)
 

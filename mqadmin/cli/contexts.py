@@ -28,6 +28,7 @@ class Context:
     timeout: float | None = None
     tls: bool = False
     description: str | None = None
+    doctor: dict[str, str] | None = None  # the doctor's thresholds for this cluster: NAME -> VALUE
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None and k != "name"}

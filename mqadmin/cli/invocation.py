@@ -15,7 +15,8 @@ from mqadmin.admin.errors import DeadlineError
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.admin.settings import AdminSettings, parse_namesrv_list
 from mqadmin.cli.common import CommonValues
-from mqadmin.cli.connection import resolve_settings
+from mqadmin.cli.connection import context_in_use, resolve_settings
+from mqadmin.cli.contexts import Context
 from mqadmin.cli.errors import ErrorReport, describe
 from mqadmin.cli.output import Output
 
@@ -57,6 +58,10 @@ class Invocation:
         if self._admin is None:
             self._admin = MQAdmin(self.settings, blocking=self.blocking)
         return self._admin
+
+    def context(self) -> Context | None:
+        """The context whose settings apply to this run (its own name servers are the ones used)."""
+        return context_in_use(self._namesrv_opt, self.common)
 
     @property
     def namesrv_given(self) -> list[str] | None:

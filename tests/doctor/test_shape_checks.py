@@ -4,6 +4,7 @@ clients than queues (info: exit 0 unless --fail-on info), a disk over the thresh
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -96,3 +97,34 @@ def run_status(c: Cluster, env: dict[str, str]) -> str:
     r = run_mqadmin(["brokerStatus", "-n", c.ns_addr, "-b", c.broker_addr], env)
     (line,) = [x for x in r.out.splitlines() if x.startswith("commitLogDiskRatio ")]
     return line.split(":", 1)[1].strip()
+
+
+def test_a_contexts_thresholds_apply_to_its_own_cluster(tmp_path: Path, doctor: Doctor) -> None:
+    """``context add --doctor-set`` keeps thresholds for that cluster: they apply when the context's
+    name servers are used, ``--set`` still wins, and an address given by ``-n`` does not take them."""
+    env = {**doctor.env, "MQADMIN_CONFIG_DIR": str(tmp_path / "config")}
+    with Cluster(tmp_path) as c:
+        ratio = float(run_status(c, env=env))
+        r = run_mqadmin(
+            ["context", "add", "prod", "-n", c.ns_addr, "--doctor-set", f"disk_critical={ratio / 2:.3f}"], env
+        )
+        assert r.code == 0, r.err
+        check = ["doctor", "--check", "disk-near-reclaim", "--set", "lag_window=1", "--json"]
+        r = run_mqadmin(check, env)
+        (full,) = findings(json.loads(r.out), "disk-near-reclaim")
+        assert r.code == 8 and full["severity"] == "critical", r.out
+        r = run_mqadmin([*check, "--set", "disk_critical=1", "--set", "disk_margin=0"], env)
+        assert r.code == 0 and findings(json.loads(r.out), "disk-near-reclaim") == [], r.out
+        r = run_mqadmin([*check, "-n", c.ns_addr], env)
+        assert r.code == 0 and findings(json.loads(r.out), "disk-near-reclaim") == [], r.out
+
+    r = run_mqadmin(["context", "add", "bad", "-n", "127.0.0.1:1", "--doctor-set", "lag_window=soon"], env)
+    assert r.code != 0 and "--doctor-set 'lag_window=soon'" in r.err, r.err
+    saved = json.loads((tmp_path / "config" / "contexts.json").read_text())
+    assert "bad" not in saved["contexts"]
+    saved["contexts"]["prod"]["doctor"] = {"lag_window": "soon"}
+    (tmp_path / "config" / "contexts.json").write_text(json.dumps(saved))
+    r = run_mqadmin(["doctor"], env)
+    assert r.code == 2 and r.err.strip().splitlines() == [
+        "mqadmin doctor: context prod: doctor 'lag_window=soon': lag_window takes a number"
+    ], r.err

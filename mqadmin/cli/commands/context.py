@@ -62,6 +62,14 @@ def context_group() -> None:
 @click.option("--timeout", type=float, metavar="SECONDS", help="Seconds each request may take.")
 @click.option("--tls/--no-tls", default=False, help="Talk TLS to the cluster.")
 @click.option("--description", metavar="TEXT", help="A note to show in 'context list'.")
+@click.option(
+    "--doctor-set",
+    "doctor_limits",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A threshold of 'mqadmin doctor' for this cluster (repeat for more; as doctor's --set, which "
+    "still wins over it).",
+)
 @click.option("--use", "make_current", is_flag=True, help="Make it the current context.")
 @click.option("--force", is_flag=True, help="Replace a context of the same name.")
 def add(
@@ -72,10 +80,13 @@ def add(
     timeout: float | None,
     tls: bool,
     description: str | None,
+    doctor_limits: tuple[str, ...],
     make_current: bool,
     force: bool,
 ) -> None:
     """Create a context."""
+    from mqadmin.doctor.limits import LimitError, Limits, with_overrides
+
     store = _load()
     if name in store.contexts and not force:
         _fail(f"context {name!r} exists (use --force to replace it)")
@@ -89,6 +100,11 @@ def add(
         _fail("give both --access-key and --secret-key")
     if timeout is not None and not timeout > 0:
         _fail("--timeout must be a positive number of seconds")
+    try:
+        with_overrides(Limits(), list(doctor_limits))
+    except LimitError as e:
+        _fail(str(e).replace("--set", "--doctor-set", 1))
+    doctor = {k.strip().replace("-", "_"): v.strip() for k, _, v in (p.partition("=") for p in doctor_limits)}
     store.contexts[name] = Context(
         name=name,
         namesrv=namesrv,
@@ -97,6 +113,7 @@ def add(
         timeout=timeout,
         tls=tls,
         description=description,
+        doctor=doctor or None,
     )
     if make_current or store.current is None:
         store.current = name

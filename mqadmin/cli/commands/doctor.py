@@ -146,7 +146,8 @@ def _limit_help() -> str:
             ["--set", "limits"],
             multiple=True,
             metavar="NAME=VALUE",
-            help="Override a threshold (repeat for more): " + _limit_help() + ".",
+            help="Override a threshold (repeat for more; over the context's, 'mqadmin context add "
+            "--doctor-set'): " + _limit_help() + ".",
         ),
         click.Option(
             ["--watch", "watch"],
@@ -170,8 +171,15 @@ async def doctor(
     from mqadmin.doctor.run import diagnose, select
     from mqadmin.doctor.view import ClusterView, LagSample
 
+    ctx = inv.context()
+    try:  # the context's thresholds for its cluster, then --set
+        saved = [f"{k}={v}" for k, v in ((ctx.doctor or {}) if ctx is not None else {}).items()]
+        base = with_overrides(Limits(), saved)
+    except LimitError as e:
+        assert ctx is not None
+        raise usage_error(f"context {ctx.name}: {str(e).replace('--set', 'doctor', 1)}") from None
     try:
-        chosen = with_overrides(Limits(), list(limits))
+        chosen = with_overrides(base, list(limits))
     except LimitError as e:
         raise usage_error(str(e)) from None
     selected = select(checks)

@@ -1,9 +1,11 @@
 """Checks of each broker: does it answer, is its disk near the reclaim threshold, does dispatch lag,
-is a slave behind its master, is ACL off on one broker of a cluster where the others have it on."""
+is a slave behind its master, is its clock off, is ACL off on one broker of a cluster where the others
+have it on."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.settings import Credentials
@@ -154,6 +156,68 @@ async def acl_differs(view: ClusterView) -> list[Finding]:
     return out
 
 
+_RUNTIME = re.compile(r"\[ ([\d,]+) days, ([\d,]+) hours, ([\d,]+) minutes, ([\d,]+) seconds \]")
+
+
+def broker_clock_ms(table: dict[str, str]) -> tuple[int, int] | None:
+    """The broker's own clock when it made its runtime table, as the earliest and latest epoch ms it
+    can have been: ``bootTimestamp`` plus ``runtime``, which the broker computes from its clock and
+    writes in whole seconds (Java's ``StoreStatsService``, a ``MessageFormat`` with grouping commas)."""
+    m = _RUNTIME.fullmatch((table.get("runtime") or "").strip())
+    boot = (table.get("bootTimestamp") or "").strip()
+    if m is None or not boot.isdigit():
+        return None
+    days, hours, minutes, seconds = (int(g.replace(",", "")) for g in m.groups())
+    earliest = int(boot) + (((days * 24 + hours) * 60 + minutes) * 60 + seconds) * 1000
+    return earliest, earliest + 999
+
+
+def clock_skew_s(broker_ms: tuple[int, int], local_s: tuple[float, float]) -> float:
+    """How far the broker's clock is from this one at the least (seconds, signed; 0 when the two
+    brackets overlap): the broker read its clock somewhere between ``local_s``'s two readings."""
+    ahead = broker_ms[0] / 1000 - local_s[1]
+    behind = broker_ms[1] / 1000 - local_s[0]
+    if ahead > 0:
+        return ahead
+    if behind < 0:
+        return behind
+    return 0.0
+
+
+async def clock_skew(view: ClusterView) -> list[Finding]:
+    brokers = await view.brokers()
+    tables, _ = await view.each(brokers, lambda b: view.runtime(b.addr))
+    out: list[Finding] = []
+    for b, table in tables.items():
+        clock, read_at = broker_clock_ms(table), view.runtime_read_at.get(b.addr)
+        if clock is None or read_at is None:
+            continue
+        skew = clock_skew_s(clock, read_at)
+        if abs(skew) <= view.limits.clock_skew:
+            continue
+        out.append(
+            Finding(
+                "clock-skew",
+                Severity.WARNING,
+                f"broker {b.name}",
+                f"{b.addr}'s clock is at least {abs(skew):.1f} s {'ahead of' if skew > 0 else 'behind'} "
+                "this machine's",
+                {
+                    "addr": b.addr,
+                    "skewSeconds": round(skew, 3),
+                    "brokerClockMs": clock[0],
+                    "localClockMs": round(read_at[0] * 1000),
+                    "roundTripMs": round((read_at[1] - read_at[0]) * 1000),
+                },
+                "store times drive delay levels, queries and resets by time and consumers' lag alerts: a "
+                "skewed broker answers them for the wrong moment (its bootTimestamp and runtime show it; "
+                "check time sync on that host)",
+                f"mqadmin brokerStatus -b {b.addr}",
+            )
+        )
+    return out
+
+
 DEFAULT_KEYS = (("RocketMQ", "12345678"), ("rocketmq2", "12345678"))
 """The accounts of the stock ``conf/plain_acl.yml`` (and the tools' ``tools.yml``), as documented."""
 
@@ -205,6 +269,11 @@ CHECKS = (
     ),
     Check("dispatch-lag", "a broker whose consume queues lag behind its commit log", dispatch_lag),
     Check("slave-behind", "a slave whose commit log is far behind its master's", slave_behind),
+    Check(
+        "clock-skew",
+        "a broker whose clock differs from this machine's by more than clock_skew seconds",
+        clock_skew,
+    ),
     Check(
         "acl-differs",
         "a master with ACL off in a cluster where other masters have it on",

@@ -26,6 +26,7 @@ class Limits:
     dispatch_bytes: int = 64 * 1024 * 1024
     slave_bytes: int = 256 * 1024 * 1024
     requests: int = 64
+    clock_skew: float = 5.0
 
 
 LIMIT_HELP: dict[str, str] = {
@@ -40,6 +41,8 @@ LIMIT_HELP: dict[str, str] = {
     "dispatch_bytes": "bytes of commit log not yet dispatched to the consume queues",
     "slave_bytes": "bytes a slave's commit log may be behind its master's (Java's haMaxGapNotInSync)",
     "requests": "requests in flight at once across the checks",
+    "clock_skew": "seconds a broker's clock may differ from this machine's (beyond what the round trip "
+    "and the broker's one-second runtime leave unknown)",
 }
 """What each threshold means, for ``--help`` and the man page."""
 

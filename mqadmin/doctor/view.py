@@ -88,6 +88,8 @@ class ClusterView:
         self._slots = asyncio.Semaphore(self.limits.requests)
         self.last_sample: LagSample | None = None
         """The newest lag sample taken (for the next run)."""
+        self.runtime_read_at: dict[str, tuple[float, float]] = {}
+        """Per broker address, this machine's clock (epoch seconds) before and after its runtime table."""
 
     # ------------------------------------------------------------------------------ plumbing
 
@@ -185,7 +187,16 @@ class ClusterView:
     # ------------------------------------------------------------------------------ brokers
 
     def runtime(self, addr: str) -> Awaitable[dict[str, str]]:
-        return self._once(("runtime", addr), lambda: self.admin.broker.fetch_broker_runtime_stats(addr))
+        """A broker's runtime table; this machine's clock just before and after it is asked is kept
+        in :attr:`runtime_read_at` (the broker's own clock is in the table)."""
+
+        async def read() -> dict[str, str]:
+            before = time.time()
+            table = await self.admin.broker.fetch_broker_runtime_stats(addr)
+            self.runtime_read_at[addr] = (before, time.time())
+            return table
+
+        return self._once(("runtime", addr), read)
 
     def broker_config(self, addr: str) -> Awaitable[dict[str, str]]:
         return self._once(("config", addr), lambda: self.admin.brokers.get_broker_config(addr))

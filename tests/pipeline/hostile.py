@@ -19,8 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mqadmin.namesrv.config import NamesrvConfig, NettyServerConfig
-from mqadmin.namesrv.server import NamesrvController
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import (
@@ -33,7 +31,7 @@ from mqadmin.protocol.message import (
 )
 from mqadmin.remoting.client import Connection, RemotingClient
 from mqadmin.remoting.server import RemotingServer
-from tests.pipeline.wire import register_command
+from tests.pipeline.wire import register_command, start_namesrv
 
 NAME = "broker-h"
 PULL_NOT_FOUND = 19
@@ -158,15 +156,7 @@ def hostile_cluster(tmp_path: Path, topic: str, queues: list[tuple[int, int]]) -
     state: dict[str, Any] = {}
 
     async def start() -> HostileCluster:
-        ns = NamesrvController(
-            NamesrvConfig(
-                rocketmq_home=None,
-                kv_config_path=str(tmp_path / "kvConfig.json"),
-                config_store_path=str(tmp_path / "namesrv.properties"),
-            ),
-            NettyServerConfig(bind_address="127.0.0.1", listen_port=0),
-        )
-        await ns.start()
+        ns = await start_namesrv(tmp_path)
         server = RemotingServer()
         server.register_default_handler(broker.handle)
         port = await server.start("127.0.0.1", 0)

@@ -130,6 +130,20 @@ class WireCluster:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
 
+async def start_namesrv(tmp_path: Path) -> NamesrvController:
+    """Our name server in this event loop, on a loopback port picked at run time, files in ``tmp_path``."""
+    ns = NamesrvController(
+        NamesrvConfig(
+            rocketmq_home=None,
+            kv_config_path=str(tmp_path / "kvConfig.json"),
+            config_store_path=str(tmp_path / "namesrv.properties"),
+        ),
+        NettyServerConfig(bind_address="127.0.0.1", listen_port=0),
+    )
+    await ns.start()
+    return ns
+
+
 @contextmanager
 def wire_cluster(tmp_path: Path) -> Iterator[WireCluster]:
     loop = asyncio.new_event_loop()
@@ -139,15 +153,7 @@ def wire_cluster(tmp_path: Path) -> Iterator[WireCluster]:
     state: dict[str, Any] = {}
 
     async def start() -> WireCluster:
-        ns = NamesrvController(
-            NamesrvConfig(
-                rocketmq_home=None,
-                kv_config_path=str(tmp_path / "kvConfig.json"),
-                config_store_path=str(tmp_path / "namesrv.properties"),
-            ),
-            NettyServerConfig(bind_address="127.0.0.1", listen_port=0),
-        )
-        await ns.start()
+        ns = await start_namesrv(tmp_path)
         server = RemotingServer()
         server.register_default_handler(stub.handle)
         port = await server.start("127.0.0.1", 0)

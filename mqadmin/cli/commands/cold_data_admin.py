@@ -23,6 +23,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.nameargs import group_arg
 from mqadmin.cli.optvalues import need_target, parse_long
 from mqadmin.cli.results import Errors, Result, with_errors
+from mqadmin.cli.safety import Step, confirm, on_terminal, probe, safety_options, show_plan, unknown
 from mqadmin.protocol.javacoll import java_hash_order
 
 
@@ -142,6 +143,58 @@ def _threshold(text: str) -> str:
     return value
 
 
+async def _planned(
+    inv: Invocation,
+    addrs: list[str],
+    group: str,
+    value: str | None,
+    dry_run: bool,
+    yes: bool,
+    doc: dict[str, Any],
+) -> bool:
+    """The plan of setting (``value``) or removing (None) ``group``'s threshold on each master, from
+    the thresholds they report: shown (True: the command ends there) or confirmed on a terminal; a
+    script without ``--dry-run`` asks the brokers nothing more."""
+    if not dry_run and (yes or not on_terminal()):
+        return False
+    reports = await probe(inv, addrs, inv.admin.cold_data.get_cold_data_flow_ctr_info)
+    steps = [_step(inv, addr, group, value, report) for addr, report in reports.items()]
+    title = f"{'set' if value is not None else 'remove'} the cold read threshold of consumer group [{group}]"
+    if dry_run:
+        show_plan(inv, title, steps, {**doc, "brokers": [{"addr": a, "ok": None} for a in addrs]})
+        return True
+    confirm(title, steps, yes)
+    return False
+
+
+def _step(
+    inv: Invocation, addr: str, group: str, value: str | None, report: str | BaseException | None
+) -> Step:
+    """One master's line of the plan: the group's threshold now (``configTable``) and after."""
+    if isinstance(report, BaseException):
+        return Step("broker", addr, unknown(inv, report))
+    try:
+        table = render_info(report)[0].get("configTable") if report is not None else None
+    except CommandError as e:
+        return Step("broker", addr, f"cannot tell ({e})")
+    now = table.get(group) if isinstance(table, dict) else None
+    if value is None:
+        if now is None:
+            return Step("broker", addr, f"no threshold for {group}, nothing to remove", changes=False)
+        return Step("broker", addr, f"remove the threshold of {group} ({now} bytes)")
+    if now is not None and str(now) == str(int(value)):
+        return Step("broker", addr, f"threshold of {group} is already {now} bytes", changes=False)
+    was = "not set" if now is None else f"{now} bytes"
+    return Step("broker", addr, f"threshold of {group}: {was} -> {int(value)} bytes")
+
+
+_SAFETY_EPILOG = (
+    "--dry-run lists, per master, the group's threshold now and after, changing nothing (with --json: "
+    "dryRun and a plan of {role, addr, action, changes}). On a terminal the plan is shown and confirmed "
+    "first (--yes does not ask)."
+)
+
+
 @java_command(
     "updateColdDataFlowCtrGroupConfig",
     [
@@ -152,19 +205,31 @@ def _threshold(text: str) -> str:
     ],
     fanout=True,
     json_doc=f'{{"consumerGroup": str, "threshold": int, {BROKERS_DOC}}}',
+    epilog=_SAFETY_EPILOG,
+    own=safety_options(),
 )
 async def update_cold_data_flow_ctr_group_config(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, consumer_group: str, threshold: str
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    consumer_group: str,
+    threshold: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     group = group_arg(consumer_group)
     value = _threshold(threshold)
     admin = inv.admin
+    addrs = await _masters(inv, broker_addr, cluster_name)
+    doc = {"consumerGroup": group, "threshold": int(value)}
+    if await _planned(inv, addrs, group, value, dry_run, yes, doc):
+        return
     await change_each(
         inv,
-        await _masters(inv, broker_addr, cluster_name),
+        addrs,
         lambda a: admin.cold_data.update_cold_data_flow_ctr_group_config(a, {group: value}),
         "updateColdDataFlowCtrGroupConfig success, %s\n",
-        {"consumerGroup": group, "threshold": int(value)},
+        doc,
     )
 
 
@@ -183,16 +248,27 @@ async def update_cold_data_flow_ctr_group_config(
     ],
     fanout=True,
     json_doc=f'{{"consumerGroup": str, {BROKERS_DOC}}}',
+    epilog=_SAFETY_EPILOG,
+    own=safety_options(),
 )
 async def remove_cold_data_flow_ctr_group_config(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, consumer_group: str
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    consumer_group: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     group = group_arg(consumer_group)
     admin = inv.admin
+    addrs = await _masters(inv, broker_addr, cluster_name)
+    doc = {"consumerGroup": group}
+    if await _planned(inv, addrs, group, None, dry_run, yes, doc):
+        return
     await change_each(
         inv,
-        await _masters(inv, broker_addr, cluster_name),
+        addrs,
         lambda a: admin.cold_data.remove_cold_data_flow_ctr_group_config(a, group),
         "remove broker cold read threshold success, %s\n",
-        {"consumerGroup": group},
+        doc,
     )

@@ -27,9 +27,19 @@ from mqadmin.cli.javatext import java_map_string, jformat, jstr
 from mqadmin.cli.nameargs import group_arg, strict_bool
 from mqadmin.cli.optvalues import in_range, need_target, parse_int, parse_long
 from mqadmin.cli.results import Errors, Result, with_errors
-from mqadmin.cli.safety import Step, confirm, failed, not_found, probe, safety_options, show_plan, unknown
+from mqadmin.cli.safety import (
+    Step,
+    confirm,
+    failed,
+    not_found,
+    on_terminal,
+    probe,
+    safety_options,
+    show_plan,
+    unknown,
+)
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig
+from mqadmin.protocol.bodies.group import GroupRetryPolicy, SubscriptionGroupConfig, SubscriptionGroupWrapper
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.consumer import RETRY_QUEUE_NUMS_MAX, check_subscription_group
 from mqadmin.protocol.javacoll import java_hash_order
@@ -342,12 +352,21 @@ def _read_group_list(path_text: str) -> list[SubscriptionGroupConfig]:
     json_doc='{"groups": [str], "brokers": [{"brokerAddr": str, "ok": bool, "batch": bool}], '
     '"errors": [...]?} '
     '("batch" is false where the broker took one request per group)',
+    epilog="--dry-run lists, per broker and group, whether the subscription group would be created or "
+    "which of its properties would change, changing nothing (with --json: dryRun and a plan of {role, "
+    "addr, action, changes}). On a terminal the plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def update_sub_group_list(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, filename: str
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    filename: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     configs = _read_group_list(filename.strip())
-    if not configs:
+    if not configs and not dry_run:
         inv.out.emit(GroupListSubmitted([], [], "", []))
         return
     admin = inv.admin
@@ -357,6 +376,16 @@ async def update_sub_group_list(
     else:
         addrs = await cluster_masters(inv, (cluster_name or "").strip())
         line = "submit batch of subscription group config to {} success, please check the result later.\n"
+    names = [c.group_name for c in configs]
+    if dry_run or (not yes and on_terminal()):
+        tables = await probe(inv, addrs, admin.brokers.get_all_subscription_group)
+        steps = [_group_step(inv, addr, cfg, table) for addr, table in tables.items() for cfg in configs]
+        title = f"create or update {len(configs)} subscription groups of {filename.strip()}"
+        if dry_run:
+            planned = [{"brokerAddr": a, "ok": None, "batch": None} for a in addrs]
+            show_plan(inv, title, steps, GroupListSubmitted(names, planned, line, []).data())
+            return
+        confirm(title, steps, yes)
     result = await admin.core.fan_out(
         addrs,
         lambda a: admin.groups.create_and_update_subscription_group_config_list(a, configs),
@@ -370,7 +399,34 @@ async def update_sub_group_list(
         else:
             inv.report(result.errors[addr])
             rows.append({"brokerAddr": addr, "ok": False, "batch": False})
-    inv.out.emit(GroupListSubmitted([c.group_name for c in configs], rows, line, inv.error_list()))
+    inv.out.emit(GroupListSubmitted(names, rows, line, inv.error_list()))
+
+
+def _group_step(
+    inv: Invocation, addr: str, cfg: SubscriptionGroupConfig, table: SubscriptionGroupWrapper | BaseException
+) -> Step:
+    """What sending ``cfg`` would do on the broker at ``addr``, whose group table is ``table`` (a
+    failure: it could not be asked): create the group, or which of its properties change."""
+    name = cfg.group_name
+    if isinstance(table, BaseException):
+        return Step("broker", addr, unknown(inv, table))
+    old = (table.subscription_group_table or {}).get(name or "")
+    if old is None:
+        return Step("broker", addr, f"create subscription group {name}")
+    before, after = group_config_json(old), group_config_json(cfg)
+    diffs = [
+        f"{k} {_plan_value(before.get(k))} -> {_plan_value(v)}"
+        for k, v in after.items()
+        if before.get(k) != v
+    ]
+    if not diffs:
+        return Step("broker", addr, f"subscription group {name} is already so", changes=False)
+    return Step("broker", addr, f"update subscription group {name}: " + ", ".join(diffs))
+
+
+def _plan_value(value: Any) -> str:
+    """A property's value in a plan line: JSON, as the file holds it."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 @dataclass(slots=True)

@@ -29,6 +29,7 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import parse_int
 from mqadmin.cli.results import Plain
+from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.static_topic import (
     SUFFIX_AFTER,
@@ -38,6 +39,7 @@ from mqadmin.protocol.bodies.static_topic import (
     TopicRemappingDetailWrapper,
 )
 from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import parse_bool
 from mqadmin.protocol.staticmapping import (
     MappingError,
@@ -70,6 +72,11 @@ TARGETS = (
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
 FORCE = JavaOpt("fr", "forceReplace", "Force replace the old mapping", dest="force_replace")
 
+SAFETY_EPILOG = (
+    "--dry-run lists, per broker, the queues it holds and will hold, writing neither a broker nor a "
+    "mapping file (with --json: dryRun and a plan of {role, addr, action, changes}). On a terminal the "
+    "plan is shown and confirmed first (--yes does not ask)."
+)
 PLAN_DOC = (
     '{"topic": str, "epoch": int, "oldMappingFile": str?, "newMappingFile": str?, '
     '"brokerToMapIn": [str], "brokerToMapOut": [str], '
@@ -200,6 +207,59 @@ def _preflight(
         raise _mapping_error(e) from None
 
 
+def _queues(cm: TopicConfigAndQueueMapping | None) -> str:
+    """A broker's part of a static topic in a plan line: its queues and the logical queues it leads."""
+    if cm is None or cm.mapping_detail is None:
+        return "nothing"
+    ids = ", ".join(str(q) for q in leader_id_map(cm.mapping_detail))
+    leads = f"leads logical queues {ids}" if ids else "leads no logical queue"
+    return f"{cm.config.read_queue_nums} read/{cm.config.write_queue_nums} write queues, {leads}"
+
+
+def _plan_steps(
+    topic: str,
+    configs: dict[str, TopicConfigAndQueueMapping],
+    current: dict[str, TopicConfigAndQueueMapping],
+    addrs: dict[str, str],
+    map_in: list[str] | None = None,
+    map_out: list[str] | None = None,
+) -> list[Step]:
+    """The plan, broker by broker in the order they are written: what each holds now and will hold
+    (``map_in``/``map_out``: the brokers that take over logical queues and those that hand them over)."""
+    steps = []
+    for broker in java_hash_order(configs):
+        old, new = current.get(broker), _queues(configs[broker])
+        role = " (takes over queues)" if broker in (map_in or []) else ""
+        role = " (hands over queues)" if broker in (map_out or []) else role
+        what = f"create static topic {topic} on {broker}: {new}"
+        if old is not None:
+            what = f"update static topic {topic} on {broker}{role}: {_queues(old)} -> {new}"
+        steps.append(Step("broker", addrs.get(broker, "?"), what))
+    return steps
+
+
+def _go_ahead(
+    inv: Invocation,
+    title: str,
+    steps: list[Step],
+    data: dict[str, Any],
+    dry_run: bool,
+    yes: bool,
+    lines: list[str],
+) -> bool:
+    """The plan shown (``--dry-run``: True, the command ends there, no broker written) or confirmed on a
+    terminal; a refusal prints the plan files written so far, as a failure would."""
+    if dry_run:
+        show_plan(inv, title, steps, data)
+        return True
+    try:
+        confirm(title, steps, yes)
+    except CommandError:
+        _flush(inv, lines)
+        raise
+    return False
+
+
 # ------------------------------------------------------------------------------------- updateStaticTopic
 
 
@@ -215,7 +275,8 @@ def _preflight(
     json_doc=PLAN_DOC,
     epilog="Every broker of the plan is checked before the first is written: an unknown broker, more "
     "than 1024 queues or a plan that does not add up changes nothing. -mf reads a plan file (Java "
-    "declares the option but ignores it).",
+    "declares the option but ignores it). " + SAFETY_EPILOG,
+    own=safety_options(),
 )
 async def update_static_topic(
     inv: Invocation,
@@ -225,6 +286,8 @@ async def update_static_topic(
     total_queue_num: str,
     map_file: str | None,
     force_replace: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     t = check_topic_name(topic.strip())
     queue_num = parse_int(total_queue_num, "-qn")
@@ -244,9 +307,10 @@ async def update_static_topic(
     else:
         try:
             epoch = check_name_epoch_num(t, current)[0] if current else int(time.time() * 1000)
-            old = TopicRemappingDetailWrapper(t, TYPE_CREATE_OR_UPDATE, epoch, current)
-            data["oldMappingFile"] = path = _write_temp(old, False)
-            lines.append(f"The old mapping data is written to file {path}\n")
+            if not dry_run:
+                old = TopicRemappingDetailWrapper(t, TYPE_CREATE_OR_UPDATE, epoch, current)
+                data["oldMappingFile"] = path = _write_temp(old, False)
+                lines.append(f"The old mapping data is written to file {path}\n")
             configs = copy_plan(current)
             wrapper = create_mapping(
                 t, queue_num, list(dict.fromkeys([*targets, *current])), configs, int(time.time() * 1000)
@@ -255,14 +319,18 @@ async def update_static_topic(
             _flush(inv, lines)
             raise _mapping_error(e) from None
         epoch = wrapper.epoch
-        data["newMappingFile"] = path = _write_temp(wrapper, True)
-        lines.append(f"The new mapping data is written to file {path}\n")
+        if not dry_run:
+            data["newMappingFile"] = path = _write_temp(wrapper, True)
+            lines.append(f"The new mapping data is written to file {path}\n")
         force = False  # Java computes a plan that needs no force
     _preflight(inv, info, configs, current, addrs, force, lines)
-    await admin.static_topics.update_topic_config_mapping_all(configs, addrs, force)
     data.update(
         epoch=epoch, brokerToMapIn=[], brokerToMapOut=[], brokers=_plan_json(t, epoch, configs, addrs)
     )
+    steps = _plan_steps(t, configs, current, addrs)
+    if _go_ahead(inv, f"create or update static topic [{t}]", steps, data, dry_run, yes, lines):
+        return
+    await admin.static_topics.update_topic_config_mapping_all(configs, addrs, force)
     inv.out.emit(Plain(data, "".join(lines)))
 
 
@@ -275,7 +343,8 @@ async def update_static_topic(
     json_doc=PLAN_DOC,
     epilog="The logical queues move so that the target brokers lead them all; a moved queue's offsets "
     "continue on its new broker from the next 10000 boundary after its last offset, and its older "
-    "messages stay readable through the new leader.",
+    "messages stay readable through the new leader. " + SAFETY_EPILOG,
+    own=safety_options(),
 )
 async def remapping_static_topic(
     inv: Invocation,
@@ -284,6 +353,8 @@ async def remapping_static_topic(
     topic: str,
     map_file: str | None,
     force_replace: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     t = check_topic_name(topic.strip())
     force = force_replace is not None and parse_bool(force_replace.strip())
@@ -297,18 +368,29 @@ async def remapping_static_topic(
             raise CommandError("No topic route to do the remapping", ExitCode.NOT_FOUND)
         try:
             epoch = check_name_epoch_num(t, current)[0]
-            old = TopicRemappingDetailWrapper(t, TYPE_CREATE_OR_UPDATE, epoch, current)
-            data["oldMappingFile"] = path = _write_temp(old, False)
-            lines.append(f"The old mapping data is written to file {path}\n")
+            if not dry_run:
+                old = TopicRemappingDetailWrapper(t, TYPE_CREATE_OR_UPDATE, epoch, current)
+                data["oldMappingFile"] = path = _write_temp(old, False)
+                lines.append(f"The old mapping data is written to file {path}\n")
             plan = remap(t, copy_plan(current), targets, int(time.time() * 1000))
         except MappingError as e:
             _flush(inv, lines)
             raise _mapping_error(e) from None
-        data["newMappingFile"] = path = _write_temp(plan, True)
-        lines.append(f"The old mapping data is written to file {path}\n")  # sic: Java's text
+        if not dry_run:
+            data["newMappingFile"] = path = _write_temp(plan, True)
+            lines.append(f"The old mapping data is written to file {path}\n")  # sic: Java's text
         force = False
     configs = plan.broker_config_map
     _preflight(inv, info, configs, current, addrs, force, lines)
+    data.update(
+        epoch=plan.epoch,
+        brokerToMapIn=sorted(plan.broker_to_map_in),
+        brokerToMapOut=sorted(plan.broker_to_map_out),
+        brokers=_plan_json(t, plan.epoch, configs, addrs),
+    )
+    steps = _plan_steps(t, configs, current, addrs, plan.broker_to_map_in, plan.broker_to_map_out)
+    if _go_ahead(inv, f"remap static topic [{t}]", steps, data, dry_run, yes, lines):
+        return
     try:
         await admin.static_topics.remapping_static_topic(
             t, plan.broker_to_map_in, plan.broker_to_map_out, configs, addrs, force
@@ -316,10 +398,4 @@ async def remapping_static_topic(
     except MappingError as e:
         _flush(inv, lines)
         raise _mapping_error(e) from None
-    data.update(
-        epoch=plan.epoch,
-        brokerToMapIn=sorted(plan.broker_to_map_in),
-        brokerToMapOut=sorted(plan.broker_to_map_out),
-        brokers=_plan_json(t, plan.epoch, configs, addrs),
-    )
     inv.out.emit(Plain(data, "".join(lines)))

@@ -218,31 +218,7 @@ async def _update_topic_planned(
         return False
     t = tc.topic_name or ""
     configs = await probe(inv, addrs, lambda a: inv.admin.topics.examine_topic_config(a, t))
-    steps: list[Step] = []
-    for addr, old in configs.items():
-        if failed(old):
-            steps.append(Step("broker", addr, unknown(inv, old)))
-        elif old is None:
-            queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm_string(tc.perm)}"
-            steps.append(Step("broker", addr, f"create topic {t} ({queues})"))
-        else:
-            shrink = {
-                "readQueueNums": tc.read_queue_nums < old.read_queue_nums,
-                "writeQueueNums": tc.write_queue_nums < old.write_queue_nums,
-            }
-            diffs = [
-                f"{name} {a} -> {b}" + (" (fewer queues)" if shrink.get(name) else "")
-                for name, a, b in (
-                    ("readQueueNums", old.read_queue_nums, tc.read_queue_nums),
-                    ("writeQueueNums", old.write_queue_nums, tc.write_queue_nums),
-                    ("perm", perm_string(old.perm), perm_string(tc.perm)),
-                    ("topicSysFlag", old.topic_sys_flag, tc.topic_sys_flag),
-                    ("order", old.order, tc.order),
-                )
-                if a != b
-            ]
-            what = "update topic " + t + ": " + ", ".join(diffs) if diffs else f"topic {t} is already so"
-            steps.append(Step("broker", addr, what, changes=bool(diffs)))
+    steps = [_topic_step(inv, addr, tc, old) for addr, old in configs.items()]
     title = f"update topic [{t}]"
     if dry_run:
         doc = TopicCreated(TopicConfigView(tc), [{"addr": a, "ok": None} for a in addrs], mode).data()
@@ -250,6 +226,34 @@ async def _update_topic_planned(
         return True
     confirm(title, steps, yes)
     return False
+
+
+def _topic_step(inv: Invocation, addr: str, tc: TopicConfig, old: TopicConfig | BaseException | None) -> Step:
+    """What sending ``tc`` would do on the broker at ``addr``, which has ``old`` (None: not the topic;
+    a failure: it could not be asked): create the topic, or what of its config changes."""
+    t = tc.topic_name or ""
+    if isinstance(old, BaseException):
+        return Step("broker", addr, unknown(inv, old))
+    if old is None:
+        queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm_string(tc.perm)}"
+        return Step("broker", addr, f"create topic {t} ({queues})")
+    shrink = {
+        "readQueueNums": tc.read_queue_nums < old.read_queue_nums,
+        "writeQueueNums": tc.write_queue_nums < old.write_queue_nums,
+    }
+    diffs = [
+        f"{name} {a} -> {b}" + (" (fewer queues)" if shrink.get(name) else "")
+        for name, a, b in (
+            ("readQueueNums", old.read_queue_nums, tc.read_queue_nums),
+            ("writeQueueNums", old.write_queue_nums, tc.write_queue_nums),
+            ("perm", perm_string(old.perm), perm_string(tc.perm)),
+            ("topicSysFlag", old.topic_sys_flag, tc.topic_sys_flag),
+            ("order", old.order, tc.order),
+        )
+        if a != b
+    ]
+    what = "update topic " + t + ": " + ", ".join(diffs) if diffs else f"topic {t} is already so"
+    return Step("broker", addr, what, changes=bool(diffs))
 
 
 @dataclass(slots=True)
@@ -340,13 +344,22 @@ class TopicListSubmitted(Result):
     fanout=True,
     json_doc=f'{{"topics": [str], "brokers": {TARGETS_DOC}, "errors": [...]?}}',
     epilog="A broker that does not know the batch request (4.x) gets one UPDATE_AND_CREATE_TOPIC "
-    "per topic instead.",
+    "per topic instead. --dry-run lists, per broker and topic, whether the topic would be created or what "
+    "of its config would change (queues shrinking included), changing nothing (with --json: dryRun and a "
+    "plan of {role, addr, action, changes}). On a terminal the plan is shown and confirmed first (--yes "
+    "does not ask).",
+    own=safety_options(),
 )
 async def update_topic_list(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, filename: str
+    inv: Invocation,
+    broker_addr: str | None,
+    cluster_name: str | None,
+    filename: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     configs = _read_topic_configs(filename.strip())
-    if not configs:
+    if not configs and not dry_run:
         inv.warn(f"{filename.strip()} holds no topic configs; nothing was sent")
         return
     admin = inv.admin
@@ -354,6 +367,23 @@ async def update_topic_list(
         addrs = [broker_addr.strip()]
     else:
         addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
+    if dry_run or (not yes and on_terminal()):
+        tables = await probe(inv, addrs, admin.topics.get_all_topic_config)
+        steps = [
+            _topic_step(
+                inv, addr, tc, table if failed(table) else (table.topic_config_table or {}).get(tc.topic_name)
+            )
+            for addr, table in tables.items()
+            for tc in configs
+        ]
+        title = f"create or update {len(configs)} topics of {filename.strip()}"
+        if dry_run:
+            planned = [{"addr": a, "ok": None} for a in addrs]
+            show_plan(
+                inv, title, steps, TopicListSubmitted([c.topic_name for c in configs], planned, []).data()
+            )
+            return
+        confirm(title, steps, yes)
     _, rows = await inv.on_each(addrs, lambda a: admin.topics.create_and_update_topic_config_list(a, configs))
     inv.out.emit(TopicListSubmitted([c.topic_name for c in configs], rows, inv.error_list()))
 

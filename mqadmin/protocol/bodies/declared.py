@@ -37,7 +37,7 @@ class Member:
     read: Reader
     absent: Any
     write: Writer | None
-    """``None``: the value as is (a declared body, or a list of them, writes itself)."""
+    """``None``: the value as is (a declared body, or a list or map of them, writes itself)."""
     view: Callable[[Any], Any] | None
     """How the Java client's bean holds the value (a map's Java order, a primitive's default)."""
 
@@ -95,6 +95,8 @@ def from_json(cls: type[Any], value: Any, what: str) -> Any:
 def _json_value(v: Any, standard: bool) -> Any:
     if isinstance(v, list):
         return [_json_value(x, standard) for x in v]
+    if isinstance(v, dict):
+        return {k: _json_value(x, standard) for k, x in v.items()}
     to_json_obj = getattr(v, "to_json_obj", None)
     return v if to_json_obj is None else to_json_obj(standard)
 

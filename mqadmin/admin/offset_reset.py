@@ -145,23 +145,22 @@ def write_export(plans: list[QueuePlan]) -> str:
 
 
 def read_export(text: str, topic: str, where: str) -> tuple[tuple[MessageQueue, int], ...]:
-    """The offsets of an export of ``topic`` (:func:`write_export`); ValueError naming the line."""
-    rows = list(csv.reader(io.StringIO(text)))
-    if rows and rows[0] == EXPORT_HEADER:
-        rows = rows[1:]
+    """The offsets of an export of ``topic`` (:func:`write_export`); ValueError naming the line.
+
+    Queue ids and offsets are plain ASCII digits (no sign, no ``_``, no other scripts' digits): a
+    rollback file is data to set offsets from, so anything else in it is refused, not guessed at."""
     out: list[tuple[MessageQueue, int]] = []
-    for n, row in enumerate(rows, 2):
-        if not row:
+    for n, row in enumerate(csv.reader(io.StringIO(text)), 1):
+        if not row or (n == 1 and row == EXPORT_HEADER):
             continue
         if len(row) != 4:
             raise ValueError(f"{where} line {n}: expected topic,brokerName,queueId,offset")
         name, broker, qid, offset = row
         if name != topic:
             raise ValueError(f"{where} line {n}: topic {name!r}, not {topic!r}")
-        try:
-            out.append((MessageQueue(topic, broker, int(qid)), int(offset)))
-        except ValueError:
-            raise ValueError(f"{where} line {n}: queueId and offset must be whole numbers") from None
+        if not all(v.isascii() and v.isdigit() for v in (qid, offset)):
+            raise ValueError(f"{where} line {n}: queueId and offset must be whole numbers of 0 or more")
+        out.append((MessageQueue(topic, broker, int(qid)), int(offset)))
     if not out:
         raise ValueError(f"{where}: no offsets in it")
     return tuple(out)

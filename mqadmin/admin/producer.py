@@ -32,6 +32,8 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.send import SendMessageRequestHeaderV2
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.message import (
+    NAME_VALUE_SEPARATOR,
+    PROPERTY_SEPARATOR,
     Message,
     MessageConst,
     MessageSysFlag,
@@ -93,6 +95,12 @@ def check_message(msg: Message) -> None:
         )
     if names.is_not_allowed_send_topic(topic):
         raise MessageCheckError(f"Sending message to topic[{topic}] is forbidden.")
+    for name, value in msg.properties.items():  # no escaping on the wire: these would split the entry
+        if any(sep in s for s in (name, value or "") for sep in (NAME_VALUE_SEPARATOR, PROPERTY_SEPARATOR)):
+            raise MessageCheckError(
+                f"property {name!r} holds \\x01 or \\x02, the separators of a message's properties; "
+                "the broker would read it as other properties"
+            )
     if not msg.body:
         raise MessageCheckError("the message body length is zero")
     if len(msg.body) > MAX_MESSAGE_SIZE:

@@ -33,6 +33,7 @@ FOLLOW_PAUSE = 0.5
 """Seconds between two rounds of pulls once every queue is read to its end (``--follow``)."""
 DEFAULT_FORMAT = "%s\\n"
 _TOKEN = re.compile(r"%[tbpokThsd%]|\\[ntr\\]")
+_PERCENT = re.compile(r"%(.?)", re.DOTALL)
 _ESCAPES = {"\\n": "\n", "\\t": "\t", "\\r": "\r", "\\\\": "\\"}
 _LAST_N = re.compile(r"-\d+")
 
@@ -68,6 +69,18 @@ def render(fmt: str, msg: MessageExt) -> str:
         return "%"
 
     return _TOKEN.sub(token, fmt)
+
+
+def check_format(fmt: str) -> None:
+    """Refuse a format with a token :func:`render` does not know (kcat's "Unsupported formatter"),
+    rather than print it as it stands on every message."""
+    for m in _PERCENT.finditer(fmt):  # left to right, so "%%" is read as one token
+        if m.group(1) and m.group(1) in "tbpokThsd%":
+            continue
+        shown = repr(m.group(0)) if m.group(1) else "'%' at the end"
+        raise usage_error(
+            f"-f: unknown token {shown}; the tokens are %t %b %p %o %k %T %h %s %d and %% (a percent sign)"
+        )
 
 
 @dataclass(slots=True)
@@ -164,6 +177,7 @@ async def consume(
     if where is not None and where not in ("earliest", "latest") and not _LAST_N.fullmatch(where):
         parse_instant_ms(where, "--from")  # refused before anything is sent
     form = fmt if fmt is not None else DEFAULT_FORMAT
+    check_format(form)
     sub = sub_expression.strip() if sub_expression is not None else "*"
     admin = inv.admin
     cursors = await start_offsets(inv, await admin.messages.fetch_subscribe_message_queues(t), where, g)

@@ -117,12 +117,16 @@ def target_of(
         return Target("time", parse_instant_ms(to_datetime, "--to-datetime")), f"to {to_datetime.strip()}"
     if to_offset is not None:
         n = parse_long(to_offset, "--to-offset")
+        if n < 0:
+            raise usage_error(f"--to-offset takes an offset of 0 or more, not {n}")
         return Target("offset", n), f"to offset {n}"
     assert from_file is not None
     try:
         text = Path(from_file).read_text(encoding="utf-8")
     except OSError as e:
         raise usage_error(f"--from-file {from_file}: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise usage_error(f"--from-file {from_file}: not UTF-8 text (byte {e.start})") from None
     try:
         offsets = read_export(text, topic, from_file)
     except ValueError as e:

@@ -20,6 +20,7 @@ from typing import Any
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
+from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.errors import ProtocolError
@@ -52,16 +53,15 @@ def _long(v: Any, what: str, default: int = 0) -> int:
     return j.int64(v, what, default)
 
 
-def _bool(v: Any, default: bool = False) -> bool:
-    if v is None:
-        return default
+def _bool(v: Any, what: str = "") -> bool:
+    """A Java boolean as fastjson reads it from any client: ``"true"`` text, a number, else false."""
     if isinstance(v, bool):
         return v
     if isinstance(v, str):
         return v.lower() == "true"
     if isinstance(v, int):
         return v != 0
-    return default
+    return False
 
 
 def _double(v: Any, what: str) -> float:
@@ -78,130 +78,55 @@ def _mq(k: Any, what: str) -> MessageQueue:
 
 
 @dataclass(slots=True)
-class ProcessQueueInfo:
+class ProcessQueueInfo(DeclaredBody):
     """A push consumer's view of one queue (``ProcessQueueInfo``)."""
 
-    commit_offset: int = 0
-    cached_msg_min_offset: int = 0
-    cached_msg_max_offset: int = 0
-    cached_msg_count: int = 0
-    cached_msg_size_in_mib: int = 0
-    transaction_msg_min_offset: int = 0
-    transaction_msg_max_offset: int = 0
-    transaction_msg_count: int = 0
-    locked: bool = False
-    try_unlock_times: int = 0
-    last_lock_timestamp: int = 0
-    droped: bool = False
-    last_pull_timestamp: int = 0
-    last_consume_timestamp: int = 0
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "ProcessQueueInfo") -> ProcessQueueInfo:
-        d = j.obj(obj, what)
-        return cls(
-            commit_offset=_long(d.get("commitOffset"), "commitOffset"),
-            cached_msg_min_offset=_long(d.get("cachedMsgMinOffset"), "cachedMsgMinOffset"),
-            cached_msg_max_offset=_long(d.get("cachedMsgMaxOffset"), "cachedMsgMaxOffset"),
-            cached_msg_count=_long(d.get("cachedMsgCount"), "cachedMsgCount"),
-            cached_msg_size_in_mib=_long(d.get("cachedMsgSizeInMiB"), "cachedMsgSizeInMiB"),
-            transaction_msg_min_offset=_long(d.get("transactionMsgMinOffset"), "transactionMsgMinOffset"),
-            transaction_msg_max_offset=_long(d.get("transactionMsgMaxOffset"), "transactionMsgMaxOffset"),
-            transaction_msg_count=_long(d.get("transactionMsgCount"), "transactionMsgCount"),
-            locked=_bool(d.get("locked")),
-            try_unlock_times=_long(d.get("tryUnlockTimes"), "tryUnlockTimes"),
-            last_lock_timestamp=_long(d.get("lastLockTimestamp"), "lastLockTimestamp"),
-            droped=_bool(d.get("droped")),
-            last_pull_timestamp=_long(d.get("lastPullTimestamp"), "lastPullTimestamp"),
-            last_consume_timestamp=_long(d.get("lastConsumeTimestamp"), "lastConsumeTimestamp"),
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "commitOffset": self.commit_offset,
-            "cachedMsgMinOffset": self.cached_msg_min_offset,
-            "cachedMsgMaxOffset": self.cached_msg_max_offset,
-            "cachedMsgCount": self.cached_msg_count,
-            "cachedMsgSizeInMiB": self.cached_msg_size_in_mib,
-            "transactionMsgMinOffset": self.transaction_msg_min_offset,
-            "transactionMsgMaxOffset": self.transaction_msg_max_offset,
-            "transactionMsgCount": self.transaction_msg_count,
-            "locked": self.locked,
-            "tryUnlockTimes": self.try_unlock_times,
-            "lastLockTimestamp": self.last_lock_timestamp,
-            "droped": self.droped,
-            "lastPullTimestamp": self.last_pull_timestamp,
-            "lastConsumeTimestamp": self.last_consume_timestamp,
-        }
+    commit_offset: int = wire(default=0, read=_long)
+    cached_msg_min_offset: int = wire(default=0, read=_long)
+    cached_msg_max_offset: int = wire(default=0, read=_long)
+    cached_msg_count: int = wire(default=0, read=_long)
+    cached_msg_size_in_mib: int = wire(default=0, java="cachedMsgSizeInMiB", read=_long)
+    transaction_msg_min_offset: int = wire(default=0, read=_long)
+    transaction_msg_max_offset: int = wire(default=0, read=_long)
+    transaction_msg_count: int = wire(default=0, read=_long)
+    locked: bool = wire(default=False, read=_bool)
+    try_unlock_times: int = wire(default=0, read=_long)
+    last_lock_timestamp: int = wire(default=0, read=_long)
+    droped: bool = wire(default=False, read=_bool)
+    last_pull_timestamp: int = wire(default=0, read=_long)
+    last_consume_timestamp: int = wire(default=0, read=_long)
 
 
 @dataclass(slots=True)
-class PopProcessQueueInfo:
+class PopProcessQueueInfo(DeclaredBody):
     """A pop consumer's view of one queue (5.x)."""
 
-    wait_ack_count: int = 0
-    droped: bool = False
-    last_pop_timestamp: int = 0
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "PopProcessQueueInfo") -> PopProcessQueueInfo:
-        d = j.obj(obj, what)
-        return cls(
-            _long(d.get("waitAckCount"), "waitAckCount"),
-            _bool(d.get("droped")),
-            _long(d.get("lastPopTimestamp"), "lastPopTimestamp"),
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "waitAckCount": self.wait_ack_count,
-            "droped": self.droped,
-            "lastPopTimestamp": self.last_pop_timestamp,
-        }
+    wait_ack_count: int = wire(default=0, read=_long)
+    droped: bool = wire(default=False, read=_bool)
+    last_pop_timestamp: int = wire(default=0, read=_long)
 
 
 @dataclass(slots=True)
-class ConsumeStatus:
+class ConsumeStatus(DeclaredBody):
     """Per-topic rates a consumer measured itself (``ConsumeStatus``)."""
 
-    pull_rt: float = 0.0
-    pull_tps: float = 0.0
-    consume_rt: float = 0.0
-    consume_ok_tps: float = 0.0
-    consume_failed_tps: float = 0.0
-    consume_failed_msgs: int = 0
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "ConsumeStatus") -> ConsumeStatus:
-        d = j.obj(obj, what)
-        return cls(
-            _double(d.get("pullRT", 0.0), "pullRT"),
-            _double(d.get("pullTPS", 0.0), "pullTPS"),
-            _double(d.get("consumeRT", 0.0), "consumeRT"),
-            _double(d.get("consumeOKTPS", 0.0), "consumeOKTPS"),
-            _double(d.get("consumeFailedTPS", 0.0), "consumeFailedTPS"),
-            _long(d.get("consumeFailedMsgs"), "consumeFailedMsgs"),
-        )
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "pullRT": self.pull_rt,
-            "pullTPS": self.pull_tps,
-            "consumeRT": self.consume_rt,
-            "consumeOKTPS": self.consume_ok_tps,
-            "consumeFailedTPS": self.consume_failed_tps,
-            "consumeFailedMsgs": self.consume_failed_msgs,
-        }
+    pull_rt: float = wire(default=0.0, java="pullRT", read=_double)
+    pull_tps: float = wire(default=0.0, java="pullTPS", read=_double)
+    consume_rt: float = wire(default=0.0, java="consumeRT", read=_double)
+    consume_ok_tps: float = wire(default=0.0, java="consumeOKTPS", read=_double)
+    consume_failed_tps: float = wire(default=0.0, java="consumeFailedTPS", read=_double)
+    consume_failed_msgs: int = wire(default=0, read=_long)
 
 
 @dataclass(slots=True, frozen=True)
-class RunningSubscription:
-    """One subscription a consumer reports; ordered and compared as Java's TreeSet does (topic@expression)."""
+class RunningSubscription(DeclaredBody):
+    """One subscription a consumer reports (the members of ``SubscriptionData`` the tools read);
+    ordered and compared as Java's TreeSet does (topic@expression)."""
 
-    topic: str | None
-    sub_string: str | None
-    class_filter_mode: bool = False
-    expression_type: str | None = "TAG"
+    topic: str | None = wire(required=True, read=j.opt_str)
+    sub_string: str | None = wire(required=True, read=j.opt_str)
+    class_filter_mode: bool = wire(default=False, read=_bool)
+    expression_type: str | None = wire(default="TAG", absent="TAG", read=j.opt_str)
 
     @property
     def tree_key(self) -> str:
@@ -214,6 +139,11 @@ class ConsumerRunningInfo:
 
     ``properties`` keep the order they were sent in; the Java tool prints them in ``Properties``
     order (the caller applies it). Tables are sorted as Java's ``TreeMap``/``TreeSet``.
+
+    The hand-written part: reading keeps what Java's collections make of the members (the first of
+    equal subscriptions, ``MessageQueue`` object keys in ``compareTo`` order), and
+    :meth:`to_json_obj` is the document ``consumerStatus -i --json`` prints (queues as rows, since a
+    JSON key cannot be an object), not a body anything sends. Its parts are declared above.
     """
 
     properties: dict[str, str] = field(default_factory=dict)
@@ -229,13 +159,10 @@ class ConsumerRunningInfo:
         d = j.decode_object(body, "ConsumerRunningInfo")
         props = {str(k): _scalar_text(v) for k, v in j.obj(d.get("properties") or {}, "properties").items()}
         subs: dict[str, RunningSubscription] = {}
-        for s in j.list_of(d.get("subscriptionSet") or [], "subscriptionSet", j.obj) or []:
-            rs = RunningSubscription(
-                j.opt_str(s.get("topic"), "topic"),
-                j.opt_str(s.get("subString"), "subString"),
-                _bool(s.get("classFilterMode")),
-                j.opt_str(s.get("expressionType", "TAG"), "expressionType"),
-            )
+        listed = j.list_of(
+            d.get("subscriptionSet") or [], "subscriptionSet", RunningSubscription.from_json_obj
+        )
+        for rs in listed or []:
             subs.setdefault(rs.tree_key, rs)  # a TreeSet keeps the first of equal elements
         mq_table = {
             _mq(k, "mqTable key"): ProcessQueueInfo.from_json_obj(v)
@@ -270,15 +197,7 @@ class ConsumerRunningInfo:
     def to_json_obj(self) -> dict[str, Any]:
         return {
             "properties": dict(self.properties),
-            "subscriptionSet": [
-                {
-                    "topic": s.topic,
-                    "subString": s.sub_string,
-                    "classFilterMode": s.class_filter_mode,
-                    "expressionType": s.expression_type,
-                }
-                for s in self.subscriptions
-            ],
+            "subscriptionSet": [s.to_json_obj() for s in self.subscriptions],
             "mqTable": [{**mq.to_json_obj(), **pq.to_json_obj()} for mq, pq in self.mq_table.items()],
             "mqPopTable": [{**mq.to_json_obj(), **pq.to_json_obj()} for mq, pq in self.mq_pop_table.items()],
             "statusTable": {t: s.to_json_obj() for t, s in self.status_table.items()},
@@ -302,63 +221,71 @@ def _scalar_text(v: Any) -> str:
     return fastjson.dumps(v) if isinstance(v, dict | list) else str(v)
 
 
-@dataclass(slots=True)
-class BrokerConsumeStats:
-    """GET_BROKER_CONSUME_STATS: every group's stats on one broker (``ConsumeStatsList``)."""
+def _consume_stats_list(v: Any, what: str) -> list[dict[str, list[ConsumeStats]]]:
+    """``List<Map<String, List<ConsumeStats>>>``: one map per group, holding that group's stats."""
+    entries: list[dict[str, list[ConsumeStats]]] = []
+    for item in j.list_of(v or [], what, j.obj) or []:
+        entry: dict[str, list[ConsumeStats]] = {}
+        for group, stats in item.items():
+            entry[str(group)] = j.list_of(stats or [], "consumeStats", ConsumeStats.from_json_obj) or []
+        entries.append(entry)
+    return entries
 
-    broker_addr: str | None
-    consume_stats_list: list[dict[str, list[ConsumeStats]]]
-    total_diff: int
-    total_inflight_diff: int | None = None
 
-    @classmethod
-    def decode(cls, body: bytes) -> BrokerConsumeStats:
-        d = j.decode_object(body, "ConsumeStatsList")
-        entries: list[dict[str, list[ConsumeStats]]] = []
-        for item in j.list_of(d.get("consumeStatsList") or [], "consumeStatsList", j.obj) or []:
-            entry: dict[str, list[ConsumeStats]] = {}
-            for group, stats in item.items():
-                entry[str(group)] = j.list_of(stats or [], "consumeStats", ConsumeStats.from_json_obj) or []
-            entries.append(entry)
-        return cls(
-            j.opt_str(d.get("brokerAddr"), "brokerAddr"),
-            entries,
-            j.int64(d.get("totalDiff"), "totalDiff"),
-            j.opt_int64(d.get("totalInflightDiff"), "totalInflightDiff"),
-        )
+def _consume_stats_json(v: list[dict[str, list[ConsumeStats]]], standard: bool) -> list[dict[str, Any]]:
+    return [{g: [s.to_json_obj(standard) for s in stats] for g, stats in e.items()} for e in v]
 
 
 @dataclass(slots=True)
-class ConsumeQueueView:
-    """QUERY_CONSUME_QUEUE: a slice of a consume queue and, with a group, its subscription."""
+class BrokerConsumeStats(DeclaredBody):
+    """GET_BROKER_CONSUME_STATS: every group's stats on one broker (``ConsumeStatsList``).
 
-    subscription: SubscriptionData | None
-    filter_data: str | None
-    queue_data: list[dict[str, Any]]
-    max_queue_index: int
-    min_queue_index: int
+    ``total_inflight_diff``: 5.x only; ``None`` in a 4.x body.
+    """
 
-    @classmethod
-    def decode(cls, body: bytes) -> ConsumeQueueView:
-        d = j.decode_object(body, "QueryConsumeQueueResponseBody")
-        sub = d.get("subscriptionData")
-        rows = []
-        for x in j.list_of(d.get("queueData") or [], "queueData", j.obj) or []:
-            rows.append(
-                {
-                    "physicOffset": _long(x.get("physicOffset"), "physicOffset"),
-                    "physicSize": _long(x.get("physicSize"), "physicSize"),
-                    "tagsCode": _long(x.get("tagsCode"), "tagsCode"),
-                    "extendDataJson": j.opt_str(x.get("extendDataJson"), "extendDataJson"),
-                    "bitMap": j.opt_str(x.get("bitMap"), "bitMap"),
-                    "eval": _bool(x.get("eval")),
-                    "msg": j.opt_str(x.get("msg"), "msg"),
-                }
-            )
-        return cls(
-            None if sub is None else SubscriptionData.from_json_obj(sub),
-            j.opt_str(d.get("filterData"), "filterData"),
-            rows,
-            j.int64(d.get("maxQueueIndex"), "maxQueueIndex"),
-            j.int64(d.get("minQueueIndex"), "minQueueIndex"),
+    broker_addr: str | None = wire(required=True, read=j.opt_str)
+    consume_stats_list: list[dict[str, list[ConsumeStats]]] = wire(
+        required=True, read=_consume_stats_list, write=_consume_stats_json
+    )
+    total_diff: int = wire(required=True, read=j.int64)
+    total_inflight_diff: int | None = wire(read=j.opt_int64)
+
+
+def _subscription(v: Any, what: str) -> SubscriptionData | None:
+    return None if v is None else SubscriptionData.from_json_obj(v)
+
+
+# The hand-written part: the rows stay plain dicts, in the order of Java's ConsumeQueueData.toString,
+# because queryCq prints them by name and as they are; each member is read as leniently as above.
+def _queue_rows(v: Any, what: str) -> list[dict[str, Any]]:
+    rows = []
+    for x in j.list_of(v or [], what, j.obj) or []:
+        rows.append(
+            {
+                "physicOffset": _long(x.get("physicOffset"), "physicOffset"),
+                "physicSize": _long(x.get("physicSize"), "physicSize"),
+                "tagsCode": _long(x.get("tagsCode"), "tagsCode"),
+                "extendDataJson": j.opt_str(x.get("extendDataJson"), "extendDataJson"),
+                "bitMap": j.opt_str(x.get("bitMap"), "bitMap"),
+                "eval": _bool(x.get("eval")),
+                "msg": j.opt_str(x.get("msg"), "msg"),
+            }
         )
+    return rows
+
+
+def _queue_rows_json(v: list[dict[str, Any]], standard: bool) -> list[dict[str, Any]]:
+    """The rows as fastjson writes the beans: members sorted, nulls left out."""
+    return [{k: row[k] for k in sorted(row) if row[k] is not None} for row in v]
+
+
+@dataclass(slots=True)
+class ConsumeQueueView(DeclaredBody):
+    """QUERY_CONSUME_QUEUE: a slice of a consume queue and, with a group, its subscription
+    (``QueryConsumeQueueResponseBody``)."""
+
+    subscription: SubscriptionData | None = wire(required=True, java="subscriptionData", read=_subscription)
+    filter_data: str | None = wire(required=True, read=j.opt_str)
+    queue_data: list[dict[str, Any]] = wire(required=True, read=_queue_rows, write=_queue_rows_json)
+    max_queue_index: int = wire(required=True, read=j.int64)
+    min_queue_index: int = wire(required=True, read=j.int64)

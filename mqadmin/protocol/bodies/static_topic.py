@@ -3,14 +3,16 @@ mapping on each broker, the remapping plan the tool writes, a broker's mapping f
 
 The mapping values themselves are :mod:`mqadmin.protocol.bodies.queue_mapping`'s; this module names
 them too, as the Java package does, so a static-topic caller finds every type in one place.
+The wrappers are declared once (:mod:`mqadmin.protocol.bodies.declared`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Self
 
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.queue_mapping import (
     METADATA_SCOPE_GLOBAL,
     LogicQueueMappingItem,
@@ -50,6 +52,9 @@ class TopicConfigAndQueueMapping(j.JsonBody):
     GET_TOPIC_CONFIG (351) answers it (``mappingDetail`` only when asked with ``lo=true`` and the
     topic is static); the static-topic commands keep one per broker. Java's class extends
     ``TopicConfig``: the JSON is the config's fields with ``mappingDetail`` among them.
+
+    The hand-written part: the two methods below, because the members of a subclass sit in one
+    object with the config's own, which a declaration of two fields cannot say.
     """
 
     config: TopicConfig
@@ -76,10 +81,6 @@ class TopicConfigAndQueueMapping(j.JsonBody):
         return dict(sorted(out.items()))
 
 
-def _config_map(v: Any, what: str) -> dict[str, TopicConfigAndQueueMapping]:
-    return j.map_of(v, what, TopicConfigAndQueueMapping.from_json_obj) or {}
-
-
 def _str_set(v: Any, what: str) -> list[str]:
     return list(dict.fromkeys(j.str_list(v, what) or []))
 
@@ -91,70 +92,42 @@ SUFFIX_AFTER = ".after"
 
 
 @dataclass(slots=True)
-class TopicRemappingDetailWrapper(j.JsonBody):
+class TopicRemappingDetailWrapper(DeclaredBody):
     """A static topic's configs on every broker, before or after a change (``TopicRemappingDetailWrapper``).
 
     The tool writes one to ``<tmpdir>/<topic>-<epoch>.before`` and ``.after``; ``-mf`` reads one back.
     ``brokerConfigMap`` is a ``HashMap``, the two broker sets ``HashSet``s.
     """
 
-    topic: str | None = None
-    type: str | None = None
-    epoch: int = 0
-    broker_config_map: dict[str, TopicConfigAndQueueMapping] = field(default_factory=dict)
-    broker_to_map_in: list[str] = field(default_factory=list)
-    broker_to_map_out: list[str] = field(default_factory=list)
+    topic: str | None = wire(read=j.opt_str)
+    type: str | None = wire(read=j.opt_str)
+    epoch: int = wire(default=0, read=j.int64)
+    broker_config_map: dict[str, TopicConfigAndQueueMapping] = wire(
+        factory=dict,
+        read=lambda v, what: j.map_of(v, what, TopicConfigAndQueueMapping.from_json_obj) or {},
+        write=lambda v, standard: {k: x.to_json_obj(standard) for k, x in java_hash_dict(v).items()},
+    )
+    broker_to_map_in: list[str] = wire(factory=list, read=_str_set, write=lambda v, _: java_hash_order(v))
+    broker_to_map_out: list[str] = wire(factory=list, read=_str_set, write=lambda v, _: java_hash_order(v))
 
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "TopicRemappingDetailWrapper") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            topic=j.opt_str(d.get("topic"), "topic"),
-            type=j.opt_str(d.get("type"), "type"),
-            epoch=j.int64(d.get("epoch"), "epoch"),
-            broker_config_map=_config_map(d.get("brokerConfigMap", {}), "brokerConfigMap"),
-            broker_to_map_in=_str_set(d.get("brokerToMapIn", []), "brokerToMapIn"),
-            broker_to_map_out=_str_set(d.get("brokerToMapOut", []), "brokerToMapOut"),
-        )
 
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        configs = java_hash_dict(self.broker_config_map)
-        return j.drop_none(
-            {
-                "brokerConfigMap": {k: v.to_json_obj(standard) for k, v in configs.items()},
-                "brokerToMapIn": java_hash_order(self.broker_to_map_in),
-                "brokerToMapOut": java_hash_order(self.broker_to_map_out),
-                "epoch": self.epoch,
-                "topic": self.topic,
-                "type": self.type,
-            }
-        )
+def _details(v: Any, what: str) -> dict[str, TopicQueueMappingDetail]:
+    return j.map_of(v, what, lambda x, w: TopicQueueMappingDetail.from_json_obj(j.obj(x, w), w)) or {}
+
+
+def _chm_ordered(v: dict[str, TopicQueueMappingDetail], standard: bool) -> dict[str, Any]:
+    """A ``ConcurrentHashMap`` as it iterates (its capacity follows its size)."""
+    return {k: x.to_json_obj(standard) for k, x in hash_ordered(v, chm_capacity(len(v))).items()}
 
 
 @dataclass(slots=True)
-class TopicQueueMappingSerializeWrapper(j.JsonBody):
+class TopicQueueMappingSerializeWrapper(DeclaredBody):
     """A broker's static mappings as ``config/topicQueueMapping.json`` holds them."""
 
-    topic_queue_mapping_info_map: dict[str, TopicQueueMappingDetail] = field(default_factory=dict)
-    data_version: DataVersion | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "TopicQueueMappingSerializeWrapper") -> Self:
-        d = j.obj(obj, what)
-        dv = d.get("dataVersion")
-        details = j.map_of(d.get("topicQueueMappingInfoMap", {}), "topicQueueMappingInfoMap", _detail) or {}
-        return cls(details, None if dv is None else DataVersion.from_json_obj(dv, "dataVersion"))
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        table = hash_ordered(
-            self.topic_queue_mapping_info_map, chm_capacity(len(self.topic_queue_mapping_info_map))
-        )
-        out: dict[str, Any] = {}
-        if self.data_version is not None:
-            out["dataVersion"] = self.data_version.to_json_obj()
-        out["topicQueueMappingInfoMap"] = {k: v.to_json_obj(standard) for k, v in table.items()}
-        return out
-
-
-def _detail(v: Any, what: str) -> TopicQueueMappingDetail:
-    return TopicQueueMappingDetail.from_json_obj(j.obj(v, what), what)
+    topic_queue_mapping_info_map: dict[str, TopicQueueMappingDetail] = wire(
+        factory=dict, read=_details, write=_chm_ordered
+    )
+    data_version: DataVersion | None = wire(
+        read=lambda v, what: None if v is None else DataVersion.from_json_obj(v, what),
+        write=lambda v, _: v.to_json_obj(),
+    )

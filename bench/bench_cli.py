@@ -5,6 +5,8 @@ picked at run time), makes topic ``T`` and consumer group ``G`` with one consume
 round after round (after 2 warm-up rounds):
 
 - ``python -c pass`` with the interpreter the ``mqadmin`` console script runs on;
+- the same interpreter importing the libraries every command imports (click, dataclasses, enum,
+  json, socket, typing) and nothing of ours: the floor under every command's ratio;
 - ``mqadmin --help``;
 - the one-request commands ``topicRoute``, ``topicList``, ``getBrokerConfig -b``,
   ``consumerProgress -g`` and ``sendMessage``;
@@ -40,6 +42,8 @@ from mqadmin.localcluster import BROKER_BOOT, NS_BOOT, ServerProcess, free_port
 BUDGET = 8.0
 """Largest ratio to ``python -c pass`` of a command that sends one request."""
 ONE_REQUEST = ("topicRoute", "topicList", "getBrokerConfig", "consumerProgress", "sendMessage")
+LIBRARIES = "import click, dataclasses, enum, json, socket, typing"
+"""What every command imports before any code of ours runs: the floor under the ratios."""
 
 
 def find_mqadmin(given: str | None) -> str:
@@ -192,6 +196,7 @@ def main() -> int:
             cases: dict[tuple[str, str], list[str]] = {}
             for label, script in installs.items():
                 cases[(label, "python -c pass")] = [pythons[label], "-c", "pass"]
+                cases[(label, "libraries alone")] = [pythons[label], "-c", LIBRARIES]
                 for name, argv in commands(script, servers.addr, servers.broker_addr).items():
                     cases[(label, name)] = argv
             times: dict[tuple[str, str], list[float]] = {key: [] for key in cases}

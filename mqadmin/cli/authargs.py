@@ -1,7 +1,8 @@
 """What the ACL 2.0 commands (:mod:`mqadmin.cli.commands.auth_admin`, :mod:`mqadmin.cli.commands.auth_acl`)
 share: the wording of their ``-c | -b`` option groups, Java's trimming and splitting of option values,
-the brokers a read asks, a change made on each member at once, and the copy of users or ACLs from
-one broker to another (the ``-b``/``-c`` group and members themselves: :mod:`mqadmin.cli.brokertargets`).
+the brokers a read asks, and the copy of users or ACLs from one broker to another (the ``-b``/``-c``
+group and members themselves: :mod:`mqadmin.cli.brokertargets`; a change on each member:
+:mod:`mqadmin.cli.plannedchange`).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from mqadmin.cli.brokertargets import all_members, change_each, target_opts
+from mqadmin.cli.brokertargets import target_opts
 from mqadmin.cli.command import Invocation
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.javaopts import JavaOpt
@@ -17,7 +18,6 @@ from mqadmin.cli.javaopts import JavaOpt
 T = TypeVar("T")
 
 __all__ = [
-    "change",
     "copy_between",
     "copy_doc",
     "copy_opts",
@@ -77,18 +77,6 @@ def nowhere(addrs: list[str]) -> str:
     return addrs[0] if len(addrs) == 1 else f"the {len(addrs)} masters of the cluster"
 
 
-async def change(
-    inv: Invocation,
-    broker_addr: str | None,
-    cluster_name: str | None,
-    call: Callable[[str], Awaitable[Any]],
-    line: str,
-    data: dict[str, Any],
-) -> None:
-    """One change on the broker or on every member of the cluster; ``line % addr`` per success."""
-    await change_each(inv, await all_members(inv, broker_addr, cluster_name), call, line, data)
-
-
 def copy_opts(what: str, names: JavaOpt) -> list[JavaOpt]:
     """copyUser/copyAcl's ``-f`` and ``-t`` with Java's wording, then the option naming what to copy."""
     source = f"the source broker that the {what}s copy from"
@@ -118,26 +106,55 @@ async def copy_between(
     name_of: Callable[[T], str | None],
     what: str,
     key: str,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     """copyUser/copyAcl: the ``wanted`` names (comma-separated; all when none) read from the source,
     each created on the target or updated where it is already, with Java's ``copy WHAT of NAME from A
-    to B success.`` line; as data, ``{"from", "to", "<what>s": [{key: name, "action": ...}]}``."""
+    to B success.`` line; as data, ``{"from", "to", "<what>s": [{key: name, "action": ...}]}``.
+    Where the plan is shown (:mod:`mqadmin.cli.safety`) the target is read for all of them first;
+    otherwise each is read just before its copy, as Java does."""
+    from mqadmin.cli.plannedchange import plan_shown
+    from mqadmin.cli.safety import Step, confirm, show_plan
+
     source, target = from_broker.strip(), to_broker.strip()
     names = split_list(trim(wanted))
+    steps: list[Step] = []
     if names:
         found = [await get(source, n) for n in names]
         items = [i for i in found if i is not None]
+        missing = [n for n, i in zip(names, found, strict=True) if i is None]
+        steps = [Step("broker", source, f"no {what} {n}, nothing to copy", changes=False) for n in missing]
     else:
         items = await list_all(source)
+    planned = plan_shown(dry_run, yes)
+    there: list[bool | None] = [None] * len(items)
+    if planned:
+        there = [await get(target, name_of(i)) is not None for i in items]
+        steps += [
+            Step("broker", target, f"{'update' if t else 'create'} {what} {name_of(i)} as on {source}")
+            for i, t in zip(items, there, strict=True)
+        ]
+        title = f"copy {what}s from [{source}] to [{target}]"
+        if dry_run:
+            rows = [
+                {key: name_of(i) or "", "action": "updated" if t else "created"}
+                for i, t in zip(items, there, strict=True)
+            ]
+            show_plan(inv, title, steps, {"from": source, "to": target, f"{what}s": rows})
+            return
+        confirm(title, steps, yes)
     copied: list[dict[str, str]] = []
-    for item in items:
+    for item, known in zip(items, there, strict=True):
         name = name_of(item)
-        if await get(target, name) is None:
-            await create(target, item)
-            action = "created"
-        else:
+        if known is None:
+            known = await get(target, name) is not None
+        if known:
             await update(target, item)
             action = "updated"
+        else:
+            await create(target, item)
+            action = "created"
         copied.append({key: name or "", "action": action})
         inv.out.text(f"copy {what} of {name} from {source} to {target} success.\n")
     if inv.out.structured:

@@ -15,12 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.admin.acl import ClusterAclVersionInfo
+from mqadmin.admin.acl import AclConfig, ClusterAclVersionInfo
 from mqadmin.cli.brokertargets import BROKERS_DOC, all_members, change_each, master_addrs, target_opts
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat, jstr
 from mqadmin.cli.nameargs import strict_bool
+from mqadmin.cli.plannedchange import MASK, planned_change
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
 from mqadmin.protocol.javacoll import java_hash_order
@@ -36,6 +37,13 @@ def _split_option(text: str) -> list[str]:
     from mqadmin.protocol.headers.acl import split_list
 
     return split_list(text.strip()) or []
+
+
+def _shown_value(value: object) -> str:
+    """A setting of an account as a plan shows it: lists and booleans as Java prints them."""
+    if isinstance(value, list):
+        return java_list_string(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 # ------------------------------------------------------------------------------------- updateAclConfig
@@ -68,6 +76,10 @@ def _split_option(text: str) -> list[str]:
     '"defaultTopicPerm": str|null, "defaultGroupPerm": str|null, "topicPerms": [str]|null, '
     f'"groupPerms": [str]|null}}, {BROKERS_DOC}}} '
     "(the secret key is never shown)",
+    epilog="--dry-run lists, per broker, whether the account would be created or updated there and "
+    "with what (with --json: dryRun, the config and a plan of {role, addr, action, changes}); the secret "
+    "key is shown as ******. On a terminal the plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def update_acl_config(
     inv: Invocation,
@@ -81,6 +93,8 @@ async def update_acl_config(
     topic_perms: str | None,
     group_perms: str | None,
     admin: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     from mqadmin.admin.acl import PlainAccessConfig
 
@@ -104,12 +118,28 @@ async def update_acl_config(
         "groupPerms": cfg.group_perms,
     }
     admin_api = inv.admin
-    await change_each(
+    settings = ", ".join(
+        [f"secretKey {MASK}"]
+        + [f"{k} {_shown_value(v)}" for k, v in shown.items() if v is not None and k != "accessKey"]
+    )
+    key = cfg.access_key
+
+    def step(addr: str, held: AclConfig) -> Step:
+        there = any(a.access_key == key for a in held.plain_access_configs)
+        return Step("broker", addr, f"{'update' if there else 'create'} the account {key}: {settings}")
+
+    await planned_change(
         inv,
         await all_members(inv, broker_addr, cluster_name),
-        lambda a: admin_api.acl.create_and_update_plain_access_config(a, cfg),
-        "create or update plain access config to %s success.\n",
-        {"accessKey": cfg.access_key, "config": shown},
+        look=admin_api.acl.examine_broker_cluster_acl_config,
+        step=step,
+        what=f"create or update the account {key}: {settings}",
+        title=f"create or update acl config account [{key}]",
+        data={"accessKey": key, "config": shown},
+        dry_run=dry_run,
+        yes=yes,
+        call=lambda a: admin_api.acl.create_and_update_plain_access_config(a, cfg),
+        line="create or update plain access config to %s success.\n",
         tail=(
             f"PlainAccessConfig{{accessKey='{cfg.access_key}', "
             f"whiteRemoteAddress='{jstr(cfg.white_remote_address)}', "
@@ -199,6 +229,11 @@ async def delete_acl_config(
     ],
     fanout=True,
     json_doc=f'{{"globalWhiteRemoteAddresses": [str], "aclFileFullPath": str|null, {BROKERS_DOC}}}',
+    epilog="--dry-run lists, per broker, the global white addresses it would have and those its ACL files "
+    "have now "
+    "(with --json: dryRun and a plan of {role, addr, action, changes}). On a terminal the plan is shown "
+    "and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def update_global_white_addr(
     inv: Invocation,
@@ -206,16 +241,33 @@ async def update_global_white_addr(
     cluster_name: str | None,
     global_white_remote_addresses: str,
     acl_file_full_path: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     addrs_text = global_white_remote_addresses.strip()
     path = None if acl_file_full_path is None else acl_file_full_path.strip()
+    wanted = _split_option(addrs_text)
+    where = "" if path is None else f" of {path}"
+    what = f"set the global white addresses{where} to {java_list_string(wanted)}"
+
+    def step(addr: str, held: AclConfig) -> Step:
+        # the broker reports the addresses of all its ACL files together, so the plan says both
+        now = java_list_string(held.global_white_addrs)
+        return Step("broker", addr, f"{what} (all its ACL files have {now} now)")
+
     admin_api = inv.admin
-    await change_each(
+    await planned_change(
         inv,
         await all_members(inv, broker_addr, cluster_name),
-        lambda a: admin_api.acl.update_global_white_addr_config(a, addrs_text, path),
-        "update global white remote addresses to %s success.\n",
-        {"globalWhiteRemoteAddresses": _split_option(addrs_text), "aclFileFullPath": path},
+        look=admin_api.acl.examine_broker_cluster_acl_config,
+        step=step,
+        what=what,
+        title=f"update global white addresses{where}",
+        data={"globalWhiteRemoteAddresses": wanted, "aclFileFullPath": path},
+        dry_run=dry_run,
+        yes=yes,
+        call=lambda a: admin_api.acl.update_global_white_addr_config(a, addrs_text, path),
+        line="update global white remote addresses to %s success.\n",
     )
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.authargs import (
-    change,
     copy_between,
     copy_doc,
     copy_opts,
@@ -32,6 +31,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_list_string, jformat
+from mqadmin.cli.plannedchange import planned_change
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.safety import (
     Step,
@@ -44,7 +44,7 @@ from mqadmin.cli.safety import (
     show_plan,
     unknown,
 )
-from mqadmin.protocol.bodies.auth import AclInfo
+from mqadmin.protocol.bodies.auth import AclInfo, PolicyEntryInfo
 
 ACL_FORMAT = "%-16s  %-10s  %-22s  %-20s  %-24s  %-10s%n"
 
@@ -82,7 +82,8 @@ def _acl_rows(acls: list[AclInfo]) -> str:
 
 def _put_acl_command(verb: str, ip_first: bool) -> CommandSpec:
     """createAcl or updateAcl: the same options (``-i`` and ``-d`` in the Java command's order) and the
-    same checked policy, sent to the broker or every member of the cluster."""
+    same checked policy, sent to the broker or every member of the cluster (the broker merges it into
+    the subject's ACL either way: an entry for the same resource is replaced, others are added)."""
     source_ip = JavaOpt("i", "sourceIp", f"the sourceIps of acl to {verb}", dest="source_ip")
     decision = JavaOpt("d", "decision", f"the decision of acl to {verb}", required=True)
 
@@ -97,6 +98,10 @@ def _put_acl_command(verb: str, ip_first: bool) -> CommandSpec:
         ],
         fanout=True,
         json_doc=f'{{"subject": str, {BROKERS_DOC}}}',
+        epilog="--dry-run lists, per broker, each resource's entry as the subject's ACL has it and as it "
+        "would be (with --json: dryRun, the acl sent and a plan of {role, addr, action, changes}). On a "
+        "terminal the plan is shown and confirmed first (--yes does not ask).",
+        own=safety_options(),
     )
     async def command(
         inv: Invocation,
@@ -107,8 +112,11 @@ def _put_acl_command(verb: str, ip_first: bool) -> CommandSpec:
         actions: str,
         source_ip: str | None,
         decision: str,
+        dry_run: bool,
+        yes: bool,
     ) -> None:
         from mqadmin.admin.auth import check_acl
+        from mqadmin.protocol.bodies.auth import parse_subject
 
         acl = check_acl(
             trim(subject) or "",
@@ -117,18 +125,76 @@ def _put_acl_command(verb: str, ip_first: bool) -> CommandSpec:
             split_list(source_ip),
             trim(decision) or "",
         )
-        admin = inv.admin
-        call = admin.auth.create_acl if verb == "create" else admin.auth.update_acl
-        await change(
+        subj = acl.subject or ""
+        user = parse_subject(subj)
+        auth = inv.admin.auth
+        new = [e for p in acl.policies or [] for e in p.entries or []]
+
+        async def look(addr: str) -> tuple[Any, AclInfo | None]:
+            """The subject's user and ACL (the broker refuses to read the ACL of an unknown user)."""
+            known = await auth.get_user(addr, user)
+            return known, None if known is None else await auth.get_acl(addr, subj)
+
+        def step(addr: str, found: tuple[Any, AclInfo | None]) -> Step:
+            if found[0] is None:
+                return Step(
+                    "broker", addr, f"no user {user}, the broker refuses the ACL of {subj}", changes=False
+                )
+            if found[1] is None:
+                return Step("broker", addr, f"create the ACL of {subj}: {_entries(None, new)}")
+            return Step("broker", addr, f"{verb} the ACL of {subj}: {_entries(found[1], new)}")
+
+        await planned_change(
             inv,
-            broker_addr,
-            cluster_name,
-            lambda a: call(a, acl),
-            f"{verb} acl to %s success.\n",
-            {"subject": acl.subject},
+            await all_members(inv, broker_addr, cluster_name),
+            look=look,
+            step=step,
+            what=f"{verb} the ACL of {subj}: {_entries(None, new)}",
+            title=f"{verb} acl of [{subj}]",
+            data={"subject": subj},
+            planned={"acl": acl.as_json()},
+            dry_run=dry_run,
+            yes=yes,
+            call=lambda a: (auth.create_acl if verb == "create" else auth.update_acl)(a, acl),
+            line=f"{verb} acl to %s success.\n",
         )
 
     return command
+
+
+def _entry_text(e: PolicyEntryInfo) -> str:
+    """One entry as a plan shows it: ``[Pub, Sub] Allow``, ``from [10.0.0.0/8]`` when it has addresses."""
+    from mqadmin.protocol.bodies.auth import ACTIONS, DECISIONS, by_name
+
+    actions = [by_name(ACTIONS, a) or a for a in e.actions or []]
+    ips = f" from {java_list_string(e.source_ips)}" if e.source_ips else ""
+    return f"{java_list_string(actions)} {by_name(DECISIONS, e.decision) or e.decision}{ips}"
+
+
+def _entries(old: AclInfo | None, new: list[PolicyEntryInfo]) -> str:
+    """Each resource of ``new``: its entry in the ``old`` ACL's custom policy (None: no ACL), then the
+    one it would be."""
+    from mqadmin.protocol.bodies.auth import parse_resource
+
+    kept = [
+        e
+        for p in (old.policies or [] if old is not None else [])
+        if p.policy_type in (None, "Custom")
+        for e in p.entries or []
+    ]
+    parts = []
+    for e in new:
+        key = parse_resource(e.resource)
+        was = next((k for k in kept if k.resource == e.resource or parse_resource(k.resource) == key), None)
+        if old is None:
+            parts.append(f"{e.resource} {_entry_text(e)}")
+        elif was is None:
+            parts.append(f"{e.resource} (new) {_entry_text(e)}")
+        elif _entry_text(was) == _entry_text(e):
+            parts.append(f"{e.resource} {_entry_text(e)} (unchanged)")
+        else:
+            parts.append(f"{e.resource} {_entry_text(was)} -> {_entry_text(e)}")
+    return "; ".join(parts)
 
 
 create_acl = _put_acl_command("create", ip_first=True)
@@ -294,8 +360,14 @@ async def list_acl(
     "copyAcl",
     copy_opts("acl", JavaOpt("s", "subjects", "the subject list of acl to copy.")),
     json_doc=copy_doc("acl", "subject"),
+    epilog="--dry-run lists each ACL that would be created or updated on the target (with --json: "
+    "dryRun, the acls and a plan of {role, addr, action, changes}). On a terminal the plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def copy_acl(inv: Invocation, from_broker: str, to_broker: str, subjects: str | None) -> None:
+async def copy_acl(
+    inv: Invocation, from_broker: str, to_broker: str, subjects: str | None, dry_run: bool, yes: bool
+) -> None:
     admin = inv.admin
     await copy_between(
         inv,
@@ -309,4 +381,6 @@ async def copy_acl(inv: Invocation, from_broker: str, to_broker: str, subjects: 
         name_of=lambda acl: acl.subject,
         what="acl",
         key="subject",
+        dry_run=dry_run,
+        yes=yes,
     )

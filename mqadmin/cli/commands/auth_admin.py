@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.cli.authargs import (
-    change,
     copy_between,
     copy_doc,
     copy_opts,
@@ -33,6 +32,7 @@ from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
+from mqadmin.cli.plannedchange import MASK, masked, planned_change
 from mqadmin.cli.results import Result
 from mqadmin.cli.safety import (
     Step,
@@ -80,6 +80,23 @@ class Users(Result):
 # ------------------------------------------------------------------------------------------- users
 
 
+_COPY_EPILOG = (
+    "--dry-run lists each user that would be created or updated on the target (with --json: dryRun, "
+    "the users and a plan of {role, addr, action, changes}); no password is shown. On a terminal the "
+    "plan is shown and confirmed first (--yes does not ask)."
+)
+_PUT_EPILOG = (
+    "--dry-run lists, per broker, what the {verb} would do there from the user the broker has (with "
+    "--json: dryRun, the user and a plan of {{role, addr, action, changes}}); the password is shown as "
+    "******. On a terminal the plan is shown and confirmed first (--yes does not ask)."
+)
+
+
+def _shown(user: UserInfo) -> dict[str, Any]:
+    """The user a plan names, its password masked."""
+    return {**user.as_json(), "password": masked(user.password)}
+
+
 @java_command(
     "createUser",
     [
@@ -90,6 +107,8 @@ class Users(Result):
     ],
     fanout=True,
     json_doc=f'{{"username": str, {BROKERS_DOC}}}',
+    epilog=_PUT_EPILOG.format(verb="create"),
+    own=safety_options(),
 )
 async def create_user(
     inv: Invocation,
@@ -98,18 +117,36 @@ async def create_user(
     username: str,
     password: str,
     user_type: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     from mqadmin.admin.auth import check_user
-    from mqadmin.protocol.bodies.auth import UserInfo
+    from mqadmin.protocol.bodies.auth import USER_TYPES, UserInfo, by_name
 
     user = check_user(UserInfo(trim(username), trim(password), trim(user_type)), creating=True)
-    await change(
+    name = user.username or ""
+    what = f"create user {name} ({by_name(USER_TYPES, user.user_type) or 'Normal'}, password {MASK})"
+
+    def step(addr: str, old: UserInfo | None) -> Step:
+        if old is None:
+            return Step("broker", addr, what)
+        return Step(
+            "broker", addr, f"user {name} is there already, the broker refuses to create it", changes=False
+        )
+
+    await planned_change(
         inv,
-        broker_addr,
-        cluster_name,
-        lambda a: inv.admin.auth.create_user(a, user),
-        "create user to %s success.\n",
-        {"username": user.username},
+        await all_members(inv, broker_addr, cluster_name),
+        look=lambda a: inv.admin.auth.get_user(a, name),
+        step=step,
+        what=what,
+        title=f"create user [{name}]",
+        data={"username": name},
+        planned={"user": _shown(user)},
+        dry_run=dry_run,
+        yes=yes,
+        call=lambda a: inv.admin.auth.create_user(a, user),
+        line="create user to %s success.\n",
     )
 
 
@@ -138,6 +175,8 @@ async def create_user(
     ],
     fanout=True,
     json_doc=f'{{"username": str, {BROKERS_DOC}}}',
+    epilog=_PUT_EPILOG.format(verb="update"),
+    own=safety_options(),
 )
 async def update_user(
     inv: Invocation,
@@ -147,20 +186,56 @@ async def update_user(
     password: str | None,
     user_type: str | None,
     user_status: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     from mqadmin.admin.auth import check_user
     from mqadmin.protocol.bodies.auth import UserInfo
 
     info = UserInfo(trim(username), trim(password), trim(user_type), trim(user_status))
     user = check_user(info, creating=False)
-    await change(
+    name = user.username or ""
+    what = f"update user {name} ({', '.join(_user_changes(None, user))})"
+
+    def step(addr: str, old: UserInfo | None) -> Step:
+        if old is None:
+            return Step("broker", addr, f"no user {name}, the broker refuses to update it", changes=False)
+        return Step("broker", addr, f"update user {name}: {', '.join(_user_changes(old, user))}")
+
+    await planned_change(
         inv,
-        broker_addr,
-        cluster_name,
-        lambda a: inv.admin.auth.update_user(a, user),
-        "update user to %s success.\n",
-        {"username": user.username},
+        await all_members(inv, broker_addr, cluster_name),
+        look=lambda a: inv.admin.auth.get_user(a, name),
+        step=step,
+        what=what,
+        title=f"update user [{name}]",
+        data={"username": name},
+        planned={"user": _shown(user)},
+        dry_run=dry_run,
+        yes=yes,
+        call=lambda a: inv.admin.auth.update_user(a, user),
+        line="update user to %s success.\n",
     )
+
+
+def _user_changes(old: UserInfo | None, new: UserInfo) -> list[str]:
+    """What an update changes in the user ``old`` (None: not known), the password never shown; a
+    blank password is no change (the broker keeps the old one)."""
+    from mqadmin.protocol.bodies.auth import USER_STATUSES, USER_TYPES, by_name
+
+    out = [f"password -> {MASK}"] if new.password else []
+    for key, table, was, given in (
+        ("userType", USER_TYPES, None if old is None else old.user_type, new.user_type),
+        ("userStatus", USER_STATUSES, None if old is None else old.user_status, new.user_status),
+    ):
+        value = by_name(table, given)
+        if value is None:
+            continue
+        if old is None:
+            out.append(f"{key} {value}")
+        else:
+            out.append(f"{key} {was} (unchanged)" if was == value else f"{key} {was} -> {value}")
+    return out or ["nothing: a blank password is no change"]
 
 
 @java_command(
@@ -268,8 +343,12 @@ async def list_user(
     "copyUser",
     copy_opts("user", JavaOpt("u", "usernames", "the username list of user to copy.")),
     json_doc=copy_doc("user", "username"),
+    epilog=_COPY_EPILOG,
+    own=safety_options(),
 )
-async def copy_user(inv: Invocation, from_broker: str, to_broker: str, usernames: str | None) -> None:
+async def copy_user(
+    inv: Invocation, from_broker: str, to_broker: str, usernames: str | None, dry_run: bool, yes: bool
+) -> None:
     admin = inv.admin
     await copy_between(
         inv,
@@ -283,4 +362,6 @@ async def copy_user(inv: Invocation, from_broker: str, to_broker: str, usernames
         name_of=lambda user: user.username,
         what="user",
         key="username",
+        dry_run=dry_run,
+        yes=yes,
     )

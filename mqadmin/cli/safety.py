@@ -22,12 +22,14 @@ from mqadmin.cli.results import Result
 __all__ = [
     "Plan",
     "Step",
+    "answers",
     "confirm",
     "failed",
     "not_found",
     "on_terminal",
     "probe",
     "safety_options",
+    "setting_step",
     "show_plan",
 ]
 
@@ -119,7 +121,11 @@ def confirm(title: str, steps: list[Step], yes: bool) -> None:
 async def probe(inv: Invocation, addrs: list[str], call: Callable[[str], Awaitable[Any]]) -> dict[str, Any]:
     """``call(addr)`` on every address at once, for the plan: the answer, or the failure itself
     (not reported: the command's own request to that server will be, or the plan says it)."""
-    result = await inv.admin.core.fan_out(addrs, call, deadline=inv.deadline)
+    return answers(await inv.admin.core.fan_out(addrs, call, deadline=inv.deadline))
+
+
+def answers(result: Any) -> dict[str, Any]:
+    """A fan-out's answer or failure per server, in the order asked (what :func:`probe` returns)."""
     return {a: result.results[a] if a in result.results else result.errors[a] for a in result.order}
 
 
@@ -132,6 +138,18 @@ def unknown(inv: Invocation, value: BaseException) -> str:
     from mqadmin.cli.errors import describe
 
     return f"cannot tell ({describe(value, inv.settings_if_resolved).message})"
+
+
+def setting_step(inv: Invocation, role: str, addr: str, settings: Any, key: str, value: str) -> Step:
+    """One server's part of a settings update: the value of ``key`` now (``settings``, as
+    :func:`probe` answered) and the one it would get."""
+    if failed(settings):
+        return Step(role, addr, unknown(inv, settings))
+    if key not in settings:
+        return Step(role, addr, f"{key} is not one of its settings; it would be set to {value}")
+    if settings[key] == value:
+        return Step(role, addr, f"{key} is {value} already", changes=False)
+    return Step(role, addr, f"{key}: {settings[key]} -> {value}")
 
 
 def on_any(addrs: list[str]) -> str:

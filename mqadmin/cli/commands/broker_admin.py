@@ -21,7 +21,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.optvalues import need_target
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
-from mqadmin.cli.safety import Step, confirm, failed, probe, safety_options, show_plan, unknown
+from mqadmin.cli.safety import Step, confirm, probe, safety_options, setting_step, show_plan
 from mqadmin.protocol.javacoll import java_hash_order, java_string_sort_key, properties_order
 
 TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
@@ -261,19 +261,7 @@ async def update_broker_config(
 async def _config_plan(inv: Invocation, addrs: list[str], key: str, value: str) -> list[Step]:
     """Per broker: the value of ``key`` now, and the one the update would set."""
     configs = await probe(inv, addrs, inv.admin.brokers.get_broker_config)
-    steps: list[Step] = []
-    for addr, config in configs.items():
-        if failed(config):
-            steps.append(Step("broker", addr, unknown(inv, config)))
-        elif key not in config:
-            steps.append(
-                Step("broker", addr, f"{key} is not one of its settings; it would be set to {value}")
-            )
-        elif config[key] == value:
-            steps.append(Step("broker", addr, f"{key} is {value} already", changes=False))
-        else:
-            steps.append(Step("broker", addr, f"{key}: {config[key]} -> {value}"))
-    return steps
+    return [setting_step(inv, "broker", addr, config, key, value) for addr, config in configs.items()]
 
 
 # ------------------------------------------------------------------------------------- housekeeping

@@ -19,11 +19,28 @@ from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import usage_error
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
+from mqadmin.cli.plannedchange import plan_shown
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
+from mqadmin.cli.safety import (
+    Step,
+    confirm,
+    failed,
+    probe,
+    safety_options,
+    setting_step,
+    show_plan,
+    unknown,
+)
 from mqadmin.protocol import names
 
 MODES = ("PULL", "POP")
 """``MessageRequestMode`` constants (``valueOf`` is case-sensitive)."""
+
+READ_AHEAD_KEY = "dataReadAheadEnable"
+"""The broker setting a read-ahead mode sets (GET_BROKER_CONFIG shows it)."""
+READ_AHEAD_ENABLE = {"0": "true", "1": "false"}
+"""``dataReadAheadEnable`` after mode 0 (normal read-ahead) or 1 (random read)."""
+READ_AHEAD_MODES = {"0": "normal read-ahead", "1": "random read"}
 
 
 def _name(kind: str, value: str) -> str:
@@ -50,6 +67,10 @@ def _name(kind: str, value: str) -> str:
     fanout=True,
     json_doc='{"topic": str, "group": str, "mode": "PULL"|"POP", "popShareQueueNum": int, '
     f"{BROKERS_DOC}}} (-c: every master of the cluster)",
+    epilog="--dry-run shows, per broker, the group's consume mode on the topic now and the one it would "
+    "get (with --json: dryRun and a plan of {role, addr, action, changes}), changing nothing. On a "
+    "terminal that plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def set_consume_mode(
     inv: Invocation,
@@ -59,6 +80,8 @@ async def set_consume_mode(
     group: str,
     mode: str,
     pop_share: str | None,
+    dry_run: bool,
+    yes: bool,
 ) -> None:
     t, g, m = _name("topic", topic.strip()), _name("group", group.strip()), mode.strip()
     if m not in MODES:
@@ -66,17 +89,46 @@ async def set_consume_mode(
     share = parse_int(pop_share, "-q") if pop_share is not None else 0
     need_target(broker_addr, cluster_name)
     admin = inv.admin
-    if broker_addr is not None:  # one broker: its failure is the command's (Java prints nothing)
-        addr = broker_addr.strip()
-        await admin.broker_ops.set_message_request_mode(addr, t, g, m, share)
-        rows = [{"addr": addr, "ok": True}]
+    if broker_addr is not None:
+        addrs = [broker_addr.strip()]
     else:
         addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
+    data = {"topic": t, "group": g, "mode": m, "popShareQueueNum": share}
+    if plan_shown(dry_run, yes):
+        wanted = _consume_mode(m, share)
+        tables = await probe(inv, addrs, admin.broker_ops.get_all_message_request_mode)
+        steps = [_consume_mode_step(inv, a, tables[a], t, g, wanted) for a in addrs]
+        title = f"set the consume mode of group [{g}] on topic [{t}] to {wanted}"
+        if dry_run:
+            show_plan(inv, title, steps, {**data, "brokers": [{"addr": a, "ok": None} for a in addrs]})
+            return
+        confirm(title, steps, yes)
+    if broker_addr is not None:  # one broker: its failure is the command's (Java prints nothing)
+        await admin.broker_ops.set_message_request_mode(addrs[0], t, g, m, share)
+        rows = [{"addr": addrs[0], "ok": True}]
+    else:
         _, rows = await inv.on_each(
             addrs, lambda a: admin.broker_ops.set_message_request_mode(a, t, g, m, share)
         )
-    data = {"topic": t, "group": g, "mode": m, "popShareQueueNum": share}
     inv.out.emit(ConsumeModeSet(data, rows, inv.error_list()))
+
+
+def _consume_mode(mode: str, share: int) -> str:
+    return f"{mode} (popShareQueueNum {share})"
+
+
+def _consume_mode_step(inv: Invocation, addr: str, table: Any, topic: str, group: str, wanted: str) -> Step:
+    """The group's mode on the topic in the broker's table now (PULL when it has none), and the one
+    it would get."""
+    if failed(table):
+        return Step("broker", addr, unknown(inv, table))
+    body = table.table.get(topic, {}).get(group)
+    if body is None:
+        return Step("broker", addr, f"none set (PULL by default) -> {wanted}")
+    now = _consume_mode(body.mode, body.pop_share_queue_num)
+    if now == wanted:
+        return Step("broker", addr, f"{wanted} already", changes=False)
+    return Step("broker", addr, f"{now} -> {wanted}")
 
 
 @dataclass(slots=True, frozen=True)
@@ -109,14 +161,22 @@ class ConsumeModeSet(Result):
         JavaOpt("b", "brokerConfigPath", "Broker config path", required=True, dest="config_path"),
     ],
     json_doc='{"container": str, "brokerConfigPath": str} (the path is read by the container)',
+    epilog="--dry-run says what the container would be asked to start (with --json: dryRun and a plan "
+    "of {role, addr, action, changes}), sending nothing. On a terminal the plan is shown and confirmed "
+    "first (--yes does not ask).",
+    own=safety_options(),
 )
-async def add_broker(inv: Invocation, container: str, config_path: str) -> None:
+async def add_broker(inv: Invocation, container: str, config_path: str, dry_run: bool, yes: bool) -> None:
     addr, path = container.strip(), config_path.strip()
     why = names.bad_text(path)
     if why is not None or not path:
         raise usage_error(f"-b {why or 'is empty'}")
+    data = {"container": addr, "brokerConfigPath": path}
+    steps = [Step("container", addr, f"start a broker with the config file {path} (read by the container)")]
+    if _planned(inv, f"add a broker to container [{addr}]", steps, data, dry_run, yes):
+        return
     await inv.admin.broker_ops.add_broker_to_container(addr, path)
-    inv.out.emit(Plain({"container": addr, "brokerConfigPath": path}, f"add broker to {addr} success\n"))
+    inv.out.emit(Plain(data, f"add broker to {addr} success\n"))
 
 
 @java_command(
@@ -132,8 +192,12 @@ async def add_broker(inv: Invocation, container: str, config_path: str) -> None:
         ),
     ],
     json_doc='{"container": str, "clusterName": str, "brokerName": str, "brokerId": int}',
+    epilog="--dry-run says which broker the container would be asked to stop and remove (with --json: "
+    "dryRun and a plan of {role, addr, action, changes}), sending nothing. On a terminal the plan is "
+    "shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
+async def remove_broker(inv: Invocation, container: str, identity: str, dry_run: bool, yes: bool) -> None:
     addr = container.strip()
     parts = identity.strip().split(":")
     if len(parts) < 3:
@@ -146,9 +210,24 @@ async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
         why = names.check_name(kind, value)
         if why is not None:
             raise usage_error(why)
-    await inv.admin.broker_ops.remove_broker_from_container(addr, cluster, broker, broker_id)
     data = {"container": addr, "clusterName": cluster, "brokerName": broker, "brokerId": broker_id}
+    who = f"broker {broker_id} of {broker} (cluster {cluster})"
+    steps = [Step("container", addr, f"stop and remove {who}")]
+    if _planned(inv, f"remove a broker from container [{addr}]", steps, data, dry_run, yes):
+        return
+    await inv.admin.broker_ops.remove_broker_from_container(addr, cluster, broker, broker_id)
     inv.out.emit(Plain(data, f"remove broker from {addr} success\n"))
+
+
+def _planned(
+    inv: Invocation, title: str, steps: list[Step], doc: dict[str, Any], dry_run: bool, yes: bool
+) -> bool:
+    """A plan that takes no read: shown for ``--dry-run`` (True: nothing more to do), or confirmed."""
+    if dry_run:
+        show_plan(inv, title, steps, doc)
+        return True
+    confirm(title, steps, yes)
+    return False
 
 
 # ------------------------------------------------------------------------------------- flush offset
@@ -161,17 +240,37 @@ async def remove_broker(inv: Invocation, container: str, identity: str) -> None:
         JavaOpt("o", "offset", "the offset to reset at"),
     ],
     json_doc='{"brokerAddr": str, "offset": int} (a master ignores the request and succeeds)',
+    epilog="--dry-run says whether the broker is a slave that would take the offset or a master that "
+    "ignores it (with --json: dryRun and a plan of {role, addr, action, changes}), changing nothing. On "
+    "a terminal that plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def reset_master_flush_offset(inv: Invocation, broker_addr: str | None, offset: str | None) -> None:
+async def reset_master_flush_offset(
+    inv: Invocation, broker_addr: str | None, offset: str | None, dry_run: bool, yes: bool
+) -> None:
     if broker_addr is None:
         raise usage_error("give the slave broker with -b ADDR")
     if offset is None:
         raise usage_error("give the offset with -o OFFSET")
     addr, value = broker_addr.strip(), parse_long(offset, "-o")
+    data = {"brokerAddr": addr, "offset": value}
+    if plan_shown(dry_run, yes):
+        config = (await probe(inv, [addr], inv.admin.brokers.get_broker_config))[addr]
+        if failed(config):
+            step = Step("broker", addr, unknown(inv, config))
+        elif config.get("brokerId", "0").strip() == "0":  # the broker's own test, as in Java
+            step = Step("broker", addr, "a master (brokerId 0): it ignores the request", changes=False)
+        else:
+            step = Step(
+                "broker", addr, f"a slave (brokerId {config['brokerId']}): its master flush offset -> {value}"
+            )
+        title = f"reset the master flush offset of broker [{addr}] to {value}"
+        if dry_run:
+            show_plan(inv, title, [step], data)
+            return
+        confirm(title, [step], yes)
     await inv.admin.broker_ops.reset_master_flush_offset(addr, value)
-    inv.out.emit(
-        Plain({"brokerAddr": addr, "offset": value}, f"reset master flush offset to {value} success\n")
-    )
+    inv.out.emit(Plain(data, f"reset master flush offset to {value} success\n"))
 
 
 # ------------------------------------------------------------------------------------- read ahead
@@ -193,9 +292,13 @@ async def reset_master_flush_offset(inv: Invocation, broker_addr: str | None, of
     fanout=True,
     json_doc='{"mode": "0"|"1", "brokers": [{"addr": str, "role": "master"|"slave", "master": str?, '
     '"ok": bool, "result": str|null?, "error": str?}], "errors": [...]?} (result: the broker\'s remark)',
+    epilog="--dry-run shows, per broker, its dataReadAheadEnable now and the one the mode sets (with "
+    "--json: dryRun and a plan of {role, addr, action, changes}), changing nothing. On a terminal that "
+    "plan is shown and confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
 async def set_commitlog_read_ahead_mode(
-    inv: Invocation, broker_addr: str | None, cluster_name: str | None, mode: str
+    inv: Invocation, broker_addr: str | None, cluster_name: str | None, mode: str, dry_run: bool, yes: bool
 ) -> None:
     from mqadmin.admin.brokers import NO_MASTER
 
@@ -206,6 +309,16 @@ async def set_commitlog_read_ahead_mode(
     admin = inv.admin
     members = await bannered_members(inv, broker_addr, cluster_name)
     targets = [mb.addr for mb in members if mb.addr != NO_MASTER]
+    if plan_shown(dry_run, yes):
+        enable = READ_AHEAD_ENABLE[m]
+        configs = await probe(inv, targets, admin.brokers.get_broker_config)
+        steps = [setting_step(inv, "broker", a, configs[a], READ_AHEAD_KEY, enable) for a in targets]
+        title = f"set the commit-log read-ahead mode to {m} ({READ_AHEAD_MODES[m]})"
+        if dry_run:
+            rows = [mb.row({"ok": None}) for mb in members if mb.addr != NO_MASTER]
+            show_plan(inv, title, steps, {"mode": m, "brokers": rows})
+            return
+        confirm(title, steps, yes)
     results, rows = await inv.on_each(targets, lambda a: admin.broker_ops.set_commitlog_read_ahead_mode(a, m))
     row_of = {r["addr"]: r for r in rows}
     out_rows: list[dict[str, Any]] = []

@@ -17,16 +17,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.admin.controller import config_settings
+from mqadmin.admin.controller import check_controller_addr, config_settings
 from mqadmin.cli.brokertargets import master_addrs
 from mqadmin.cli.command import Invocation, java_command, once
-from mqadmin.cli.errors import CommandError
+from mqadmin.cli.errors import CommandError, usage_error
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
+from mqadmin.cli.plannedchange import plan_shown
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
-from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
+from mqadmin.cli.safety import Step, answers, confirm, safety_options, setting_step, show_plan
 from mqadmin.cli.serverconfigs import emit_server_configs, raise_if_failed
 from mqadmin.protocol.javacoll import java_hash_order
 
@@ -371,12 +372,33 @@ async def get_controller_config(inv: Invocation, controller_address: str) -> Non
     ],
     fanout=True,
     json_doc='{"key": str, "value": str, "controllers": [str]}',
+    epilog="--dry-run shows, per controller, the value now and the one it would get (with --json: dryRun "
+    "and a plan of {role, addr, action, changes}), changing nothing. On a terminal that plan is shown and "
+    "confirmed first (--yes does not ask).",
+    own=safety_options(),
 )
-async def update_controller_config(inv: Invocation, controller_address: str, key: str, value: str) -> None:
+async def update_controller_config(
+    inv: Invocation, controller_address: str, key: str, value: str, dry_run: bool, yes: bool
+) -> None:
+    from mqadmin.protocol.configentry import config_entry_refusal
+
     k, v = key.strip(), value.strip()
     controllers = _controllers(controller_address)
     if not controllers:
         raise CommandError("-a names no controller", ExitCode.USAGE)
+    for addr in controllers:
+        check_controller_addr(addr)
+    why = config_entry_refusal(k, v, value_controls=True)
+    if why is not None:
+        raise usage_error(why)
+    if plan_shown(dry_run, yes):
+        now = answers(await inv.admin.controller.get_controller_config(controllers))
+        steps = [setting_step(inv, "controller", a, settings, k, v) for a, settings in now.items()]
+        title = f"update controller config {k}={v}"
+        if dry_run:
+            show_plan(inv, title, steps, {"key": k, "value": v, "controllers": []})
+            return
+        confirm(title, steps, yes)
     result = await inv.admin.controller.update_controller_config({k: v}, controllers)
     raise_if_failed(inv, result)
     text = f"update controller config success![{', '.join(controllers)}]\n{k} : {v}\n"

@@ -15,15 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.cli.brokertargets import BROKERS_DOC, Member, bannered_members, change_each, master_addrs
+from mqadmin.cli.brokertargets import BROKERS_DOC, Member, bannered_members, master_addrs
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.nameargs import group_arg
 from mqadmin.cli.optvalues import need_target, parse_long
+from mqadmin.cli.plannedchange import planned_change
 from mqadmin.cli.results import Errors, Result, with_errors
-from mqadmin.cli.safety import Step, confirm, on_terminal, probe, safety_options, show_plan, unknown
+from mqadmin.cli.safety import Step, safety_options
 from mqadmin.protocol.javacoll import java_hash_order
 
 
@@ -143,36 +144,9 @@ def _threshold(text: str) -> str:
     return value
 
 
-async def _planned(
-    inv: Invocation,
-    addrs: list[str],
-    group: str,
-    value: str | None,
-    dry_run: bool,
-    yes: bool,
-    doc: dict[str, Any],
-) -> bool:
-    """The plan of setting (``value``) or removing (None) ``group``'s threshold on each master, from
-    the thresholds they report: shown (True: the command ends there) or confirmed on a terminal; a
-    script without ``--dry-run`` asks the brokers nothing more."""
-    if not dry_run and (yes or not on_terminal()):
-        return False
-    reports = await probe(inv, addrs, inv.admin.cold_data.get_cold_data_flow_ctr_info)
-    steps = [_step(inv, addr, group, value, report) for addr, report in reports.items()]
-    title = f"{'set' if value is not None else 'remove'} the cold read threshold of consumer group [{group}]"
-    if dry_run:
-        show_plan(inv, title, steps, {**doc, "brokers": [{"addr": a, "ok": None} for a in addrs]})
-        return True
-    confirm(title, steps, yes)
-    return False
-
-
-def _step(
-    inv: Invocation, addr: str, group: str, value: str | None, report: str | BaseException | None
-) -> Step:
-    """One master's line of the plan: the group's threshold now (``configTable``) and after."""
-    if isinstance(report, BaseException):
-        return Step("broker", addr, unknown(inv, report))
+def _step(addr: str, group: str, value: str | None, report: str | None) -> Step:
+    """One master's line of the plan of setting (``value``) or removing (None) ``group``'s threshold:
+    the threshold it reports now (``configTable``) and after."""
     try:
         table = render_info(report)[0].get("configTable") if report is not None else None
     except CommandError as e:
@@ -220,16 +194,18 @@ async def update_cold_data_flow_ctr_group_config(
     group = group_arg(consumer_group)
     value = _threshold(threshold)
     admin = inv.admin
-    addrs = await _masters(inv, broker_addr, cluster_name)
-    doc = {"consumerGroup": group, "threshold": int(value)}
-    if await _planned(inv, addrs, group, value, dry_run, yes, doc):
-        return
-    await change_each(
+    await planned_change(
         inv,
-        addrs,
-        lambda a: admin.cold_data.update_cold_data_flow_ctr_group_config(a, {group: value}),
-        "updateColdDataFlowCtrGroupConfig success, %s\n",
-        doc,
+        await _masters(inv, broker_addr, cluster_name),
+        look=admin.cold_data.get_cold_data_flow_ctr_info,
+        step=lambda a, report: _step(a, group, value, report),
+        what=f"set the threshold of {group} to {int(value)} bytes",
+        title=f"set the cold read threshold of consumer group [{group}]",
+        data={"consumerGroup": group, "threshold": int(value)},
+        dry_run=dry_run,
+        yes=yes,
+        call=lambda a: admin.cold_data.update_cold_data_flow_ctr_group_config(a, {group: value}),
+        line="updateColdDataFlowCtrGroupConfig success, %s\n",
     )
 
 
@@ -261,14 +237,16 @@ async def remove_cold_data_flow_ctr_group_config(
 ) -> None:
     group = group_arg(consumer_group)
     admin = inv.admin
-    addrs = await _masters(inv, broker_addr, cluster_name)
-    doc = {"consumerGroup": group}
-    if await _planned(inv, addrs, group, None, dry_run, yes, doc):
-        return
-    await change_each(
+    await planned_change(
         inv,
-        addrs,
-        lambda a: admin.cold_data.remove_cold_data_flow_ctr_group_config(a, group),
-        "remove broker cold read threshold success, %s\n",
-        doc,
+        await _masters(inv, broker_addr, cluster_name),
+        look=admin.cold_data.get_cold_data_flow_ctr_info,
+        step=lambda a, report: _step(a, group, None, report),
+        what=f"remove the threshold of {group}",
+        title=f"remove the cold read threshold of consumer group [{group}]",
+        data={"consumerGroup": group},
+        dry_run=dry_run,
+        yes=yes,
+        call=lambda a: admin.cold_data.remove_cold_data_flow_ctr_group_config(a, group),
+        line="remove broker cold read threshold success, %s\n",
     )

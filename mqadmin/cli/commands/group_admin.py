@@ -26,13 +26,13 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_map_string, jformat, jstr
 from mqadmin.cli.nameargs import group_arg, strict_bool
 from mqadmin.cli.optvalues import in_range, need_target, parse_int, parse_long
+from mqadmin.cli.plannedchange import plan_shown
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.safety import (
     Step,
     confirm,
     failed,
     not_found,
-    on_terminal,
     probe,
     safety_options,
     show_plan,
@@ -377,7 +377,7 @@ async def update_sub_group_list(
         addrs = await cluster_masters(inv, (cluster_name or "").strip())
         line = "submit batch of subscription group config to {} success, please check the result later.\n"
     names = [c.group_name for c in configs]
-    if dry_run or (not yes and on_terminal()):
+    if plan_shown(dry_run, yes):
         tables = await probe(inv, addrs, admin.brokers.get_all_subscription_group)
         steps = [_group_step(inv, addr, cfg, table) for addr, table in tables.items() for cfg in configs]
         title = f"create or update {len(configs)} subscription groups of {filename.strip()}"

@@ -25,6 +25,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.cli.javatime import human_time
 from mqadmin.cli.optvalues import need_target, parse_int
+from mqadmin.cli.plannedchange import plan_shown
 from mqadmin.cli.results import Errors, Plain, Result, queue_key, with_errors
 from mqadmin.cli.safety import (
     Step,
@@ -367,7 +368,7 @@ async def update_topic_list(
         addrs = [broker_addr.strip()]
     else:
         addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
-    if dry_run or (not yes and on_terminal()):
+    if plan_shown(dry_run, yes):
         tables = await probe(inv, addrs, admin.topics.get_all_topic_config)
         steps = [
             _topic_step(

@@ -198,3 +198,20 @@ def test_a_terminal_is_asked_and_a_no_changes_nothing(op: Operator, tmp_path: Pa
     )
     assert code == 0 and "Go ahead?" not in screen, screen
     assert "ColdNew" not in json.loads(state(op)[op.broker]["cold"])["configTable"]
+
+
+def test_a_static_topic_plan_refused_on_a_terminal_writes_no_broker(op: Operator) -> None:
+    args = ["updateStaticTopic", "-c", CLUSTER, "-t", "StaticAsked", "-qn", "2"]
+    code, screen = on_pty(args, op.env, "n")
+    assert code == 1, screen
+    assert (
+        "create static topic StaticAsked on broker-a: 1 read/1 write queues, leads logical queues" in screen
+    )
+    assert "nothing was changed (not confirmed" in screen
+    assert "The new mapping data is written to file" in screen  # the plan files Java writes first
+
+    async def mapped(admin: Any) -> dict[str, Any]:
+        found: dict[str, Any] = await admin.static_topics.examine_topic_config_all("StaticAsked")
+        return found
+
+    assert with_admin(op.ns, mapped) == {}

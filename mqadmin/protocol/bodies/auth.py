@@ -14,13 +14,15 @@ A resource is written ``Type:name`` (``Topic:Orders``), ``Type:prefix*`` (a pref
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import ipaddress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, members, wire
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 
@@ -209,113 +211,70 @@ def ip_in_range(ip: str, cidr: str) -> bool:
 # ------------------------------------------------------------------------------------------- bodies
 
 
+class _AuthBody(DeclaredBody):
+    """An ACL 2.0 bean, declared once; its ``--json`` form is every member in the bean's order."""
+
+    __slots__ = ()
+
+    # The hand-written part: a bean read inside another names its path in errors
+    # (``policies[0].entries[1].resource is not a string``), which a broker's refusal passes on.
+    @classmethod
+    def from_json_obj(cls, value: Any, what: str | None = None) -> Self:
+        if what is None:
+            return super().from_json_obj(value)
+        d = j.obj(value, what)
+        return cls(**{m.attr: m.read(d.get(m.java, m.absent), f"{what}.{m.java}") for m in members(cls)})
+
+    def as_json(self) -> dict[str, Any]:
+        """The ``--json`` form: every member in the order the bean declares it, null where unset."""
+        java = {m.attr: m.java for m in members(type(self))}
+        return {java[f.name]: _as_json(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+
+def _as_json(v: Any) -> Any:
+    if isinstance(v, list):
+        return [x.as_json() if isinstance(x, _AuthBody) else x for x in v]
+    return v
+
+
 @dataclass(slots=True)
-class UserInfo(j.JsonBody):
+class UserInfo(_AuthBody):
     """``UserInfo``: user type and status by name (``Super``/``Normal``, ``enable``/``disable``)."""
 
-    username: str | None = None
-    password: str | None = None
-    user_type: str | None = None
-    user_status: str | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "UserInfo")
-        return cls(
-            j.opt_str(d.get("username"), "username"),
-            j.opt_str(d.get("password"), "password"),
-            j.opt_str(d.get("userType"), "userType"),
-            j.opt_str(d.get("userStatus"), "userStatus"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return j.drop_none(
-            {
-                "password": self.password,
-                "userStatus": self.user_status,
-                "userType": self.user_type,
-                "username": self.username,
-            }
-        )
-
-    def as_json(self) -> dict[str, Any]:
-        """The ``--json`` form: every member, null where unset."""
-        return {
-            "username": self.username,
-            "password": self.password,
-            "userType": self.user_type,
-            "userStatus": self.user_status,
-        }
+    username: str | None = wire(read=j.opt_str)
+    password: str | None = wire(read=j.opt_str)
+    user_type: str | None = wire(read=j.opt_str)
+    user_status: str | None = wire(read=j.opt_str)
 
 
 @dataclass(slots=True)
-class PolicyEntryInfo:
+class PolicyEntryInfo(_AuthBody):
     """``AclInfo.PolicyEntryInfo``: one resource, its actions, source addresses and decision."""
 
-    resource: str | None = None
-    actions: list[str] | None = None
-    source_ips: list[str] | None = None
-    decision: str | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "entry") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            j.opt_str(d.get("resource"), f"{what}.resource"),
-            j.str_list(d.get("actions"), f"{what}.actions"),
-            j.str_list(d.get("sourceIps"), f"{what}.sourceIps"),
-            j.opt_str(d.get("decision"), f"{what}.decision"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return j.drop_none(
-            {
-                "actions": self.actions,
-                "decision": self.decision,
-                "resource": self.resource,
-                "sourceIps": self.source_ips,
-            }
-        )
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "resource": self.resource,
-            "actions": self.actions,
-            "sourceIps": self.source_ips,
-            "decision": self.decision,
-        }
+    resource: str | None = wire(read=j.opt_str)
+    actions: list[str] | None = wire(read=j.str_list)
+    source_ips: list[str] | None = wire(read=j.str_list)
+    decision: str | None = wire(read=j.opt_str)
 
 
 @dataclass(slots=True)
-class PolicyInfo:
+class PolicyInfo(_AuthBody):
     """``AclInfo.PolicyInfo``: a policy type (``Custom``/``Default``) and its entries."""
 
-    policy_type: str | None = None
-    entries: list[PolicyEntryInfo] | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "policy") -> Self:
-        d = j.obj(obj, what)
-        entries = j.list_of(d.get("entries"), f"{what}.entries", PolicyEntryInfo.from_json_obj)
-        return cls(j.opt_str(d.get("policyType"), f"{what}.policyType"), entries)
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        entries = None if self.entries is None else [e.to_json_obj() for e in self.entries]
-        return j.drop_none({"entries": entries, "policyType": self.policy_type})
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "policyType": self.policy_type,
-            "entries": None if self.entries is None else [e.as_json() for e in self.entries],
-        }
+    policy_type: str | None = wire(read=j.opt_str)
+    entries: list[PolicyEntryInfo] | None = wire(
+        read=lambda v, what: j.list_of(v, what, PolicyEntryInfo.from_json_obj)
+    )
 
 
 @dataclass(slots=True)
-class AclInfo(j.JsonBody):
+class AclInfo(_AuthBody):
     """``AclInfo``: a subject (``User:name``) and its policies."""
 
-    subject: str | None = None
-    policies: list[PolicyInfo] | None = field(default=None)
+    subject: str | None = wire(read=j.opt_str)
+    policies: list[PolicyInfo] | None = wire(
+        read=lambda v, what: j.list_of(v, what, PolicyInfo.from_json_obj)
+    )
 
     @classmethod
     def of(
@@ -329,22 +288,6 @@ class AclInfo(j.JsonBody):
         """``AclInfo.of``: one policy (type left unset) with one entry per resource."""
         entries = [PolicyEntryInfo(r, list(actions), source_ips, decision) for r in resources]
         return cls(subject, [PolicyInfo(None, entries)])
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "AclInfo")
-        policies = j.list_of(d.get("policies"), "policies", PolicyInfo.from_json_obj)
-        return cls(j.opt_str(d.get("subject"), "subject"), policies)
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        policies = None if self.policies is None else [p.to_json_obj() for p in self.policies]
-        return j.drop_none({"policies": policies, "subject": self.subject})
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "subject": self.subject,
-            "policies": None if self.policies is None else [p.as_json() for p in self.policies],
-        }
 
 
 def _decode_list(body: bytes | None, what: str) -> list[Any]:

@@ -7,15 +7,21 @@ serialized whole, which clients read as a ``SubscriptionGroupWrapper``: the grou
 
 5.x added several properties to a group; they are ``None`` in a 4.x peer's body (Java would fill in
 the defaults noted on each), so such a body re-encodes without them. :meth:`SubscriptionGroupConfig.as_5x`
-fills them in.
+fills them in, and the Java view (:func:`~mqadmin.protocol.bodies.declared.java_view`) shows them so.
+
+Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`); the Java collection orders are
+the members' writers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Self
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
 
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
@@ -46,102 +52,54 @@ GROUP_TABLE_INITIAL = 1024
 FORBIDDEN_TABLE_INITIAL = 4
 
 
+def _nested(kind: Any) -> Callable[[Any, str], Any]:
+    """The reader of a member holding a body of ``kind``, or null."""
+    return lambda v, what: None if v is None else kind.from_json_obj(v, what)
+
+
+def _or(default: Any) -> Callable[[Any], Any]:
+    """The view of a 5.x member: the 5.3.3 bean holds ``default`` where a 4.x body has none."""
+    return lambda v: default if v is None else v
+
+
 @dataclass(slots=True)
-class CustomizedRetryPolicy:
+class CustomizedRetryPolicy(DeclaredBody):
     """Retry delays given one by one (milliseconds), the last repeating (by default
     :data:`DEFAULT_RETRY_DELAYS_MS`)."""
 
-    next: list[int] | None = field(default_factory=lambda: list(DEFAULT_RETRY_DELAYS_MS))
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "customizedRetryPolicy") -> Self:
-        d = j.obj(obj, what)
-        nxt = d.get("next", list(DEFAULT_RETRY_DELAYS_MS))
-        return cls(j.list_of(nxt, "next", j.int64))
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return {} if self.next is None else {"next": list(self.next)}
+    next: list[int] | None = wire(
+        factory=lambda: list(DEFAULT_RETRY_DELAYS_MS),
+        absent=list(DEFAULT_RETRY_DELAYS_MS),  # read (copied) when the member is missing
+        read=lambda v, what: j.list_of(v, what, j.int64),
+    )
 
 
 @dataclass(slots=True)
-class ExponentialRetryPolicy:
+class ExponentialRetryPolicy(DeclaredBody):
     """Retry delays growing by ``multiplier`` from ``initial`` up to ``max`` (milliseconds)."""
 
-    initial: int = 5000
-    max: int = 7_200_000
-    multiplier: int = 2
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "exponentialRetryPolicy") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            j.int64(d.get("initial"), "initial", 5000),
-            j.int64(d.get("max"), "max", 7_200_000),
-            j.int64(d.get("multiplier"), "multiplier", 2),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return {"initial": self.initial, "max": self.max, "multiplier": self.multiplier}
+    initial: int = wire(default=5000, read=partial(j.int64, default=5000))
+    max: int = wire(default=7_200_000, read=partial(j.int64, default=7_200_000))
+    multiplier: int = wire(default=2, read=partial(j.int64, default=2))
 
 
 @dataclass(slots=True)
-class GroupRetryPolicy:
+class GroupRetryPolicy(DeclaredBody):
     """Which retry policy a 5.x group uses (``type``: ``CUSTOMIZED`` or ``EXPONENTIAL``)."""
 
-    type: str | None = "CUSTOMIZED"
-    exponential_retry_policy: ExponentialRetryPolicy | None = None
-    customized_retry_policy: CustomizedRetryPolicy | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "groupRetryPolicy") -> Self:
-        d = j.obj(obj, what)
-        exp = d.get("exponentialRetryPolicy")
-        cus = d.get("customizedRetryPolicy")
-        return cls(
-            j.opt_str(d.get("type", "CUSTOMIZED"), "type"),
-            None if exp is None else ExponentialRetryPolicy.from_json_obj(exp),
-            None if cus is None else CustomizedRetryPolicy.from_json_obj(cus),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.customized_retry_policy is not None:
-            out["customizedRetryPolicy"] = self.customized_retry_policy.to_json_obj()
-        if self.exponential_retry_policy is not None:
-            out["exponentialRetryPolicy"] = self.exponential_retry_policy.to_json_obj()
-        if self.type is not None:
-            out["type"] = self.type
-        return out
+    type: str | None = wire(default="CUSTOMIZED", absent="CUSTOMIZED", read=j.opt_str)
+    exponential_retry_policy: ExponentialRetryPolicy | None = wire(read=_nested(ExponentialRetryPolicy))
+    customized_retry_policy: CustomizedRetryPolicy | None = wire(read=_nested(CustomizedRetryPolicy))
 
 
 @dataclass(slots=True)
-class SimpleSubscriptionData:
+class SimpleSubscriptionData(DeclaredBody):
     """A 5.x group's declared subscription: topic and filter expression."""
 
-    topic: str | None = None
-    expression_type: str | None = None
-    expression: str | None = None
-    version: int = 0
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "SimpleSubscriptionData") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            j.opt_str(d.get("topic"), "topic"),
-            j.opt_str(d.get("expressionType"), "expressionType"),
-            j.opt_str(d.get("expression"), "expression"),
-            j.int64(d.get("version"), "version"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return j.drop_none(
-            {
-                "expression": self.expression,
-                "expressionType": self.expression_type,
-                "topic": self.topic,
-                "version": self.version,
-            }
-        )
+    topic: str | None = wire(read=j.opt_str)
+    expression_type: str | None = wire(read=j.opt_str)
+    expression: str | None = wire(read=j.opt_str)
+    version: int = wire(default=0, read=j.int64)
 
     def java_hash(self) -> int:
         """``Objects.hash(topic, expressionType, expression)``, unsigned: its ``HashSet`` order."""
@@ -160,8 +118,19 @@ def _sub_set(v: Any, what: str) -> list[SimpleSubscriptionData] | None:
     return list(seen.values())
 
 
+def _sub_order(subs: list[SimpleSubscriptionData]) -> list[SimpleSubscriptionData]:
+    """The ``HashSet`` order of the subscriptions, by ``java_hash`` alone (they are never hashed)."""
+    if len(subs) < 2:
+        return subs
+    return bucket_order(subs, hash_map_capacity(len(subs)), SimpleSubscriptionData.java_hash)  # type: ignore[type-var]
+
+
+def _opt_attrs(v: dict[str, str] | None) -> dict[str, str] | None:
+    return None if v is None else java_hash_dict(v)
+
+
 @dataclass(slots=True)
-class SubscriptionGroupConfig(j.JsonBody):
+class SubscriptionGroupConfig(DeclaredBody):
     """One consumer group's settings on a broker.
 
     The 5.x properties, ``None`` in a 4.x body: ``consume_message_orderly`` (Java default false),
@@ -170,49 +139,29 @@ class SubscriptionGroupConfig(j.JsonBody):
     list here to keep its order), ``attributes`` (an empty ``HashMap``).
     """
 
-    group_name: str | None = None
-    consume_enable: bool = True
-    consume_from_min_enable: bool = True
-    consume_broadcast_enable: bool = True
-    retry_queue_nums: int = 1
-    retry_max_times: int = 16
-    broker_id: int = 0
-    which_broker_when_consume_slowly: int = 1
-    notify_consumer_ids_changed_enable: bool = True
-    consume_message_orderly: bool | None = None
-    group_retry_policy: GroupRetryPolicy | None = None
-    group_sys_flag: int | None = None
-    consume_timeout_minute: int | None = None
-    subscription_data_set: list[SimpleSubscriptionData] | None = None
-    attributes: dict[str, str] | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "SubscriptionGroupConfig") -> Self:
-        d = j.obj(obj, what)
-        grp = d.get("groupRetryPolicy")
-        return cls(
-            group_name=j.opt_str(d.get("groupName"), "groupName"),
-            consume_enable=j.boolean(d.get("consumeEnable"), "consumeEnable", True),
-            consume_from_min_enable=j.boolean(d.get("consumeFromMinEnable"), "consumeFromMinEnable", True),
-            consume_broadcast_enable=j.boolean(
-                d.get("consumeBroadcastEnable"), "consumeBroadcastEnable", True
-            ),
-            retry_queue_nums=j.int32(d.get("retryQueueNums"), "retryQueueNums", 1),
-            retry_max_times=j.int32(d.get("retryMaxTimes"), "retryMaxTimes", 16),
-            broker_id=j.int64(d.get("brokerId"), "brokerId", 0),
-            which_broker_when_consume_slowly=j.int64(
-                d.get("whichBrokerWhenConsumeSlowly"), "whichBrokerWhenConsumeSlowly", 1
-            ),
-            notify_consumer_ids_changed_enable=j.boolean(
-                d.get("notifyConsumerIdsChangedEnable"), "notifyConsumerIdsChangedEnable", True
-            ),
-            consume_message_orderly=j.opt_bool(d.get("consumeMessageOrderly"), "consumeMessageOrderly"),
-            group_retry_policy=None if grp is None else GroupRetryPolicy.from_json_obj(grp),
-            group_sys_flag=j.opt_int32(d.get("groupSysFlag"), "groupSysFlag"),
-            consume_timeout_minute=j.opt_int32(d.get("consumeTimeoutMinute"), "consumeTimeoutMinute"),
-            subscription_data_set=_sub_set(d.get("subscriptionDataSet"), "subscriptionDataSet"),
-            attributes=j.str_map(d.get("attributes"), "attributes"),
-        )
+    group_name: str | None = wire(read=j.opt_str)
+    consume_enable: bool = wire(default=True, read=partial(j.boolean, default=True))
+    consume_from_min_enable: bool = wire(default=True, read=partial(j.boolean, default=True))
+    consume_broadcast_enable: bool = wire(default=True, read=partial(j.boolean, default=True))
+    retry_queue_nums: int = wire(default=1, read=partial(j.int32, default=1))
+    retry_max_times: int = wire(default=16, read=partial(j.int32, default=16))
+    broker_id: int = wire(default=0, read=j.int64)
+    which_broker_when_consume_slowly: int = wire(default=1, read=partial(j.int64, default=1))
+    notify_consumer_ids_changed_enable: bool = wire(default=True, read=partial(j.boolean, default=True))
+    consume_message_orderly: bool | None = wire(read=j.opt_bool, view=bool)
+    group_retry_policy: GroupRetryPolicy | None = wire(
+        read=_nested(GroupRetryPolicy), view=lambda v: GroupRetryPolicy() if v is None else v
+    )
+    group_sys_flag: int | None = wire(read=j.opt_int32, view=_or(0))
+    consume_timeout_minute: int | None = wire(read=j.opt_int32, view=_or(15))
+    subscription_data_set: list[SimpleSubscriptionData] | None = wire(
+        read=_sub_set,
+        write=lambda v, standard: [s.to_json_obj(standard) for s in _sub_order(v)],
+        view=lambda v: None if v is None else _sub_order(v),
+    )
+    attributes: dict[str, str] | None = wire(
+        read=j.str_map, write=lambda v, _: java_hash_dict(v), view=lambda v: java_hash_dict(v or {})
+    )
 
     def as_5x(self) -> SubscriptionGroupConfig:
         """A copy with the 5.x-only properties at Java's defaults where they are unset."""
@@ -229,37 +178,6 @@ class SubscriptionGroupConfig(j.JsonBody):
             attributes={} if self.attributes is None else self.attributes,
         )
 
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        subs = self.subscription_data_set
-        if subs is not None and len(subs) > 1:
-            # ordered by java_hash alone: the subscriptions themselves are never hashed
-            subs = bucket_order(
-                subs,
-                hash_map_capacity(len(subs)),
-                SimpleSubscriptionData.java_hash,  # type: ignore[type-var]
-            )
-        return j.drop_none(
-            {
-                "attributes": None if self.attributes is None else java_hash_dict(self.attributes),
-                "brokerId": self.broker_id,
-                "consumeBroadcastEnable": self.consume_broadcast_enable,
-                "consumeEnable": self.consume_enable,
-                "consumeFromMinEnable": self.consume_from_min_enable,
-                "consumeMessageOrderly": self.consume_message_orderly,
-                "consumeTimeoutMinute": self.consume_timeout_minute,
-                "groupName": self.group_name,
-                "groupRetryPolicy": None
-                if self.group_retry_policy is None
-                else self.group_retry_policy.to_json_obj(),
-                "groupSysFlag": self.group_sys_flag,
-                "notifyConsumerIdsChangedEnable": self.notify_consumer_ids_changed_enable,
-                "retryMaxTimes": self.retry_max_times,
-                "retryQueueNums": self.retry_queue_nums,
-                "subscriptionDataSet": None if subs is None else [s.to_json_obj() for s in subs],
-                "whichBrokerWhenConsumeSlowly": self.which_broker_when_consume_slowly,
-            }
-        )
-
 
 def _forbidden(v: Any, what: str) -> dict[str, int]:
     d = j.obj(v, what)
@@ -272,40 +190,35 @@ def _forbidden(v: Any, what: str) -> dict[str, int]:
     return out
 
 
+def _group_table(t: dict[str, SubscriptionGroupConfig]) -> dict[str, SubscriptionGroupConfig]:
+    """The broker's ``ConcurrentHashMap(1024)`` of groups in its iteration order."""
+    return hash_ordered(t, chm_capacity(len(t), GROUP_TABLE_INITIAL))
+
+
+def _forbidden_table(ft: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """``ConcurrentHashMap(4)`` of default ``ConcurrentHashMap``, both in iteration order."""
+    outer = hash_ordered(ft, chm_capacity(len(ft), FORBIDDEN_TABLE_INITIAL))
+    return {k: hash_ordered(v, chm_capacity(len(v))) for k, v in outer.items()}
+
+
 @dataclass(slots=True)
-class SubscriptionGroupWrapper(j.JsonBody):
+class SubscriptionGroupWrapper(DeclaredBody):
     """A broker's whole group table (GET_ALL_SUBSCRIPTIONGROUP_CONFIG): group name → config
     (``ConcurrentHashMap(1024)``), its data version (a new one by default) and, from 5.x brokers,
     group → topic → forbidden bits (``ConcurrentHashMap(4)`` of ``ConcurrentHashMap``)."""
 
-    subscription_group_table: dict[str, SubscriptionGroupConfig] | None = field(default_factory=dict)
-    data_version: DataVersion | None = field(default_factory=DataVersion)
-    forbidden_table: dict[str, dict[str, int]] | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "SubscriptionGroupWrapper")
-        dv = d.get("dataVersion", {})
-        return cls(
-            j.map_of(
-                d.get("subscriptionGroupTable", {}),
-                "subscriptionGroupTable",
-                SubscriptionGroupConfig.from_json_obj,
-            ),
-            None if dv is None else DataVersion.from_json_obj(dv),
-            j.map_of(d.get("forbiddenTable"), "forbiddenTable", _forbidden),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.data_version is not None:
-            out["dataVersion"] = self.data_version.to_json_obj()
-        if self.forbidden_table is not None:
-            ft = self.forbidden_table
-            outer = hash_ordered(ft, chm_capacity(len(ft), FORBIDDEN_TABLE_INITIAL))
-            out["forbiddenTable"] = {k: hash_ordered(v, chm_capacity(len(v))) for k, v in outer.items()}
-        if self.subscription_group_table is not None:
-            t = self.subscription_group_table
-            groups = hash_ordered(t, chm_capacity(len(t), GROUP_TABLE_INITIAL))
-            out["subscriptionGroupTable"] = {k: v.to_json_obj() for k, v in groups.items()}
-        return out
+    subscription_group_table: dict[str, SubscriptionGroupConfig] | None = wire(
+        factory=dict,
+        absent={},
+        read=lambda v, what: j.map_of(v, what, SubscriptionGroupConfig.from_json_obj),
+        write=lambda v, standard: {k: c.to_json_obj(standard) for k, c in _group_table(v).items()},
+        view=lambda v: None if v is None else _group_table(v),
+    )
+    data_version: DataVersion | None = wire(
+        factory=DataVersion, absent={}, read=lambda v, _: None if v is None else DataVersion.from_json_obj(v)
+    )
+    forbidden_table: dict[str, dict[str, int]] | None = wire(
+        read=lambda v, what: j.map_of(v, what, _forbidden),
+        write=lambda v, _: _forbidden_table(v),
+        view=lambda v: None if v is None else _forbidden_table(v),
+    )

@@ -10,6 +10,8 @@
 
 These bodies come from clients of every language: numbers are read as leniently as fastjson reads
 them (a long may be numeric text, a C++ client's unsigned 64-bit text included; see :func:`_long`).
+Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`) with those lenient readers;
+``ConsumerRunningInfo`` alone is read by hand (its Java collections; see the class).
 """
 
 from __future__ import annotations

@@ -61,7 +61,8 @@ class _ControllerBody(DeclaredBody):
 
     def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
         out = to_json(self, standard)
-        return {m.java: out.get(m.java) for m in members(type(self))}
+        kept = members(type(self))
+        return out if len(out) == len(kept) else {m.java: out.get(m.java) for m in kept}
 
 
 def _bodies(cls: Any) -> Any:

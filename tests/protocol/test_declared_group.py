@@ -25,7 +25,7 @@ from mqadmin.protocol.bodies.connection import (
     ProducerConnection,
     SubscriptionData,
 )
-from mqadmin.protocol.bodies.declared import DeclaredBody, java_view, members, to_json
+from mqadmin.protocol.bodies.declared import DeclaredBody, from_json, java_view, members, to_json
 from mqadmin.protocol.bodies.group import (
     DEFAULT_RETRY_DELAYS_MS,
     CustomizedRetryPolicy,
@@ -278,3 +278,58 @@ def test_the_java_view_of_stats_fills_the_5x_members(value: ConsumeStats | Topic
         if isinstance(value, ConsumeStats):
             pull = value.offset_table[mq].pull_offset
             assert shown["pullOffset"] == (0 if pull is None else pull)
+
+
+# ---------------------------------------------------------------------- the group table's fast paths
+
+hostile_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=10)
+hostile_configs = st.builds(
+    SubscriptionGroupConfig,
+    opt(hostile_text),
+    consume_message_orderly=opt(st.booleans()),
+    group_retry_policy=opt(st.builds(GroupRetryPolicy, opt(hostile_text), opt(exponential), opt(customized))),
+    subscription_data_set=opt(
+        st.lists(st.builds(SimpleSubscriptionData, opt(hostile_text), opt(hostile_text)), max_size=3)
+    ),
+    attributes=opt(st.dictionaries(hostile_text, hostile_text, max_size=4)),
+)
+
+
+@given(group_configs | hostile_configs, st.booleans())
+def test_the_group_text_encoders_write_the_declared_object(
+    cfg: SubscriptionGroupConfig, standard: bool
+) -> None:
+    assert cfg.encode(standard).decode() == fastjson.dumps(to_json(cfg, standard), standard=standard)
+    wrapper = SubscriptionGroupWrapper({"g": cfg, "h": dataclasses.replace(cfg, group_name="h")})
+    declared = fastjson.dumps(to_json(wrapper, standard), standard=standard)
+    assert wrapper.encode(standard).decode() == declared
+
+
+@given(group_wrappers, st.booleans())
+def test_the_group_table_encoder_writes_the_declared_object(
+    wrapper: SubscriptionGroupWrapper, standard: bool
+) -> None:
+    declared = fastjson.dumps(to_json(wrapper, standard), standard=standard)
+    assert wrapper.encode(standard).decode() == declared
+
+
+def _read(read: Any, obj: Any) -> tuple[str, Any]:
+    try:
+        return "value", read(obj)
+    except ProtocolError as e:
+        return "error", str(e)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(group_configs.map(lambda c: c.to_json_obj()) | _hostile(SubscriptionGroupConfig) | st.none() | text)
+def test_the_group_reader_reads_as_the_declaration(obj: dict[str, Any]) -> None:
+    """The same value, or the same error naming the same member, as the declaration's reader."""
+    ours = _read(SubscriptionGroupConfig.from_json_obj, obj)
+    assert ours == _read(lambda o: from_json(SubscriptionGroupConfig, o, "SubscriptionGroupConfig"), obj)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(retry_policies.map(lambda p: p.to_json_obj()) | _hostile(GroupRetryPolicy) | st.none() | text)
+def test_the_retry_policy_reader_reads_as_the_declaration(obj: dict[str, Any]) -> None:
+    ours = _read(GroupRetryPolicy.from_json_obj, obj)
+    assert ours == _read(lambda o: from_json(GroupRetryPolicy, o, "GroupRetryPolicy"), obj)

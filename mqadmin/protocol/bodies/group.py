@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, Self
 
+from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.topic import DataVersion
@@ -83,13 +84,49 @@ class ExponentialRetryPolicy(DeclaredBody):
     multiplier: int = wire(default=2, read=partial(j.int64, default=2))
 
 
+_read_exponential = _nested(ExponentialRetryPolicy)
+_read_customized = _nested(CustomizedRetryPolicy)
+
+
 @dataclass(slots=True)
 class GroupRetryPolicy(DeclaredBody):
     """Which retry policy a 5.x group uses (``type``: ``CUSTOMIZED`` or ``EXPONENTIAL``)."""
 
     type: str | None = wire(default="CUSTOMIZED", absent="CUSTOMIZED", read=j.opt_str)
-    exponential_retry_policy: ExponentialRetryPolicy | None = wire(read=_nested(ExponentialRetryPolicy))
-    customized_retry_policy: CustomizedRetryPolicy | None = wire(read=_nested(CustomizedRetryPolicy))
+    exponential_retry_policy: ExponentialRetryPolicy | None = wire(read=_read_exponential)
+    customized_retry_policy: CustomizedRetryPolicy | None = wire(read=_read_customized)
+
+    # The hand-written part: most 5.x groups carry a policy, so a group table's reader and text
+    # encoder read and write it by hand, for speed; a test holds both to the declaration.
+    @classmethod
+    def from_json_obj(cls, value: Any, what: str | None = None) -> Self:
+        get = j.obj(value, what or "GroupRetryPolicy").get
+        return cls(
+            customized_retry_policy=_read_customized(get("customizedRetryPolicy"), "customizedRetryPolicy"),
+            exponential_retry_policy=_read_exponential(
+                get("exponentialRetryPolicy"), "exponentialRetryPolicy"
+            ),
+            type=j.opt_str(get("type", "CUSTOMIZED"), "type"),
+        )
+
+    def _text(self, q: Callable[[str], str]) -> str:
+        parts = []
+        cus = self.customized_retry_policy
+        if cus is not None:
+            nxt = "" if cus.next is None else '"next":[' + ",".join([str(x) for x in cus.next]) + "]"
+            parts.append('"customizedRetryPolicy":{' + nxt + "}")
+        exp = self.exponential_retry_policy
+        if exp is not None:
+            parts.append(
+                f'"exponentialRetryPolicy":{{"initial":{exp.initial},"max":{exp.max},'
+                f'"multiplier":{exp.multiplier}}}'
+            )
+        if self.type is not None:
+            parts.append('"type":' + q(self.type))
+        return "{" + ",".join(parts) + "}"
+
+
+_read_retry_policy = _nested(GroupRetryPolicy)
 
 
 @dataclass(slots=True)
@@ -125,8 +162,7 @@ def _sub_order(subs: list[SimpleSubscriptionData]) -> list[SimpleSubscriptionDat
     return bucket_order(subs, hash_map_capacity(len(subs)), SimpleSubscriptionData.java_hash)  # type: ignore[type-var]
 
 
-def _opt_attrs(v: dict[str, str] | None) -> dict[str, str] | None:
-    return None if v is None else java_hash_dict(v)
+_BOOL = {True: "true", False: "false"}
 
 
 @dataclass(slots=True)
@@ -150,7 +186,7 @@ class SubscriptionGroupConfig(DeclaredBody):
     notify_consumer_ids_changed_enable: bool = wire(default=True, read=partial(j.boolean, default=True))
     consume_message_orderly: bool | None = wire(read=j.opt_bool, view=bool)
     group_retry_policy: GroupRetryPolicy | None = wire(
-        read=_nested(GroupRetryPolicy), view=lambda v: GroupRetryPolicy() if v is None else v
+        read=_read_retry_policy, view=lambda v: GroupRetryPolicy() if v is None else v
     )
     group_sys_flag: int | None = wire(read=j.opt_int32, view=_or(0))
     consume_timeout_minute: int | None = wire(read=j.opt_int32, view=_or(15))
@@ -177,6 +213,67 @@ class SubscriptionGroupConfig(DeclaredBody):
             consume_timeout_minute=15 if self.consume_timeout_minute is None else self.consume_timeout_minute,
             attributes={} if self.attributes is None else self.attributes,
         )
+
+    # The hand-written part: a broker's group table holds thousands of configs, so the reader and the
+    # text encoder are written out for speed. A test holds them to the declaration: the same value
+    # or the same error (members read in the declaration's order, by Java name), the same text.
+    @classmethod
+    def from_json_obj(cls, value: Any, what: str | None = None) -> Self:
+        get = j.obj(value, what or "SubscriptionGroupConfig").get
+        return cls(
+            attributes=j.str_map(get("attributes"), "attributes"),
+            broker_id=j.int64(get("brokerId"), "brokerId"),
+            consume_broadcast_enable=j.boolean(get("consumeBroadcastEnable"), "consumeBroadcastEnable", True),
+            consume_enable=j.boolean(get("consumeEnable"), "consumeEnable", True),
+            consume_from_min_enable=j.boolean(get("consumeFromMinEnable"), "consumeFromMinEnable", True),
+            consume_message_orderly=j.opt_bool(get("consumeMessageOrderly"), "consumeMessageOrderly"),
+            consume_timeout_minute=j.opt_int32(get("consumeTimeoutMinute"), "consumeTimeoutMinute"),
+            group_name=j.opt_str(get("groupName"), "groupName"),
+            group_retry_policy=_read_retry_policy(get("groupRetryPolicy"), "groupRetryPolicy"),
+            group_sys_flag=j.opt_int32(get("groupSysFlag"), "groupSysFlag"),
+            notify_consumer_ids_changed_enable=j.boolean(
+                get("notifyConsumerIdsChangedEnable"), "notifyConsumerIdsChangedEnable", True
+            ),
+            retry_max_times=j.int32(get("retryMaxTimes"), "retryMaxTimes", 16),
+            retry_queue_nums=j.int32(get("retryQueueNums"), "retryQueueNums", 1),
+            subscription_data_set=_sub_set(get("subscriptionDataSet"), "subscriptionDataSet"),
+            which_broker_when_consume_slowly=j.int64(
+                get("whichBrokerWhenConsumeSlowly"), "whichBrokerWhenConsumeSlowly", 1
+            ),
+        )
+
+    def encode(self, standard: bool = False) -> bytes:
+        return self._text(fastjson.quote).encode()  # string keys only: both forms are one text
+
+    def _text(self, q: Callable[[str], str]) -> str:
+        parts = []
+        if self.attributes is not None:
+            attrs = java_hash_dict(self.attributes)
+            parts.append('"attributes":{' + ",".join([f"{q(k)}:{q(v)}" for k, v in attrs.items()]) + "}")
+        parts.append(
+            f'"brokerId":{self.broker_id},"consumeBroadcastEnable":{_BOOL[self.consume_broadcast_enable]},'
+            f'"consumeEnable":{_BOOL[self.consume_enable]},'
+            f'"consumeFromMinEnable":{_BOOL[self.consume_from_min_enable]}'
+        )
+        if self.consume_message_orderly is not None:
+            parts.append('"consumeMessageOrderly":' + _BOOL[self.consume_message_orderly])
+        if self.consume_timeout_minute is not None:
+            parts.append(f'"consumeTimeoutMinute":{self.consume_timeout_minute}')
+        if self.group_name is not None:
+            parts.append('"groupName":' + q(self.group_name))
+        if self.group_retry_policy is not None:
+            parts.append('"groupRetryPolicy":' + self.group_retry_policy._text(q))
+        if self.group_sys_flag is not None:
+            parts.append(f'"groupSysFlag":{self.group_sys_flag}')
+        parts.append(
+            f'"notifyConsumerIdsChangedEnable":{_BOOL[self.notify_consumer_ids_changed_enable]},'
+            f'"retryMaxTimes":{self.retry_max_times},"retryQueueNums":{self.retry_queue_nums}'
+        )
+        if self.subscription_data_set is not None:  # rare: written the generic way
+            subs = [x.to_json_obj() for x in _sub_order(self.subscription_data_set)]
+            parts.append('"subscriptionDataSet":' + fastjson.dumps(subs))
+        parts.append(f'"whichBrokerWhenConsumeSlowly":{self.which_broker_when_consume_slowly}')
+        return "{" + ",".join(parts) + "}"
 
 
 def _forbidden(v: Any, what: str) -> dict[str, int]:
@@ -222,3 +319,21 @@ class SubscriptionGroupWrapper(DeclaredBody):
         write=lambda v, _: _forbidden_table(v),
         view=lambda v: None if v is None else _forbidden_table(v),
     )
+
+    # The hand-written part: the table's text from its configs' text encoders (a test holds it to
+    # the declaration's JSON object).
+    def encode(self, standard: bool = False) -> bytes:
+        parts = []
+        if self.data_version is not None:
+            parts.append('"dataVersion":' + fastjson.dumps(self.data_version.to_json_obj()))
+        if self.forbidden_table is not None:
+            parts.append('"forbiddenTable":' + fastjson.dumps(_forbidden_table(self.forbidden_table)))
+        if self.subscription_group_table is not None:
+            q = fastjson.quote
+            groups = _group_table(self.subscription_group_table)
+            parts.append(
+                '"subscriptionGroupTable":{'
+                + ",".join([f"{q(k)}:{c._text(q)}" for k, c in groups.items()])
+                + "}"
+            )
+        return ("{" + ",".join(parts) + "}").encode()

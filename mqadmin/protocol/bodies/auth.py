@@ -4,7 +4,8 @@ The admin requests AUTH_CREATE_USER..AUTH_LIST_ACL (3001-3010) carry users and p
 every enum as its *name*: ``{"password":..,"userStatus":"enable","userType":"Normal","username":..}``
 and ``{"policies":[{"entries":[{"actions":["Pub"],"decision":"Allow","resource":"Topic:T",
 "sourceIps":[..]}],"policyType":"Custom"}],"subject":"User:alice"}`` (fastjson: keys sorted, nulls
-left out). The names are matched as Java's ``getByName`` matches them, ignoring case.
+left out; each bean is declared once, :mod:`mqadmin.protocol.bodies.declared`). The names are
+matched as Java's ``getByName`` matches them, ignoring case.
 
 A resource is written ``Type:name`` (``Topic:Orders``), ``Type:prefix*`` (a prefix), ``Type:*``
 (every resource of the type) or ``*`` (anything); :func:`parse_resource` reads it as

@@ -8,6 +8,7 @@ messages); anything else runs on Spark, the data source's tasks pulling their ra
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from dataclasses import replace
@@ -76,6 +77,19 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         show_default=True,
         help="Queue offsets per Spark partition.",
     )
+    @click.option(
+        "--fail-on-data-loss/--no-fail-on-data-loss",
+        default=True,
+        show_default=True,
+        help="Offsets the broker says are gone fail the export (else they are skipped, logged, counted).",
+    )
+    @click.option(
+        "--pull-retry-timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        callback=_finite,
+        metavar="SECONDS",
+        help="How long a pull that does not move on is tried again (default 30); then the export fails.",
+    )
     @structured_options
     def export_messages_cmd(
         topic: str,
@@ -89,6 +103,8 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         master: str | None,
         remote: str | None,
         partition_size: int,
+        fail_on_data_loss: bool,
+        pull_retry_timeout: float | None,
         json_output: bool,
         output: str | None,
     ) -> None:
@@ -131,8 +147,11 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
             "topic": topic,
             "timeout": str(settings.timeout),
             "partitionSize": str(partition_size),
+            "failOnDataLoss": str(fail_on_data_loss).lower(),
             **times,
         }
+        if pull_retry_timeout is not None:
+            options["pullRetryTimeout"] = str(pull_retry_timeout)
         if settings.credentials is not None:
             options["accessKey"] = settings.credentials.access_key
             options["secretKey"] = settings.credentials.secret_key
@@ -176,6 +195,12 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         )
 
     return export_group
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds")
+    return value
 
 
 def _in_process(prefix: str, options: ExportOptions, ranges: list[QueueRange], out: Path, fmt: str) -> int:

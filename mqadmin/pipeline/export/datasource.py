@@ -12,10 +12,12 @@ Options: ``namesrv`` (required; ``host:port;host:port``), ``topic`` (required), 
 ``startingOffsets``/``endingOffsets`` (see :mod:`.ranges`), ``partitionSize`` (most offsets in a
 partition, default 50000: a longer queue range is cut, shorter ones share a partition up to it),
 ``group`` (the group pulls are made in, default ``TOOLS_CONSUMER``; nothing is committed), ``timeout``
-(seconds per request, default 10), ``accessKey``/``secretKey`` (ACL), ``failOnDataLoss`` (default
-true: offsets the broker says are gone fail the read; false: they are skipped, logged and counted),
-``pullRetryTimeout`` (seconds a pull that does not move on is tried again, default 30; then the read
-fails naming the queue, the offsets and the broker's answer).
+(per request, default 10s), ``accessKey``/``secretKey``/``securityToken`` (ACL), ``failOnDataLoss``
+(default true: offsets the broker says are gone fail the read; false: they are skipped, logged and
+counted), ``pullRetryTimeout`` (how long a pull that does not move on is tried again, default 30s;
+then the read fails naming the queue, the offsets and the broker's answer). Any other option fails
+the read before a request is sent (:mod:`mqadmin.pipeline.datasource_options`): a misspelt
+``startingOffset`` would otherwise read the whole topic.
 
 Partitions are planned on the driver (route, min/max offsets, time search); each Spark task pulls its
 ranges straight from the brokers that hold the queues. Workers must run a Python with ``mqadmin``

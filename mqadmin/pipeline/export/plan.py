@@ -11,7 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mqadmin.admin.api import MQAdmin
-from mqadmin.admin.settings import AdminSettings, Credentials, parse_namesrv_list
+from mqadmin.admin.settings import AdminSettings
+from mqadmin.pipeline.datasource_options import (
+    BATCH_NAMES,
+    DEFAULT_TIMEOUT,
+    OptionError,
+    admin_settings,
+    duration,
+    flag,
+    int_option,
+    known_options,
+)
 from mqadmin.pipeline.export.pull import DEFAULT_GROUP, DEFAULT_RETRY_S
 from mqadmin.pipeline.export.ranges import (
     DEFAULT_PARTITION_SIZE,
@@ -20,11 +30,9 @@ from mqadmin.pipeline.export.ranges import (
     parse_offset_spec,
     plan_ranges,
 )
-from mqadmin.pipeline.timespec import TimeSpecError, parse_duration, parse_time
+from mqadmin.pipeline.timespec import TimeSpecError, parse_time
 
-__all__ = ["DEFAULT_TIMEOUT", "ExportOptions", "plan"]
-
-DEFAULT_TIMEOUT = 10.0
+__all__ = ["DEFAULT_TIMEOUT", "ExportOptions", "plan"]  # DEFAULT_TIMEOUT: from .datasource_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,25 +52,18 @@ class ExportOptions:
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> ExportOptions:
-        opts = {k.lower(): v for k, v in options.items()}
-        addrs = parse_namesrv_list(opts.get("namesrv"))
+        opts = known_options(options, BATCH_NAMES, "rocketmq batch source")
+        settings = admin_settings(opts)
         topic = (opts.get("topic") or "").strip()
-        if not addrs:
-            raise ValueError("the rocketmq data source needs option namesrv (host:port;host:port)")
         if not topic:
-            raise ValueError("the rocketmq data source needs option topic")
-        creds = None
-        if opts.get("accesskey") and opts.get("secretkey"):
-            creds = Credentials(opts["accesskey"], opts["secretkey"])
-        settings = AdminSettings(
-            namesrv_addrs=tuple(addrs),
-            timeout=float(opts.get("timeout") or DEFAULT_TIMEOUT),
-            credentials=creds,
-        )
+            raise OptionError("the rocketmq data source needs option topic")
 
         def ms(name: str) -> int | None:
             value = opts.get(name)
-            return None if not value else int(parse_time(value).timestamp() * 1000)
+            try:
+                return None if not value else int(parse_time(value).timestamp() * 1000)
+            except TimeSpecError as e:
+                raise OptionError(f"option {name}: {e}") from None
 
         return cls(
             settings=settings,
@@ -72,28 +73,10 @@ class ExportOptions:
             end_ms=ms("end"),
             starting=parse_offset_spec(opts.get("startingoffsets")),
             ending=parse_offset_spec(opts.get("endingoffsets")),
-            partition_size=int(opts.get("partitionsize") or DEFAULT_PARTITION_SIZE),
-            fail_on_data_loss=_flag(opts, "failondataloss", True),
-            retry_for=_seconds(opts, "pullretrytimeout", DEFAULT_RETRY_S),
+            partition_size=int_option(opts, "partitionsize", 1) or DEFAULT_PARTITION_SIZE,
+            fail_on_data_loss=flag(opts, "failondataloss", True),
+            retry_for=duration(opts.get("pullretrytimeout"), DEFAULT_RETRY_S, "pullRetryTimeout"),
         )
-
-
-def _flag(opts: Mapping[str, str], name: str, default: bool) -> bool:
-    value = (opts.get(name) or "").strip().lower()
-    if value not in ("", "true", "false"):
-        raise ValueError(f"option {name} must be true or false, not {opts[name]!r}")
-    return default if not value else value == "true"
-
-
-def _seconds(opts: Mapping[str, str], name: str, default: float) -> float:
-    value = (opts.get(name) or "").strip()
-    try:
-        seconds = parse_duration(value) if value else default
-    except TimeSpecError as e:
-        raise ValueError(f"option {name}: {e}") from None
-    if seconds <= 0:
-        raise ValueError(f"option {name} must be a positive duration (30s, 2m), not {value!r}")
-    return seconds
 
 
 def plan(o: ExportOptions) -> list[QueueRange]:

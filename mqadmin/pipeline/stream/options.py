@@ -1,8 +1,9 @@
 """The streaming source's options, judged once on the driver before any task starts.
 
-Names follow Spark's Kafka source where they mean the same thing. An unknown option, a value that
-is not of its kind, or two options that exclude each other is a :class:`OptionError` naming the
-option; nothing here touches the network.
+Names follow Spark's Kafka source where they mean the same thing; they and the value forms the
+batch reader and the sink share are :mod:`mqadmin.pipeline.datasource_options`. An unknown option, a
+value that is not of its kind, or two options that exclude each other is a :class:`OptionError`
+naming the option; nothing here touches the network.
 """
 
 from __future__ import annotations
@@ -12,8 +13,17 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mqadmin.admin.settings import AdminSettings, Credentials, parse_namesrv_list
-from mqadmin.pipeline.export.plan import DEFAULT_TIMEOUT
+from mqadmin.admin.settings import AdminSettings
+from mqadmin.pipeline.datasource_options import (
+    SPARK_OPTIONS,
+    STREAM_NAMES,
+    OptionError,
+    admin_settings,
+    duration,
+    flag,
+    int_option,
+    known_options,
+)
 from mqadmin.pipeline.export.pull import DEFAULT_RETRY_S
 from mqadmin.pipeline.export.ranges import DEFAULT_PARTITION_SIZE
 from mqadmin.pipeline.timespec import TimeSpecError, parse_time
@@ -24,26 +34,11 @@ __all__ = [
     "parse_start",
 ]  # fmt: skip
 
-SOURCE_OPTIONS = frozenset(
-    {
-        "namesrv", "topics", "topicpattern", "startingoffsets", "startingtimestamp", "endingoffsets",
-        "maxoffsetspertrigger", "minoffsetspertrigger", "maxtriggerdelay", "failondataloss",
-        "includeproperties", "subexpression", "group", "accesskey", "secretkey", "securitytoken",
-        "timeout", "partitionsize", "minpartitions", "pullretrytimeout",
-    }
-)  # fmt: skip
-SPARK_OPTIONS = frozenset({"path", "checkpointlocation", "queryname"})
-"""Options Spark itself may pass along with the user's."""
-
 EARLIEST, LATEST = -2, -1
 """Offsets in a JSON ``startingOffsets`` that mean the queue's start or end (as Kafka's -2 and -1)."""
 
 StartSpec = str | int | dict[str, dict[str, int]]
 """``"earliest"``, ``"latest"``, a store time in ms, or offsets per topic and ``broker:queue``."""
-
-
-class OptionError(ValueError):
-    """An option of the ``rocketmq`` source or sink that cannot be used as given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +62,9 @@ class StreamOptions:
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> StreamOptions:
-        opts = {k.lower(): str(v) for k, v in options.items()}
-        unknown = sorted(set(opts) - SOURCE_OPTIONS - SPARK_OPTIONS)
-        if unknown:
-            raise OptionError(
-                f"unknown option(s) of the rocketmq stream source: {', '.join(unknown)} "
-                f"(known: {', '.join(sorted(SOURCE_OPTIONS))})"
-            )
-        if "endingoffsets" in opts:
+        if "endingoffsets" in {k.lower() for k in options}:
             raise OptionError("endingOffsets is for batch reads (spark.read), not for a stream")
+        opts = known_options(options, STREAM_NAMES, "rocketmq stream source")
         topics, pattern = _topics(opts)
         group = opts.get("group") or None
         if group is not None and (why := check_group(group)) is not None:
@@ -97,32 +86,14 @@ class StreamOptions:
             max_per_trigger=max_n,
             min_per_trigger=min_n,
             max_trigger_delay_s=duration(opts.get("maxtriggerdelay"), 15 * 60.0, "maxTriggerDelay"),
-            fail_on_data_loss=_bool(opts, "failondataloss", True),
-            include_properties=_bool(opts, "includeproperties", True),
+            fail_on_data_loss=flag(opts, "failondataloss", True),
+            include_properties=flag(opts, "includeproperties", True),
             sub_expression=(opts.get("subexpression") or "").strip() or None,
             group=group,
             partition_size=int_option(opts, "partitionsize", 1) or DEFAULT_PARTITION_SIZE,
             min_partitions=int_option(opts, "minpartitions", 1),
             retry_for=duration(opts.get("pullretrytimeout"), DEFAULT_RETRY_S, "pullRetryTimeout"),
         )
-
-
-def admin_settings(opts: Mapping[str, str]) -> AdminSettings:
-    addrs = parse_namesrv_list(opts.get("namesrv"))
-    if not addrs:
-        raise OptionError("the rocketmq source needs option namesrv (host:port;host:port)")
-    for addr in addrs:
-        host, _, port = addr.rpartition(":")
-        if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise OptionError(f"namesrv {addr!r} is not host:port")
-    creds = None
-    access, secret = opts.get("accesskey"), opts.get("secretkey")
-    if bool(access) != bool(secret):
-        raise OptionError("accessKey and secretKey go together")
-    if access and secret:
-        creds = Credentials(access, secret, opts.get("securitytoken") or None)
-    timeout = duration(opts.get("timeout"), DEFAULT_TIMEOUT, "timeout")
-    return AdminSettings(namesrv_addrs=tuple(addrs), timeout=timeout, credentials=creds)
 
 
 def _topics(opts: Mapping[str, str]) -> tuple[tuple[str, ...], str | None]:
@@ -184,39 +155,3 @@ def parse_start(text: str | None) -> str | dict[str, dict[str, int]]:
                 raise OptionError(f"{shape}; the offset of {topic} {key} is {offset!r}")
             out[topic][f"{broker}:{int(qid)}"] = offset
     return out
-
-
-def int_option(opts: Mapping[str, str], name: str, lowest: int) -> int | None:
-    value = opts.get(name)
-    if value is None or not value.strip():
-        return None
-    try:
-        n = int(value.strip())
-    except ValueError:
-        raise OptionError(f"option {name} must be a whole number, not {value!r}") from None
-    if n < lowest:
-        raise OptionError(f"option {name} must be at least {lowest}, not {n}")
-    return n
-
-
-def _bool(opts: Mapping[str, str], name: str, default: bool) -> bool:
-    value = opts.get(name)
-    if value is None:
-        return default
-    v = value.strip().lower()
-    if v not in ("true", "false"):
-        raise OptionError(f"option {name} must be true or false, not {value!r}")
-    return v == "true"
-
-
-_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
-
-
-def duration(value: str | None, default: float, name: str) -> float:
-    """Seconds from ``30``, ``30s``, ``500ms``, ``5m``, ``1h`` (a bare number is seconds)."""
-    if value is None or not value.strip():
-        return default
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|min|m|h)?\s*", value)
-    if m is None or float(m.group(1)) <= 0:
-        raise OptionError(f"option {name}: {value!r} is not a positive duration (30s, 500ms, 5m, 1h)")
-    return float(m.group(1)) * _UNITS[m.group(2) or "s"]

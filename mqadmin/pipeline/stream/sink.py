@@ -41,7 +41,13 @@ from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.errors import AdminError
 from mqadmin.admin.producer import RETRY_CODES, MessageCheckError, Producer
 from mqadmin.admin.settings import AdminSettings
-from mqadmin.pipeline.stream.options import SPARK_OPTIONS, OptionError, admin_settings, int_option
+from mqadmin.pipeline.datasource_options import (
+    SINK_NAMES,
+    OptionError,
+    admin_settings,
+    int_option,
+    known_options,
+)
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.message import Message, MessageConst
 from mqadmin.protocol.names import check_group, check_topic
@@ -58,10 +64,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SINK_OPTIONS = frozenset(
-    {"namesrv", "topic", "accesskey", "secretkey", "securitytoken", "timeout", "batchsize", "maxinflight",
-     "retries", "producergroup", "writeid"}
-)  # fmt: skip
 DEFAULT_PRODUCER_GROUP = "SPARK_ROCKETMQ_SINK"
 _BATCH_BYTES = 1024 * 1024
 _COLUMNS = {
@@ -91,13 +93,7 @@ class SinkOptions:
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> SinkOptions:
-        opts = {k.lower(): str(v) for k, v in options.items()}
-        unknown = sorted(set(opts) - SINK_OPTIONS - SPARK_OPTIONS)
-        if unknown:
-            raise OptionError(
-                f"unknown option(s) of the rocketmq sink: {', '.join(unknown)} "
-                f"(known: {', '.join(sorted(SINK_OPTIONS))})"
-            )
+        opts = known_options(options, SINK_NAMES, "rocketmq sink")
         topic = (opts.get("topic") or "").strip() or None
         if topic is not None and (why := check_topic(topic)) is not None:
             raise OptionError(f"topic {topic!r}: {why}")

@@ -49,7 +49,7 @@ JAVA: dict[type[RequestHeader], list[tuple[str, str, bool]]] = {
 
 @pytest.mark.parametrize("cls", list(JAVA), ids=lambda c: c.__name__)
 def test_fields_are_javas(cls: type[RequestHeader]) -> None:
-    assert [(f.java, f.kind, f.required) for f in cls.FIELDS] == JAVA[cls]
+    assert [(f.java, f.kind, f.required) for f in cls.fields()] == JAVA[cls]
 
 
 CREATE = create_topic_fields("GoldenTopic5")

@@ -100,7 +100,7 @@ def _declared_fields() -> list[str]:
         cls = todo.pop()
         todo.extend(cls.__subclasses__())
         if "FIELDS" in cls.__dict__:
-            found.update(f.java for f in cls.FIELDS)  # type: ignore[attr-defined]
+            found.update(f.java for f in cls.fields())  # type: ignore[attr-defined]
     return sorted(found - set(FIELD_NAMES))
 
 

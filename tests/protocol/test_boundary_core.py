@@ -135,7 +135,7 @@ GOOD = {"consumerGroup": "G", "topic": "T", "queueId": "3", "queueOffset": "9999
 
 
 def test_declared_fields_in_java_order() -> None:
-    assert [(f.java, f.kind, f.required) for f in _Sample.FIELDS] == [
+    assert [(f.java, f.kind, f.required) for f in _Sample.fields()] == [
         ("consumerGroup", "str", True),
         ("topic", "str", True),
         ("queueId", "int", True),
@@ -161,8 +161,8 @@ def test_a_subclass_lists_its_own_fields_first() -> None:
     class Child(Base):
         queue_id: int = 0
 
-    assert [f.java for f in Base.FIELDS][:2] == ["topic", "lo"]
-    assert [f.java for f in Child.FIELDS][:3] == ["queueId", "topic", "lo"]
+    assert [f.java for f in Base.fields()][:2] == ["topic", "lo"]
+    assert [f.java for f in Child.fields()][:3] == ["queueId", "topic", "lo"]
     assert Child.decode({"topic": "T", "queueId": "4"}) == Child(topic="T", queue_id=4)
     with pytest.raises(HeaderError):
         Child.decode({"topic": "bad topic"})
@@ -214,7 +214,9 @@ def test_client_side_check() -> None:
         _Sample("G", None, 1, 2).check()  # type: ignore[arg-type]
 
 
-@given(st.dictionaries(st.sampled_from([f.java for f in _Sample.FIELDS]), st.text(max_size=12), max_size=12))
+@given(
+    st.dictionaries(st.sampled_from([f.java for f in _Sample.fields()]), st.text(max_size=12), max_size=12)
+)
 def test_any_ext_fields_decode_or_refuse(ext: dict[str, str]) -> None:
     """Whatever a peer sends, decoding gives a header or a HeaderError: never anything else."""
     try:

@@ -81,7 +81,7 @@ def decode_send_header(cmd: RemotingCommand) -> SendHeader:
     try:
         return SendMessageRequestHeaderV2.decode(cmd.ext_fields)
     except HeaderError as e:  # name the missing field as V1 does (``<topic>``, not ``<b>``)
-        for f in SendMessageRequestHeaderV2.FIELDS:
+        for f in SendMessageRequestHeaderV2.fields():
             if f"<{f.java}>" in e.remark:
                 raise HeaderError(e.remark.replace(f"<{f.java}>", f"<{_camel(f.attr)}>"), e.code) from None
         raise

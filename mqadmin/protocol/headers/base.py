@@ -10,9 +10,9 @@ class's (ACL signing and ext-field order depend on it).
 A field without a default is required (Java's ``@CFNotNull``). Types: ``str``, ``int`` (Java
 ``int``/``Integer``), :data:`Long` (``long``/``Long``), ``bool``, ``float`` (``double``). Checks are
 :class:`Check` markers in ``Annotated`` (:data:`Topic`, :data:`Group`, ...); :class:`Java` renames a
-field whose Java name is not the camel case of ours (``bname``). :func:`request_header` reads the
-annotations once, when the class is declared, into :attr:`RequestHeader.FIELDS`, which the codec
-below reads.
+field whose Java name is not the camel case of ours (``bname``). The codec below reads the
+annotations once, when a class is first used (:meth:`RequestHeader.fields`), as the declared bodies
+read theirs: a process that sends one request reads one declaration.
 
 Two decoding modes, as Java has two: strict (the ``FastCodesHeader`` path and every new handler: a
 missing required field or a bad number refuses the request) and ``lenient`` (Java's reflective path,
@@ -23,11 +23,12 @@ Checks and the text rules (no lone surrogate, no NUL) apply in both modes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Annotated, Any, ClassVar, Self, TypeVar, dataclass_transform
+from typing import Annotated, Any, Self, TypeVar, dataclass_transform
 
 from mqadmin.protocol import names
 from mqadmin.protocol.errors import ProtocolError
@@ -153,10 +154,10 @@ def ext_text(v: Any) -> str:
 class RequestHeader:
     """Base of every declared header (see the module docstring)."""
 
-    FIELDS: ClassVar[tuple[HeaderField, ...]] = ()
-    """The fields in Java's order, read by the codec."""
-    _steps: ClassVar[tuple[_Step, ...]] = ()
-    _defaults: ClassVar[dict[str, Any]] = {}
+    @classmethod
+    def fields(cls) -> tuple[HeaderField, ...]:
+        """The fields in Java's order, read from the declaration on first use."""
+        return _declaration(cls)[0]
 
     @classmethod
     def decode(cls, ext: Mapping[str, str] | None, *, lenient: bool = False) -> Self:
@@ -166,8 +167,9 @@ class RequestHeader:
         parsed with Java's rules (lenient: a bad number keeps the default); then the declared checks.
         """
         get = (ext or _EMPTY).get
-        values = dict(cls._defaults)
-        for attr, java, parse, required, checks in cls._steps:
+        _, steps, defaults = _declaration(cls)
+        values = dict(defaults)
+        for attr, java, parse, required, checks in steps:
             v = get(java)
             if v is None:
                 if required and not lenient:
@@ -198,7 +200,7 @@ class RequestHeader:
     def to_ext(self) -> dict[str, str]:
         """The ext fields a Java client sends: declaration order, null fields left out."""
         out: dict[str, str] = {}
-        for f in self.FIELDS:
+        for f in _declaration(type(self))[0]:
             v = getattr(self, f.attr)
             if v is not None:
                 out[f.java] = ext_text(v)
@@ -206,7 +208,7 @@ class RequestHeader:
 
     def check(self) -> Self:
         """Apply the declared checks to a header built here (the CLI and the admin client call this)."""
-        for f in self.FIELDS:
+        for f in _declaration(type(self))[0]:
             v = getattr(self, f.attr)
             if v is None:
                 if f.required:
@@ -285,25 +287,39 @@ H = TypeVar("H", bound=type[RequestHeader])
 
 @dataclass_transform(field_specifiers=(field,))
 def request_header(cls: H) -> H:
-    """Declare ``cls`` a request header: a dataclass whose fields are recorded, in Java's order, as
-    :attr:`RequestHeader.FIELDS`."""
-    made: Any = dataclass(cls)
-    hints = typing.get_type_hints(made, include_extras=True)
-    declared = {f.name: f for f in dataclasses.fields(made)}
-    header_fields = []
-    for name in _java_order(made, list(declared)):
+    """Declare ``cls`` a request header: a dataclass whose fields the codec reads, in Java's order
+    (:meth:`RequestHeader.fields`)."""
+    dataclass(cls)
+    return cls
+
+
+_Declaration = tuple[tuple[HeaderField, ...], tuple[_Step, ...], dict[str, Any]]
+"""A header class's fields in Java's order, the decoder's steps and the defaults."""
+
+
+def _read_declaration(cls: type) -> _Declaration:
+    """A header class's fields in Java's order, the decoder's steps and the defaults, read once
+    (none for a class that is not declared, such as :class:`RequestHeader` itself)."""
+    if not dataclasses.is_dataclass(cls):
+        return (), (), {}
+    hints = typing.get_type_hints(cls, include_extras=True)
+    declared = {f.name: f for f in dataclasses.fields(cls)}
+    fields = []
+    for name in _java_order(cls, list(declared)):
         f = declared[name]
         kind, checks, rename = _describe(hints[name])
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         default = None if required else f.default
-        header_fields.append(HeaderField(name, rename or _camel(name), kind, required, checks, default))
-    made.FIELDS = tuple(header_fields)
-    made._steps = tuple(
+        fields.append(HeaderField(name, rename or _camel(name), kind, required, checks, default))
+    steps = tuple(
         (f.attr, f.java, _PARSERS[f.kind], f.required, tuple((c.fn, c.code) for c in f.checks))
-        for f in made.FIELDS
+        for f in fields
     )
-    made._defaults = {f.attr: f.default for f in made.FIELDS}
-    return cls
+    return tuple(fields), steps, {f.attr: f.default for f in fields}
+
+
+_declaration: Callable[[type], _Declaration] = functools.cache(_read_declaration)
+""":func:`_read_declaration`, once a class."""
 
 
 @request_header

@@ -29,18 +29,28 @@ def _number(table: dict[str, str], key: str) -> float | None:
 async def broker_unreachable(view: ClusterView) -> list[Finding]:
     brokers = await view.brokers()
     _, failed = await view.each(brokers, lambda b: view.runtime(b.addr))
-    return [
-        Finding(
-            "broker-unreachable",
-            Severity.CRITICAL,
-            f"broker {b.name}",
-            f"{b.addr} (id {b.broker_id}) is listed by the name servers but does not answer",
-            {"addr": b.addr, "brokerId": b.broker_id, "error": str(e) or type(e).__name__},
-            "clients keep routing to it until its registration expires; its messages cannot be read",
-            f"mqadmin brokerStatus -b {b.addr}",
-        )
-        for b, e in failed.items()
-    ]
+    return [_unreachable(b, e) for b, e in failed.items()]
+
+
+def _unreachable(b: BrokerRef, e: BaseException) -> Finding:
+    """A broker whose runtime table could not be read: it does not answer (refused, reset, timed
+    out), or it answers with a refusal (ACL without the keys to read it), which is no fault of the
+    broker but leaves every check blind to it."""
+    if isinstance(e, RemoteCommandError):
+        summary = f"{b.addr} (id {b.broker_id}) answers but refuses to be read ({e.code_name})"
+        why = "no check could read this broker, so their silence about it says nothing"
+    else:
+        summary = f"{b.addr} (id {b.broker_id}) is listed by the name servers but does not answer"
+        why = "clients keep routing to it until its registration expires; its messages cannot be read"
+    return Finding(
+        "broker-unreachable",
+        Severity.CRITICAL,
+        f"broker {b.name}",
+        summary,
+        {"addr": b.addr, "brokerId": b.broker_id, "error": str(e) or type(e).__name__},
+        why,
+        f"mqadmin brokerStatus -b {b.addr}",
+    )
 
 
 async def disk_near_reclaim(view: ClusterView) -> list[Finding]:

@@ -1,5 +1,6 @@
 """The broker checks whose condition needs a live cluster to be real: a broker killed while still
-registered, a broker frozen, a slave behind its master, consume queues lagging behind the commit log.
+registered, a broker frozen, a broker that refuses to be read (ACL without keys), a slave behind its
+master, consume queues lagging behind the commit log.
 
 One cluster for the module: our name server with a master and a slave of ``broker-a``. Our broker
 replicates from nobody (``mqadmin.broker.ha``), so a slave stays where it was while its master takes
@@ -23,10 +24,11 @@ from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
 from tests.broker.peers import call
+from tests.broker.test_acl import PLAIN_ACL, start_acl_broker
 from tests.cli_harness import clean_env, run_mqadmin
 from tests.doctor.live import LaggingBroker, VanishingLink, register
 from tests.doctor.support import Doctor, findings
-from tests.servers import BrokerProcess, Cluster
+from tests.servers import BrokerProcess, Cluster, NameServerProcess
 
 MIB = 1024 * 1024
 TIMEOUT = 1.0
@@ -93,6 +95,27 @@ def test_a_killed_broker_still_registered_is_unreachable(
     # the link gone, the name server sees the channel close and drops the broker
     code, doc = doctor.json(ns, *check)
     assert (code, doc["findings"]) == (0, []), doc
+
+
+def test_a_broker_that_refuses_to_be_read_is_not_said_silent(tmp_path: Path, doctor: Doctor) -> None:
+    ns = NameServerProcess(tmp_path / "ns")
+    try:
+        broker = start_acl_broker(tmp_path / "acl", ns.addr, PLAIN_ACL)
+        try:
+            check = ("--check", "broker-unreachable")
+            code, doc = doctor.json(ns.addr, *check)  # no keys: ACL refuses every request
+            assert code == 8, doc
+            (found,) = findings(doc, "broker-unreachable")
+            assert (found["severity"], found["resource"]) == ("critical", "broker broker-a")
+            assert found["summary"] == f"{broker.addr} (id 0) answers but refuses to be read (NO_PERMISSION)"
+            assert found["why"] == "no check could read this broker, so their silence about it says nothing"
+            assert "No accessKey is configured" in found["evidence"]["error"], found
+            code, doc = doctor.json(ns.addr, *check, "--access-key", "AdminAK01", "--secret-key", "AdminSK01")
+            assert (code, doc["findings"]) == (0, []), doc
+        finally:
+            broker.stop()
+    finally:
+        ns.stop()
 
 
 def test_a_frozen_slave_is_unreachable_within_the_timeout(cluster: Cluster, doctor: Doctor) -> None:

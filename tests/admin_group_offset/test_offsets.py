@@ -115,7 +115,7 @@ def test_reset_by_date_and_bad_timestamps(consumed: Cluster) -> None:
     when = int(datetime.datetime(2099, 1, 1, tzinfo=datetime.UTC).timestamp() * 1000)  # the tests run in UTC
     assert offsets(consumed) == [consumed.search_offset(TOPIC, q, when) for q in range(QUEUES)]
     assert offsets(consumed) != [0] * QUEUES
-    for bad in ("yesterday", "2024-13-01#00:00:00:000"):
+    for bad in ("yesterday", "2026-02-30T00:00:00Z", "9" * 30):
         r = consumed.mqadmin("resetOffsetByTime", "-g", GROUP, "-t", TOPIC, "-s", bad)
         assert (r.code, r.out) == (2, "") and r.err.count("\n") == 1 and "-s" in r.err
     r = consumed.mqadmin(

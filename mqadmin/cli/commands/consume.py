@@ -16,12 +16,12 @@ from mqadmin.admin.consumers import EmptyConsumeStatsError
 from mqadmin.admin.offset_reset import offset_at_or_after
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.commands.message_text import decode_body, message_json
-from mqadmin.cli.commands.offset_times import parse_instant_ms
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import usage_error
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.optvalues import parse_int
+from mqadmin.cli.timeargs import parse_time_ms
 from mqadmin.cli.watch import pause
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.message import MessageExt
@@ -118,7 +118,7 @@ async def start_offsets(
         elif _LAST_N.fullmatch(start):
             at = hi - int(start[1:])
         else:
-            at = await offset_at_or_after(inv.admin, mq, parse_instant_ms(start, "--from"))
+            at = await offset_at_or_after(inv.admin, mq, parse_time_ms(start, "--from"))
         cursors.append(QueueCursor(mq, max(lo, min(at, hi))))
     return cursors
 
@@ -175,7 +175,7 @@ async def consume(
         raise usage_error(f"-c takes a positive count, not {limit}")
     where = start.strip() if start is not None else None
     if where is not None and where not in ("earliest", "latest") and not _LAST_N.fullmatch(where):
-        parse_instant_ms(where, "--from")  # refused before anything is sent
+        parse_time_ms(where, "--from")  # refused before anything is sent
     form = fmt if fmt is not None else DEFAULT_FORMAT
     check_format(form)
     sub = sub_expression.strip() if sub_expression is not None else "*"

@@ -20,7 +20,6 @@ from mqadmin.cli.commands.message_text import (
     java_charset,
     message_json,
     message_string,
-    parse_time_arg,
 )
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import usage_error
@@ -28,6 +27,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
+from mqadmin.cli.timeargs import parse_time_ms
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import parse_bool
@@ -49,8 +49,8 @@ QUEUE_JSON_DOC = (
 
 
 def time_range(begin: str | None, end: str | None) -> tuple[int | None, int | None]:
-    b = parse_time_arg(begin, "-b") if begin is not None else None
-    e = parse_time_arg(end, "-e") if end is not None else None
+    b = parse_time_ms(begin, "-b") if begin is not None else None
+    e = parse_time_ms(end, "-e") if end is not None else None
     if b is not None and e is not None and b > e:
         raise usage_error(f"the time range is backwards: begin {begin.strip()} is after end {end.strip()}")  # type: ignore[union-attr]
     return b, e
@@ -358,12 +358,12 @@ async def consume_message(
         raise usage_error("Please set queueId before offset!")
     start = parse_long(offset, "-o", 0, terse=True)
     now = int(time.time() * 1000)
-    b = parse_time_arg(begin, "-s") if begin is not None else 0
+    b = parse_time_ms(begin, "-s") if begin is not None else 0
     if b > now:
         raise usage_error("Please set the beginTimestamp before now!")
     e = 0
     if end is not None:
-        e = parse_time_arg(end, "-e")
+        e = parse_time_ms(end, "-e")
         if e > now:
             raise usage_error("Please set the endTimestamp before now!")
         if b > e:

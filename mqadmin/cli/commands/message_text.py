@@ -4,8 +4,7 @@
   iteration order of the ``HashMap(128)`` Java 5.3.3 decodes them into, hosts as ``/ip:port``.
 - The detail block of queryMsgById / queryMsgByOffset / queryMsgByUniqueKey, with the body written
   to ``/tmp/rocketmq/msgbodys/<msgId>`` as Java does.
-- Java charsets for bodies (``new String(bytes, charset)``: malformed input becomes U+FFFD), and
-  time arguments as epoch milliseconds or ``yyyy-MM-dd#HH:mm:ss:SSS`` in the local time zone.
+- Java charsets for bodies (``new String(bytes, charset)``: malformed input becomes U+FFFD).
 - The JSON form of a message for ``--json``.
 """
 
@@ -13,9 +12,7 @@ from __future__ import annotations
 
 import base64
 import codecs
-import datetime as dt
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -38,7 +35,6 @@ __all__ = [
     "java_charset",
     "message_json",
     "message_string",
-    "parse_time_arg",
     "properties_string",
     "socket_string",
     "write_body_file",
@@ -134,43 +130,6 @@ def decode_body(body: bytes | None, codec: str = "utf-8") -> str:
     if not body:
         return ""
     return body.decode(codec, "replace")
-
-
-# ------------------------------------------------------------------------------------ times
-
-
-_MILLIS = re.compile(r"[+-]?\d+")
-_TIME_ARG = re.compile(r"^(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
-
-
-def parse_time_arg(value: str, option: str) -> int:
-    """A time option: epoch milliseconds, or ``yyyy-MM-dd#HH:mm:ss:SSS`` in the local time zone.
-
-    Like Java's lenient ``SimpleDateFormat``, out-of-range fields roll over (month 13 is January of
-    the next year); anything else is a usage error (Java fails with a NullPointerException).
-    """
-    text = value.strip()
-    if _MILLIS.fullmatch(text):
-        n = int(text)
-        if -(1 << 63) <= n < (1 << 63):
-            return n
-    m = _TIME_ARG.match(text)
-    if m is None:
-        raise CommandError(
-            f"{option} {value!r} is neither milliseconds nor a time like 2024-01-31#13:45:00:000",
-            ExitCode.USAGE,
-        )
-    year, month, day, hour, minute, second, milli = (int(g) for g in m.groups())
-
-    try:
-        months = year * 12 + month - 1
-        base = dt.datetime(months // 12, months % 12 + 1, 1)
-        when = base + dt.timedelta(
-            days=day - 1, hours=hour, minutes=minute, seconds=second, milliseconds=milli
-        )
-        return int(when.replace(microsecond=0).timestamp()) * 1000 + when.microsecond // 1000
-    except (OverflowError, OSError, ValueError) as e:
-        raise CommandError(f"{option} {value!r} is not a usable time: {e}", ExitCode.USAGE) from None
 
 
 # ------------------------------------------------------------------------------------ detail block

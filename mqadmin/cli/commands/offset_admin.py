@@ -8,9 +8,6 @@ shows, per queue, the committed offset and the one the reset would set, changing
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,37 +29,17 @@ from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.cli.results import Plain, Result, queue_key
 from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options, show_plan
+from mqadmin.cli.timeargs import parse_time_ms
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
-_DATE = re.compile(r"(\d+)-(\d+)-(\d+)#(\d+):(\d+):(\d+):(\d+)")
 _ROLLBACK_HEADER = "%-20s  %-20s  %-20s  %-20s  %-20s  %-20s%n"
 _ROLLBACK_ROW = "%-20s  %-20d  %-20d  %-20d  %-20d  %-20d%n"
 _OFFSET_HEADER = "%-40s  %-40s  %-40s%n"
 _OFFSET_ROW = "%-40s  %-40d  %-40d%n"
 SEPARATOR = "======================================\n"
-
-
-def parse_timestamp(text: str) -> int:
-    """``now``, milliseconds, or ``yyyy-MM-dd#HH:mm:ss:SSS`` in the local time zone (as Java reads ``-s``)."""
-    if text == "now":
-        return int(time.time() * 1000)
-    if text.lstrip("-").isdigit():
-        return parse_long(text, "-s")
-    m = _DATE.fullmatch(text)
-    if m:
-        y, mo, d, h, mi, s, ms = (int(x) for x in m.groups())
-        try:
-            local = dt.datetime(y, mo, d, h, mi, s, ms * 1000)
-        except ValueError:
-            m = None
-        else:
-            return int(local.timestamp() * 1000)
-    raise CommandError(
-        f"-s takes now, milliseconds since the epoch or yyyy-MM-dd#HH:mm:ss:SSS, not {text!r}", ExitCode.USAGE
-    )
 
 
 def _java_hash_map_after_put_alls(tables: list[dict[MessageQueue, int]]) -> list[tuple[MessageQueue, int]]:
@@ -226,7 +203,7 @@ async def reset_offset_by_time(
 ) -> None:
     g, t, ts_text = group_arg(group), topic_arg(topic), timestamp.strip()
     cluster_name = cluster.strip() if cluster is not None else None
-    ts = parse_timestamp(ts_text)
+    ts = parse_time_ms(ts_text, "-s")
     is_force = strict_bool(force, "-f") if force is not None else True
     queue_id = parse_int(queue, "-q") if queue is not None else -1
     expect = parse_long(offset, "-o") if offset is not None else None

@@ -15,7 +15,6 @@ from typing import Any
 from mqadmin.admin.offset_reset import QueuePlan, Target, apply, plan, read_export, write_export
 from mqadmin.atomicfile import write_atomic
 from mqadmin.cli.command import Invocation, java_command
-from mqadmin.cli.commands.offset_times import parse_duration_ms, parse_instant_ms
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError, usage_error
 from mqadmin.cli.exitcodes import ExitCode
@@ -25,6 +24,7 @@ from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.optvalues import parse_long
 from mqadmin.cli.results import Result
 from mqadmin.cli.safety import Step, confirm
+from mqadmin.cli.timeargs import parse_duration_ms, parse_time_ms
 
 __all__ = ["ResetPlan", "target_of"]
 
@@ -114,7 +114,7 @@ def target_of(
         ms = parse_duration_ms(by_duration, "--by-duration")
         return Target("time", now_ms - ms), f"to {by_duration.strip()} ago"
     if to_datetime is not None:
-        return Target("time", parse_instant_ms(to_datetime, "--to-datetime")), f"to {to_datetime.strip()}"
+        return Target("time", parse_time_ms(to_datetime, "--to-datetime")), f"to {to_datetime.strip()}"
     if to_offset is not None:
         n = parse_long(to_offset, "--to-offset")
         if n < 0:

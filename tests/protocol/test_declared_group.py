@@ -333,3 +333,26 @@ def test_the_group_reader_reads_as_the_declaration(obj: dict[str, Any]) -> None:
 def test_the_retry_policy_reader_reads_as_the_declaration(obj: dict[str, Any]) -> None:
     ours = _read(GroupRetryPolicy.from_json_obj, obj)
     assert ours == _read(lambda o: from_json(GroupRetryPolicy, o, "GroupRetryPolicy"), obj)
+
+
+# ---------------------------------------------------------------------- the stats tables' encoders
+
+hostile_queues = st.builds(MessageQueue, opt(hostile_text), opt(hostile_text), int32s)
+hostile_stats = st.builds(
+    TopicStatsTable,
+    st.dictionaries(hostile_queues, topic_offsets, max_size=30),
+    opt(st.floats() | st.integers(-5, 5)),
+) | st.builds(
+    ConsumeStats,
+    st.dictionaries(hostile_queues, offset_wrappers, max_size=30),
+    st.floats() | st.integers(-5, 5),
+)
+
+
+@given(topic_stats | consume_stats | hostile_stats, st.booleans())
+def test_the_stats_text_encoders_write_the_declared_object(
+    value: TopicStatsTable | ConsumeStats, standard: bool
+) -> None:
+    assert value.encode(standard).decode() == fastjson.dumps(value.to_json_obj(standard), standard=standard)
+    for row in value.offset_table.values():
+        assert row._text() == fastjson.dumps(to_json(row))

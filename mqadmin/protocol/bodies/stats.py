@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.declared import DeclaredBody, to_json, wire
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -42,11 +43,33 @@ def _mq_table(parse: Callable[[Any, str], V]) -> Callable[[Any, str], dict[Messa
     return read
 
 
-def _mq_json(table: dict[MessageQueue, Any], concurrent: bool, standard: bool) -> dict[Any, Any]:
+def _in_java_order(table: dict[MessageQueue, V], concurrent: bool) -> dict[MessageQueue, V]:
+    """The table as a default-sized ``ConcurrentHashMap`` (or ``HashMap``) iterates it."""
     n = len(table)
-    cap = chm_capacity(n) if concurrent else hash_map_capacity(n)
-    ordered = table if n < 2 else hash_ordered(table, cap, MessageQueue.java_hash)
+    if n < 2:
+        return table
+    return hash_ordered(
+        table, chm_capacity(n) if concurrent else hash_map_capacity(n), MessageQueue.java_hash
+    )
+
+
+def _mq_json(table: dict[MessageQueue, Any], concurrent: bool, standard: bool) -> dict[Any, Any]:
+    ordered = _in_java_order(table, concurrent)
     return {k.to_object_key(): v.to_json_obj(standard) for k, v in ordered.items()}
+
+
+# The hand-written part: a broker answers GET_CONSUME_STATS and GET_TOPIC_STATS_INFO for every queue,
+# so the tables write their text directly: _mq_json's text at f-string speed (a test holds the two
+# to the same bytes).
+def _mq_text(table: dict[MessageQueue, Any], concurrent: bool, standard: bool) -> str:
+    q = fastjson.quote
+    items = []
+    for mq, v in _in_java_order(table, concurrent).items():
+        name = "" if mq.broker_name is None else f'"brokerName":{q(mq.broker_name)},'
+        topic = "" if mq.topic is None else f',"topic":{q(mq.topic)}'
+        key = f'{{{name}"queueId":{mq.queue_id}{topic}}}'
+        items.append(f"{q(key) if standard else key}:{v._text()}")  # standard: the key as a string
+    return "{" + ",".join(items) + "}"
 
 
 def _or(default: Any) -> Callable[[Any], Any]:
@@ -61,6 +84,13 @@ class TopicOffset(DeclaredBody):
     min_offset: int = wire(default=0, read=j.int64)
     max_offset: int = wire(default=0, read=j.int64)
     last_update_timestamp: int = wire(default=0, read=j.int64)
+
+    # The hand-written part: to_json_obj()'s text, for the table's text encoder.
+    def _text(self) -> str:
+        return (
+            f'{{"lastUpdateTimestamp":{self.last_update_timestamp},"maxOffset":{self.max_offset},'
+            f'"minOffset":{self.min_offset}}}'
+        )
 
 
 @dataclass(slots=True)
@@ -84,6 +114,16 @@ class TopicStatsTable(DeclaredBody):
             return to_json(self, standard)
         return {"offsetTable": _mq_json(self.offset_table, True, standard), "topicPutTps": self.topic_put_tps}
 
+    def encode(self, standard: bool = False) -> bytes:
+        tps = self.topic_put_tps
+        table = _mq_text(self.offset_table, tps is not None, standard)
+        text = (
+            f'{{"offsetTable":{table}}}'
+            if tps is None
+            else f'{{"offsetTable":{table},"topicPutTps":{fastjson.dumps(tps)}}}'
+        )
+        return text.encode()
+
 
 @dataclass(slots=True)
 class OffsetWrapper(DeclaredBody):
@@ -97,12 +137,19 @@ class OffsetWrapper(DeclaredBody):
     last_timestamp: int = wire(default=0, read=j.int64)
     pull_offset: int | None = wire(read=j.opt_int64, view=_or(0))
 
+    # The hand-written part: to_json_obj()'s text, for the table's text encoder.
+    def _text(self) -> str:
+        pull = "" if self.pull_offset is None else f',"pullOffset":{self.pull_offset}'
+        return (
+            f'{{"brokerOffset":{self.broker_offset},"consumerOffset":{self.consumer_offset},'
+            f'"lastTimestamp":{self.last_timestamp}{pull}}}'
+        )
 
-def _offsets_json(table: dict[MessageQueue, OffsetWrapper], standard: bool) -> dict[Any, Any]:
+
+def _concurrent(table: dict[MessageQueue, OffsetWrapper]) -> bool:
     """The offsets of a 5.x broker (``pullOffset`` present) were a ``ConcurrentHashMap``, a 4.x
     broker's a ``HashMap``."""
-    concurrent = any(w.pull_offset is not None for w in table.values())
-    return _mq_json(table, concurrent, standard)
+    return any(w.pull_offset is not None for w in table.values())
 
 
 @dataclass(slots=True)
@@ -110,9 +157,15 @@ class ConsumeStats(DeclaredBody):
     """A consumer group's progress on every queue of one broker, and its consume rate."""
 
     offset_table: dict[MessageQueue, OffsetWrapper] = wire(
-        factory=dict, read=_mq_table(OffsetWrapper.from_json_obj), write=_offsets_json
+        factory=dict,
+        read=_mq_table(OffsetWrapper.from_json_obj),
+        write=lambda v, standard: _mq_json(v, _concurrent(v), standard),
     )
     consume_tps: float = wire(default=0.0, read=j.double)
+
+    def encode(self, standard: bool = False) -> bytes:
+        table = _mq_text(self.offset_table, _concurrent(self.offset_table), standard)
+        return f'{{"consumeTps":{fastjson.dumps(self.consume_tps)},"offsetTable":{table}}}'.encode()
 
     def total_diff(self) -> int:
         """``computeTotalDiff``: broker offset minus consumer offset, summed over the queues."""

@@ -86,10 +86,26 @@ members: Callable[[type], tuple[Member, ...]] = functools.cache(_members_of)
 """The declared members of a class in fastjson's order (sorted by Java name), read once."""
 
 
+def _readers_of(cls: type) -> tuple[tuple[str, str, Reader, Any], ...]:
+    return tuple((m.attr, m.java, m.read, m.absent) for m in members(cls))
+
+
+def _writers_of(cls: type) -> tuple[tuple[str, str, Writer | None], ...]:
+    return tuple((m.attr, m.java, m.write) for m in members(cls))
+
+
+_readers: Callable[[type], tuple[tuple[str, str, Reader, Any], ...]] = functools.cache(_readers_of)
+_writers: Callable[[type], tuple[tuple[str, str, Writer | None], ...]] = functools.cache(_writers_of)
+"""The members as plain tuples, read once: the codec's loops are the hot part of a big table."""
+
+_PLAIN = frozenset((str, int, bool, float))
+"""JSON values written as they are."""
+
+
 def from_json(cls: type[Any], value: Any, what: str) -> Any:
     """A ``cls`` read from one JSON object, each member through its reader."""
-    d = obj(value, what)
-    return cls(**{m.attr: m.read(d.get(m.java, m.absent), m.java) for m in members(cls)})
+    get = obj(value, what).get
+    return cls(**{attr: read(get(java, absent), java) for attr, java, read, absent in _readers(cls)})
 
 
 def _json_value(v: Any, standard: bool) -> Any:
@@ -104,10 +120,16 @@ def _json_value(v: Any, standard: bool) -> Any:
 def to_json(value: Any, standard: bool = False) -> dict[str, Any]:
     """The JSON object of a declared body: members sorted by Java name, null members left out."""
     out: dict[str, Any] = {}
-    for m in members(type(value)):
-        v = getattr(value, m.attr)
-        if v is not None:
-            out[m.java] = _json_value(v, standard) if m.write is None else m.write(v, standard)
+    for attr, java, write in _writers(type(value)):
+        v = getattr(value, attr)
+        if v is None:
+            continue
+        if write is not None:
+            out[java] = write(v, standard)
+        elif type(v) in _PLAIN:
+            out[java] = v
+        else:
+            out[java] = _json_value(v, standard)
     return out
 
 

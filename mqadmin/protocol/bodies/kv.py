@@ -8,35 +8,19 @@ where a default ``HashMap`` would; the name server's namespace maps are default 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Self
+from dataclasses import dataclass
 
-from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.javacoll import java_hash_dict
 
 __all__ = ["KVTable"]
 
 
 @dataclass(slots=True)
-class KVTable(j.JsonBody):
-    """``{"table":{...}}``: string keys to string values."""
+class KVTable(DeclaredBody):
+    """``{"table":{...}}``: string keys to string values (absent: an empty table)."""
 
-    table: dict[str, str] | None = field(default_factory=dict)
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "KVTable")
-        return cls(j.str_map(d.get("table", {}), "table"))
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        if self.table is None:
-            return {}
-        return {"table": java_hash_dict(self.table)}
-
-    def encode(self, standard: bool = False) -> bytes:
-        if self.table is None:
-            return b"{}"
-        q = fastjson.quote
-        table = java_hash_dict(self.table)
-        return ('{"table":{' + ",".join([f"{q(k)}:{q(v)}" for k, v in table.items()]) + "}}").encode()
+    table: dict[str, str] | None = wire(
+        factory=dict, absent={}, read=j.str_map, write=lambda v, _: java_hash_dict(v)
+    )

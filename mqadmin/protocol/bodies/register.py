@@ -42,11 +42,12 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingInfo
 from mqadmin.protocol.bodies.topic import (
     DataVersion,
@@ -123,42 +124,33 @@ def register_budget() -> RegisterBudget:
     return RegisterBudget(decl.budget.inflated, limit(RequestCode.REGISTER_BROKER, "filterServers"))
 
 
+def _wrapper(v: Any, what: str) -> TopicConfigSerializeWrapper:
+    return TopicConfigSerializeWrapper() if v is None else TopicConfigSerializeWrapper.from_json_obj(v)
+
+
+def _initial(w: TopicConfigSerializeWrapper) -> int | None:
+    """The capacity the broker's topic table was made with: 4.x registers its own table,
+    ``new ConcurrentHashMap<>(1024)``; 5.x a ``new ConcurrentHashMap<>()``."""
+    return None if isinstance(w, TopicConfigAndMappingSerializeWrapper) else 1024
+
+
 @dataclass(slots=True)
-class RegisterBrokerBody:
+class RegisterBrokerBody(DeclaredBody):
     """A broker's registration: its topic table (4.x or 5.x wrapper) and filter servers.
 
     ``topic_config_serialize_wrapper`` is a :class:`TopicConfigAndMappingSerializeWrapper` for a
-    5.x broker's body.
+    5.x broker's body. The JSON object is declared; the two layouts' readers and writers (the
+    budgets, the compressed form, the text at f-string speed) are the hand-written part.
     """
 
-    topic_config_serialize_wrapper: TopicConfigSerializeWrapper = field(
-        default_factory=TopicConfigSerializeWrapper
+    topic_config_serialize_wrapper: TopicConfigSerializeWrapper = wire(
+        factory=TopicConfigSerializeWrapper, read=_wrapper, write=lambda w, _: w._obj(_initial(w), True)
     )
-    filter_server_list: list[str] | None = field(default_factory=list)
+    filter_server_list: list[str] | None = wire(factory=list, absent=[], read=j.str_list)
 
     @property
     def is_5x(self) -> bool:
         return isinstance(self.topic_config_serialize_wrapper, TopicConfigAndMappingSerializeWrapper)
-
-    # ------------------------------------------------------------------------------------ JSON form
-
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "RegisterBrokerBody")
-        w = d.get("topicConfigSerializeWrapper")
-        wrapper = TopicConfigSerializeWrapper() if w is None else TopicConfigSerializeWrapper.from_json_obj(w)
-        return cls(wrapper, j.str_list(d.get("filterServerList", []), "filterServerList"))
-
-    def _initial(self) -> int | None:
-        # 4.x: the broker's own table, new ConcurrentHashMap<>(1024); 5.x: a new ConcurrentHashMap<>()
-        return None if self.is_5x else 1024
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.filter_server_list is not None:
-            out["filterServerList"] = list(self.filter_server_list)
-        out["topicConfigSerializeWrapper"] = self.topic_config_serialize_wrapper._obj(self._initial(), True)
-        return out
 
     @classmethod
     def decode(
@@ -188,7 +180,8 @@ class RegisterBrokerBody:
         """The body as the broker sends it; ``compress`` gives the Deflate layout."""
         if compress:
             return self._encode_compressed()
-        wrapper = self.topic_config_serialize_wrapper._text(self._initial(), True, standard)
+        w = self.topic_config_serialize_wrapper
+        wrapper = w._text(_initial(w), True, standard)
         if self.filter_server_list is None:
             return ('{"topicConfigSerializeWrapper":' + wrapper + "}").encode()
         filters = ",".join([fastjson.quote(x) for x in self.filter_server_list])
@@ -210,7 +203,7 @@ class RegisterBrokerBody:
         put((w.data_version or DataVersion()).encode())
         table = w.topic_config_table or {}
         n = len(table)
-        ordered = w._table(self._initial())  # the table as Java iterates it, then its copy
+        ordered = w._table(_initial(w))  # the table as Java iterates it, then its copy
         copy_cap = chm_put_all_capacity(n, n) if v5 else chm_capacity(n)
         keys = bucket_order(ordered, copy_cap)
         chunks.append(_INT.pack(n))

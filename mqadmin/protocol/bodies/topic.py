@@ -14,12 +14,13 @@ when a body comes from a 4.x peer, so it re-encodes without them; a 5.x peer alw
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, from_json, to_json, wire
 from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingDetail, TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
@@ -56,42 +57,22 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def _stamp(v: Any, what: str) -> int:
+    """A ``timestamp``; a body without one is stamped now, as Java's constructor does."""
+    return _now_ms() if v is None else j.int64(v, what)
+
+
 @dataclass(slots=True)
-class DataVersion(j.JsonBody):
+class DataVersion(DeclaredBody):
     """A config table's version: a counter bumped on change, stamped with the time of the change.
 
     ``timestamp``: milliseconds; Java stamps a new ``DataVersion`` with the current time, and so do
     we. ``state_version``: 5.x only (Java default 0); ``None`` for a 4.x peer's body.
     """
 
-    timestamp: int = field(default_factory=_now_ms)
-    counter: int = 0
-    state_version: int | None = None
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "DataVersion") -> Self:
-        d = j.obj(obj, what)
-        ts = d.get("timestamp")
-        return cls(
-            timestamp=_now_ms() if ts is None else j.int64(ts, "timestamp"),
-            counter=j.int64(d.get("counter"), "counter"),
-            state_version=j.opt_int64(d.get("stateVersion"), "stateVersion"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        if self.state_version is None:
-            return {"counter": self.counter, "timestamp": self.timestamp}
-        return {"counter": self.counter, "stateVersion": self.state_version, "timestamp": self.timestamp}
-
-    def encode(self, standard: bool = False) -> bytes:
-        return self._text().encode()
-
-    def _text(self) -> str:
-        if self.state_version is None:
-            return f'{{"counter":{self.counter},"timestamp":{self.timestamp}}}'
-        return (
-            f'{{"counter":{self.counter},"stateVersion":{self.state_version},"timestamp":{self.timestamp}}}'
-        )
+    timestamp: int = wire(factory=_now_ms, read=_stamp)
+    counter: int = wire(default=0, read=j.int64)
+    state_version: int | None = wire(read=j.opt_int64, view=lambda v: v or 0)  # the 5.3.3 bean: 0
 
     def next_version(self, state_version: int | None = None) -> None:
         """Bump the counter and re-stamp, as ``DataVersion.nextVersion`` does on every change."""
@@ -102,76 +83,30 @@ class DataVersion(j.JsonBody):
 
 
 @dataclass(slots=True)
-class TopicConfig(j.JsonBody):
+class TopicConfig(DeclaredBody):
     """A topic as a broker keeps it.
 
-    ``topic_filter_type``: the ``TopicFilterType`` name, ``SINGLE_TAG`` or ``MULTI_TAG``.
-    ``attributes``: 5.x only (Java default: empty ``HashMap``); ``None`` for a 4.x peer's body.
+    ``topic_filter_type``: the ``TopicFilterType`` name, ``SINGLE_TAG`` or ``MULTI_TAG`` (absent:
+    ``SINGLE_TAG``; an explicit null stays null). ``attributes``: 5.x only (Java default: empty
+    ``HashMap``); ``None`` for a 4.x peer's body.
     """
 
-    topic_name: str | None = None
-    read_queue_nums: int = 16
-    write_queue_nums: int = 16
-    perm: int = PERM_READ | PERM_WRITE
-    topic_filter_type: str | None = "SINGLE_TAG"
-    topic_sys_flag: int = 0
-    order: bool = False
-    attributes: dict[str, str] | None = None
+    topic_name: str | None = wire(read=j.opt_str)
+    read_queue_nums: int = wire(default=16, read=lambda v, what: j.int32(v, what, 16))
+    write_queue_nums: int = wire(default=16, read=lambda v, what: j.int32(v, what, 16))
+    perm: int = wire(default=PERM_READ | PERM_WRITE, read=lambda v, what: j.int32(v, what, 6))
+    topic_filter_type: str | None = wire(default="SINGLE_TAG", absent="SINGLE_TAG", read=j.opt_str)
+    topic_sys_flag: int = wire(default=0, read=j.int32)
+    order: bool = wire(default=False, read=j.boolean)
+    attributes: dict[str, str] | None = wire(
+        read=j.str_map,
+        write=lambda v, _: java_hash_dict(v),
+        view=lambda v: java_hash_dict(v or {}),  # the 5.3.3 bean: an empty HashMap
+    )
 
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "TopicConfig") -> Self:
-        d = j.obj(obj, what)
-        g = d.get
-        # The common case is checked inline: a registration carries thousands of these.
-        name, rq, wq, perm, tft, flag, order = (
-            g("topicName"),
-            g("readQueueNums", 16),
-            g("writeQueueNums", 16),
-            g("perm", 6),
-            g("topicFilterType", "SINGLE_TAG"),
-            g("topicSysFlag", 0),
-            g("order", False),
-        )
-        if not (
-            (name is None or type(name) is str)
-            and type(rq) is int
-            and type(wq) is int
-            and type(perm) is int
-            and type(flag) is int
-            and (tft is None or type(tft) is str)
-            and type(order) is bool
-            and j.INT_MIN <= rq <= j.INT_MAX
-            and j.INT_MIN <= wq <= j.INT_MAX
-            and j.INT_MIN <= perm <= j.INT_MAX
-            and j.INT_MIN <= flag <= j.INT_MAX
-        ):
-            name = j.opt_str(name, "topicName")
-            rq = j.int32(rq, "readQueueNums", 16)
-            wq = j.int32(wq, "writeQueueNums", 16)
-            perm = j.int32(perm, "perm", 6)
-            tft = j.opt_str(tft, "topicFilterType")
-            flag = j.int32(flag, "topicSysFlag")
-            order = j.boolean(order, "order")
-        attrs = g("attributes")
-        return cls(
-            name, rq, wq, perm, tft, flag, order, None if attrs is None else j.str_map(attrs, "attributes")
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.attributes is not None:
-            out["attributes"] = java_hash_dict(self.attributes)
-        out["order"] = self.order
-        out["perm"] = self.perm
-        out["readQueueNums"] = self.read_queue_nums
-        if self.topic_filter_type is not None:
-            out["topicFilterType"] = self.topic_filter_type
-        if self.topic_name is not None:
-            out["topicName"] = self.topic_name
-        out["topicSysFlag"] = self.topic_sys_flag
-        out["writeQueueNums"] = self.write_queue_nums
-        return out
-
+    # The hand-written part: the text of to_json_obj() at f-string speed (a broker writes its whole
+    # table, thousands of these, for GET_ALL_TOPIC_CONFIG and each registration); a test holds it to
+    # the declaration.
     def _text(self) -> str:
         q = fastjson.quote
         head = ""
@@ -278,32 +213,45 @@ def parse_attributes(text: str) -> dict[str, str]:
 
 
 def _topic_names(v: Any, what: str) -> list[str]:
-    return list(dict.fromkeys(j.req_str_list(v, what)))
+    return [] if v is None else list(dict.fromkeys(j.req_str_list(v, what)))
 
 
 @dataclass(slots=True)
-class TopicList:
+class TopicList(DeclaredBody):
     """A set of topic names (and, for some answers, the broker they came from).
 
     ``topic_list``: a Java ``Set``; a list here to keep the order it came in. ``concurrent``: order
     as a 5.x name server's ``ConcurrentHashMap.newKeySet()`` rather than a 4.x ``HashSet``; the two
     only part at 12, 24, 48, ... names (see :func:`mqadmin.protocol.javacoll.chm_capacity`). A
-    broker's answer (305) is a ``HashSet`` in both versions. Equality ignores ``concurrent``.
+    broker's answer (305) is a ``HashSet`` in both versions. Equality ignores ``concurrent``, which
+    is not on the wire.
     """
 
-    topic_list: list[str] = field(default_factory=list)
-    broker_addr: str | None = None
+    topic_list: list[str] = wire(factory=list, read=_topic_names)
+    broker_addr: str | None = wire(read=j.opt_str)
     concurrent: bool = field(default=False, compare=False)
 
+    # The hand-written part: the set's order follows ``concurrent``, which the body does not carry.
     @classmethod
-    def from_json_obj(cls, obj: Any, *, concurrent: bool = False) -> Self:
-        d = j.obj(obj, "TopicList")
-        names = d.get("topicList")
-        return cls(
-            [] if names is None else _topic_names(names, "topicList"),
-            j.opt_str(d.get("brokerAddr"), "brokerAddr"),
-            concurrent,
-        )
+    def from_json_obj(cls, value: Any, what: str | None = None, *, concurrent: bool = False) -> Self:
+        made: Self = from_json(cls, value, what or "TopicList")
+        made.concurrent = concurrent
+        return made
+
+    @classmethod
+    def decode(cls, body: bytes, *, concurrent: bool = False) -> Self:
+        return cls.from_json_obj(j.decode_object(body, cls.__name__), concurrent=concurrent)
+
+    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
+        out = to_json(self)
+        out["topicList"] = self._ordered()
+        return out
+
+    # The name server's encoder, the text of to_json_obj() at f-string speed (held to it by a test).
+    def encode(self, standard: bool = False) -> bytes:
+        q = fastjson.quote
+        head = "" if self.broker_addr is None else f'"brokerAddr":{q(self.broker_addr)},'
+        return ("{" + head + '"topicList":[' + ",".join([q(t) for t in self._ordered()]) + "]}").encode()
 
     def _ordered(self) -> list[str]:
         names = list(dict.fromkeys(self.topic_list))
@@ -312,22 +260,6 @@ class TopicList:
         n = len(names)
         cap = chm_capacity(n) if self.concurrent else hash_map_capacity(n)
         return bucket_order(names, cap)
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        if self.broker_addr is not None:
-            out["brokerAddr"] = self.broker_addr
-        out["topicList"] = self._ordered()
-        return out
-
-    @classmethod
-    def decode(cls, body: bytes, *, concurrent: bool = False) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__), concurrent=concurrent)
-
-    def encode(self, standard: bool = False) -> bytes:
-        q = fastjson.quote
-        head = "" if self.broker_addr is None else f'"brokerAddr":{q(self.broker_addr)},'
-        return ("{" + head + '"topicList":[' + ",".join([q(t) for t in self._ordered()]) + "]}").encode()
 
 
 # ---------------------------------------------------------------------------------------- wrappers
@@ -338,13 +270,14 @@ _TOPIC_FIELDS = itemgetter(
 )
 
 
-def _topic_table(v: Any) -> dict[str, TopicConfig] | None:
-    """A registration's topic table: thousands of topics, so the usual one (every field present,
-    of its type and range, no attributes or an empty map) is read inline; any other goes through
-    :meth:`TopicConfig.from_json_obj`, which reads it the same way or says what is wrong."""
+def _topic_table(v: Any, what: str = "topicConfigTable") -> dict[str, TopicConfig] | None:
+    """A registration's topic table. The hand-written part: thousands of topics, so the usual one
+    (every field present, of its type and range, no attributes or an empty map) is read inline; any
+    other goes through :meth:`TopicConfig.from_json_obj`, which reads it the same way or says what is
+    wrong (a test holds the two to the same answer)."""
     if v is None:
         return None
-    d = j.obj(v, "topicConfigTable")
+    d = j.obj(v, what)
     out: dict[str, TopicConfig] = {}
     parse = TopicConfig.from_json_obj
     make = TopicConfig
@@ -352,7 +285,7 @@ def _topic_table(v: Any) -> dict[str, TopicConfig] | None:
     lo, hi = j.INT_MIN, j.INT_MAX
     for k, x in d.items():
         if type(k) is not str:
-            raise ProtocolError("topicConfigTable has a non-string key")
+            raise ProtocolError(f"{what} has a non-string key")
         if type(x) is dict:
             try:
                 name, rq, wq, perm, tft, flag, order = fields(x)
@@ -383,56 +316,72 @@ def _data_version(v: Any, what: str) -> DataVersion | None:
     return None if v is None else DataVersion.from_json_obj(v, what)
 
 
+def _ordered_table(table: dict[str, Any], capacity: int) -> dict[str, Any]:
+    """A table's values as JSON objects, in the bucket order of a Java table of ``capacity``."""
+    return {k: v.to_json_obj() for k, v in hash_ordered(table, capacity).items()}
+
+
+def _topic_table_in(table: dict[str, TopicConfig], initial: int | None) -> dict[str, TopicConfig]:
+    """The topic table as ``new ConcurrentHashMap<>(initial)`` iterates it."""
+    return hash_ordered(table, chm_capacity(len(table), initial))
+
+
 _MAPPING_KEYS = ("mappingDataVersion", "topicQueueMappingDetailMap", "topicQueueMappingInfoMap")
 
 
 @dataclass(slots=True)
-class TopicConfigSerializeWrapper(j.JsonBody):
+class TopicConfigSerializeWrapper(DeclaredBody):
     """A broker's topic table with its version (``TopicConfigSerializeWrapper``).
 
     ``topic_config_table``: topic name → config (``ConcurrentHashMap``: the broker's own table,
-    created with 1024).
+    created with 1024). A member left out reads as Java's field initializer (an empty table, a new
+    version); an explicit null stays null.
     """
 
-    topic_config_table: dict[str, TopicConfig] | None = field(default_factory=dict)
-    data_version: DataVersion | None = field(default_factory=DataVersion)
+    topic_config_table: dict[str, TopicConfig] | None = wire(
+        factory=dict,
+        absent={},
+        read=_topic_table,
+        write=lambda v, _: {
+            k: x.to_json_obj() for k, x in _topic_table_in(v, TOPIC_CONFIG_TABLE_INITIAL).items()
+        },
+    )
+    data_version: DataVersion | None = wire(factory=DataVersion, absent={}, read=_data_version)
 
     @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
+    def from_json_obj(cls, value: Any, what: str | None = None) -> Self:
         """A body with static-topic mappings (a 5.x broker's) comes back as the mapping subclass."""
-        d = j.obj(obj, "TopicConfigSerializeWrapper")
+        d = j.obj(value, what or cls.__name__)
         if cls is TopicConfigSerializeWrapper and any(k in d for k in _MAPPING_KEYS):
             return TopicConfigAndMappingSerializeWrapper.from_json_obj(d)  # type: ignore[return-value]
-        return cls(
-            _topic_table(d.get("topicConfigTable", {})),
-            _data_version(d.get("dataVersion", {}), "dataVersion"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return self._obj(TOPIC_CONFIG_TABLE_INITIAL)
+        made: Self = from_json(cls, d, what or cls.__name__)
+        return made
 
     def _table(self, initial: int | None) -> dict[str, TopicConfig]:
-        t = self.topic_config_table or {}
-        return hash_ordered(t, chm_capacity(len(t), initial))
+        return _topic_table_in(self.topic_config_table or {}, initial)
+
+    # The hand-written part: a registration's tables are the broker's fresh copies, ordered by
+    # other capacities than its own (``initial``, and see the subclass), and the topic table's text
+    # is written at f-string speed; a test holds both forms to the declaration.
+    def _rest(self, registration: bool) -> dict[str, Any]:
+        """The JSON members but the topic table."""
+        return to_json(replace(self, topic_config_table=None))
 
     def _obj(self, initial: int | None, registration: bool = False) -> dict[str, Any]:
-        """JSON values with the topic table ordered as ``new ConcurrentHashMap<>(initial)``."""
-        out: dict[str, Any] = {}
-        if self.data_version is not None:
-            out["dataVersion"] = self.data_version.to_json_obj()
+        """The JSON object with the topic table ordered as ``new ConcurrentHashMap<>(initial)``."""
+        out = self._rest(registration)
         if self.topic_config_table is not None:
             out["topicConfigTable"] = {k: v.to_json_obj() for k, v in self._table(initial).items()}
-        return out
+        return dict(sorted(out.items()))
 
     def _text(self, initial: int | None, registration: bool = False, standard: bool = False) -> str:
-        parts = []
-        if self.data_version is not None:
-            parts.append('"dataVersion":' + self.data_version._text())
+        """The text of :meth:`_obj`."""
+        parts = {k: fastjson.dumps(v, standard=standard) for k, v in self._rest(registration).items()}
         if self.topic_config_table is not None:
             q = fastjson.quote
             items = [f"{q(k)}:{v._text()}" for k, v in self._table(initial).items()]
-            parts.append('"topicConfigTable":{' + ",".join(items) + "}")
-        return "{" + ",".join(parts) + "}"
+            parts["topicConfigTable"] = "{" + ",".join(items) + "}"
+        return "{" + ",".join([f'"{k}":{v}' for k, v in sorted(parts.items())]) + "}"
 
     def encode(self, standard: bool = False) -> bytes:
         return self._text(TOPIC_CONFIG_TABLE_INITIAL, False, standard).encode()
@@ -446,47 +395,31 @@ def _mapping_details(v: Any, what: str) -> dict[str, TopicQueueMappingDetail] | 
     return j.map_of(v, what, TopicQueueMappingDetail.from_json_obj)
 
 
+def _chm_ordered(table: dict[str, Any], _: bool = False) -> dict[str, Any]:
+    return _ordered_table(table, chm_capacity(len(table)))
+
+
 @dataclass(slots=True)
 class TopicConfigAndMappingSerializeWrapper(TopicConfigSerializeWrapper):
     """5.x: the topic table plus the broker's static-topic mappings.
 
     In GET_ALL_TOPIC_CONFIG the tables are the broker's own (topics: ``ConcurrentHashMap(1024)``,
-    details: ``ConcurrentHashMap``); in a registration the topic table is a fresh
+    details and infos: ``ConcurrentHashMap``); in a registration the topic table is a fresh
     ``ConcurrentHashMap`` and the infos a ``HashMap`` (:class:`RegisterBrokerBody` orders them so).
     Its fields are the wrapper's and its own, in the constructor's order.
     """
 
-    topic_queue_mapping_info_map: dict[str, TopicQueueMappingInfo] | None = field(default_factory=dict)
-    topic_queue_mapping_detail_map: dict[str, TopicQueueMappingDetail] | None = field(default_factory=dict)
-    mapping_data_version: DataVersion | None = field(default_factory=DataVersion)
+    topic_queue_mapping_info_map: dict[str, TopicQueueMappingInfo] | None = wire(
+        factory=dict, absent={}, read=_mapping_infos, write=_chm_ordered
+    )
+    topic_queue_mapping_detail_map: dict[str, TopicQueueMappingDetail] | None = wire(
+        factory=dict, absent={}, read=_mapping_details, write=_chm_ordered
+    )
+    mapping_data_version: DataVersion | None = wire(factory=DataVersion, absent={}, read=_data_version)
 
-    @classmethod
-    def from_json_obj(cls, obj: Any) -> Self:
-        d = j.obj(obj, "TopicConfigAndMappingSerializeWrapper")
-        return cls(
-            _topic_table(d.get("topicConfigTable", {})),
-            _data_version(d.get("dataVersion", {}), "dataVersion"),
-            _mapping_infos(d.get("topicQueueMappingInfoMap", {}), "topicQueueMappingInfoMap"),
-            _mapping_details(d.get("topicQueueMappingDetailMap", {}), "topicQueueMappingDetailMap"),
-            _data_version(d.get("mappingDataVersion", {}), "mappingDataVersion"),
-        )
-
-    def _obj(self, initial: int | None, registration: bool = False) -> dict[str, Any]:
-        out = TopicConfigSerializeWrapper._obj(self, initial)
-        if self.mapping_data_version is not None:
-            out["mappingDataVersion"] = self.mapping_data_version.to_json_obj()
-        details = self.topic_queue_mapping_detail_map
-        if details is not None:
-            ordered = hash_ordered(details, chm_capacity(len(details)))
-            out["topicQueueMappingDetailMap"] = {k: v.to_json_obj() for k, v in ordered.items()}
+    def _rest(self, registration: bool) -> dict[str, Any]:
+        out = TopicConfigSerializeWrapper._rest(self, registration)
         infos = self.topic_queue_mapping_info_map
-        if infos is not None:
-            # a registration collects them with Collectors.toMap (a HashMap); else a ConcurrentHashMap
-            cap = hash_map_capacity(len(infos)) if registration else chm_capacity(len(infos))
-            out["topicQueueMappingInfoMap"] = {
-                k: v.to_json_obj() for k, v in hash_ordered(infos, cap).items()
-            }
-        return dict(sorted(out.items()))
-
-    def _text(self, initial: int | None, registration: bool = False, standard: bool = False) -> str:
-        return fastjson.dumps(self._obj(initial, registration), standard=standard)
+        if registration and infos is not None:  # collected with Collectors.toMap: a HashMap
+            out["topicQueueMappingInfoMap"] = _ordered_table(infos, hash_map_capacity(len(infos)))
+        return out

@@ -50,22 +50,17 @@ def _write(path: str, value: Any) -> None:
 
 
 def data_version_bean(dv: DataVersion | None) -> Bean | None:
-    if dv is None:
-        return None
-    return Bean(counter=dv.counter, stateVersion=dv.state_version or 0, timestamp=dv.timestamp)
+    """The 5.3.3 client's ``DataVersion`` bean, as the declaration views it."""
+    from mqadmin.protocol.bodies.declared import java_view
+
+    return None if dv is None else java_view(dv, Bean, Bean)  # type: ignore[no-any-return]
 
 
 def topic_config_bean(tc: TopicConfig) -> Bean:
-    return Bean(
-        attributes=java_hash_dict(tc.attributes or {}),
-        order=tc.order,
-        perm=tc.perm,
-        readQueueNums=tc.read_queue_nums,
-        topicFilterType=tc.topic_filter_type,
-        topicName=tc.topic_name,
-        topicSysFlag=tc.topic_sys_flag,
-        writeQueueNums=tc.write_queue_nums,
-    )
+    """The 5.3.3 client's ``TopicConfig`` bean, as the declaration views it."""
+    from mqadmin.protocol.bodies.declared import java_view
+
+    return java_view(tc, Bean, Bean)  # type: ignore[no-any-return]
 
 
 def _bean_tree(v: Any) -> Any:

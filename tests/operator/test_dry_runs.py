@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import jsonschema
 import pytest
 
 from tests.cli_harness import with_admin
 from tests.operator.conftest import Operator, commit_offsets
+from tests.operator.dryrun import planned
 
 TOPIC = "PlannedOrders"
 GROUP = "PlannedGroup"
@@ -70,13 +70,7 @@ def test_a_dry_run_plans_and_changes_nothing(prepared: Operator, command: str) -
     op = prepared
     args = [a.format(ns=op.ns) for a in CASES[command]]
     before = state(op)
-    text = op.run(command, *args, "--dry-run")
-    assert text.code == 0, (command, text.err)
-    assert text.out.startswith("dry run, nothing changed"), text.out
-    r = op.run(command, *args, "--dry-run", "--json")
-    assert r.code == 0, (command, r.err)
-    doc = json.loads(r.out)
-    jsonschema.validate(doc, json.loads(op.run("schema", command).out))
+    doc = planned(op.run, op.env, command, args)[2]
     if "plan" in doc:
         assert doc["dryRun"] is True and doc["plan"], doc
     else:  # the offset commands show their plan as the reset table, queue by queue

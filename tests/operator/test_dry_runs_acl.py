@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 import yaml
 
@@ -22,6 +21,7 @@ from tests.broker.test_auth_v2 import ROOT
 from tests.cli.test_acl1_commands import Acl
 from tests.cli.test_safe_destructive import on_pty
 from tests.cli_harness import Result, clean_env, run_mqadmin
+from tests.operator.dryrun import planned
 from tests.servers import BrokerProcess
 
 CLUSTER = "DefaultCluster"
@@ -114,15 +114,9 @@ ACL1_CASES = {
 
 def dry_run(run: Callable[..., Result], env: dict[str, str], command: str, args: list[str]) -> dict[str, Any]:
     """The plan as text, then as JSON valid against the command's schema; neither shows a secret."""
-    text = run(command, *args, "--dry-run")
-    assert text.code == 0, (command, text.err)
-    assert text.out.startswith("dry run, nothing changed: "), text.out
-    r = run(command, *args, "--dry-run", "--json")
-    assert r.code == 0, (command, r.err)
+    text, r, doc = planned(run, env, command, args)
     for secret in SECRETS:
         assert secret not in text.out + text.err + r.out + r.err, (command, secret)
-    doc: dict[str, Any] = json.loads(r.out)
-    jsonschema.validate(doc, json.loads(run_mqadmin(["schema", command], env).out))
     assert doc["dryRun"] is True and doc["plan"], doc
     return doc
 

@@ -19,12 +19,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
 import pytest
 
 from mqadmin.broker.store.checkpoint import Checkpoint
 from tests.cli_harness import MQADMIN, clean_env, with_admin
 from tests.operator.conftest import Operator
+from tests.operator.dryrun import planned
 from tests.servers import BrokerProcess, Cluster, ControllerNameServer, free_port
 
 TOPIC, GROUP = "ModeTopic", "ModeGroup"
@@ -120,13 +120,8 @@ def args_of(s: Setup, command: str) -> list[str]:
 def test_a_dry_run_plans_and_changes_nothing(setup: Setup, command: str) -> None:
     op, args = setup.op, args_of(setup, command)
     before = state(setup)
-    text = op.run(command, *args, "--dry-run")
-    assert (text.code, text.err) == (0, ""), (command, text.err)
-    assert text.out.startswith("dry run, nothing changed"), text.out
-    r = op.run(command, *args, "--dry-run", "--json")
-    assert r.code == 0, (command, r.err)
-    doc = json.loads(r.out)
-    jsonschema.validate(doc, json.loads(op.run("schema", command).out))
+    text, _, doc = planned(op.run, op.env, command, args)
+    assert text.err == "", (command, text.err)
     assert doc["dryRun"] is True and doc["plan"] and all(p["changes"] for p in doc["plan"]), doc
     assert state(setup) == before
 

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from mqadmin.protocol.staticmapping import leader_id_map
@@ -20,6 +19,7 @@ from tests import servers
 from tests.cli.test_safe_destructive import on_pty
 from tests.cli_harness import clean_env, with_admin
 from tests.operator.conftest import Operator
+from tests.operator.dryrun import planned
 
 CLUSTER = "DefaultCluster"
 V5 = "5.3.3"
@@ -108,13 +108,7 @@ def args_of(command: str, files: dict[str, Path]) -> list[str]:
 def test_a_dry_run_plans_and_changes_nothing(op: Operator, files: dict[str, Path], command: str) -> None:
     args = args_of(command, files)
     before = state(op)
-    text = op.run(command, *args, "--dry-run")
-    assert text.code == 0, (command, text.err)
-    assert text.out.startswith("dry run, nothing changed"), text.out
-    r = op.run(command, *args, "--dry-run", "--json")
-    assert r.code == 0, (command, r.err)
-    doc = json.loads(r.out)
-    jsonschema.validate(doc, json.loads(op.run("schema", command).out))
+    doc = planned(op.run, op.env, command, args)[2]
     assert doc["dryRun"] is True and doc["plan"], doc
     assert all(b.get("ok") is None for b in doc["brokers"]), doc  # not asked
     assert state(op) == before

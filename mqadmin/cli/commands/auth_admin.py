@@ -12,6 +12,7 @@ list with nothing in it) we print nothing too; getUser then exits 1 with a line 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,20 +135,7 @@ async def create_user(
             "broker", addr, f"user {name} is there already, the broker refuses to create it", changes=False
         )
 
-    await planned_change(
-        inv,
-        await all_members(inv, broker_addr, cluster_name),
-        look=lambda a: inv.admin.auth.get_user(a, name),
-        step=step,
-        what=what,
-        title=f"create user [{name}]",
-        data={"username": name},
-        planned={"user": _shown(user)},
-        dry_run=dry_run,
-        yes=yes,
-        call=lambda a: inv.admin.auth.create_user(a, user),
-        line="create user to %s success.\n",
-    )
+    await _put_user(inv, "create", user, what, step, broker_addr, cluster_name, dry_run, yes)
 
 
 @java_command(
@@ -202,19 +190,37 @@ async def update_user(
             return Step("broker", addr, f"no user {name}, the broker refuses to update it", changes=False)
         return Step("broker", addr, f"update user {name}: {', '.join(_user_changes(old, user))}")
 
+    await _put_user(inv, "update", user, what, step, broker_addr, cluster_name, dry_run, yes)
+
+
+async def _put_user(
+    inv: Invocation,
+    verb: str,
+    user: UserInfo,
+    what: str,
+    step: Callable[[str, UserInfo | None], Step],
+    broker_addr: str | None,
+    cluster_name: str | None,
+    dry_run: bool,
+    yes: bool,
+) -> None:
+    """createUser and updateUser (``verb``): one plan from the user each broker holds, one send."""
+    auth = inv.admin.auth
+    name = user.username or ""
+    send = auth.create_user if verb == "create" else auth.update_user
     await planned_change(
         inv,
         await all_members(inv, broker_addr, cluster_name),
-        look=lambda a: inv.admin.auth.get_user(a, name),
+        look=lambda a: auth.get_user(a, name),
         step=step,
         what=what,
-        title=f"update user [{name}]",
+        title=f"{verb} user [{name}]",
         data={"username": name},
         planned={"user": _shown(user)},
         dry_run=dry_run,
         yes=yes,
-        call=lambda a: inv.admin.auth.update_user(a, user),
-        line="update user to %s success.\n",
+        call=lambda a: send(a, user),
+        line=f"{verb} user to %s success.\n",
     )
 
 

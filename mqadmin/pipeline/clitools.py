@@ -8,6 +8,7 @@ servers unreachable, 5 timed out, 6 a snapshot run missed some brokers or calls,
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -81,6 +82,10 @@ def spark_error(exc: Exception) -> str:
         return "Spark could not start: Java 17 or later must be installed (JAVA_HOME or java on PATH)"
     if "StatusCode.UNAVAILABLE" in text or "failed to connect to all addresses" in text:
         return f"the Spark Connect server did not answer: {first_line(exc)}"
+    if text.startswith("An exception was thrown from the Python worker"):  # the task's own error says why
+        raised = re.findall(r"^(?:\w+\.)*(\w+(?:Error|Exception): .*)$", text, re.MULTILINE)
+        if raised:
+            return raised[-1].strip()
     return first_line(exc)
 
 

@@ -75,14 +75,15 @@ def known_options(options: Mapping[str, object], names: tuple[str, ...], what: s
     unknown = sorted(set(opts) - set(spelt) - SPARK_OPTIONS)
     if not unknown:
         return opts
-    close = list(dict.fromkeys(m for u in unknown for m in difflib.get_close_matches(u, spelt, 3, 0.6)))
+    elsewhere: dict[str, dict[str, str]] = {}  # an unknown name another side takes: its spelling there
+    for side, taken in _SIDES.items():
+        for n in taken if taken is not names else ():
+            if n.lower() in unknown:
+                elsewhere.setdefault(n.lower(), {})[side] = n
+    misspelt = [u for u in unknown if u not in elsewhere]
+    close = list(dict.fromkeys(m for u in misspelt for m in difflib.get_close_matches(u, spelt, 3, 0.6)))
     notes = [f"did you mean {' or '.join(spelt[m] for m in close)}?"] if close else []
-    for u in unknown:
-        sides = {
-            side: n for side, taken in _SIDES.items() if taken is not names for n in taken if n.lower() == u
-        }
-        if sides:
-            notes.append(f"{next(iter(sides.values()))} is an option of {' and '.join(sides)}")
+    notes += [f"{next(iter(s.values()))} is an option of {' and '.join(s)}" for s in elsewhere.values()]
     listed = [spelt[m] for m in close] + sorted((n for n in names if n.lower() not in close), key=str.lower)
     said = f" ({'; '.join(notes)})" if notes else ""
     raise OptionError(

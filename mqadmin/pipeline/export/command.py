@@ -155,7 +155,10 @@ def export_command(resolve: SettingsResolver | None = None) -> click.Group:
         if settings.credentials is not None:
             options["accessKey"] = settings.credentials.access_key
             options["secretKey"] = settings.credentials.secret_key
-        parsed = replace(ExportOptions.parse(options), settings=settings)  # keeps TLS and the context
+        try:
+            parsed = replace(ExportOptions.parse(options), settings=settings)  # keeps TLS and the context
+        except ValueError as e:
+            fail(prefix, str(e), EXIT_USAGE)
         from mqadmin.pipeline.progress import progress
 
         with progress(prefix, enabled=not debug()) as state:

@@ -357,13 +357,12 @@ async def consume_message(
     if offset is not None and queue_id is None:
         raise usage_error("Please set queueId before offset!")
     start = parse_long(offset, "-o", 0, terse=True)
-    now = int(time.time() * 1000)
     b = parse_time_ms(begin, "-s") if begin is not None else 0
+    e = parse_time_ms(end, "-e") if end is not None else 0
+    now = time.time_ns() // 1_000_000  # after the times, so that -s now and -e now are not in the future
     if b > now:
         raise usage_error("Please set the beginTimestamp before now!")
-    e = 0
     if end is not None:
-        e = parse_time_ms(end, "-e")
         if e > now:
             raise usage_error("Please set the endTimestamp before now!")
         if b > e:

@@ -9,6 +9,10 @@
 
 Fields that only 5.x has (``TopicConfig.attributes``, ``DataVersion.stateVersion``) are ``None``
 when a body comes from a 4.x peer, so it re-encodes without them; a 5.x peer always writes them.
+
+Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`); the hand-written parts, each
+labelled, are the hot text encoders, the inline reader of a registration's topic table, and the
+orders a member's own declaration cannot know (tests hold them all to the declaration).
 """
 
 from __future__ import annotations

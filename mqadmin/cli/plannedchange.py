@@ -1,6 +1,7 @@
 """One change on each of some brokers, planned first: the commands whose ``--dry-run`` plan is a line
 per broker saying what it would do there, from what the broker holds now (createUser, updateAcl,
-updateAclConfig, updateGlobalWhiteAddr, ...; the plan itself is :mod:`mqadmin.cli.safety`'s).
+updateAclConfig, updateGlobalWhiteAddr, ...; the plan itself is :mod:`mqadmin.cli.safety`'s), and
+the batch commands' plan, a line per broker and config (updateTopicList, updateSubGroupList).
 
 The brokers are read for the plan only when it is shown (``--dry-run``, or a terminal about to be
 asked), so a script sends the Java tool's requests and nothing else. A secret given on the command
@@ -9,7 +10,7 @@ line never appears in a plan: it is :data:`MASK` there, in text and JSON.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from mqadmin.cli.brokertargets import change_each
@@ -17,8 +18,9 @@ from mqadmin.cli.command import Invocation
 from mqadmin.cli.safety import Step, confirm, failed, on_terminal, probe, show_plan, unknown
 
 T = TypeVar("T")
+C = TypeVar("C")
 
-__all__ = ["MASK", "masked", "plan_shown", "planned_change"]
+__all__ = ["MASK", "masked", "plan_shown", "planned_batch", "planned_change"]
 
 MASK = "******"
 """What a plan shows for a password or secret key (the same whatever its length)."""
@@ -66,3 +68,29 @@ async def planned_change(
             return
         confirm(title, steps, yes)
     await change_each(inv, addrs, call, line, data, tail)
+
+
+async def planned_batch(
+    inv: Invocation,
+    addrs: list[str],
+    configs: Sequence[C],
+    *,
+    look: Callable[[str], Awaitable[T]],
+    step: Callable[[str, C, T | BaseException], Step],
+    title: str,
+    doc: dict[str, Any],
+    dry_run: bool,
+    yes: bool,
+) -> bool:
+    """The plan of a batch of ``configs`` sent to every broker of ``addrs``, where it is shown: each
+    broker's table read once (``look``), ``step(addr, config, table)`` a line per broker and config;
+    ``doc`` is the dry run's document. True after a dry run: nothing is to be sent."""
+    if not plan_shown(dry_run, yes):
+        return False
+    tables = await probe(inv, addrs, look)
+    steps = [step(addr, cfg, table) for addr, table in tables.items() for cfg in configs]
+    if dry_run:
+        show_plan(inv, title, steps, doc)
+        return True
+    confirm(title, steps, yes)
+    return False

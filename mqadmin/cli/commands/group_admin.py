@@ -26,7 +26,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import java_map_string, jformat, jstr
 from mqadmin.cli.nameargs import group_arg, strict_bool
 from mqadmin.cli.optvalues import in_range, need_target, parse_int, parse_long
-from mqadmin.cli.plannedchange import plan_shown
+from mqadmin.cli.plannedchange import planned_batch
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.cli.safety import (
     Step,
@@ -377,15 +377,19 @@ async def update_sub_group_list(
         addrs = await cluster_masters(inv, (cluster_name or "").strip())
         line = "submit batch of subscription group config to {} success, please check the result later.\n"
     names = [c.group_name for c in configs]
-    if plan_shown(dry_run, yes):
-        tables = await probe(inv, addrs, admin.brokers.get_all_subscription_group)
-        steps = [_group_step(inv, addr, cfg, table) for addr, table in tables.items() for cfg in configs]
-        title = f"create or update {len(configs)} subscription groups of {filename.strip()}"
-        if dry_run:
-            planned = [{"brokerAddr": a, "ok": None, "batch": None} for a in addrs]
-            show_plan(inv, title, steps, GroupListSubmitted(names, planned, line, []).data())
-            return
-        confirm(title, steps, yes)
+    planned = [{"brokerAddr": a, "ok": None, "batch": None} for a in addrs]
+    if await planned_batch(
+        inv,
+        addrs,
+        configs,
+        look=admin.brokers.get_all_subscription_group,
+        step=lambda addr, cfg, table: _group_step(inv, addr, cfg, table),
+        title=f"create or update {len(configs)} subscription groups of {filename.strip()}",
+        doc=GroupListSubmitted(names, planned, line, []).data(),
+        dry_run=dry_run,
+        yes=yes,
+    ):
+        return
     result = await admin.core.fan_out(
         addrs,
         lambda a: admin.groups.create_and_update_subscription_group_config_list(a, configs),

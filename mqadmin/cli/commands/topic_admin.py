@@ -25,7 +25,7 @@ from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat, jstr
 from mqadmin.cli.javatime import human_time
 from mqadmin.cli.optvalues import need_target, parse_int
-from mqadmin.cli.plannedchange import plan_shown
+from mqadmin.cli.plannedchange import planned_batch
 from mqadmin.cli.results import Errors, Plain, Result, queue_key, with_errors
 from mqadmin.cli.safety import (
     Step,
@@ -368,25 +368,28 @@ async def update_topic_list(
         addrs = [broker_addr.strip()]
     else:
         addrs = await admin.brokers.fetch_master_addrs((cluster_name or "").strip())
-    if plan_shown(dry_run, yes):
-        tables = await probe(inv, addrs, admin.topics.get_all_topic_config)
-        steps = [
-            _topic_step(
-                inv, addr, tc, table if failed(table) else (table.topic_config_table or {}).get(tc.topic_name)
-            )
-            for addr, table in tables.items()
-            for tc in configs
-        ]
-        title = f"create or update {len(configs)} topics of {filename.strip()}"
-        if dry_run:
-            planned = [{"addr": a, "ok": None} for a in addrs]
-            show_plan(
-                inv, title, steps, TopicListSubmitted([c.topic_name for c in configs], planned, []).data()
-            )
-            return
-        confirm(title, steps, yes)
+    names = [c.topic_name for c in configs]
+    if await planned_batch(
+        inv,
+        addrs,
+        configs,
+        look=admin.topics.get_all_topic_config,
+        step=lambda addr, tc, table: _topic_step(
+            inv,
+            addr,
+            tc,
+            table
+            if isinstance(table, BaseException)
+            else (table.topic_config_table or {}).get(tc.topic_name or ""),
+        ),
+        title=f"create or update {len(configs)} topics of {filename.strip()}",
+        doc=TopicListSubmitted(names, [{"addr": a, "ok": None} for a in addrs], []).data(),
+        dry_run=dry_run,
+        yes=yes,
+    ):
+        return
     _, rows = await inv.on_each(addrs, lambda a: admin.topics.create_and_update_topic_config_list(a, configs))
-    inv.out.emit(TopicListSubmitted([c.topic_name for c in configs], rows, inv.error_list()))
+    inv.out.emit(TopicListSubmitted(names, rows, inv.error_list()))
 
 
 # ------------------------------------------------------------------------------------- deleteTopic

@@ -10,7 +10,8 @@ the defaults noted on each), so such a body re-encodes without them. :meth:`Subs
 fills them in, and the Java view (:func:`~mqadmin.protocol.bodies.declared.java_view`) shows them so.
 
 Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`); the Java collection orders are
-the members' writers.
+the members' writers. A group's reader and the text encoders are the hand-written part, because a
+broker's table holds thousands of groups; a test holds them to the declaration.
 """
 
 from __future__ import annotations

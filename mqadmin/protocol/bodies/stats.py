@@ -6,7 +6,9 @@ queues). The 5.x classes also gained a property each (``topicPutTps``, ``OffsetW
 which a 4.x body lacks: those are ``None`` here for a 4.x body, and their presence is what tells the
 writer which map the table was.
 
-Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`).
+Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`). The tables' text encoders
+are the hand-written part, because a broker writes a row per queue; a test holds them to the
+declaration's JSON object.
 """
 
 from __future__ import annotations

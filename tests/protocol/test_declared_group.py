@@ -328,11 +328,22 @@ def test_the_group_reader_reads_as_the_declaration(obj: dict[str, Any]) -> None:
     assert ours == _read(lambda o: from_json(SubscriptionGroupConfig, o, "SubscriptionGroupConfig"), obj)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(retry_policies.map(lambda p: p.to_json_obj()) | _hostile(GroupRetryPolicy) | st.none() | text)
-def test_the_retry_policy_reader_reads_as_the_declaration(obj: dict[str, Any]) -> None:
-    ours = _read(GroupRetryPolicy.from_json_obj, obj)
-    assert ours == _read(lambda o: from_json(GroupRetryPolicy, o, "GroupRetryPolicy"), obj)
+HAND_READ = {
+    GroupRetryPolicy: retry_policies,
+    TopicOffset: topic_offsets,
+    OffsetWrapper: offset_wrappers,
+}
+
+
+@pytest.mark.parametrize("kind", list(HAND_READ), ids=lambda k: k.__name__)
+def test_the_other_hand_written_readers_read_as_the_declaration(kind: type) -> None:
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(HAND_READ[kind].map(lambda v: v.to_json_obj()) | _hostile(kind) | st.none() | text)
+    def check(obj: Any) -> None:
+        ours = _read(kind.from_json_obj, obj)  # type: ignore[attr-defined]
+        assert ours == _read(lambda o: from_json(kind, o, kind.__name__), obj)
+
+    check()
 
 
 # ---------------------------------------------------------------------- the stats tables' encoders

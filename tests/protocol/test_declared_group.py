@@ -4,7 +4,9 @@ Each round trip is ``decode(encode(x)) == x`` in both JSON forms, where ``x`` is
 a null member whose absence reads as something else (an empty table, ``CUSTOMIZED``, ``TAG``) is
 expected back as that. Java sets are generated in Java's order, which is the order they are written
 and read back in. Objects with the declared members holding values of any JSON type either raise
-:class:`ProtocolError` or read as a value that reads back as itself.
+:class:`ProtocolError` or read as a value that reads back as itself. The hand-written readers and
+text encoders beside the declarations are held to the declaration's answer: the same value or the
+same error, the same text.
 """
 
 from __future__ import annotations

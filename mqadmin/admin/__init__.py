@@ -39,4 +39,3 @@ from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.settings import AdminSettings, Credentials
 
 __all__ = ["AdminSettings", "Credentials", "MQAdmin"]
-

@@ -44,6 +44,7 @@ DEFAULT_LISTEN_PORT = 9876
 
 STORE_DIR_NAME = "namesrv"
 
+
 def default_store_dir() -> str:
     """``namesrv/`` under the working directory, as an absolute path."""
     return os.path.join(os.getcwd(), STORE_DIR_NAME)

@@ -62,8 +62,7 @@ def not_found_remark(topic: str | None) -> str:
     """What Java answers for a topic without a route (TOPIC_NOT_EXIST)."""
     shown = "null" if topic is None else topic
     return (
-        f"No topic route info in name server for the topic: {shown}"
-        f"\nSee {FAQ_TOPIC_URL} for further details."
+        f"No topic route info in name server for the topic: {shown}\nSee {FAQ_TOPIC_URL} for further details."
     )
 
 

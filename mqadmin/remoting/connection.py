@@ -555,7 +555,10 @@ class Connection(asyncio.Protocol):
         """Answer a request refused at the boundary: its code and remark, one log line, nothing kept."""
         _peer_log.warning(
             "refused request",
-            "refused request %s from %s: %s", request_name(cmd.code), self.addr, ascii(exc.remark)[1:-1]
+            "refused request %s from %s: %s",
+            request_name(cmd.code),
+            self.addr,
+            ascii(exc.remark)[1:-1],
         )
         self._respond(cmd, self._handlers.error_answer(cmd, exc.code, exc.remark))
 
@@ -681,4 +684,3 @@ class Connection(asyncio.Protocol):
     def handler_tasks(self) -> set[asyncio.Task[None]]:
         """The async handlers still running for this connection (for a graceful stop)."""
         return set(self._tasks)
-

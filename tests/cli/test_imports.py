@@ -43,7 +43,6 @@ def test_listing_commands_imports_no_command_module(mqadmin) -> None:  # type: i
     assert not [m for m in names if m.startswith("mqadmin.cli.commands.")]
 
 
-
 ONLY_WITH_OPTIONS = ("ssl", "asyncio", "hmac")  # --tls; the event loop (-i, --stuck-after); credentials
 
 

@@ -494,7 +494,6 @@ def test_an_open_controller_says_so_at_start_and_with_its_config(tmp_path: Path)
             closed.stop()
 
 
-
 def test_a_broker_with_inner_credentials_joins_a_secured_controller(tmp_path: Path) -> None:
     """Our broker in controller mode signs with ``innerClientAuthenticationCredentials``: it is elected;
     a broker without them is refused and never registered; the CLI signs with --access-key."""

@@ -218,7 +218,7 @@ def hostile_text(rng: random.Random, marker: str) -> str:
         "maybe",
         "%RETRY%" + "g" * 125,
         "%DLQ%\ud800",
-        "{\"a\":1}",
+        '{"a":1}',
         "KEYS\x01k\x02TAGS\x01\ud800\x02",
         "*",
         "||",
@@ -370,7 +370,7 @@ def _malformed(addr: str, rng: random.Random) -> None:
         struct.pack(">i", -1),
         struct.pack(">i", 1 << 30) + b"x" * 100,
         struct.pack(">ii", 8, 1000) + b"{}",
-        struct.pack(">ii", 6, 2) + b"{\"a\"",
+        struct.pack(">ii", 6, 2) + b'{"a"',
         rng.randbytes(64),
     ]
     for p in payloads:

@@ -23,7 +23,9 @@ def _frame(header: bytes, body: bytes = b"", kind: int = 0) -> bytes:
     return _LEN2.pack(4 + len(header) + len(body), (kind << 24) | len(header)) + header + body
 
 
-def _q(ext: str = '"topic":"Fast"', tail: str = ',"version":479', extra: str = "", opaque: str = "7") -> bytes:  # noqa: E501
+def _q(
+    ext: str = '"topic":"Fast"', tail: str = ',"version":479', extra: str = "", opaque: str = "7"
+) -> bytes:  # noqa: E501
     return (
         f'{{"code":105,"extFields":{{{ext}}},"flag":0,"language":"JAVA","opaque":{opaque}{extra},'
         f'"serializeTypeCurrentRPC":"JSON"{tail}}}'
@@ -62,7 +64,7 @@ ODD = [
     _q().replace(b'"JSON"}', b'"ROCKETMQ"}'),
     b'{"code":105,"extFields":null,"opaque":3,"serializeTypeCurrentRPC":"JSON"}',
     b'{"code":105,"extFields":["topic"],"opaque":3,"serializeTypeCurrentRPC":"JSON"}',
-    b'[105]',
+    b"[105]",
     b'{"code":105,"extFields":{"topic":"Fast"},"opaque":3,"opaque":4,"serializeTypeCurrentRPC":"JSON"}',
 ]
 NOT_FAST = _frame(b'{"code":12345,"flag":0,"language":"JAVA","opaque":1,"serializeTypeCurrentRPC":"JSON"}')

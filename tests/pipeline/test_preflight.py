@@ -84,9 +84,7 @@ def test_unreachable_connect_server_is_said_at_once(history: Path) -> None:
     from tests.pipeline.spark_cluster import free_port
 
     port = free_port()
-    code, out, err = run(
-        "analyze", "lag", "--input", str(history), "--remote", f"sc://127.0.0.1:{port}"
-    )
+    code, out, err = run("analyze", "lag", "--input", str(history), "--remote", f"sc://127.0.0.1:{port}")
     assert (code, out) == (1, "")
     assert one_line(err).startswith(f"mqadmin analyze lag: the Spark Connect server at 127.0.0.1:{port} ")
 

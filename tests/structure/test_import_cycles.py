@@ -14,7 +14,6 @@ ROOT = Path(mqadmin.__file__).parent
 SCRIPT = Path(__file__).with_name("import_cycles.py")
 
 
-
 def _package(root: Path, files: dict[str, str]) -> Path:
     pkg = root / "pkg"
     for name, text in files.items():

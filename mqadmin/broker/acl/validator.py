@@ -75,7 +75,6 @@ RELOAD_CHECK_INTERVAL_S = 5.0
 TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC"
 
 
-
 class AclDenied(HeaderError):
     """A request the ACL refuses: NO_PERMISSION with the Java ``AclException`` message as remark."""
 

@@ -97,7 +97,6 @@ class AuthGuard:
         if self.config.authorization_enabled and code not in self.authz_whitelist:
             self.authorize(cmd, connection_host(conn))
 
-
     # ------------------------------------------------------------------------------ authentication
 
     def authenticate(self, cmd: RemotingCommand) -> None:

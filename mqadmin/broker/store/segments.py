@@ -22,8 +22,6 @@ def segment_name(start: int) -> str:
     return f"{start:0{NAME_DIGITS}d}"
 
 
-
-
 class Segment:
     """One file of a segment queue; its descriptor is opened on first use."""
 

@@ -25,7 +25,7 @@ def _frame(header: bytes, body: bytes = b"", kind: int = 0) -> bytes:
 
 def _q(
     ext: str = '"topic":"Fast"', tail: str = ',"version":479', extra: str = "", opaque: str = "7"
-) -> bytes:  # noqa: E501
+) -> bytes:
     return (
         f'{{"code":105,"extFields":{{{ext}}},"flag":0,"language":"JAVA","opaque":{opaque}{extra},'
         f'"serializeTypeCurrentRPC":"JSON"{tail}}}'

@@ -114,8 +114,7 @@ async def copy_between(
     to B success.`` line; as data, ``{"from", "to", "<what>s": [{key: name, "action": ...}]}``.
     Where the plan is shown (:mod:`mqadmin.cli.safety`) the target is read for all of them first;
     otherwise each is read just before its copy, as Java does."""
-    from mqadmin.cli.plannedchange import plan_shown
-    from mqadmin.cli.safety import Step, confirm, show_plan
+    from mqadmin.cli.safety import Step, confirm, plan_shown, show_plan
 
     source, target = from_broker.strip(), to_broker.strip()
     names = split_list(trim(wanted))

@@ -15,12 +15,12 @@ from typing import Any, TypeVar
 
 from mqadmin.cli.brokertargets import change_each
 from mqadmin.cli.command import Invocation
-from mqadmin.cli.safety import Step, confirm, failed, on_terminal, probe, show_plan, unknown
+from mqadmin.cli.safety import Step, confirm, failed, plan_shown, probe, show_plan, unknown
 
 T = TypeVar("T")
 C = TypeVar("C")
 
-__all__ = ["MASK", "masked", "plan_shown", "planned_batch", "planned_change"]
+__all__ = ["MASK", "masked", "planned_batch", "planned_change"]
 
 MASK = "******"
 """What a plan shows for a password or secret key (the same whatever its length)."""
@@ -29,11 +29,6 @@ MASK = "******"
 def masked(secret: str | None) -> str | None:
     """:data:`MASK` for a secret that is given, None for none."""
     return None if secret is None else MASK
-
-
-def plan_shown(dry_run: bool, yes: bool) -> bool:
-    """Whether the command shows its plan: ``--dry-run``, or a terminal that will be asked."""
-    return dry_run or (not yes and on_terminal())
 
 
 async def planned_change(

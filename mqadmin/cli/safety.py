@@ -27,6 +27,7 @@ __all__ = [
     "failed",
     "not_found",
     "on_terminal",
+    "plan_shown",
     "probe",
     "safety_options",
     "setting_step",
@@ -76,6 +77,12 @@ def on_terminal() -> bool:
         return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def plan_shown(dry_run: bool, yes: bool) -> bool:
+    """Whether the command shows its plan: ``--dry-run``, or a terminal that will be asked. Only
+    then are the servers read for it, so a script sends the Java tool's requests and nothing else."""
+    return dry_run or (not yes and on_terminal())
 
 
 def plan_text(title: str, steps: list[Step]) -> str:

@@ -100,3 +100,29 @@ def test_the_plans_say_what_would_change(prepared: Operator) -> None:
     # without --dry-run and without a terminal, the Java behaviour: it acts at once
     assert op.run("updateTopicPerm", "-c", "DefaultCluster", "-t", TOPIC, "-p", "4").code == 0
     assert set(state(op)["perm"]) == {4}
+
+
+def test_write_perm_is_planned_then_changed(prepared: Operator) -> None:
+    """wipeWritePerm and addWritePerm: the dry run says what each name server would do and leaves
+    the routes as they are; the run itself changes them (the name server's view, until the broker
+    registers again)."""
+    op = prepared
+    op.topic("PermOrders", 1)
+
+    def perms() -> list[int]:
+        route = json.loads(op.run("topicRoute", "-t", "PermOrders", "--json").out)
+        return [q["perm"] for q in route["queueDatas"]]
+
+    assert perms() == [6]
+    text, _, doc = planned(op.run, op.env, "wipeWritePerm", ["-b", "broker-a"])
+    assert "remove the write permission of broker broker-a from every topic route" in text.out
+    assert [s["addr"] for s in doc["plan"]] == [op.ns] and perms() == [6]
+    assert op.run("wipeWritePerm", "-b", "broker-a").code == 0
+    assert perms() == [4]
+    text, _, doc = planned(op.run, op.env, "addWritePerm", ["-b", "broker-a"])
+    assert "give broker broker-a back the write permission on every topic route" in text.out
+    assert perms() == [4]
+    nobody = planned(op.run, op.env, "addWritePerm", ["-b", "broker-nobody"])[0]
+    assert "broker broker-nobody is not registered: nothing to change" in nobody.out
+    assert op.run("addWritePerm", "-b", "broker-a").code == 0
+    assert perms() == [6]

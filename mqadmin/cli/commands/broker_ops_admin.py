@@ -19,12 +19,12 @@ from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.errors import usage_error
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
-from mqadmin.cli.plannedchange import plan_shown
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.cli.safety import (
     Step,
     confirm,
     failed,
+    plan_shown,
     probe,
     safety_options,
     setting_step,

@@ -25,9 +25,8 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat, jstr
 from mqadmin.cli.optvalues import need_target, parse_int, parse_long
-from mqadmin.cli.plannedchange import plan_shown
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
-from mqadmin.cli.safety import Step, answers, confirm, safety_options, setting_step, show_plan
+from mqadmin.cli.safety import Step, answers, confirm, plan_shown, safety_options, setting_step, show_plan
 from mqadmin.cli.serverconfigs import emit_server_configs, raise_if_failed
 from mqadmin.protocol.javacoll import java_hash_order
 

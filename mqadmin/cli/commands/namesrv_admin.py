@@ -16,7 +16,7 @@ from mqadmin.cli.errors import PartialFailure, describe
 from mqadmin.cli.javaopts import JavaOpt
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.results import Errors, Plain, Result, with_errors
-from mqadmin.cli.safety import Step, confirm, safety_options, show_plan
+from mqadmin.cli.safety import Step, confirm, plan_shown, safety_options, show_plan
 from mqadmin.protocol.javacoll import java_hash_order, properties_order
 
 NAMESPACE = JavaOpt("s", "namespace", "set the namespace", required=True)
@@ -97,8 +97,8 @@ async def delete_kv_config(inv: Invocation, namespace: str, key: str, dry_run: b
 # ------------------------------------------------------------------------------- write permission
 
 
-async def _wipe_plan(inv: Invocation, name: str) -> list[Step]:
-    """Per name server: what wipeWritePerm would do to the routes of broker ``name``."""
+async def _perm_plan(inv: Invocation, name: str, wipe: bool) -> list[Step]:
+    """Per name server: what wipeWritePerm or addWritePerm would do to the routes of broker ``name``."""
     from mqadmin.admin.errors import AdminError, RemotingError
 
     admin = inv.admin
@@ -107,10 +107,15 @@ async def _wipe_plan(inv: Invocation, name: str) -> list[Step]:
         known: bool | None = name in (info.broker_addr_table or {})
     except (AdminError, RemotingError):
         known = None
+    change = (
+        f"remove the write permission of broker {name} from every topic route (producers stop sending)"
+        if wipe
+        else f"give broker {name} back the write permission on every topic route (producers send to it)"
+    )
     what = {
-        True: f"remove the write permission of broker {name} from every topic route (producers stop sending)",
+        True: change,
         False: f"broker {name} is not registered: nothing to change",
-        None: f"remove the write permission of broker {name} from every topic route, if registered there",
+        None: f"{change}, if registered there",
     }[known]
     return [
         Step("name server", a, what, changes=known is not False)
@@ -121,11 +126,11 @@ async def _wipe_plan(inv: Invocation, name: str) -> list[Step]:
 async def _write_perm(inv: Invocation, broker_name: str, wipe: bool, dry_run: bool, yes: bool) -> None:
     name = broker_name.strip()
     admin = inv.admin
-    if wipe:
-        steps = await _wipe_plan(inv, name)
-        title = f"wipe write perm of broker[{name}]"
+    if plan_shown(dry_run, yes):
+        steps = await _perm_plan(inv, name, wipe)
+        title = f"{'wipe' if wipe else 'add'} write perm of broker[{name}]"
         if dry_run:
-            planned = [{"nameServer": s.addr, "ok": None} for s in steps]
+            planned = [{"nameServer": s.addr, "ok": None, "topicCount": None} for s in steps]
             show_plan(inv, title, steps, {"brokerName": name, "results": planned})
             return
         confirm(title, steps, yes)
@@ -178,27 +183,18 @@ def _write_perm_command(name: str, wipe: bool) -> CommandSpec:
         [BROKER_NAME],
         fanout=True,
         json_doc=_PERM_DOC,
+        epilog="--dry-run shows, per name server, whether the broker is registered and what would "
+        "change (with --json: dryRun and a plan of {role, addr, action, changes}). On a terminal that "
+        "plan is shown and confirmed first (--yes does not ask).",
+        own=safety_options(),
     )
-    async def command(inv: Invocation, broker_name: str) -> None:
-        await _write_perm(inv, broker_name, wipe, False, False)
+    async def command(inv: Invocation, broker_name: str, dry_run: bool, yes: bool) -> None:
+        await _write_perm(inv, broker_name, wipe, dry_run, yes)
 
     return command
 
 
-@java_command(
-    "wipeWritePerm",
-    [BROKER_NAME],
-    fanout=True,
-    json_doc=_PERM_DOC,
-    epilog="--dry-run shows, per name server, whether the broker is registered and what would change "
-    "(with --json: dryRun and a plan of {role, addr, action, changes}). On a terminal that plan is shown "
-    "and confirmed first (--yes does not ask).",
-    own=safety_options(),
-)
-async def wipe_write_perm(inv: Invocation, broker_name: str, dry_run: bool, yes: bool) -> None:
-    await _write_perm(inv, broker_name, True, dry_run, yes)
-
-
+wipe_write_perm = _write_perm_command("wipeWritePerm", wipe=True)
 add_write_perm = _write_perm_command("addWritePerm", wipe=False)
 
 

@@ -4,14 +4,19 @@ A 5.x broker reports, per topic, how logical queue ids map onto its physical que
 server hands that on in route answers (``topicQueueMappingByBroker``). 4.x peers never send these.
 The bodies of the static-topic tools, which hold topic configs beside them, are in
 :mod:`mqadmin.protocol.bodies.static_topic`.
+
+Each type is declared once (:mod:`mqadmin.protocol.bodies.declared`). The maps keyed by queue id
+are ``ConcurrentHashMap``s: read with numeric keys, quoted or not, and written in that map's order
+(sorted for MapSortField), which is also how the Java client's bean holds them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Self
+from dataclasses import dataclass
+from typing import Any
 
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered, tree_ordered
 
 __all__ = [
@@ -43,88 +48,46 @@ def _int_map_json(d: dict[int, Any], standard: bool) -> dict[int, Any]:
     return tree_ordered(d) if standard else hash_ordered(d, chm_capacity(len(d)))
 
 
+def _client_map(d: dict[int, Any] | None) -> dict[int, Any] | None:
+    """How the Java client's bean holds such a map: a ``ConcurrentHashMap`` built by put."""
+    return None if d is None else _int_map_json(d, False)
+
+
+def _long_or_minus_one(v: Any, what: str) -> int:
+    return j.int64(v, what, -1)
+
+
 @dataclass(slots=True)
-class TopicQueueMappingInfo(j.JsonBody):
+class TopicQueueMappingInfo(DeclaredBody):
     """Which logical queues of a static topic a broker currently leads (``TopicQueueMappingInfo``).
 
-    ``curr_id_map``: logical queue id → physical queue id (``ConcurrentHashMap<Integer, Integer>``).
+    ``curr_id_map``: logical queue id -> physical queue id (``ConcurrentHashMap<Integer, Integer>``;
+    Java's default is an empty map, so an absent one reads as empty).
     """
 
-    topic: str | None = None
-    scope: str | None = METADATA_SCOPE_GLOBAL
-    total_queues: int = 0
-    bname: str | None = None
-    epoch: int = 0
-    dirty: bool = False
-    curr_id_map: dict[int, int] | None = field(default_factory=dict)
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "TopicQueueMappingInfo") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            topic=j.opt_str(d.get("topic"), "topic"),
-            scope=j.opt_str(d.get("scope", METADATA_SCOPE_GLOBAL), "scope"),
-            total_queues=j.int32(d.get("totalQueues"), "totalQueues"),
-            bname=j.opt_str(d.get("bname"), "bname"),
-            epoch=j.int64(d.get("epoch"), "epoch"),
-            dirty=j.boolean(d.get("dirty"), "dirty"),
-            curr_id_map=_int_int_map(d.get("currIdMap", {}), "currIdMap"),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return j.drop_none(
-            {
-                "bname": self.bname,
-                "currIdMap": None if self.curr_id_map is None else _int_map_json(self.curr_id_map, standard),
-                "dirty": self.dirty,
-                "epoch": self.epoch,
-                "scope": self.scope,
-                "topic": self.topic,
-                "totalQueues": self.total_queues,
-            }
-        )
+    topic: str | None = wire(read=j.opt_str)
+    scope: str | None = wire(default=METADATA_SCOPE_GLOBAL, absent=METADATA_SCOPE_GLOBAL, read=j.opt_str)
+    total_queues: int = wire(default=0, read=j.int32)
+    bname: str | None = wire(read=j.opt_str)
+    epoch: int = wire(default=0, read=j.int64)
+    dirty: bool = wire(default=False, read=j.boolean)
+    curr_id_map: dict[int, int] | None = wire(
+        factory=dict, absent={}, read=_int_int_map, write=_int_map_json, view=_client_map
+    )
 
 
 @dataclass(slots=True)
-class LogicQueueMappingItem:
+class LogicQueueMappingItem(DeclaredBody):
     """One generation of a logical queue on a physical queue (``LogicQueueMappingItem``)."""
 
-    gen: int = 0
-    queue_id: int = 0
-    bname: str | None = None
-    logic_offset: int = 0
-    start_offset: int = 0
-    end_offset: int = -1
-    time_of_start: int = -1
-    time_of_end: int = -1
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "LogicQueueMappingItem") -> Self:
-        d = j.obj(obj, what)
-        return cls(
-            gen=j.int32(d.get("gen"), "gen"),
-            queue_id=j.int32(d.get("queueId"), "queueId"),
-            bname=j.opt_str(d.get("bname"), "bname"),
-            logic_offset=j.int64(d.get("logicOffset"), "logicOffset"),
-            start_offset=j.int64(d.get("startOffset"), "startOffset"),
-            end_offset=j.int64(d.get("endOffset"), "endOffset", -1),
-            time_of_start=j.int64(d.get("timeOfStart"), "timeOfStart", -1),
-            time_of_end=j.int64(d.get("timeOfEnd"), "timeOfEnd", -1),
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        return j.drop_none(
-            {
-                "bname": self.bname,
-                "endOffset": self.end_offset,
-                "gen": self.gen,
-                "logicOffset": self.logic_offset,
-                "queueId": self.queue_id,
-                "startOffset": self.start_offset,
-                "timeOfEnd": self.time_of_end,
-                "timeOfStart": self.time_of_start,
-            }
-        )
+    gen: int = wire(default=0, read=j.int32)
+    queue_id: int = wire(default=0, read=j.int32)
+    bname: str | None = wire(read=j.opt_str)
+    logic_offset: int = wire(default=0, read=j.int64)
+    start_offset: int = wire(default=0, read=j.int64)
+    end_offset: int = wire(default=-1, read=_long_or_minus_one)
+    time_of_start: int = wire(default=-1, read=_long_or_minus_one)
+    time_of_end: int = wire(default=-1, read=_long_or_minus_one)
 
 
 def _hosted_queues(v: Any, what: str) -> dict[int, list[LogicQueueMappingItem]] | None:
@@ -140,34 +103,18 @@ def _hosted_queues(v: Any, what: str) -> dict[int, list[LogicQueueMappingItem]] 
     return out
 
 
+def _hosted_json(d: dict[int, list[LogicQueueMappingItem]], standard: bool) -> dict[int, Any]:
+    return {k: [x.to_json_obj(standard) for x in v] for k, v in _int_map_json(d, standard).items()}
+
+
 @dataclass(slots=True)
 class TopicQueueMappingDetail(TopicQueueMappingInfo):
     """A broker's full mapping of a static topic, with the history of each logical queue.
 
-    ``hosted_queues``: global (logical) queue id → its generations (``ConcurrentHashMap<Integer,
+    ``hosted_queues``: global (logical) queue id -> its generations (``ConcurrentHashMap<Integer,
     List<...>>``). Its fields are the info's and its own, in the constructor's order.
     """
 
-    hosted_queues: dict[int, list[LogicQueueMappingItem]] | None = field(default_factory=dict)
-
-    @classmethod
-    def from_json_obj(cls, obj: Any, what: str = "TopicQueueMappingDetail") -> Self:
-        info = TopicQueueMappingInfo.from_json_obj(obj, what)
-        hosted = _hosted_queues(obj.get("hostedQueues", {}), "hostedQueues")
-        return cls(
-            topic=info.topic,
-            scope=info.scope,
-            total_queues=info.total_queues,
-            bname=info.bname,
-            epoch=info.epoch,
-            dirty=info.dirty,
-            curr_id_map=info.curr_id_map,
-            hosted_queues=hosted,
-        )
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out = TopicQueueMappingInfo.to_json_obj(self, standard)
-        if self.hosted_queues is not None:
-            hosted = _int_map_json(self.hosted_queues, standard)
-            out["hostedQueues"] = {k: [x.to_json_obj(standard) for x in v] for k, v in hosted.items()}
-        return dict(sorted(out.items()))
+    hosted_queues: dict[int, list[LogicQueueMappingItem]] | None = wire(
+        factory=dict, absent={}, read=_hosted_queues, write=_hosted_json, view=_client_map
+    )

@@ -14,7 +14,7 @@ from mqadmin.cli import schemas
 from mqadmin.doctor.catalog import CHECKS
 from mqadmin.localcluster import free_port
 from tests.admin_group_offset.servers import Cluster
-from tests.cli_harness import MQADMIN, run_mqadmin
+from tests.cli_harness import MQADMIN, interruptible, run_mqadmin
 from tests.doctor.support import Doctor
 
 
@@ -96,7 +96,12 @@ def test_watch_prints_a_document_a_round(tmp_path: Path, doctor: Doctor) -> None
     with c:
         argv = [MQADMIN, "doctor", "-n", c.namesrv, "--json", "--watch", "1", "--set", "lag_window=0.5"]
         proc = subprocess.Popen(
-            argv, env=doctor.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            argv,
+            env=doctor.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=interruptible,
         )
         assert proc.stdout is not None
         lines = [proc.stdout.readline() for _ in range(2)]

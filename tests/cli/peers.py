@@ -54,19 +54,29 @@ def registration_frame(scenario: str, server_port: int | None = None, index: int
     return found[index]
 
 
-def register_broker(
-    ns: NameServerProcess, recorded: Frame, broker_addr: str | None = None
-) -> RemotingCommand:
-    """Send a recorded registration to the name server (optionally under another broker address)."""
+def open_registration(
+    ns: NameServerProcess, recorded: Frame, ext: dict[str, str] | None = None
+) -> tuple[socket.socket, RemotingCommand]:
+    """Send a recorded registration to the name server, with ``ext`` over its ext fields (another
+    broker name or address); the connection, still open (the broker stays listed while it is), and
+    the accepting answer."""
     cmd = frame.decode(recorded.frame)
-    if broker_addr is not None:
+    if ext:
         assert cmd.ext_fields is not None
-        cmd.ext_fields = {**cmd.ext_fields, "brokerAddr": broker_addr}
+        cmd.ext_fields = {**cmd.ext_fields, **ext}
     host, port = ns.addr.rsplit(":", 1)
     sock = socket.create_connection((host, int(port)), timeout=10)
     sock.sendall(frame.encode(cmd))
     resp = _recv_frame(sock)
     assert resp.code == 0, f"registration refused: {resp.code} {resp.remark}"
+    return sock, resp
+
+
+def register_broker(
+    ns: NameServerProcess, recorded: Frame, broker_addr: str | None = None
+) -> RemotingCommand:
+    """Send a recorded registration to the name server (optionally under another broker address)."""
+    sock, resp = open_registration(ns, recorded, None if broker_addr is None else {"brokerAddr": broker_addr})
     ns.keep(sock)
     return resp
 

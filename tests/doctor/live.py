@@ -15,11 +15,10 @@ from __future__ import annotations
 import socket
 import threading
 
-from mqadmin.protocol import frame
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
-from tests.cli.peers import _ThreadServer, registration_frame
+from tests.cli.peers import _ThreadServer, open_registration, registration_frame
 from tests.servers import NameServerProcess
 
 __all__ = ["LaggingBroker", "VanishingLink", "register"]
@@ -30,15 +29,8 @@ RECORDED = "rocketmq-5.3.3/v18_getBrokerConfig"
 def register(ns: NameServerProcess, name: str, addr: str) -> socket.socket:
     """A recorded Java registration as broker ``name`` (id 0, ``DefaultCluster``) at ``addr``, on the
     connection returned: the broker stays listed while it is open."""
-    cmd = frame.decode(registration_frame(RECORDED).frame)
-    assert cmd.ext_fields is not None
-    cmd.ext_fields = {**cmd.ext_fields, "brokerName": name, "brokerAddr": addr}
-    host, port = ns.addr.rsplit(":", 1)
-    sock = socket.create_connection((host, int(port)), timeout=10)
-    sock.sendall(frame.encode(cmd))
-    sock.settimeout(10)
-    assert sock.recv(4), "no answer to the registration"
-    return sock
+    ext = {"brokerName": name, "brokerAddr": addr}
+    return open_registration(ns, registration_frame(RECORDED), ext)[0]
 
 
 class LaggingBroker(_ThreadServer):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -20,10 +19,9 @@ import pytest
 
 from mqadmin.exporter.targets import REASONS, reason_of
 from mqadmin.localcluster import free_port
-from mqadmin.protocol import frame
 from mqadmin.remoting.errors import RemoteCommandError, RemotingConnectError, RemotingTimeoutError
 from tests.broker.test_acl import start_acl_broker
-from tests.cli.peers import RecordedBroker, SilentPeer, registration_frame
+from tests.cli.peers import RecordedBroker, SilentPeer, open_registration, registration_frame
 from tests.exporter.test_metrics_failure import Exporter, samples, series_of
 from tests.servers import BrokerProcess, NameServerProcess
 
@@ -32,15 +30,7 @@ RECORDED = "rocketmq-5.3.3/v18_getBrokerConfig"
 
 def register(ns: NameServerProcess, name: str, addr: str) -> None:
     """A recorded Java registration under another broker name and address, kept open."""
-    cmd = frame.decode(registration_frame(RECORDED).frame)
-    assert cmd.ext_fields is not None
-    cmd.ext_fields = {**cmd.ext_fields, "brokerName": name, "brokerAddr": addr}
-    host, port = ns.addr.rsplit(":", 1)
-    sock = socket.create_connection((host, int(port)), timeout=10)
-    sock.sendall(frame.encode(cmd))
-    sock.settimeout(10)
-    assert sock.recv(4), "no answer to the registration"
-    ns.keep(sock)
+    ns.keep(open_registration(ns, registration_frame(RECORDED), {"brokerName": name, "brokerAddr": addr})[0])
 
 
 class Lines:

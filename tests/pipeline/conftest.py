@@ -1,7 +1,10 @@
-"""Shared fixtures of the pipeline tests: one local Spark session and one synthetic history.
+"""Shared fixtures of the pipeline tests: one local Spark session, one synthetic history, and one
+real standalone cluster and one Spark Connect server.
 
 Spark takes 10-20 s to start, so every test that needs it shares the session below; the jobs'
-runner finds it as the active session and uses it as it is.
+runner finds it as the active session and uses it as it is. For the same reason the tests that run on
+a standalone cluster (a master and two workers) or on a Connect server share one of each, started the
+first time a test asks for it and stopped when the session ends.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.pipeline import synth
+from tests.pipeline import spark_cluster, synth
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -62,3 +65,18 @@ def snaps(spark: SparkSession, history: Path) -> Iterator[Snapshots]:
     yield cached
     for df in (cached.queue_offsets, cached.group_offsets, cached.broker_stats, cached.missing):
         df.unpersist()
+
+
+@pytest.fixture(scope="session")
+def standalone_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[spark_cluster.Standalone]:
+    """A master and two workers (1 core each); a test's application runs alone on them, and finds
+    which executors ran its tasks with :meth:`~tests.pipeline.spark_cluster.Standalone.executor_logs`."""
+    with spark_cluster.standalone(tmp_path_factory.mktemp("spark-standalone"), workers=2) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="session")
+def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[spark_cluster.Connect]:
+    """One Spark Connect server; each client gets a session of its own on it."""
+    with spark_cluster.connect_server(tmp_path_factory.mktemp("spark-connect")) as server:
+        yield server

@@ -136,6 +136,11 @@ class Standalone:
         with urllib.request.urlopen(f"{self.ui}/json/", timeout=5) as r:
             return int(json.load(r).get("aliveworkers", 0))
 
+    def executor_logs(self) -> list[set[Path]]:
+        """Per worker, the stderr files of the executors it has run (``app-*/<id>/stderr``): a test
+        on the shared cluster compares them before and after to see which ran its tasks."""
+        return [set((self.work / f"worker{i}").glob("app-*/*/stderr")) for i in range(self.workers)]
+
 
 @contextmanager
 def standalone(work: Path, workers: int = 2, memory: str = "1g") -> Iterator[Standalone]:

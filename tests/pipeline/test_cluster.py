@@ -1,12 +1,14 @@
 """The analytics on a real Spark standalone cluster and on a Spark Connect server give the local results.
 
 A master and two workers are started from the installed pyspark (``spark-class ...Master`` /
-``...Worker``, loopback, ports picked here). One driver process runs every ``analyze`` command and
-``export messages`` with ``--master spark://...`` (their executors run in the workers' processes), and
-``spark-submit`` runs the jobs module; a Spark Connect server runs the same commands with ``--remote
-sc://...``. Every result must equal, row for row, what local mode gives on the same snapshots (the
-export: what the in-process export of the same topic gives). Nothing here is skipped: a missing Java
-or Connect piece fails with what is missing (see :mod:`tests.pipeline.spark_cluster`).
+``...Worker``, loopback, ports picked at run time), once for the session and shared with
+:mod:`tests.pipeline.test_stream_cluster`, as is the Connect server. One driver process runs every
+``analyze`` command and ``export messages`` with ``--master spark://...`` (their executors run in the
+workers' processes), and ``spark-submit`` runs the jobs module; a Spark Connect server runs the same
+commands with ``--remote sc://...``. Every result must equal, row for row, what local mode gives on the
+same snapshots (the export: what the in-process export of the same topic gives). Nothing here is
+skipped: a missing Java or Connect piece fails with what is missing (see
+:mod:`tests.pipeline.spark_cluster`).
 """
 
 from __future__ import annotations
@@ -141,37 +143,45 @@ def check_same_as_local(
 
 
 def test_standalone_cluster_gives_the_local_results(
-    history: Path, local_results: dict[str, Any], topic: Topic, tmp_path: Path
+    history: Path,
+    local_results: dict[str, Any],
+    topic: Topic,
+    standalone_cluster: spark_cluster.Standalone,
+    tmp_path: Path,
 ) -> None:
-    with spark_cluster.standalone(tmp_path / "spark", workers=2) as cluster:
-        out = tmp_path / "out"
-        runs, stderr = one_driver(engine_commands(["--master", cluster.url], history, out, topic.namesrv))
-        check_same_as_local(runs, stderr, out, local_results, topic)
-        # the executors ran in the workers' processes, one application seen by both workers
-        for i in range(2):
-            assert list((tmp_path / "spark" / f"worker{i}").glob("app-*/*/stderr")), f"worker{i} ran nothing"
+    cluster = standalone_cluster
+    before = cluster.executor_logs()
+    out = tmp_path / "out"
+    runs, stderr = one_driver(engine_commands(["--master", cluster.url], history, out, topic.namesrv))
+    check_same_as_local(runs, stderr, out, local_results, topic)
+    # the executors ran in the workers' processes, one application seen by both workers
+    for i, (was, now) in enumerate(zip(before, cluster.executor_logs(), strict=True)):
+        assert now - was, f"worker{i} ran nothing"
 
-        # spark-submit of the jobs module, the way the module's docstring tells
-        import mqadmin.pipeline.jobs.__main__ as entry
+    # spark-submit of the jobs module, the way the module's docstring tells
+    import mqadmin.pipeline.jobs.__main__ as entry
 
-        submit = str(spark_cluster.spark_home() / "bin" / "spark-submit")
-        target = tmp_path / "submitted"
-        p = subprocess.run(
-            [submit, "--master", cluster.url, "--conf", "spark.driver.host=127.0.0.1",
-             "--conf", "spark.ui.enabled=false", *spark_cluster.TEST_SUBMIT_ARGS.split()[:-1],
-             entry.__file__, "lag", "--stuck-after", "120", "--input", str(history),
-             "--format", "json", "--out", str(target)],
-            capture_output=True, text=True, timeout=300,
-            env=spark_cluster._env(tmp_path / "spark"),
-        )  # fmt: skip
-        assert p.returncode == 0, p.stderr[-3000:]
-        assert json_rows(target) == local_results["lag"]
+    submit = str(spark_cluster.spark_home() / "bin" / "spark-submit")
+    target = tmp_path / "submitted"
+    p = subprocess.run(
+        [submit, "--master", cluster.url, "--conf", "spark.driver.host=127.0.0.1",
+         "--conf", "spark.ui.enabled=false", *spark_cluster.TEST_SUBMIT_ARGS.split()[:-1],
+         entry.__file__, "lag", "--stuck-after", "120", "--input", str(history),
+         "--format", "json", "--out", str(target)],
+        capture_output=True, text=True, timeout=300,
+        env=spark_cluster._env(cluster.work),
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert json_rows(target) == local_results["lag"]
 
 
 def test_spark_connect_gives_the_local_results(
-    history: Path, local_results: dict[str, Any], topic: Topic, tmp_path: Path
+    history: Path,
+    local_results: dict[str, Any],
+    topic: Topic,
+    connect_server: spark_cluster.Connect,
+    tmp_path: Path,
 ) -> None:
-    with spark_cluster.connect_server(tmp_path / "connect") as server:
-        out = tmp_path / "out"
-        runs, stderr = one_driver(engine_commands(["--remote", server.url], history, out, topic.namesrv))
-        check_same_as_local(runs, stderr, out, local_results, topic)
+    out = tmp_path / "out"
+    runs, stderr = one_driver(engine_commands(["--remote", connect_server.url], history, out, topic.namesrv))
+    check_same_as_local(runs, stderr, out, local_results, topic)

@@ -2,17 +2,23 @@
 
 A driver process (``python -m tests.pipeline.test_stream_cluster ENGINE URL NS TOPIC OUT CK SINK``)
 reads the topic with ``availableNow`` into Parquet and writes the batch back out to the topic
-``SINK`` with the sink; between two runs the topic gains queues (``updateTopic``) and messages from
-the C++ producer. The output holds every message once, queues added included, and the sink's topic
-holds one message per row read.
+``SINK`` with the sink, prints ``ran 1``, waits for a line on its stdin, then runs the query again on
+the same checkpoint in the same Spark session and prints ``ran 2``; between the two runs the topic
+gains queues (``updateTopic``) and messages from the C++ producer. The output holds every message
+once, queues added included, and the sink's topic holds one message per row read.
+
+The standalone cluster and the Connect server are the session's (``tests/pipeline/conftest.py``),
+shared with :mod:`tests.pipeline.test_cluster`.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +57,26 @@ def produce(ns: str, topic: str, count: int, prefix: str) -> set[tuple[str, str]
     return {(e["msg_id"], e["body"]) for e in events if e["event"] == "sent"}
 
 
-def drive(engine: str, url: str, c: Cluster, topic: str, work: Path, sink: str) -> None:
+def wait_for(p: subprocess.Popen[str], line: str, log: Path, timeout: float) -> None:
+    """Read the driver's stdout until ``line``; fail with its stderr if it exits or takes too long."""
+    assert p.stdout is not None
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"the driver did not print {line!r}: {log.read_text(errors='replace')[-4000:]}"
+        ready, _, _ = select.select([p.stdout], [], [], left)
+        if not ready:
+            continue
+        got = p.stdout.readline()
+        assert got, f"the driver exited ({p.wait()}): {log.read_text(errors='replace')[-4000:]}"
+        if got.strip() == line:
+            return
+
+
+def drive_twice(
+    engine: str, url: str, c: Cluster, topic: str, work: Path, sink: str, between: Callable[[], None]
+) -> None:
+    """One driver, one Spark session: the query runs, ``between`` changes the topic, the query runs again."""
     argv = [sys.executable, "-m", "tests.pipeline.test_stream_cluster", engine, url, c.namesrv, topic,
             str(work / "out"), str(work / "ck"), sink]  # fmt: skip
     env = {
@@ -59,8 +84,23 @@ def drive(engine: str, url: str, c: Cluster, topic: str, work: Path, sink: str) 
         "PYSPARK_SUBMIT_ARGS": spark_cluster.TEST_SUBMIT_ARGS,
         "PYSPARK_PYTHON": sys.executable,
     }
-    p = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
-    assert p.returncode == 0, p.stderr[-4000:]
+    log = work / f"driver-{engine}.log"
+    with open(log, "wb") as err:
+        p = subprocess.Popen(
+            argv, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True, env=env
+        )
+    try:
+        assert p.stdin is not None
+        wait_for(p, "ran 1", log, 600)
+        between()
+        p.stdin.write("again\n")
+        p.stdin.flush()
+        wait_for(p, "ran 2", log, 600)
+        assert p.wait(120) == 0, log.read_text(errors="replace")[-4000:]
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait(30)
 
 
 def check_engine(engine: str, url: str, c: Cluster, work: Path) -> None:
@@ -68,10 +108,12 @@ def check_engine(engine: str, url: str, c: Cluster, work: Path) -> None:
     create_topic(c.broker, topic, queues=2)
     create_topic(c.broker, sink, queues=2)
     sent = produce(c.namesrv, topic, 200, "a")
-    drive(engine, url, c, topic, work, sink)
-    create_topic(c.broker, topic, queues=4)  # the topic expands between the runs
-    sent |= produce(c.namesrv, topic, 200, "b")
-    drive(engine, url, c, topic, work, sink)
+
+    def expand() -> None:  # the topic expands between the runs
+        create_topic(c.broker, topic, queues=4)
+        sent.update(produce(c.namesrv, topic, 200, "b"))
+
+    drive_twice(engine, url, c, topic, work, sink, expand)
     rows = ds.dataset(work / "out", format="parquet").to_table().to_pylist()
     assert len(rows) == 400 and {(r["msg_id"], r["body"].decode()) for r in rows} == sent
     assert {r["queue_id"] for r in rows} == {0, 1, 2, 3}
@@ -80,16 +122,18 @@ def check_engine(engine: str, url: str, c: Cluster, work: Path) -> None:
     assert sum(r.size for r in plan(ExportOptions.parse({"namesrv": c.namesrv, "topic": sink}))) == 400
 
 
-def test_standalone_cluster(cluster: Cluster, tmp_path: Path) -> None:
-    with spark_cluster.standalone(tmp_path / "spark", workers=2) as spark:
-        check_engine("master", spark.url, cluster, tmp_path)
-        for i in range(2):  # the tasks ran in the workers' executors
-            assert list((tmp_path / "spark" / f"worker{i}").glob("app-*/*/stderr")), f"worker{i} ran nothing"
+def test_standalone_cluster(
+    cluster: Cluster, standalone_cluster: spark_cluster.Standalone, tmp_path: Path
+) -> None:
+    before = standalone_cluster.executor_logs()
+    check_engine("master", standalone_cluster.url, cluster, tmp_path)
+    # the tasks ran in the workers' executors
+    for i, (was, now) in enumerate(zip(before, standalone_cluster.executor_logs(), strict=True)):
+        assert now - was, f"worker{i} ran nothing"
 
 
-def test_spark_connect(cluster: Cluster, tmp_path: Path) -> None:
-    with spark_cluster.connect_server(tmp_path / "connect") as server:
-        check_engine("remote", server.url, cluster, tmp_path)
+def test_spark_connect(cluster: Cluster, connect_server: spark_cluster.Connect, tmp_path: Path) -> None:
+    check_engine("remote", connect_server.url, cluster, tmp_path)
 
 
 def _drive(engine: str, url: str, namesrv: str, topic: str, out: str, ck: str, sink: str) -> None:
@@ -116,12 +160,17 @@ def _drive(engine: str, url: str, namesrv: str, topic: str, out: str, ck: str, s
         ).option("writeId", f"{batch_id}").mode("append").save()
         batch.unpersist()
 
-    q = (
-        spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", topic)
-        .option("startingOffsets", "earliest").option("partitionSize", "60").load()
-        .writeStream.foreachBatch(both).option("checkpointLocation", ck).trigger(availableNow=True).start()
-    )  # fmt: skip
-    q.awaitTermination()
+    for run in (1, 2):
+        if run == 2:
+            sys.stdin.readline()  # the test has changed the topic
+        q = (
+            spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", topic)
+            .option("startingOffsets", "earliest").option("partitionSize", "60").load()
+            .writeStream.foreachBatch(both).option("checkpointLocation", ck).trigger(availableNow=True)
+            .start()
+        )  # fmt: skip
+        q.awaitTermination()
+        print(f"ran {run}", flush=True)
     spark.stop()
 
 

@@ -6,13 +6,14 @@
   checkpoint; the Parquet sink then holds each produced message once (rows = distinct offsets = N).
 - The streaming query runs in its own process (a driver with its JVM), reading a topic into a
   Parquet file sink a small batch at a time; it is killed (SIGKILL to its process group) while a
-  batch is in flight, then started again with ``availableNow``: the output holds every message of
-  the topic, each once.
+  batch is in flight, then started again with ``availableNow`` on its checkpoint in the tests' own
+  Spark session (another process, as a restarted driver would be, without starting one more JVM): the
+  output holds every message of the topic, each once.
 - The broker deletes commit-log files (``deleteExpiredCommitLog``, the admin request, with
   ``fileReservedTime=0`` and small files) under a checkpoint: the query fails naming
   ``failOnDataLoss``, or, with ``failOnDataLoss=false``, skips to the queue's new start.
 
-``python -m tests.pipeline.test_stream_restart NS TOPIC OUT CHECKPOINT slow|finish`` is the driver.
+``python -m tests.pipeline.test_stream_restart NS TOPIC OUT CHECKPOINT`` is the driver that is killed.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from tests.broker.peers import call, cpp, create_topic
 from tests.servers import Cluster as Servers
 
 if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
+    from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql.streaming import StreamingQuery
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,9 +72,9 @@ def produce(ns: str, topic: str, count: int, prefix: str, size: int = 0) -> set[
     return {(e["msg_id"], e["body"]) for e in events if e["event"] == "sent"}
 
 
-def driver(c: Cluster, topic: str, name: str, mode: str) -> subprocess.Popen[bytes]:
+def driver(c: Cluster, topic: str, name: str) -> subprocess.Popen[bytes]:
     out, ck = c.work / name / "out", c.work / name / "checkpoint"
-    log = open(c.work / f"{name}-{mode}.log", "ab")  # the child keeps it
+    log = open(c.work / f"{name}.log", "ab")  # the child keeps it
     env = {**os.environ, "PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1"}
     argv = [
         sys.executable,
@@ -83,7 +84,6 @@ def driver(c: Cluster, topic: str, name: str, mode: str) -> subprocess.Popen[byt
         topic,
         str(out),
         str(ck),
-        mode,
     ]
     proc = subprocess.Popen(
         argv,
@@ -106,12 +106,12 @@ def test_killed_mid_batch_then_restarted_writes_each_message_once(
 ) -> None:
     create_topic(cluster.broker, "Killed", queues=4)
     sent = produce(cluster.namesrv, "Killed", 1500, "k")
-    proc = driver(cluster, "Killed", "killed", "slow")
+    proc = driver(cluster, "Killed", "killed")
     ck = cluster.work / "killed" / "checkpoint"
     deadline = time.monotonic() + 240
     try:
         while True:  # wait for a committed batch and the next one planned but not committed
-            assert proc.poll() is None, (cluster.work / "killed-slow.log").read_text()[-3000:]
+            assert proc.poll() is None, (cluster.work / "killed.log").read_text()[-3000:]
             assert time.monotonic() < deadline, "no batch in flight seen"
             done, planned = entries(ck / "commits"), entries(ck / "offsets")
             if done and max(planned) > max(done):
@@ -122,9 +122,17 @@ def test_killed_mid_batch_then_restarted_writes_each_message_once(
         proc.wait(30)
     before = len(entries(ck / "commits"))
     assert before < 15, "the whole topic was read before the kill"  # 100 a batch
-    finisher = driver(cluster, "Killed", "killed", "finish")
-    assert finisher.wait(300) == 0, (cluster.work / "killed-finish.log").read_text()[-3000:]
-    got = read_bodies(spark, cluster.work / "killed" / "out")
+    from mqadmin.pipeline.stream.datasource import register
+
+    register(spark)
+    out = cluster.work / "killed" / "out"
+    finisher = (
+        reader(spark, cluster.namesrv, "Killed").writeStream.format("parquet").option("path", str(out))
+        .option("checkpointLocation", str(ck)).trigger(availableNow=True).start()
+    )  # fmt: skip
+    finisher.awaitTermination(300)
+    assert not finisher.isActive and finisher.exception() is None, finisher.exception()
+    got = read_bodies(spark, out)
     assert len(got) == len(sent) and set(got) == sent
 
 
@@ -231,9 +239,16 @@ def test_expired_offsets_follow_fail_on_data_loss(spark: SparkSession, cluster: 
     assert {(r.msg_id, r.body.split(b"|")[0].decode()) for r in kept} < later
 
 
-def _drive(namesrv: str, topic: str, out: str, ck: str, mode: str) -> None:
-    """The driver of the kill test: ``slow`` batches of 100 (each made slower per row), ``finish``
-    everything left with ``availableNow``."""
+def reader(spark: SparkSession, namesrv: str, topic: str) -> DataFrame:
+    """The kill test's stream: the topic from its start, 100 offsets a batch."""
+    return (
+        spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", topic)
+        .option("startingOffsets", "earliest").option("maxOffsetsPerTrigger", "100").load()
+    )  # fmt: skip
+
+
+def _drive(namesrv: str, topic: str, out: str, ck: str) -> None:
+    """The driver of the kill test: batches of 100, each made slower per row, until it is killed."""
     from pyspark.sql import SparkSession
     from pyspark.sql.functions import udf
 
@@ -244,25 +259,17 @@ def _drive(namesrv: str, topic: str, out: str, ck: str, mode: str) -> None:
         .config("spark.sql.shuffle.partitions", "2").getOrCreate()
     )  # fmt: skip
     register(spark)
-    df = (
-        spark.readStream.format("rocketmq").option("namesrv", namesrv).option("topics", topic)
-        .option("startingOffsets", "earliest").option("maxOffsetsPerTrigger", "100").load()
-    )  # fmt: skip
+
+    @udf("binary")
+    def slow(body: bytes) -> bytes:
+        time.sleep(0.005)
+        return body
+
+    df = reader(spark, namesrv, topic).withColumn("body", slow("body"))
     writer = df.writeStream.format("parquet").option("path", out).option("checkpointLocation", ck)
-    if mode == "slow":
-
-        @udf("binary")
-        def slow(body: bytes) -> bytes:
-            time.sleep(0.005)
-            return body
-
-        df = df.withColumn("body", slow("body"))
-        writer = df.writeStream.format("parquet").option("path", out).option("checkpointLocation", ck)
-        writer.trigger(processingTime="100 milliseconds").start().awaitTermination()
-    else:
-        writer.trigger(availableNow=True).start().awaitTermination()
+    writer.trigger(processingTime="100 milliseconds").start().awaitTermination()
     spark.stop()
 
 
 if __name__ == "__main__":
-    _drive(*sys.argv[1:6])
+    _drive(*sys.argv[1:5])

@@ -4,32 +4,25 @@
 it never buffers more than one frame's worth beyond the limit and raises :class:`ProtocolError` on the
 first malformed frame, after which the connection is to be closed. A server's decoder also holds each
 request header to its code's budget (:mod:`mqadmin.protocol.headerbudget`) before decoding it: a header
-over budget comes out as a command that carries only its code, opaque and flag, and the refusal.
+over budget comes out as a command that carries only its code, opaque and flag, and the refusal. A
+client's decoder never does, and never loads the budgets.
 """
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 
-from mqadmin.protocol.command import FLAG_RESPONSE, RemotingCommand, SerializeType
+from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.header import (
-    decode_binary_header,
-    decode_json_header,
-    encode_binary_header,
-    encode_json_header,
-)
-from mqadmin.protocol.headerbudget import FIELD_BYTES, ceiling, over_header_budget, peek
-from mqadmin.protocol.requests import HEADER_FIELDS
+from mqadmin.protocol.header import encode_binary_header, encode_json_header
+from mqadmin.protocol.payload import decode_payload
 
 #: Java's ``com.rocketmq.remoting.frameMaxLength``: the whole frame, length field included.
 MAX_FRAME = 16 * 1024 * 1024
 
 _LEN = struct.Struct(">i")
 _LEN2 = struct.Struct(">ii")
-_SERIALIZE_BY_KIND = {0: SerializeType.JSON, 1: SerializeType.ROCKETMQ}
-_ANY_CODE_FITS = FIELD_BYTES * HEADER_FIELDS
-"""Header bytes too few to be over any code's budget: no more fields than the default fit in them."""
 
 
 def encode_header(cmd: RemotingCommand) -> bytes:
@@ -48,54 +41,6 @@ def encode(cmd: RemotingCommand) -> bytes:
         raise ProtocolError(f"frame of {total + 4} bytes exceeds the {MAX_FRAME} byte limit")
     mark = (cmd.serialize_type.code << 24) | len(header)
     return _LEN2.pack(total, mark) + header + body
-
-
-def decode_payload(payload: bytes | memoryview, *, budget: bool = False) -> RemotingCommand:
-    """A command from a frame without its length prefix.
-
-    With ``budget`` (a server reading requests), a header over its code's budget is not decoded: the
-    command holds the code, opaque and flag read from the raw header, and the refusal in ``bad_text``.
-    """
-    n = len(payload)
-    if n < 4:
-        raise ProtocolError("frame shorter than its header length field")
-    mark = _LEN.unpack_from(payload, 0)[0]
-    kind = (mark >> 24) & 0xFF
-    header_len = mark & 0xFFFFFF
-    if header_len > n - 4:
-        raise ProtocolError(f"decode error, bad header length: {header_len}")
-    if kind not in _SERIALIZE_BY_KIND:
-        raise ProtocolError(f"unknown serialize type {kind}")
-    # a header past every code's budget is never copied; one within it is copied once, then judged
-    oversize = budget and header_len > ceiling()
-    raw = memoryview(payload)[4 : 4 + header_len] if oversize else bytes(payload[4 : 4 + header_len])
-    lent: int | None = None  # the code whose larger budget a header took, as its raw bytes show it
-    # past what every code may send (a header too short for that is not even looked at)
-    if budget and header_len > _ANY_CODE_FITS and over_header_budget(None, raw, kind) is not None:
-        seen = peek(raw, kind)
-        refusal = over_header_budget(None if oversize else seen.code, raw, kind)
-        if refusal is not None:
-            if seen.flag & FLAG_RESPONSE:
-                raise ProtocolError(f"response {refusal}")  # nobody to answer: the stream is not ours
-            return RemotingCommand(
-                code=seen.code or 0,
-                opaque=seen.opaque,
-                flag=seen.flag,
-                serialize_type=_SERIALIZE_BY_KIND[kind],
-                bad_text=refusal,
-            )
-        lent = seen.code
-    header = bytes(raw)
-    if kind == 0:
-        cmd = decode_json_header(header)
-    else:
-        cmd = decode_binary_header(header)
-    if lent is not None and cmd.code != lent and cmd.bad_text is None:
-        # the raw header showed another code than the decoded one says: that one's budget holds
-        cmd.bad_text = over_header_budget(cmd.code, header, kind)
-    if n > 4 + header_len:
-        cmd.body = bytes(payload[4 + header_len :])
-    return cmd
 
 
 def decode(frame: bytes) -> RemotingCommand:
@@ -119,13 +64,16 @@ def _check_total(total: int) -> None:
 class FrameDecoder:
     """Incremental decoder: ``feed`` bytes as they come, get whole commands out."""
 
-    __slots__ = ("_budget", "_buf", "_failed")
+    __slots__ = ("_buf", "_decode", "_failed")
 
     def __init__(self, *, header_budget: bool = False) -> None:
         self._buf = bytearray()
         self._failed = False
-        #: hold each header to its code's budget before decoding it (a server's decoder)
-        self._budget = header_budget
+        self._decode: Callable[[bytes], RemotingCommand] = decode_payload
+        if header_budget:  # a server's decoder: only a server reads the request table's budgets
+            from mqadmin.protocol.headerbudget import decode_within_budget
+
+            self._decode = decode_within_budget
 
     @property
     def buffered(self) -> int:
@@ -151,7 +99,7 @@ class FrameDecoder:
                     break
                 start = pos + 4
                 pos = start + total
-                out.append(decode_payload(bytes(buf[start:pos]), budget=self._budget))
+                out.append(self._decode(bytes(buf[start:pos])))
         except ProtocolError:
             self._failed = True
             buf.clear()

@@ -6,6 +6,9 @@ prefixes of a ROCKETMQ one), never parsed. A 12 MiB header of 900,000 fields is 
 price of reading its length, before any JSON reader or signature sees it. The code, opaque and flag
 the refusal answers with are peeked at the same way (fixed offsets of a ROCKETMQ header; the keys a
 fastjson header writes first and last), so the answer reaches the caller that is waiting for it.
+
+Only a server's frame decoder reads frames through :func:`decode_within_budget`; a client's decoder
+never loads this module.
 """
 
 from __future__ import annotations
@@ -15,9 +18,20 @@ import struct
 from dataclasses import dataclass
 from functools import cache
 
+from mqadmin.protocol.command import FLAG_RESPONSE, RemotingCommand
+from mqadmin.protocol.errors import ProtocolError
+from mqadmin.protocol.payload import SERIALIZE_BY_KIND, decode_parts, split_mark
 from mqadmin.protocol.requests import HEADER_BYTES, HEADER_FIELDS, declarations
 
-__all__ = ["FIELD_BYTES", "HeaderPeek", "ceiling", "header_budget", "over_header_budget", "peek"]
+__all__ = [
+    "FIELD_BYTES",
+    "HeaderPeek",
+    "ceiling",
+    "decode_within_budget",
+    "header_budget",
+    "over_header_budget",
+    "peek",
+]
 
 # the keys every client's JSON header has besides its ext fields (code, extFields, flag, language,
 # opaque, version; remark and serializeTypeCurrentRPC are not always written): not counted as fields
@@ -32,6 +46,8 @@ _JSON_FLAG = re.compile(rb'"flag"\s*:\s*(\d{1,10})')
 _BIN_FIXED = struct.Struct(">hBhii")  # code, language, version, opaque, flag
 _I32 = struct.Struct(">i")
 _U16 = struct.Struct(">H")
+_ANY_CODE_FITS = FIELD_BYTES * HEADER_FIELDS
+"""Header bytes too few to be over any code's budget: no more fields than the default fit in them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,3 +157,38 @@ def _count_binary(header: bytes | memoryview, most: int) -> int:
         pos += 4 + max(vlen, 0)
         count += 1
     return count
+
+
+def decode_within_budget(payload: bytes | memoryview) -> RemotingCommand:
+    """A request from a frame without its length prefix, its header held to its code's budget first.
+
+    A header over the budget is not decoded: the command holds the code, opaque and flag read from
+    the raw header, and the refusal in ``bad_text`` (a response over it is a broken stream).
+    """
+    kind, header_len = split_mark(payload)
+    # past what every code may send (a header too short for that is not even looked at)
+    if header_len <= _ANY_CODE_FITS:
+        return decode_parts(payload, kind, header_len)
+    # a header past every code's budget is never copied; one within it is copied once, then judged
+    oversize = header_len > ceiling()
+    raw = memoryview(payload)[4 : 4 + header_len] if oversize else bytes(payload[4 : 4 + header_len])
+    if over_header_budget(None, raw, kind) is None:
+        return decode_parts(payload, kind, header_len)
+    seen = peek(raw, kind)
+    refusal = over_header_budget(None if oversize else seen.code, raw, kind)
+    if refusal is not None:
+        if seen.flag & FLAG_RESPONSE:
+            raise ProtocolError(f"response {refusal}")  # nobody to answer: the stream is not ours
+        return RemotingCommand(
+            code=seen.code or 0,
+            opaque=seen.opaque,
+            flag=seen.flag,
+            serialize_type=SERIALIZE_BY_KIND[kind],
+            bad_text=refusal,
+        )
+    # the code whose larger budget the header took, as its raw bytes show it
+    cmd = decode_parts(payload, kind, header_len)
+    if cmd.code != seen.code and cmd.bad_text is None:
+        # the raw header showed another code than the decoded one says: that one's budget holds
+        cmd.bad_text = over_header_budget(cmd.code, raw, kind)
+    return cmd

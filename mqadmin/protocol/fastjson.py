@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from decimal import Decimal
 from typing import Any
 
 from mqadmin.protocol.errors import ProtocolError
@@ -434,14 +435,9 @@ def java_double(x: float) -> str:
     if x == 0:
         return "-0.0" if repr(x)[0] == "-" else "0.0"
     sign = "-" if x < 0 else ""
-    # the shortest digits that read back as x are repr's: ``123.45``, ``1e-05``, ``1.5e+16``
-    mantissa, _, exponent = repr(abs(x)).partition("e")
-    whole_r, _, frac_r = mantissa.partition(".")
-    all_digits = whole_r + frac_r
-    significant = all_digits.lstrip("0")  # x is not 0: one digit at least is not
-    # the decimal exponent of the first significant digit
-    sci = len(whole_r) - 1 - (len(all_digits) - len(significant)) + int(exponent or 0)
-    digits = significant.rstrip("0") or "0"
+    _, digits_t, exp = Decimal(repr(abs(x))).as_tuple()
+    digits = "".join(map(str, digits_t)).rstrip("0") or "0"
+    sci = len(digits_t) - 1 + int(exp)  # decimal exponent of the first digit
     if -3 <= sci < 7:
         if sci >= 0:
             whole = digits[: sci + 1].ljust(sci + 1, "0")

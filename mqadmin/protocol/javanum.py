@@ -24,9 +24,9 @@ __all__ = [
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 
-_DOUBLE = r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)"
+_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[dDfF]?)")
 """Double.parseDouble's syntax (trimmed): a decimal, optional exponent and d/f suffix, or
-NaN/Infinity. A pattern that re compiles on its first use: a plain decimal never needs it."""
+NaN/Infinity."""
 
 
 class JavaNumberError(ValueError):
@@ -81,7 +81,7 @@ def parse_double(text: str | None) -> float:
     whole, _, fraction = (t[1:] if t[:1] in ("+", "-") else t).partition(".")
     if (whole or fraction) and _ascii_digits(whole) and _ascii_digits(fraction):
         return float(t)  # the usual plain decimal (a broker's rates, ratios), read without re
-    if not re.fullmatch(_DOUBLE, t):
+    if not _DOUBLE.fullmatch(t):
         raise JavaNumberError(text)
     if t.lstrip("+-") == "Infinity":
         return float(t.replace("Infinity", "inf"))

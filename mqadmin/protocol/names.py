@@ -84,11 +84,9 @@ NOT_ALLOWED_SEND_TOPICS = frozenset(
 _TOPIC_CHARSET = "%|abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 """The characters of ``ALLOWED``: a name made only of them strips to nothing (no regex needed)."""
 ALLOWED = "^[%|a-zA-Z0-9_-]+$"
-# C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF. Patterns, not compiled
-# ones: only text that is not plain ASCII is searched, and re compiles (and keeps) a pattern on its
-# first search, so a process that never sees such text never pays for compiling them.
-_BAD_TEXT = r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]"
-_SURROGATE_OR_NUL = r"[\x00\ud800-\udfff]"
+# C0/C1 controls, DEL, lone surrogates, and the non-characters U+FFFE/U+FFFF
+_BAD_TEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_SURROGATE_OR_NUL = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def bad_text(s: str, *, controls: bool = False) -> str | None:
@@ -99,7 +97,7 @@ def bad_text(s: str, *, controls: bool = False) -> str | None:
     """
     if s.isascii() and ("\x00" not in s if not controls else s.isprintable()):
         return None  # the common case, without a regex: printable ASCII holds none of them
-    m = re.search(_BAD_TEXT if controls else _SURROGATE_OR_NUL, s)
+    m = (_BAD_TEXT if controls else _SURROGATE_OR_NUL).search(s)
     if m is None:
         return None
     c = ord(m.group())

@@ -76,9 +76,8 @@ HIGHER_VERSION: int = len(NAMES) - 1  # 612
 CURRENT: int = V5_3_3
 """What we put in the ``version`` field: we speak as the 5.3.3 tools do."""
 
-_DOTTED = r"(?i)v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?"
-"""``4.9.8``, ``v5.0.0-SNAPSHOT``: a pattern re compiles on its first use (only user input is read
-this way)."""
+_DOTTED = re.compile(r"(?i)v?(\d+)\.(\d+)\.(\d+)(?:[-_.]?(snapshot))?")
+"""``4.9.8``, ``v5.0.0-SNAPSHOT``: compiled on first use (only user input is read this way)."""
 
 
 def version_name(ordinal: int) -> str:
@@ -100,7 +99,7 @@ def version_ordinal(name: str) -> int:
     text = name.strip()
     ordinal = _ORDINALS.get(text.upper())
     if ordinal is None:
-        m = re.fullmatch(_DOTTED, text)
+        m = _DOTTED.fullmatch(text)
         if m:
             major, minor, patch, snapshot = m.groups()
             key = f"V{int(major)}_{int(minor)}_{int(patch)}" + ("_SNAPSHOT" if snapshot else "")

@@ -136,13 +136,23 @@ VALUES: dict[type, st.SearchStrategy[Any]] = {
 }
 
 
+HASH_SETS = {(SubscriptionData, "tags_set"), (SubscriptionData, "code_set")}
+"""Members that are Java ``HashSet`` s: written in Java's hash order whatever order they were read in."""
+
+
 def as_read(v: Any) -> Any:
-    """``v`` as a reader makes it: a null member with a value for absence comes back as that value."""
+    """``v`` as a reader makes it from ``v``'s encoding: a null member with a value for absence comes
+    back as that value, and a hash set comes back in Java's hash order."""
     if isinstance(v, DeclaredBody):
         changes = {}
         for m in members(type(v)):
             x = getattr(v, m.attr)
-            changes[m.attr] = m.read(m.absent, m.java) if x is None and m.absent is not None else as_read(x)
+            if x is None and m.absent is not None:
+                changes[m.attr] = m.read(m.absent, m.java)
+            elif x is not None and (type(v), m.attr) in HASH_SETS:
+                changes[m.attr] = java_hash_order(x)
+            else:
+                changes[m.attr] = as_read(x)
         return dataclasses.replace(v, **changes)
     if isinstance(v, list):
         return [as_read(x) for x in v]

@@ -171,9 +171,10 @@ def decode_within_budget(payload: bytes | memoryview) -> RemotingCommand:
         return decode_parts(payload, kind, header_len)
     # a header past every code's budget is never copied; one within it is copied once, then judged
     oversize = header_len > ceiling()
-    raw = memoryview(payload)[4 : 4 + header_len] if oversize else bytes(payload[4 : 4 + header_len])
+    copied = None if oversize else bytes(payload[4 : 4 + header_len])
+    raw = memoryview(payload)[4 : 4 + header_len] if copied is None else copied
     if over_header_budget(None, raw, kind) is None:
-        return decode_parts(payload, kind, header_len)
+        return decode_parts(payload, kind, header_len, header=copied)
     seen = peek(raw, kind)
     refusal = over_header_budget(None if oversize else seen.code, raw, kind)
     if refusal is not None:
@@ -187,7 +188,7 @@ def decode_within_budget(payload: bytes | memoryview) -> RemotingCommand:
             bad_text=refusal,
         )
     # the code whose larger budget the header took, as its raw bytes show it
-    cmd = decode_parts(payload, kind, header_len)
+    cmd = decode_parts(payload, kind, header_len, header=copied)
     if cmd.code != seen.code and cmd.bad_text is None:
         # the raw header showed another code than the decoded one says: that one's budget holds
         cmd.bad_text = over_header_budget(cmd.code, raw, kind)

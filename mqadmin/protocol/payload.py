@@ -42,9 +42,15 @@ def decode_payload(payload: bytes | memoryview) -> RemotingCommand:
     return decode_parts(payload, kind, header_len)
 
 
-def decode_parts(payload: bytes | memoryview, kind: int, header_len: int) -> RemotingCommand:
-    """The command of ``payload`` whose mark :func:`split_mark` read: its header decoded, its body kept."""
-    header = bytes(payload[4 : 4 + header_len])
+def decode_parts(
+    payload: bytes | memoryview, kind: int, header_len: int, *, header: bytes | None = None
+) -> RemotingCommand:
+    """The command of ``payload`` whose mark :func:`split_mark` read: its header decoded, its body kept.
+
+    ``header``: the header's bytes, where the caller has copied them already (to judge them first).
+    """
+    if header is None:
+        header = bytes(payload[4 : 4 + header_len])
     if kind == 0:
         cmd = decode_json_header(header)
     else:

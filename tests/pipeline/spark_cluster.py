@@ -141,6 +141,12 @@ class Standalone:
         on the shared cluster compares them before and after to see which ran its tasks."""
         return [set((self.work / f"worker{i}").glob("app-*/*/stderr")) for i in range(self.workers)]
 
+    def assert_every_worker_ran_since(self, before: list[set[Path]]) -> None:
+        """Each worker has run an executor since ``before`` (:meth:`executor_logs` then): the test's
+        tasks ran in the workers' processes, not only another test's on the shared cluster."""
+        for i, (was, now) in enumerate(zip(before, self.executor_logs(), strict=True)):
+            assert now - was, f"worker{i} ran nothing"
+
 
 @contextmanager
 def standalone(work: Path, workers: int = 2, memory: str = "1g") -> Iterator[Standalone]:

@@ -127,9 +127,7 @@ def test_standalone_cluster(
 ) -> None:
     before = standalone_cluster.executor_logs()
     check_engine("master", standalone_cluster.url, cluster, tmp_path)
-    # the tasks ran in the workers' executors
-    for i, (was, now) in enumerate(zip(before, standalone_cluster.executor_logs(), strict=True)):
-        assert now - was, f"worker{i} ran nothing"
+    standalone_cluster.assert_every_worker_ran_since(before)  # the tasks ran in the workers' executors
 
 
 def test_spark_connect(cluster: Cluster, connect_server: spark_cluster.Connect, tmp_path: Path) -> None:

@@ -26,7 +26,6 @@ from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
-from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -35,6 +34,7 @@ from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
 from mqadmin.protocol.javanum import INT_MAX
 from mqadmin.protocol.message import MessageConst, MessageExt, decode_message, decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
+from mqadmin.protocol.perm import PERM_READ
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 __all__ = [

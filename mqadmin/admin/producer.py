@@ -26,7 +26,6 @@ from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, BrokerData, TopicRouteData
-from mqadmin.protocol.bodies.topic import PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.headers.send import SendMessageRequestHeaderV2
@@ -41,6 +40,7 @@ from mqadmin.protocol.message import (
     properties_to_string,
 )
 from mqadmin.protocol.msgid import UniqueIdGenerator
+from mqadmin.protocol.perm import PERM_WRITE
 from mqadmin.remoting.blocking import host_name
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 

@@ -34,6 +34,7 @@ from mqadmin.protocol.headers.topic import (
     topic_config_refusal,
 )
 from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_order
+from mqadmin.protocol.perm import perm_is_valid
 
 __all__ = [
     "DEFAULT_TOPIC",
@@ -199,8 +200,6 @@ class TopicAdminOps(Family):
 
         ``special`` keeps the retry and DLQ topics; topics with an invalid permission are dropped.
         """
-        from mqadmin.admin.brokers import perm_is_valid
-
         wrapper, system = await self.core.gather(
             self.get_all_topic_config(addr), self.get_system_topic_list_from_broker(addr)
         )

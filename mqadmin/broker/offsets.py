@@ -24,7 +24,6 @@ from typing import Any
 from mqadmin.broker.jsonfile import load_config_file, persist_config_file, pretty_json
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies import fieldcheck as j
-from mqadmin.protocol.headers.consumer import check_consumed_topic
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 
 __all__ = ["OffsetManager"]
@@ -93,7 +92,7 @@ class OffsetManager:
         key = f"{topic}@{group}"
         queues = self.table.get(key)
         if queues is None:
-            why = names.check_group(group) or check_consumed_topic(topic)
+            why = names.check_group(group) or names.check_consumed_topic(topic)
             if why is not None:
                 raise ValueError(f"no offset kept for {key!r}: {why}")
             self.table[key] = {queue_id: offset}

@@ -26,8 +26,6 @@ from mqadmin.broker.version import broker_version
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
 from mqadmin.protocol.bodies.topic import (
-    PERM_READ,
-    PERM_WRITE,
     TopicConfig,
     TopicConfigAndMappingSerializeWrapper,
     TopicConfigSerializeWrapper,
@@ -40,6 +38,7 @@ from mqadmin.protocol.headers.namesrv.registration import (
     UnRegisterBrokerRequestHeader,
 )
 from mqadmin.protocol.javacoll import java_hash_dict
+from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 from mqadmin.remoting.client import RemotingClient
 
 __all__ = ["Registrar", "body_crc32"]

@@ -23,20 +23,17 @@ from mqadmin.broker.jsonfile import Coalesced, load_config_file, persist_config_
 from mqadmin.broker.static_topics import TopicQueueMappings
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.topic import (
-    PERM_INHERIT,
-    PERM_READ,
-    PERM_WRITE,
     DataVersion,
     TopicConfig,
     TopicConfigSerializeWrapper,
 )
+from mqadmin.protocol.perm import PERM_INHERIT, PERM_READ, PERM_WRITE, perm_to_string
 
 __all__ = [
     "AUTO_CREATE_TOPIC",
     "NOT_ALLOWED_SEND_TOPICS",
     "SCHEDULE_TOPIC",
     "TopicManager",
-    "perm_to_string",
     "topic_config_string",
     "validate_topic",
 ]
@@ -79,15 +76,6 @@ def validate_topic(topic: str | None) -> str | None:
     final newline is refused, as Java's ``matches()`` refuses it).
     """
     return names.check_topic(topic)
-
-
-def perm_to_string(perm: int) -> str:
-    """``PermName.perm2String``: ``R``/``W``/``X`` or ``-`` (6 → ``RW-``)."""
-    return (
-        ("R" if perm & PERM_READ else "-")
-        + ("W" if perm & PERM_WRITE else "-")
-        + ("X" if perm & PERM_INHERIT else "-")
-    )
 
 
 def topic_config_string(tc: TopicConfig) -> str:

@@ -17,7 +17,6 @@ from mqadmin.broker.store import MessageStore, PutResult
 from mqadmin.broker.topics import TRANS_HALF_TOPIC, TRANS_OP_HALF_TOPIC, TopicManager
 from mqadmin.broker.wire import answer
 from mqadmin.protocol import names
-from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -25,6 +24,7 @@ from mqadmin.protocol.headers.message import EndTransactionRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
 from mqadmin.protocol.message import MessageConst, MessageExt, MessageSysFlag, decode_message
+from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 from mqadmin.remoting.client import Connection, Handler
 
 __all__ = ["TransactionService"]

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mqadmin.protocol.perm import perm_to_string
+
 __all__ = [
     "GAP",
     "Column",
@@ -154,11 +156,6 @@ def _is_perm_key(key: str) -> bool:
     return key == "perm" or key.endswith("Perm")
 
 
-def perm_string(perm: int) -> str:
-    """``RW-`` for 6: read, write, inherit, as Java's ``PermName.perm2String`` writes a permission."""
-    return ("R" if perm & 4 else "-") + ("W" if perm & 2 else "-") + ("X" if perm & 1 else "-")
-
-
 def local_time(ms: int) -> str | None:
     """An epoch-millisecond time as a local date and time to the second; None if it is not one."""
     try:
@@ -175,7 +172,7 @@ def cell(v: Any, key: str = "") -> str:
         return "true" if v else "false"
     if isinstance(v, int):
         if key and _is_perm_key(key) and 0 <= v < 16:
-            return perm_string(v)
+            return perm_to_string(v)
         if key and _is_time_key(key):
             if v <= 0:
                 return NONE

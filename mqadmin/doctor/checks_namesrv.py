@@ -11,8 +11,8 @@ from mqadmin.doctor.check import Check
 from mqadmin.doctor.findings import Finding, Severity
 from mqadmin.doctor.view import BrokerRef, ClusterView
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
 from mqadmin.protocol.names import is_system_topic
+from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 
 __all__ = ["CHECKS"]
 

@@ -25,6 +25,7 @@ from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.route import BrokerData, QueueData, TopicRouteData
 from mqadmin.protocol.fastjson import browser_quote, quote
 from mqadmin.protocol.javacoll import ChmOrder, JavaHashMap, chm_order, chm_table, hash_set_copy_order
+from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 from mqadmin.route.routecache import QUEUE_DATAS_MARK, RouteBodyCache
 from mqadmin.route.routesize import (
     ROUTE_ENVELOPE,
@@ -36,8 +37,6 @@ from mqadmin.route.routesize import (
 from mqadmin.route.tables import (
     DEFAULT_BROKER_CHANNEL_EXPIRED_MS,
     MASTER_ID,
-    PERM_READ,
-    PERM_WRITE,
     SYNC_BROKER_MEMBER_GROUP_PREFIX,
     TOPIC_SYS_FLAG_UNIT,
     TOPIC_SYS_FLAG_UNIT_SUB,

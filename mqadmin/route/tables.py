@@ -11,16 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mqadmin.protocol.bodies.route import MASTER_ID
-from mqadmin.protocol.bodies.topic import PERM_INHERIT, PERM_PRIORITY, PERM_READ, PERM_WRITE
 from mqadmin.protocol.javacoll import JavaHashMap
 
 __all__ = [
     "DEFAULT_BROKER_CHANNEL_EXPIRED_MS",
     "MASTER_ID",
-    "PERM_INHERIT",
-    "PERM_PRIORITY",
-    "PERM_READ",
-    "PERM_WRITE",
     "SYNC_BROKER_MEMBER_GROUP_PREFIX",
     "TOPIC_SYS_FLAG_UNIT",
     "TOPIC_SYS_FLAG_UNIT_SUB",

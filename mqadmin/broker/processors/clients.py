@@ -43,7 +43,6 @@ from mqadmin.protocol.bodies.connection import (
     ProducerConnection,
 )
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -63,6 +62,7 @@ from mqadmin.protocol.headers.consumer import (
 )
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
 from mqadmin.protocol.msgid import decode_offset_msg_id
+from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 from mqadmin.protocol.requests import limit
 from mqadmin.remoting.client import Connection, Handler
 from mqadmin.remoting.errors import RemotingTimeoutError

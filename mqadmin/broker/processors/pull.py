@@ -28,13 +28,13 @@ from mqadmin.broker.store import MessageStore
 from mqadmin.broker.topics import OFFSET_MOVED_EVENT, TopicManager
 from mqadmin.broker.version import BrokerVersion
 from mqadmin.broker.wire import FAQ_SUFFIX, answer
-from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
 from mqadmin.protocol.headers.message import PullMessageRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict, java_string_hash
 from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.perm import PERM_READ
 from mqadmin.protocol.staticmapping import PullOffsets
 from mqadmin.remoting.client import Connection, Handler
 

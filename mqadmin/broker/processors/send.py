@@ -28,7 +28,7 @@ from mqadmin.broker.topics import DLQ_PREFIX, RETRY_PREFIX, TopicManager, topic_
 from mqadmin.broker.transactions import TransactionService
 from mqadmin.broker.wire import FAQ_SUFFIX, answer, hash_ordered
 from mqadmin.protocol import names
-from mqadmin.protocol.bodies.topic import PERM_READ, PERM_WRITE, TopicConfig
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -50,6 +50,7 @@ from mqadmin.protocol.message import (
     properties_to_string,
     string_to_properties,
 )
+from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 from mqadmin.remoting.client import Connection, Handler
 
 __all__ = ["SendProcessor"]

@@ -46,6 +46,7 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double
 from mqadmin.protocol.javacoll import java_hash_dict, java_hash_order
 from mqadmin.protocol.javanum import parse_bool
+from mqadmin.protocol.perm import perm_to_string
 
 TOPIC = JavaOpt("t", "topic", "topic name", required=True)
 
@@ -60,11 +61,6 @@ TARGETS_DOC = '[{"addr": str, "ok": bool, "error": str?}]'
 # ------------------------------------------------------------------------------------- helpers
 
 
-def perm_string(perm: int) -> str:
-    """``PermName.perm2String``: ``RW-``, ``R--``, ``RWX``..."""
-    return ("R" if perm & 4 else "-") + ("W" if perm & 2 else "-") + ("X" if perm & 1 else "-")
-
-
 @dataclass(slots=True)
 class TopicConfigView(Result):
     """A topic's config as the 5.3.3 tool prints it (``TopicConfig.toString()``) and as a document."""
@@ -76,7 +72,7 @@ class TopicConfigView(Result):
         attrs = java_map_string(java_hash_dict(tc.attributes or {}).items())
         return (
             f"TopicConfig [topicName={jstr(tc.topic_name)}, readQueueNums={tc.read_queue_nums}, "
-            f"writeQueueNums={tc.write_queue_nums}, perm={perm_string(tc.perm)}, "
+            f"writeQueueNums={tc.write_queue_nums}, perm={perm_to_string(tc.perm)}, "
             f"topicFilterType={jstr(tc.topic_filter_type)}, topicSysFlag={tc.topic_sys_flag}, "
             f"order={jstr(tc.order)}, attributes={attrs}]"
         )
@@ -236,7 +232,7 @@ def _topic_step(inv: Invocation, addr: str, tc: TopicConfig, old: TopicConfig | 
     if isinstance(old, BaseException):
         return Step("broker", addr, unknown(inv, old))
     if old is None:
-        queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm_string(tc.perm)}"
+        queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm_to_string(tc.perm)}"
         return Step("broker", addr, f"create topic {t} ({queues})")
     shrink = {
         "readQueueNums": tc.read_queue_nums < old.read_queue_nums,
@@ -247,7 +243,7 @@ def _topic_step(inv: Invocation, addr: str, tc: TopicConfig, old: TopicConfig | 
         for name, a, b in (
             ("readQueueNums", old.read_queue_nums, tc.read_queue_nums),
             ("writeQueueNums", old.write_queue_nums, tc.write_queue_nums),
-            ("perm", perm_string(old.perm), perm_string(tc.perm)),
+            ("perm", perm_to_string(old.perm), perm_to_string(tc.perm)),
             ("topicSysFlag", old.topic_sys_flag, tc.topic_sys_flag),
             ("order", old.order, tc.order),
         )
@@ -491,7 +487,8 @@ async def _delete_topic_plan(
         elif tc is None:
             steps.append(Step("broker", addr, "not there, nothing to delete", changes=False))
         else:
-            queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm_string(tc.perm)}"
+            perm = perm_to_string(tc.perm)
+            queues = f"{tc.read_queue_nums} read/{tc.write_queue_nums} write queues, {perm}"
             steps.append(Step("broker", addr, f"delete topic {topic} ({queues}) and its offsets"))
     for addr in namesrvs:
         what = f"delete the route of {topic} in cluster {cluster}" if routed else "no route there"
@@ -642,8 +639,8 @@ def _order_conf_planned(inv: Invocation, topic: str, how: str, what: str, dry_ru
 
 def _perm_step(addr: str, old: int, new: int) -> Step:
     if old == new:
-        return Step("broker", addr, f"perm stays {perm_string(old)}", changes=False)
-    return Step("broker", addr, f"perm {perm_string(old)} -> {perm_string(new)}")
+        return Step("broker", addr, f"perm stays {perm_to_string(old)}", changes=False)
+    return Step("broker", addr, f"perm {perm_to_string(old)} -> {perm_to_string(new)}")
 
 
 # ------------------------------------------------------------------------------------- topicStatus

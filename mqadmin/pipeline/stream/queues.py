@@ -19,8 +19,8 @@ from mqadmin.pipeline.stream.offsets import queue_key
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
-from mqadmin.protocol.bodies.topic import PERM_READ
 from mqadmin.protocol.codes import ResponseCode
+from mqadmin.protocol.perm import PERM_READ
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 __all__ = ["QueueState", "UnknownTopicError", "discover", "topics_of"]

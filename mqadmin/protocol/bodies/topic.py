@@ -34,24 +34,15 @@ from mqadmin.protocol.javacoll import (
     hash_ordered,
     java_hash_dict,
 )
+from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 
 __all__ = [
-    "PERM_INHERIT",
-    "PERM_PRIORITY",
-    "PERM_READ",
-    "PERM_WRITE",
     "DataVersion",
     "TopicConfig",
     "TopicConfigAndMappingSerializeWrapper",
     "TopicConfigSerializeWrapper",
     "TopicList",
 ]
-
-PERM_PRIORITY = 0x1 << 3
-PERM_READ = 0x1 << 2
-PERM_WRITE = 0x1 << 1
-PERM_INHERIT = 0x1 << 0
-"""``PermName`` bits of ``perm``."""
 
 TOPIC_CONFIG_TABLE_INITIAL = 1024
 """A broker's topic table is ``new ConcurrentHashMap<>(1024)`` (a table of 2048)."""

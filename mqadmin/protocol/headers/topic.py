@@ -32,10 +32,10 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.javacoll import java_hash_dict
+from mqadmin.protocol.perm import perm_is_valid
 
 __all__ = [
     "MIXED_NOT_SUPPORTED",
-    "PERM_PRIORITY",
     "QUEUE_NUMS_MAX",
     "TOPIC_FILTER_TYPES",
     "TOPIC_SYS_FLAG_MAX",
@@ -53,8 +53,6 @@ __all__ = [
 ]
 
 QUEUE_NUMS_MAX = names.QUEUE_NUMS_MAX
-PERM_PRIORITY = 8
-"""``PermName.PERM_PRIORITY``: a valid permission is 0 <= perm < 8 (``PermName.isValid``)."""
 TOPIC_FILTER_TYPES = ("SINGLE_TAG", "MULTI_TAG")
 """The constants of ``TopicFilterType``."""
 TOPIC_SYS_FLAG_MAX = 3
@@ -92,7 +90,7 @@ def queue_nums_refusal(field: str, n: int) -> str | None:
 
 def perm_refusal(perm: int, what: str = "topicPermission") -> str | None:
     """``PermName.isValid`` with the Java tool's remark (``topicPermission value: 9 is invalid.``)."""
-    return None if 0 <= perm < PERM_PRIORITY else f"{what} value: {perm} is invalid."
+    return None if perm_is_valid(perm) else f"{what} value: {perm} is invalid."
 
 
 def attributes_refusal(text: str | None) -> str | None:

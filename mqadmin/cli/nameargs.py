@@ -8,7 +8,6 @@ from __future__ import annotations
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.protocol import javanum, names
-from mqadmin.protocol.headers.offset_query import check_consumed_topic
 
 __all__ = ["group_arg", "send_topic_arg", "strict_bool", "topic_arg"]
 
@@ -40,7 +39,7 @@ def group_arg(text: str, option: str = "-g") -> str:
 def topic_arg(text: str, option: str = "-t") -> str:
     """A topic a consumer reads (``TopicValidator``, or a legal group's retry/DLQ topic); else exit 2."""
     topic = text.strip()
-    why = check_consumed_topic(topic)
+    why = names.check_consumed_topic(topic)
     if why is not None:
         raise CommandError(f"{option}: {why}", ExitCode.USAGE)
     return topic

@@ -23,6 +23,8 @@ __all__ = [
     "SYSTEM_TOPICS",
     "TOPIC_MAX_LENGTH",
     "bad_text",
+    "check_consumed_topic",
+    "check_consumed_topic_or_blank",
     "check_group",
     "check_kv_key",
     "check_kv_namespace",
@@ -154,6 +156,24 @@ def check_group(group: str | None) -> str | None:
     if not check_topic_or_group_chars(group):
         return f"the specified group[{group}] contains illegal characters, allowing only {ALLOWED}"
     return None
+
+
+def check_consumed_topic(topic: str | None) -> str | None:
+    """``TopicValidator.validateTopic``, or the ``%RETRY%``/``%DLQ%`` topic of a legal group.
+
+    Java creates a group's retry and dead-letter topics whatever the group's length (up to 255),
+    so a consumer of a long group commits and reads offsets on a topic longer than 127 characters.
+    """
+    if topic is not None:
+        for prefix in (RETRY_GROUP_TOPIC_PREFIX, DLQ_GROUP_TOPIC_PREFIX):
+            if topic.startswith(prefix) and check_group(topic[len(prefix) :]) is None:
+                return None
+    return check_topic(topic)
+
+
+def check_consumed_topic_or_blank(topic: str | None) -> str | None:
+    """Blank (Java's "every topic of the group") or :func:`check_consumed_topic`."""
+    return None if topic is None or not topic.strip() else check_consumed_topic(topic)
 
 
 def check_name(kind: str, name: str | None) -> str | None:

@@ -52,10 +52,9 @@ from mqadmin.protocol.headers.offset_query import (
     GetMaxOffsetRequestHeader,
     GetMinOffsetRequestHeader,
     SearchOffsetRequestHeader,
-    check_consumed_topic,
-    check_consumed_topic_or_blank,
 )
 from mqadmin.protocol.javanum import INT_MAX, LONG_MAX
+from mqadmin.protocol.names import check_consumed_topic
 
 __all__ = [
     "CONSUME_FROM_WHERE",
@@ -87,8 +86,6 @@ __all__ = [
     "SearchOffsetRequestHeader",
     "UnregisterClientRequestHeader",
     "UpdateConsumerOffsetRequestHeader",
-    "check_consumed_topic",
-    "check_consumed_topic_or_blank",
     "check_group_list",
     "check_group_or_empty",
     "check_subscription_group",

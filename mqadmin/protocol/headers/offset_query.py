@@ -1,5 +1,6 @@
 """Queue offset queries (SEARCH_OFFSET_BY_TIMESTAMP, GET_MAX_OFFSET, GET_MIN_OFFSET,
-GET_EARLIEST_MSG_STORETIME: 29-32) and the consumed-topic rule they and the message headers share.
+GET_EARLIEST_MSG_STORETIME: 29-32) and the consumed-topic field types they and the message headers
+share (the rule itself is :func:`mqadmin.protocol.names.check_consumed_topic`).
 
 Apart from :mod:`mqadmin.protocol.headers.consumer`, so that sending or pulling a message does not
 declare every consumer header; that module offers these names too.
@@ -7,8 +8,8 @@ declare every consumer header; that module offers these names too.
 
 from __future__ import annotations
 
-from mqadmin.protocol import names
 from mqadmin.protocol.headers.base import Annotated, Check, Long, RequestHeader, request_header
+from mqadmin.protocol.names import check_consumed_topic, check_consumed_topic_or_blank
 
 __all__ = [
     "ConsumedTopic",
@@ -17,30 +18,7 @@ __all__ = [
     "GetMaxOffsetRequestHeader",
     "GetMinOffsetRequestHeader",
     "SearchOffsetRequestHeader",
-    "check_consumed_topic",
-    "check_consumed_topic_or_blank",
 ]
-
-_RETRY_PREFIXES = (names.RETRY_GROUP_TOPIC_PREFIX, names.DLQ_GROUP_TOPIC_PREFIX)
-
-
-def check_consumed_topic(topic: str | None) -> str | None:
-    """``TopicValidator.validateTopic``, or the ``%RETRY%``/``%DLQ%`` topic of a legal group.
-
-    Java creates a group's retry and dead-letter topics whatever the group's length (up to 255),
-    so a consumer of a long group commits and reads offsets on a topic longer than 127 characters.
-    """
-    if topic is not None:
-        for prefix in _RETRY_PREFIXES:
-            if topic.startswith(prefix) and names.check_group(topic[len(prefix) :]) is None:
-                return None
-    return names.check_topic(topic)
-
-
-def check_consumed_topic_or_blank(topic: str | None) -> str | None:
-    """Blank (Java's "every topic of the group") or :func:`check_consumed_topic`."""
-    return None if topic is None or not topic.strip() else check_consumed_topic(topic)
-
 
 ConsumedTopic = Annotated[str, Check(check_consumed_topic)]
 ConsumedTopicOrBlank = Annotated[str, Check(check_consumed_topic_or_blank)]

@@ -77,7 +77,7 @@ class NamesrvOps(Family):
 
     async def fetch_topics_by_cluster(self, cluster: str) -> list[str]:
         """GET_TOPICS_BY_CLUSTER: the topics on the brokers of one cluster."""
-        from mqadmin.protocol.headers.namesrv.route import GetTopicsByClusterRequestHeader
+        from mqadmin.protocol.headers.namesrv.topics import GetTopicsByClusterRequestHeader
 
         header = GetTopicsByClusterRequestHeader(cluster=cluster)
         addr, resp = await self.core.invoke_namesrv(RequestCode.GET_TOPICS_BY_CLUSTER, header)

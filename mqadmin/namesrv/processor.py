@@ -58,13 +58,13 @@ from mqadmin.protocol.headers.namesrv.kvconfig import (
 )
 from mqadmin.protocol.headers.namesrv.registration import (
     BrokerHeartbeatRequestHeader,
+    GetBrokerMemberGroupRequestHeader,
     QueryDataVersionRequestHeader,
     RegisterBrokerRequestHeader,
     UnRegisterBrokerRequestHeader,
 )
-from mqadmin.protocol.headers.namesrv.route import (
+from mqadmin.protocol.headers.namesrv.topics import (
     DeleteTopicFromNamesrvRequestHeader,
-    GetBrokerMemberGroupRequestHeader,
     GetTopicsByClusterRequestHeader,
     RegisterTopicRequestHeader,
 )

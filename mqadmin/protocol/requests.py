@@ -673,7 +673,7 @@ def _table() -> list[Declaration]:
         N,
         OPEN,
         GET,
-        header="headers.namesrv.route:GetBrokerMemberGroupRequestHeader",
+        header="headers.namesrv.registration:GetBrokerMemberGroupRequestHeader",
         response="bodies.controller:GetBrokerMemberGroupResponseBody",
     )
     d(R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, N, OPEN, GET, response="bodies.topic:TopicList")
@@ -682,7 +682,7 @@ def _table() -> list[Declaration]:
         N,
         OPEN,
         GET,
-        header="headers.namesrv.route:GetTopicsByClusterRequestHeader",
+        header="headers.namesrv.topics:GetTopicsByClusterRequestHeader",
         response="bodies.topic:TopicList",
     )
     d(R.GET_SYSTEM_TOPIC_LIST_FROM_NS, N, OPEN, GET, response="bodies.topic:TopicList")
@@ -739,7 +739,7 @@ def _table() -> list[Declaration]:
         ADMIN,
         DELETE,
         writes=True,
-        header="headers.namesrv.route:DeleteTopicFromNamesrvRequestHeader",
+        header="headers.namesrv.topics:DeleteTopicFromNamesrvRequestHeader",
     )
     d(
         R.REGISTER_TOPIC_IN_NAMESRV,
@@ -748,7 +748,7 @@ def _table() -> list[Declaration]:
         UPDATE,
         writes=True,
         budget=_BODY_1M,
-        header="headers.namesrv.route:RegisterTopicRequestHeader",
+        header="headers.namesrv.topics:RegisterTopicRequestHeader",
         body="bodies.route:TopicRouteData",
     )
     d(R.UPDATE_NAMESRV_CONFIG, N, ADMIN, UPDATE, writes=True)

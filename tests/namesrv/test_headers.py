@@ -9,6 +9,7 @@ from mqadmin.protocol.headers.base import HeaderError, RequestHeader
 from mqadmin.protocol.headers.namesrv import kvconfig as hkv
 from mqadmin.protocol.headers.namesrv import registration as hreg
 from mqadmin.protocol.headers.namesrv import route as hr
+from mqadmin.protocol.headers.namesrv import topics as htop
 from mqadmin.protocol.headers.namesrv import writeperm as hperm
 
 RPC = [("lo", "bool", False), ("ns", "str", False), ("nsd", "bool", False), ("bname", "str", False)]
@@ -59,10 +60,10 @@ JAVA: dict[type[RequestHeader], list[tuple[str, str, bool]]] = {
         ("acceptStandardJsonOnly", "bool", False),
         *RPC,
     ],
-    hr.DeleteTopicFromNamesrvRequestHeader: [("topic", "str", True), ("clusterName", "str", False), *RPC],
-    hr.RegisterTopicRequestHeader: [("topic", "str", True), *RPC],
-    hr.GetTopicsByClusterRequestHeader: [("cluster", "str", True)],
-    hr.GetBrokerMemberGroupRequestHeader: [("clusterName", "str", True), ("brokerName", "str", True)],
+    htop.DeleteTopicFromNamesrvRequestHeader: [("topic", "str", True), ("clusterName", "str", False), *RPC],
+    htop.RegisterTopicRequestHeader: [("topic", "str", True), *RPC],
+    htop.GetTopicsByClusterRequestHeader: [("cluster", "str", True)],
+    hreg.GetBrokerMemberGroupRequestHeader: [("clusterName", "str", True), ("brokerName", "str", True)],
     hperm.WipeWritePermOfBrokerRequestHeader: [("brokerName", "str", True)],
     hperm.AddWritePermOfBrokerRequestHeader: [("brokerName", "str", True)],
 }

@@ -1,8 +1,9 @@
 """Name server request headers, one module per concern, and the names they share.
 
-- :mod:`.route`: routes and topic lists (105, 216, 217, 224, 901);
+- :mod:`.route`: the route query (105);
+- :mod:`.topics`: topic records and topic lists (216, 217, 224);
 - :mod:`.kvconfig`: KV config (100-102, 219);
-- :mod:`.registration`: broker registration and its housekeeping (103, 104, 322, 904);
+- :mod:`.registration`: broker registration, its housekeeping and broker groups (103, 104, 322, 901, 904);
 - :mod:`.writeperm`: write permission (205, 327).
 
 A command imports the module of the request it sends; the name server imports them all.

@@ -1,5 +1,6 @@
 """Broker registration headers and their housekeeping: REGISTER_BROKER (103), UNREGISTER_BROKER (104),
-QUERY_DATA_VERSION (322) and BROKER_HEARTBEAT (904). The name server and brokers send and read them."""
+QUERY_DATA_VERSION (322), BROKER_HEARTBEAT (904), and the members of a broker group that registered
+(GET_BROKER_MEMBER_GROUP, 901). The name server and brokers send and read them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from mqadmin.protocol.headers.namesrv import BrokerAddr, ServerAddr
 
 __all__ = [
     "BrokerHeartbeatRequestHeader",
+    "GetBrokerMemberGroupRequestHeader",
     "QueryDataVersionRequestHeader",
     "QueryDataVersionResponseHeader",
     "RegisterBrokerRequestHeader",
@@ -79,3 +81,11 @@ class BrokerHeartbeatRequestHeader(RequestHeader):
     confirm_offset: Long | None = None
     heartbeat_timeout_mills: Long | None = None
     election_priority: int | None = None
+
+
+@request_header
+class GetBrokerMemberGroupRequestHeader(RequestHeader):
+    """GET_BROKER_MEMBER_GROUP (901)."""
+
+    cluster_name: ClusterName
+    broker_name: BrokerName

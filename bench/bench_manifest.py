@@ -83,7 +83,7 @@ async def baseline_once(ns: str, text: str) -> tuple[float, int, int]:
             for declared, tc in zip(m.topics.values(), configs, strict=True):
                 if tc is None or tc.read_queue_nums != declared.fields.get("readQueues"):
                     drift += 1
-            table = (await admin.brokers.get_all_subscription_group(addr)).subscription_group_table or {}
+            table = (await admin.groups.get_all_subscription_group(addr)).subscription_group_table or {}
             drift += sum(1 for g in m.groups if g not in table)
         return time.perf_counter() - t0, sum(sent.values()), drift
 

@@ -102,7 +102,7 @@ class MQAdmin:
 
     @cached_property
     def brokers(self) -> BrokerAdminOps:
-        """Broker configs, addresses by cluster, subscription groups, housekeeping requests."""
+        """Broker configs, addresses by cluster, housekeeping requests, client versions."""
         from mqadmin.admin.brokers import BrokerAdminOps
 
         return BrokerAdminOps(self.core, self.namesrv)
@@ -139,7 +139,7 @@ class MQAdmin:
 
     @cached_property
     def groups(self) -> GroupOps:
-        """Subscription group configs and their deletion."""
+        """Subscription group configs, the group tables of brokers, and deletion of groups."""
         from mqadmin.admin.groups import GroupOps
 
         return GroupOps(self.core, self.namesrv, self.topics, self.brokers)

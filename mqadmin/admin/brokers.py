@@ -13,7 +13,6 @@ from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.cluster import ClusterInfo
-from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.configentry import config_entry_refusal
@@ -70,13 +69,6 @@ class ClusterNotFoundError(AdminError):
             "is the right one ('mqadmin clusterList' lists the clusters)"
         )
         self.cluster = cluster
-
-
-def perm_is_valid(perm: int) -> bool:
-    """``PermName.isValid``: 0 <= perm < PERM_PRIORITY."""
-    from mqadmin.protocol.headers.topic import PERM_PRIORITY
-
-    return 0 <= perm < PERM_PRIORITY
 
 
 def check_cluster_name(cluster: str) -> str:
@@ -249,18 +241,6 @@ class BrokerAdminOps(Family):
             raise BadResponseError(addr, "stats data is not an object")
         return data
 
-    # ------------------------------------------------------------------------ subscription groups
-
-    async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
-        """GET_ALL_SUBSCRIPTIONGROUP_CONFIG: the broker's group table (in the order it was sent)."""
-        from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
-
-        resp = await self.core.invoke(addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
-        try:
-            return SubscriptionGroupWrapper.decode(resp.body or b"{}")
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"subscription groups: {e}") from None
-
     async def fetch_consumer_client_versions(self, group: str) -> list[tuple[str, int]]:
         """(language, version) of each online client of a group, as ``exportMetrics`` lists them.
 
@@ -284,10 +264,3 @@ class BrokerAdminOps(Family):
         if not cc.connection_set:
             raise AdminError(f"group {group} has no consumer online")
         return [(c.language or "", c.version) for c in cc.connection_set]
-
-    async def get_user_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
-        """The group table without the system groups (``getUserSubscriptionGroup``)."""
-        wrapper = await self.get_all_subscription_group(addr)
-        table = wrapper.subscription_group_table or {}
-        wrapper.subscription_group_table = {g: c for g, c in table.items() if not is_system_group(g)}
-        return wrapper

@@ -1,4 +1,5 @@
-"""Subscription groups on brokers: create or update (200, 225), delete (207) and find (106 + 201).
+"""Subscription groups on brokers: create or update (200, 225), delete (207), find (106 + 201) and
+the group tables (201).
 
 A group lives on every broker it was created on; the commands address one broker (``-b``) or the
 masters of a cluster (``-c``). Deleting a group by cluster also drops its ``%RETRY%`` and ``%DLQ%``
@@ -13,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from mqadmin.admin.brokers import BrokerAdminOps
+from mqadmin.admin.brokers import BrokerAdminOps, is_system_group
 from mqadmin.admin.core import AdminCore
+from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol import fastjson, names
-from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
+from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError
@@ -155,7 +158,7 @@ class GroupOps(Family):
             targets.append((name, cluster, addr))
         tables = await self.core.fan_out(
             [t[2] for t in targets],
-            self.brokers.get_all_subscription_group,
+            self.get_all_subscription_group,
             code=RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
         )
         hits: list[GroupConfigHit] = []
@@ -168,3 +171,20 @@ class GroupOps(Family):
             if config is not None:
                 hits.append(GroupConfigHit(cluster, name, addr, config))
         return hits, errors
+
+    # ------------------------------------------------------------------------ group tables
+
+    async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
+        """GET_ALL_SUBSCRIPTIONGROUP_CONFIG: the broker's group table (in the order it was sent)."""
+        resp = await self.core.invoke(addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
+        try:
+            return SubscriptionGroupWrapper.decode(resp.body or b"{}")
+        except ProtocolError as e:
+            raise BadResponseError(addr, f"subscription groups: {e}") from None
+
+    async def get_user_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
+        """The group table without the system groups (``getUserSubscriptionGroup``)."""
+        wrapper = await self.get_all_subscription_group(addr)
+        table = wrapper.subscription_group_table or {}
+        wrapper.subscription_group_table = {g: c for g, c in table.items() if not is_system_group(g)}
+        return wrapper

@@ -213,7 +213,7 @@ class ClusterView:
 
     def subscription_groups(self, addr: str) -> Awaitable[dict[str, Any]]:
         async def read() -> dict[str, Any]:
-            wrapper = await self.admin.brokers.get_all_subscription_group(addr)
+            wrapper = await self.admin.groups.get_all_subscription_group(addr)
             return dict(wrapper.subscription_group_table or {})
 
         return self._once(("groups", addr), read)

@@ -121,7 +121,7 @@ async def _read_broker(
     five_x = _is_five_x(runtime)
     topics = (await admin.topics.get_all_topic_config(addr)).topic_config_table or {}
     system = set(await admin.topics.get_system_topic_list_from_broker(addr))
-    groups = (await admin.brokers.get_all_subscription_group(addr)).subscription_group_table or {}
+    groups = (await admin.groups.get_all_subscription_group(addr)).subscription_group_table or {}
     state = BrokerState(name, addr, five_x, dict(topics), system, dict(groups))
     if config:
         state.config = await admin.brokers.get_broker_config(addr)

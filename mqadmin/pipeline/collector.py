@@ -106,7 +106,7 @@ class AdminSource:
         return await self.admin.topics.examine_topic_stats_in_broker(addr, topic)
 
     async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
-        return await self.admin.brokers.get_all_subscription_group(addr)
+        return await self.admin.groups.get_all_subscription_group(addr)
 
     async def get_consume_stats(
         self, addr: str, group: str, topic: str | None = None, timeout: float | None = None

@@ -72,7 +72,7 @@ def state(op: Operator) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for addr in (b.addr for b in op.cluster.brokers):
             topics = (await admin.topics.get_all_topic_config(addr)).topic_config_table or {}
-            groups = (await admin.brokers.get_all_subscription_group(addr)).subscription_group_table or {}
+            groups = (await admin.groups.get_all_subscription_group(addr)).subscription_group_table or {}
             out[addr] = {
                 "topics": {t: (c.read_queue_nums, c.write_queue_nums, c.perm) for t, c in topics.items()},
                 "groups": {g: c.retry_max_times for g, c in groups.items()},

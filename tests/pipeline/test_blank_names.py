@@ -128,7 +128,7 @@ def test_the_broker_loads_the_file_as_java_does(live: Live) -> None:
         fastjson.loads(GROUP_FILE)
 
     async def table(admin: Any) -> dict[str, Any]:
-        return (await admin.brokers.get_all_subscription_group(live.broker)).subscription_group_table or {}
+        return (await admin.groups.get_all_subscription_group(live.broker)).subscription_group_table or {}
 
     groups = with_admin(live.ns, table)
     assert SKIPPED | {GROUP, IDLE} <= set(groups)

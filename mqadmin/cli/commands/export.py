@@ -157,7 +157,7 @@ async def export_metadata(
             data = {"path": path, "topics": len(table), "brokers": [addr]}
         elif group:
             path = directory + "/subscriptionGroup.json"
-            groups = await admin.brokers.get_user_subscription_group(addr)
+            groups = await admin.groups.get_user_subscription_group(addr)
             gtable = groups.subscription_group_table or {}
             _askable_tables(inv, None, gtable)
             ordered = {k: group_bean(gtable[k]) for k in concurrent_hash_order(list(gtable))}
@@ -177,7 +177,7 @@ async def export_metadata(
 
     async def both(addr: str) -> tuple[Any, Any]:
         return await asyncio.gather(
-            admin.topics.get_user_topic_config(addr, special), admin.brokers.get_user_subscription_group(addr)
+            admin.topics.get_user_topic_config(addr, special), admin.groups.get_user_subscription_group(addr)
         )
 
     result = await admin.core.fan_out(masters, both, deadline=inv.deadline)
@@ -353,7 +353,7 @@ async def _broker_metrics(admin: MQAdmin, addr: str) -> dict[str, Any]:
     table, props, groups, topics, trans, schedule = await asyncio.gather(
         admin.broker.fetch_broker_runtime_stats(addr),
         admin.brokers.get_broker_config(addr),
-        admin.brokers.get_user_subscription_group(addr),
+        admin.groups.get_user_subscription_group(addr),
         admin.topics.get_user_topic_config(addr, False),
         admin.brokers.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "RMQ_SYS_TRANS_HALF_TOPIC"),
         admin.brokers.view_broker_stats_data(addr, "TOPIC_PUT_NUMS", "SCHEDULE_TOPIC_XXXX"),

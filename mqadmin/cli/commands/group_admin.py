@@ -382,7 +382,7 @@ async def update_sub_group_list(
         inv,
         addrs,
         configs,
-        look=admin.brokers.get_all_subscription_group,
+        look=admin.groups.get_all_subscription_group,
         step=lambda addr, cfg, table: _group_step(inv, addr, cfg, table),
         title=f"create or update {len(configs)} subscription groups of {filename.strip()}",
         doc=GroupListSubmitted(names, planned, line, []).data(),
@@ -547,7 +547,7 @@ async def _delete_group_plan(
     """What deleteSubGroup would do on each broker, and whether any has the group (None: a broker
     could not be asked)."""
     admin = inv.admin
-    tables = await probe(inv, addrs, admin.brokers.get_all_subscription_group)
+    tables = await probe(inv, addrs, admin.groups.get_all_subscription_group)
     steps: list[Step] = []
     has: list[bool] = []
     for addr, wrapper in tables.items():

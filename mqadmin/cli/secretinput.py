@@ -8,7 +8,6 @@ first line of standard input (``pass show rocketmq | mqadmin ... --secret-key -`
 
 from __future__ import annotations
 
-import getpass
 import sys
 
 from mqadmin.cli.errors import SettingsError
@@ -24,6 +23,8 @@ def read_secret(value: str | None, what: str = "secret key") -> str | None:
         return value
     stdin = sys.stdin
     if stdin is not None and stdin.isatty():
+        import getpass  # with termios, only when a prompt is shown: every other run only reads argv
+
         try:
             text = getpass.getpass(f"{what}: ")
         except EOFError:

@@ -13,7 +13,6 @@ rendering them is the CLI's business.
 from __future__ import annotations
 
 import random
-import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,7 +44,6 @@ __all__ = [
     "MessageTrack",
     "PullResult",
     "QueryResult",
-    "broker_addr_in_cluster",
     "parse_sub_expression",
     "queues_in_hash_set_order",
     "subscribe_queues",
@@ -76,35 +74,6 @@ class BrokerNotFoundError(AdminError):
             "the name server knows)"
         )
         self.broker_name = broker_name
-
-
-_CLUSTER_ADDRS: weakref.WeakKeyDictionary[NamesrvOps, dict[tuple[str, bool], str]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Addresses :func:`broker_addr_in_cluster` found, per admin object (gone with it)."""
-
-
-async def broker_addr_in_cluster(admin: NamesrvOps, broker_name: str, *, master_only: bool) -> str | None:
-    """``broker_name``'s address from the name server's cluster info: the master, else (unless
-    ``master_only``) any member; None when no cluster lists it.
-
-    A queue named with ``-b`` may be on a broker the topic's route does not list (yet): a Java client
-    finds any broker it knows and sends there, and the broker decides. The answer is kept per admin
-    object, so a long pull loop asks the name server once.
-    """
-    cache = _CLUSTER_ADDRS.setdefault(admin, {})
-    key = (broker_name, master_only)
-    if key not in cache:
-        info = await admin.examine_broker_cluster_info()
-        bd = (info.broker_addr_table or {}).get(broker_name)
-        addrs = (bd.broker_addrs if bd is not None else None) or {}
-        addr = addrs.get(MASTER_ID)
-        if addr is None and not master_only and addrs:
-            addr = addrs[min(addrs)]
-        if addr is None:
-            return None
-        cache[key] = addr
-    return cache[key]
 
 
 @dataclass(slots=True)
@@ -214,7 +183,7 @@ class MessageOps(Family):
 
     async def broker_addr_of(self, topic: str, broker_name: str) -> str:
         """The master address of ``broker_name`` (else any member): from the topic's route, else
-        from the cluster info (:func:`broker_addr_in_cluster`; the broker answers for the topic)."""
+        from the cluster info (:meth:`NamesrvOps.broker_addr_by_name`; the broker answers for the topic)."""
         for refresh in (False, True):
             try:
                 route = await self.topic_route_cached(topic, refresh=refresh)
@@ -226,7 +195,7 @@ class MessageOps(Family):
                 if bd.broker_name == broker_name and bd.broker_addrs:
                     addr = bd.broker_addrs.get(MASTER_ID)
                     return addr if addr is not None else next(iter(bd.broker_addrs.values()))
-        addr = await broker_addr_in_cluster(self.namesrv, broker_name, master_only=False)
+        addr = await self.namesrv.broker_addr_by_name(broker_name, master_only=False)
         if addr is None:
             raise BrokerNotFoundError(broker_name, topic)
         return addr

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.protocol.bodies.cluster import ClusterInfo
-from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.protocol.bodies.route import MASTER_ID, TopicRouteData
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -47,6 +48,10 @@ def _count(addr: str, resp: RemotingCommand, name: str) -> int:
 class NamesrvOps(Family):
     """What ``DefaultMQAdminExt`` asks of name servers."""
 
+    def __init__(self, core: AdminCore) -> None:
+        super().__init__(core)
+        self._broker_addrs: dict[tuple[str, bool], str] = {}
+
     # ------------------------------------------------------------------------- any name server
 
     async def examine_topic_route_info(self, topic: str) -> TopicRouteData:
@@ -69,6 +74,27 @@ class NamesrvOps(Family):
             return ClusterInfo.decode(_body(addr, resp, "the cluster info"))
         except ProtocolError as e:
             raise BadResponseError(addr, f"cluster info: {e}") from None
+
+    async def broker_addr_by_name(self, broker_name: str, *, master_only: bool) -> str | None:
+        """``broker_name``'s address from the cluster info: the master, else (unless ``master_only``)
+        any member; None when no cluster lists it.
+
+        A queue named with ``-b`` may be on a broker the topic's route does not list (yet): a Java
+        client finds any broker it knows and sends there, and the broker decides. An address found is
+        kept, so a long pull loop asks the name server once.
+        """
+        key = (broker_name, master_only)
+        if key not in self._broker_addrs:
+            info = await self.examine_broker_cluster_info()
+            bd = (info.broker_addr_table or {}).get(broker_name)
+            addrs = (bd.broker_addrs if bd is not None else None) or {}
+            addr = addrs.get(MASTER_ID)
+            if addr is None and not master_only and addrs:
+                addr = addrs[min(addrs)]
+            if addr is None:
+                return None
+            self._broker_addrs[key] = addr
+        return self._broker_addrs[key]
 
     async def fetch_all_topic_list(self) -> list[str]:
         """GET_ALL_TOPIC_LIST_FROM_NAMESERVER: topic names in the order the name server sent them."""

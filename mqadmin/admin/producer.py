@@ -271,8 +271,6 @@ class Producer:
 
     async def broker_addr(self, topic: str, broker_name: str) -> str:
         """The master of ``broker_name``: from the topic's route, else from the cluster info."""
-        from mqadmin.admin.messages import broker_addr_in_cluster
-
         datas: list[BrokerData] = []
         try:
             datas = (await self.publish_info(topic)).route.broker_datas or []
@@ -284,7 +282,7 @@ class Producer:
         for bd in datas:
             if bd.broker_name == broker_name and bd.broker_addrs and MASTER_ID in bd.broker_addrs:
                 return bd.broker_addrs[MASTER_ID]
-        addr = await broker_addr_in_cluster(self.admin.namesrv, broker_name, master_only=True)
+        addr = await self.admin.namesrv.broker_addr_by_name(broker_name, master_only=True)
         if addr is None:
             raise AdminError(f"The broker[{broker_name}] not exist")
         return addr

@@ -71,7 +71,7 @@ FAMILIES: tuple[str, ...] = tuple(FAMILY_TITLES)
 
 COMMANDS: tuple[CommandEntry, ...] = (
     # topic (Java registration order)
-    CommandEntry("topicRoute", "topic", "topic", "Examine topic route info."),
+    CommandEntry("topicRoute", "topic_route", "topic", "Examine topic route info."),
     CommandEntry("topicClusterList", "topic", "topic", "Get cluster info for topic."),
     CommandEntry("topicList", "topic", "topic", "Fetch all topic list from name server."),
     CommandEntry("allocateMQ", "topic", "topic", "Allocate MQ."),

@@ -105,6 +105,7 @@ def test_topic_route_command_loads_the_name_server_family_only() -> None:
         "except SystemExit:\n"
         "    pass\n"
     )
-    assert "mqadmin.cli.commands.topic" in loaded  # the command did run
+    assert "mqadmin.cli.commands.topic_route" in loaded  # the command did run
+    assert "mqadmin.cli.commands.topic" not in loaded  # nor the other topic list commands
     assert FAMILY_MODULES & set(loaded) == {"mqadmin.admin.namesrv"}
     assert "mqadmin.protocol.bodies.consumption" not in loaded

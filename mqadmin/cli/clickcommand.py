@@ -24,9 +24,9 @@ from mqadmin.cli.common import (
     common_values,
     deadline_option,
 )
-from mqadmin.cli.completion import live_completer
 from mqadmin.cli.javahelp import render_extra_options, render_help, usage_line
 from mqadmin.cli.javaopts import HELP, JavaOpt, group_refusal
+from mqadmin.cli.livecompletion import live_completer
 
 __all__ = ["JavaCommand", "click_command"]
 

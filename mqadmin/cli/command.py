@@ -114,7 +114,8 @@ def run_command(
                     await inv.release_output()
             from mqadmin.cli.watch import Watch
 
-            return await Watch(inv, watch.interval, watch.count).run(lambda: func(inv, **params))
+            interval, count = watch
+            return await Watch(inv, interval, count).run(lambda: func(inv, **params))
         finally:
             await inv.close()
 

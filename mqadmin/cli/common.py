@@ -25,7 +25,6 @@ __all__ = [
     "WATCH_PARAM",
     "CommonValues",
     "OurOpt",
-    "WatchSpec",
     "common_options",
     "common_values",
     "context_names",
@@ -226,15 +225,10 @@ WATCH_COUNT = OurOpt(
 """``--count N``: a watch of N rounds (a check that samples, then ends with the last round's code)."""
 
 
-@dataclass(frozen=True, slots=True)
-class WatchSpec:
-    interval: float
-    count: int | None = None
-
-
-def pop_watch(params: dict[str, Any]) -> WatchSpec | None:
-    """The watch asked for in a command's parameters (taken out of them); None for one run. A
-    command whose ``-i`` is its own (clusterList) keeps its ``--count``."""
+def pop_watch(params: dict[str, Any]) -> tuple[float, int | None] | None:
+    """The watch asked for in a command's parameters (taken out of them): its interval in seconds and
+    its count of rounds (None: until interrupted); None for one run. A command whose ``-i`` is its own
+    (clusterList) keeps its ``--count``."""
     if WATCH_PARAM not in params:
         return None
     interval = params.pop(WATCH_PARAM, None)
@@ -243,7 +237,7 @@ def pop_watch(params: dict[str, Any]) -> WatchSpec | None:
         if count is not None:
             raise click.UsageError("--count needs -i SECONDS")
         return None
-    return WatchSpec(float(interval), count)
+    return float(interval), count
 
 
 def context_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

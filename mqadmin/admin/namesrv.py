@@ -228,7 +228,7 @@ class NamesrvOps(Family):
 
     @staticmethod
     def _topic_names(addr: str, resp: RemotingCommand) -> list[str]:
-        from mqadmin.protocol.bodies.topic import TopicList
+        from mqadmin.protocol.bodies.topic_list import TopicList
 
         try:
             return TopicList.decode(_body(addr, resp, "the topic list")).topic_list

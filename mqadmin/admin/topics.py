@@ -187,7 +187,7 @@ class TopicAdminOps(Family):
 
     async def get_system_topic_list_from_broker(self, addr: str) -> list[str]:
         """GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the topics the broker made for itself."""
-        from mqadmin.protocol.bodies.topic import TopicList
+        from mqadmin.protocol.bodies.topic_list import TopicList
 
         resp = await self.core.invoke(addr, RequestCode.GET_SYSTEM_TOPIC_LIST_FROM_BROKER)
         try:

@@ -43,7 +43,8 @@ from mqadmin.protocol.bodies.register import (
     register_budget,
 )
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper, TopicList
+from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic_list import TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.configentry import config_entry_refusal, protected_key

@@ -466,7 +466,7 @@ def _table() -> list[Declaration]:
     d(R.GET_ALL_SUBSCRIPTIONGROUP_CONFIG, B, CLUSTER, GET, response="bodies.group:SubscriptionGroupWrapper")
     d(R.GET_ALL_CONSUMER_OFFSET, B, CLUSTER, GET)
     d(R.GET_ALL_DELAY_OFFSET, B, CLUSTER, GET)
-    d(R.GET_SYSTEM_TOPIC_LIST_FROM_BROKER, B, CLUSTER, GET, response="bodies.topic:TopicList")
+    d(R.GET_SYSTEM_TOPIC_LIST_FROM_BROKER, B, CLUSTER, GET, response="bodies.topic_list:TopicList")
     d(
         R.GET_PRODUCER_CONNECTION_LIST,
         B,
@@ -676,16 +676,16 @@ def _table() -> list[Declaration]:
         header="headers.namesrv.registration:GetBrokerMemberGroupRequestHeader",
         response="bodies.controller:GetBrokerMemberGroupResponseBody",
     )
-    d(R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, N, OPEN, GET, response="bodies.topic:TopicList")
+    d(R.GET_ALL_TOPIC_LIST_FROM_NAMESERVER, N, OPEN, GET, response="bodies.topic_list:TopicList")
     d(
         R.GET_TOPICS_BY_CLUSTER,
         N,
         OPEN,
         GET,
         header="headers.namesrv.topics:GetTopicsByClusterRequestHeader",
-        response="bodies.topic:TopicList",
+        response="bodies.topic_list:TopicList",
     )
-    d(R.GET_SYSTEM_TOPIC_LIST_FROM_NS, N, OPEN, GET, response="bodies.topic:TopicList")
+    d(R.GET_SYSTEM_TOPIC_LIST_FROM_NS, N, OPEN, GET, response="bodies.topic_list:TopicList")
     d(R.GET_UNIT_TOPIC_LIST, N, OPEN, GET)
     d(R.GET_HAS_UNIT_SUB_TOPIC_LIST, N, OPEN, GET)
     d(R.GET_HAS_UNIT_SUB_UNUNIT_TOPIC_LIST, N, OPEN, GET)

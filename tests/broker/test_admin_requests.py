@@ -12,7 +12,8 @@ from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.bodies.stats import ConsumeStats, TopicStatsTable
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper, TopicList
+from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic_list import TopicList
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.message import decode_messages
 from tests.broker.inproc import running

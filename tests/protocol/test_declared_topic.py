@@ -27,9 +27,9 @@ from mqadmin.protocol.bodies.topic import (
     TopicConfig,
     TopicConfigAndMappingSerializeWrapper,
     TopicConfigSerializeWrapper,
-    TopicList,
     _topic_table,
 )
+from mqadmin.protocol.bodies.topic_list import TopicList
 from mqadmin.protocol.errors import ProtocolError
 from tests.protocol.test_wire_types import broker_datas
 

@@ -45,7 +45,7 @@ _WHERE: dict[str, str] = {
     "TopicConfig": "mqadmin.protocol.bodies.topic",
     "TopicConfigAndMappingSerializeWrapper": "mqadmin.protocol.bodies.topic",
     "TopicConfigSerializeWrapper": "mqadmin.protocol.bodies.topic",
-    "TopicList": "mqadmin.protocol.bodies.topic",
+    "TopicList": "mqadmin.protocol.bodies.topic_list",
     "TopicOffset": "mqadmin.protocol.bodies.stats",
     "TopicQueueMappingDetail": "mqadmin.protocol.bodies.queue_mapping",
     "TopicQueueMappingInfo": "mqadmin.protocol.bodies.queue_mapping",

@@ -1,7 +1,6 @@
-"""Topic bodies: ``TopicList``, ``TopicConfig``, ``DataVersion`` and the topic-config wrappers.
+"""Topic bodies: ``TopicConfig``, ``DataVersion`` and the topic-config wrappers (``TopicList`` is
+:mod:`mqadmin.protocol.bodies.topic_list`).
 
-- ``TopicList`` answers GET_ALL_TOPIC_LIST_FROM_NAMESERVER (206), GET_TOPICS_BY_CLUSTER (224),
-  GET_SYSTEM_TOPIC_LIST_FROM_NS (304) and GET_SYSTEM_TOPIC_LIST_FROM_BROKER (305).
 - ``TopicConfigSerializeWrapper`` answers GET_ALL_TOPIC_CONFIG (21) and rides in REGISTER_BROKER;
   5.x brokers send the subclass ``TopicConfigAndMappingSerializeWrapper`` with static-topic mappings.
 - ``TopicConfig`` also travels as the ext fields of UPDATE_AND_CREATE_TOPIC (17) and, in compressed
@@ -18,7 +17,7 @@ orders a member's own declaration cannot know (tests hold them all to the declar
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any, Self
 
@@ -28,7 +27,6 @@ from mqadmin.protocol.bodies.declared import DeclaredBody, from_json, to_json, w
 from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingDetail, TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
-    bucket_order,
     chm_capacity,
     hash_map_capacity,
     hash_ordered,
@@ -41,7 +39,6 @@ __all__ = [
     "TopicConfig",
     "TopicConfigAndMappingSerializeWrapper",
     "TopicConfigSerializeWrapper",
-    "TopicList",
 ]
 
 TOPIC_CONFIG_TABLE_INITIAL = 1024
@@ -202,59 +199,6 @@ def parse_attributes(text: str) -> dict[str, str]:
             raise ProtocolError(f"key duplication: {key[:40]}")
         out[key] = value
     return out
-
-
-# ------------------------------------------------------------------------------------------- lists
-
-
-def _topic_names(v: Any, what: str) -> list[str]:
-    return [] if v is None else list(dict.fromkeys(j.req_str_list(v, what)))
-
-
-@dataclass(slots=True)
-class TopicList(DeclaredBody):
-    """A set of topic names (and, for some answers, the broker they came from).
-
-    ``topic_list``: a Java ``Set``; a list here to keep the order it came in. ``concurrent``: order
-    as a 5.x name server's ``ConcurrentHashMap.newKeySet()`` rather than a 4.x ``HashSet``; the two
-    only part at 12, 24, 48, ... names (see :func:`mqadmin.protocol.javacoll.chm_capacity`). A
-    broker's answer (305) is a ``HashSet`` in both versions. Equality ignores ``concurrent``, which
-    is not on the wire.
-    """
-
-    topic_list: list[str] = wire(factory=list, read=_topic_names)
-    broker_addr: str | None = wire(read=j.opt_str)
-    concurrent: bool = field(default=False, compare=False)
-
-    # The hand-written part: the set's order follows ``concurrent``, which the body does not carry.
-    @classmethod
-    def from_json_obj(cls, value: Any, what: str | None = None, *, concurrent: bool = False) -> Self:
-        made: Self = from_json(cls, value, what or "TopicList")
-        made.concurrent = concurrent
-        return made
-
-    @classmethod
-    def decode(cls, body: bytes, *, concurrent: bool = False) -> Self:
-        return cls.from_json_obj(j.decode_object(body, cls.__name__), concurrent=concurrent)
-
-    def to_json_obj(self, standard: bool = False) -> dict[str, Any]:
-        out = to_json(self)
-        out["topicList"] = self._ordered()
-        return out
-
-    # The name server's encoder, the text of to_json_obj() at f-string speed (held to it by a test).
-    def encode(self, standard: bool = False) -> bytes:
-        q = fastjson.quote
-        head = "" if self.broker_addr is None else f'"brokerAddr":{q(self.broker_addr)},'
-        return ("{" + head + '"topicList":[' + ",".join([q(t) for t in self._ordered()]) + "]}").encode()
-
-    def _ordered(self) -> list[str]:
-        names = list(dict.fromkeys(self.topic_list))
-        if len(names) < 2:
-            return names
-        n = len(names)
-        cap = chm_capacity(n) if self.concurrent else hash_map_capacity(n)
-        return bucket_order(names, cap)
 
 
 # ---------------------------------------------------------------------------------------- wrappers

@@ -27,8 +27,8 @@ from mqadmin.protocol.bodies.consumption import (
     RunningSubscription,
 )
 from mqadmin.protocol.bodies.declared import DeclaredBody, members
+from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.static_topic import (
     TopicConfigAndQueueMapping,
     TopicQueueMappingSerializeWrapper,

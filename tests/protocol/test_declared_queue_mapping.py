@@ -13,12 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies.queue_mapping import (
-    METADATA_SCOPE_GLOBAL,
-    LogicQueueMappingItem,
-    TopicQueueMappingDetail,
-    TopicQueueMappingInfo,
-)
+from mqadmin.protocol.bodies.logic_queues import LogicQueueMappingItem, TopicQueueMappingDetail
+from mqadmin.protocol.bodies.queue_mapping import METADATA_SCOPE_GLOBAL, TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 

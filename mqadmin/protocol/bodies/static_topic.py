@@ -13,12 +13,8 @@ from typing import Any, Self
 
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.declared import DeclaredBody, wire
-from mqadmin.protocol.bodies.queue_mapping import (
-    METADATA_SCOPE_GLOBAL,
-    LogicQueueMappingItem,
-    TopicQueueMappingDetail,
-    TopicQueueMappingInfo,
-)
+from mqadmin.protocol.bodies.logic_queues import LogicQueueMappingItem, TopicQueueMappingDetail
+from mqadmin.protocol.bodies.queue_mapping import METADATA_SCOPE_GLOBAL, TopicQueueMappingInfo
 from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
 from mqadmin.protocol.javacoll import (
     chm_capacity,

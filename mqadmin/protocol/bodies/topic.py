@@ -24,7 +24,8 @@ from typing import Any, Self
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.declared import DeclaredBody, from_json, to_json, wire
-from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingDetail, TopicQueueMappingInfo
+from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
+from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingInfo
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
     chm_capacity,

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from mqadmin.cli.tablelayout import TableLayout
-from mqadmin.protocol.bodies.message_queue import MessageQueue
 
-__all__ = ["Errors", "Plain", "Result", "queue_key", "with_errors"]
+__all__ = ["Errors", "Plain", "Result", "with_errors"]
 
 Errors = list[dict[str, Any]]
 """The failures of a fan-out as the contract writes them (``Invocation.error_list()``)."""
@@ -29,12 +28,6 @@ Errors = list[dict[str, Any]]
 def with_errors(doc: dict[str, Any], errors: Errors) -> dict[str, Any]:
     """``doc`` with its ``errors`` member when there are any."""
     return {**doc, "errors": errors} if errors else doc
-
-
-def queue_key(mq: MessageQueue) -> tuple[str, str, int]:
-    """A queue's place in documents: topic, broker name, queue id (the Java text sorts by
-    ``MessageQueue.compareTo``, UTF-16 order, which its renderer applies itself)."""
-    return (mq.topic or "", mq.broker_name or "", mq.queue_id)
 
 
 class Result(ABC):

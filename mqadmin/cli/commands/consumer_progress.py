@@ -28,9 +28,9 @@ from mqadmin.cli.javatext import front_string_at_least, jformat, jstr
 from mqadmin.cli.javatime import format_date
 from mqadmin.cli.lagalert import Thresholds, alert_options, group_alerts, stuck_of
 from mqadmin.cli.nameargs import group_arg, topic_arg
-from mqadmin.cli.results import Errors, Result, queue_key, with_errors
+from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.protocol.bodies.connection import ConsumerConnection
-from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.message_queue import MessageQueue, queue_key
 from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX

@@ -27,10 +27,10 @@ from mqadmin.cli.javatext import (
 )
 from mqadmin.cli.nameargs import group_arg, strict_bool, topic_arg
 from mqadmin.cli.optvalues import parse_int, parse_long
-from mqadmin.cli.results import Plain, Result, queue_key
+from mqadmin.cli.results import Plain, Result
 from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options, show_plan
 from mqadmin.cli.timeargs import parse_time_ms
-from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.message_queue import MessageQueue, queue_key
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError

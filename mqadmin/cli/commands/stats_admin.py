@@ -23,8 +23,9 @@ from mqadmin.cli.javatext import front_string_at_least, jformat
 from mqadmin.cli.javatime import format_date
 from mqadmin.cli.nameargs import strict_bool
 from mqadmin.cli.optvalues import in_range, parse_long
-from mqadmin.cli.results import Result, queue_key
+from mqadmin.cli.results import Result
 from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
+from mqadmin.protocol.bodies.message_queue import queue_key
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 

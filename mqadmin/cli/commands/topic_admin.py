@@ -26,7 +26,7 @@ from mqadmin.cli.javatext import front_string_at_least, java_map_string, jformat
 from mqadmin.cli.javatime import human_time
 from mqadmin.cli.optvalues import need_target, parse_int
 from mqadmin.cli.plannedchange import planned_batch
-from mqadmin.cli.results import Errors, Plain, Result, queue_key, with_errors
+from mqadmin.cli.results import Errors, Plain, Result, with_errors
 from mqadmin.cli.safety import (
     Step,
     confirm,
@@ -38,7 +38,7 @@ from mqadmin.cli.safety import (
     show_plan,
     unknown,
 )
-from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.bodies.message_queue import MessageQueue, queue_key
 from mqadmin.protocol.bodies.stats import TopicOffset
 from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
 from mqadmin.protocol.codes import ResponseCode

@@ -17,7 +17,7 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import ObjectKey
 from mqadmin.protocol.javacoll import java_string_sort_key, objects_hash, string_hash
 
-__all__ = ["MessageQueue"]
+__all__ = ["MessageQueue", "queue_key"]
 
 
 @dataclass(slots=True, frozen=True)
@@ -126,3 +126,9 @@ class MessageQueue:
 
     def __str__(self) -> str:
         return f"MessageQueue [topic={self.topic}, brokerName={self.broker_name}, queueId={self.queue_id}]"
+
+
+def queue_key(mq: MessageQueue) -> tuple[str, str, int]:
+    """A queue's place in documents: topic, broker name, queue id (the Java text sorts by
+    ``MessageQueue.compareTo``, UTF-16 order, which its renderer applies itself)."""
+    return (mq.topic or "", mq.broker_name or "", mq.queue_id)

@@ -83,12 +83,12 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("topicStatus", "topic_admin", "topic", "Examine topic Status info."),
     CommandEntry("updateOrderConf", "topic_admin", "topic", "Create or update or delete order conf."),
     CommandEntry("updateBrokerConfig", "broker_admin", "broker", "Update broker's config."),
-    CommandEntry("brokerStatus", "broker_admin", "broker", "Fetch broker runtime status data."),
+    CommandEntry("brokerStatus", "broker_info", "broker", "Fetch broker runtime status data."),
     CommandEntry("cleanExpiredCQ", "broker_admin", "broker", "Clean expired ConsumeQueue on broker."),
     CommandEntry("deleteExpiredCommitLog", "broker_admin", "broker", "Delete expired CommitLog files."),
     CommandEntry("cleanUnusedTopic", "broker_admin", "broker", "Clean unused topic on broker."),
     CommandEntry(
-        "getBrokerConfig", "broker_admin", "broker", "Get broker config by cluster or special broker."
+        "getBrokerConfig", "broker_info", "broker", "Get broker config by cluster or special broker."
     ),
     CommandEntry("exportMetadata", "export", "export", "Export metadata."),
     CommandEntry("exportConfigs", "export", "export", "Export configs."),

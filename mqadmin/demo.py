@@ -125,7 +125,7 @@ async def consume_all(namesrv: str, topic: str, group: str) -> list[str]:
                     break
                 offset = result.next_begin_offset
             if offset:
-                await admin.consumers.update_consume_offset(addr, group, mq, offset)
+                await admin.offsets.update_consume_offset(addr, group, mq, offset)
     lines.append(
         f"# {sum(1 for x in lines if x.startswith('consumed'))} messages consumed, offsets committed"
     )

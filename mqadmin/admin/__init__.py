@@ -14,7 +14,10 @@ per family of requests, named after the family's module and built on first use:
 ``admin.topics``        :mod:`.topics`: topic configs, stats (static topics' logical rows too), order confs
 ``admin.static_topics`` :mod:`.static_topics`: static topic creation and remapping
 ``admin.groups``        :mod:`.groups`: subscription groups
-``admin.consumers``     :mod:`.consumers`: consume stats, connections, running info, offset resets
+``admin.consumers``     :mod:`.consumers`: a group's consume stats and consumer connections
+``admin.consumption``   :mod:`.consumption`: running info, a broker's consume stats, consume queues
+``admin.offsets``       :mod:`.offsets`: offset commits, resets and clones
+``admin.producers``     :mod:`.producers`: producer connections and producer tables
 ``admin.messages``      :mod:`.messages`: message lookups, pulls, tracks, offsets through the route
 ``admin.acl``           :mod:`.acl`: ACL 1.0
 ``admin.auth``          :mod:`.auth`: ACL 2.0 users and rules

@@ -24,10 +24,13 @@ if TYPE_CHECKING:  # each family is imported when first used; the async client b
     from mqadmin.admin.brokers import BrokerAdminOps
     from mqadmin.admin.cold_data import ColdDataOps
     from mqadmin.admin.consumers import ConsumerOps
+    from mqadmin.admin.consumption import ConsumptionOps
     from mqadmin.admin.controller import ControllerOps
     from mqadmin.admin.groups import GroupOps
     from mqadmin.admin.messages import MessageOps
     from mqadmin.admin.namesrv import NamesrvOps
+    from mqadmin.admin.offsets import OffsetOps
+    from mqadmin.admin.producers import ProducerOps
     from mqadmin.admin.static_topics import StaticTopicOps
     from mqadmin.admin.topics import TopicAdminOps
     from mqadmin.remoting.client import RemotingClient
@@ -128,7 +131,7 @@ class MQAdmin:
         """Topic configs, stats, order configs, deletion."""
         from mqadmin.admin.topics import TopicAdminOps
 
-        return TopicAdminOps(self.core, self.namesrv)
+        return TopicAdminOps(self.core, self.namesrv, self.broker)
 
     @cached_property
     def static_topics(self) -> StaticTopicOps:
@@ -142,14 +145,35 @@ class MQAdmin:
         """Subscription group configs, the group tables of brokers, and deletion of groups."""
         from mqadmin.admin.groups import GroupOps
 
-        return GroupOps(self.core, self.namesrv, self.topics, self.brokers)
+        return GroupOps(self.core, self.namesrv)
 
     @cached_property
     def consumers(self) -> ConsumerOps:
-        """Consume stats, connections, running info, producers, offset resets, consume queues."""
+        """A group's consume stats (static topics' queues made logical) and its consumer connections."""
         from mqadmin.admin.consumers import ConsumerOps
 
-        return ConsumerOps(self.core, self.namesrv, self.broker, self.topics)
+        return ConsumerOps(self.core, self.namesrv, self.broker)
+
+    @cached_property
+    def consumption(self) -> ConsumptionOps:
+        """A consumer's running info, a broker's consume stats of every group, consume queues."""
+        from mqadmin.admin.consumption import ConsumptionOps
+
+        return ConsumptionOps(self.core, self.namesrv)
+
+    @cached_property
+    def offsets(self) -> OffsetOps:
+        """Committing, resetting and cloning a group's offsets."""
+        from mqadmin.admin.offsets import OffsetOps
+
+        return OffsetOps(self.core, self.namesrv, self.broker, self.topics, self.consumers)
+
+    @cached_property
+    def producers(self) -> ProducerOps:
+        """A group's producer connections and a broker's producer table."""
+        from mqadmin.admin.producers import ProducerOps
+
+        return ProducerOps(self.core, self.namesrv)
 
     @cached_property
     def messages(self) -> MessageOps:

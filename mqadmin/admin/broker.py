@@ -1,5 +1,6 @@
-"""Broker requests every family asks: runtime stats, who consumes a topic, a group's consume stats and
-a queue's max offset (one method per request code, shared by the consumer, message and pipeline code).
+"""Broker requests every family asks: runtime stats, who consumes a topic, a group's consume stats, a
+queue's max offset and a static topic's mapping on each of its brokers (one method per request code,
+shared by the consumer, topic, message and pipeline code).
 
 Other families (topics, groups, offsets, messages) hold their own broker requests in their own
 modules; the consumer and message families get this one in their constructors. Each answer's body
@@ -12,13 +13,15 @@ from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.stats import ConsumeStats
-from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.offset_query import GetMaxOffsetRequestHeader, SearchOffsetRequestHeader
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
+from mqadmin.remoting.errors import RemoteCommandError
 
 __all__ = ["BrokerOps", "max_offset_header", "offset_field", "search_offset_header"]
 
@@ -123,3 +126,30 @@ class BrokerOps(Family):
         header = search_offset_header(mq, timestamp, boundary)
         resp = await self.core.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
         return offset_field(addr, resp.ext("offset"))
+
+    async def mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
+        """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
+        from mqadmin.protocol.bodies import fieldcheck as j
+        from mqadmin.protocol.headers.topic import GetTopicConfigRequestHeader
+
+        out: list[TopicQueueMappingDetail] = []
+        for bd in route.broker_datas or []:
+            addr = bd.select_broker_addr()
+            if addr is None:
+                continue
+            try:
+                header = GetTopicConfigRequestHeader(topic=topic, lo=True)
+                resp = await self.core.invoke(addr, RequestCode.GET_TOPIC_CONFIG, header)
+            except RemoteCommandError as e:
+                if e.code in (ResponseCode.TOPIC_NOT_EXIST, ResponseCode.REQUEST_CODE_NOT_SUPPORTED):
+                    continue
+                raise
+            try:
+                detail = j.decode_object(resp.body or b"{}", "TopicConfigAndQueueMapping").get(
+                    "mappingDetail"
+                )
+                if detail is not None:
+                    out.append(TopicQueueMappingDetail.from_json_obj(detail))
+            except ProtocolError as e:
+                raise BadResponseError(addr, f"topic config of {topic}: {e}") from None
+        return out

@@ -1,6 +1,8 @@
-"""Consumers, producers and offsets as brokers report them: consume stats (208, 317), connections
-(203, 204, 328), a consumer's running info relayed by its broker (307), offset resets (222, and the
-older per-queue way: 208/202/29/30/15), cloning offsets and reading a consume queue (321).
+"""A group's progress and its consumers as brokers report them: consume stats (GET_CONSUME_STATS,
+208, merged over the brokers of a route, static topics' queues made logical) and the consumer
+connections (GET_CONSUMER_CONNECTION_LIST, 203): what ``consumerProgress`` and ``consumerStatus``
+ask. The other consumption reports (307, 317, 321) are :mod:`.consumption`, producers
+:mod:`.producers`, offset commits and resets :mod:`.offsets`.
 
 The request sequences are the Java 5.3.3 ``DefaultMQAdminExt`` ones, with these differences, each
 for a reason given where it is made:
@@ -15,36 +17,21 @@ for a reason given where it is made:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.errors import AdminError, BadResponseError
-from mqadmin.admin.family import Family
+from mqadmin.admin.errors import AdminError
+from mqadmin.admin.family import Family, decoded, random_broker_addr
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.admin.topics import TopicAdminOps
-from mqadmin.protocol.bodies.answers import ProducerInfo, ProducerTableInfo, ResetOffsetBody
-from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection
-from mqadmin.protocol.bodies.consumption import BrokerConsumeStats, ConsumeQueueView, ConsumerRunningInfo
+from mqadmin.protocol.bodies.connection import ConsumerConnection
+from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
-from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.consumption import (
-    GetConsumerConnectionListRequestHeader,
-    GetConsumerRunningInfoRequestHeader,
-    GetConsumeStatsInBrokerHeader,
-    GetProducerConnectionListRequestHeader,
-)
-from mqadmin.protocol.headers.topic import (
-    QueryConsumeQueueRequestHeader,
-)
-from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
+from mqadmin.protocol.headers.consumption import GetConsumerConnectionListRequestHeader
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
 from mqadmin.protocol.staticmapping import mock_broker_name, static_offset_strictly
 from mqadmin.remoting.errors import RemoteCommandError
@@ -53,9 +40,9 @@ __all__ = [
     "ConsumerOps",
     "EmptyConsumeStatsError",
     "NoConnectionError",
-    "RollbackStats",
     "convert_static_consume_stats",
     "sorted_queues",
+    "uses_cluster_route",
 ]
 
 LMQ_PREFIX = "%LMQ%"
@@ -93,52 +80,16 @@ def sorted_queues(stats: ConsumeStats) -> list[MessageQueue]:
     return sorted(stats.offset_table, key=MessageQueue.java_sort_key)
 
 
-@dataclass(frozen=True, slots=True)
-class RollbackStats:
-    """One queue of an offset reset the old way: before, the offset the timestamp gives, and after."""
-
-    broker_name: str | None
-    queue_id: int
-    broker_offset: int
-    consumer_offset: int
-    timestamp_offset: int
-    rollback_offset: int
-
-    def to_json_obj(self) -> dict[str, Any]:
-        return {
-            "brokerName": self.broker_name,
-            "queueId": self.queue_id,
-            "brokerOffset": self.broker_offset,
-            "consumerOffset": self.consumer_offset,
-            "timestampOffset": self.timestamp_offset,
-            "resetOffset": self.rollback_offset,
-        }
-
-
 # ----------------------------------------------------------------------------------------- helpers
-
-
-def _decode(addr: str, body: bytes | None, what: str, decoder: Any) -> Any:
-    if not body:
-        raise BadResponseError(addr, f"{what} has no body")
-    try:
-        return decoder(body)
-    except ProtocolError as e:
-        raise BadResponseError(addr, f"{what}: {e}") from None
 
 
 def _is_code(exc: BaseException, *codes: int) -> bool:
     return isinstance(exc, RemoteCommandError) and exc.code in codes
 
 
-def _uses_cluster_route(topic: str | None, cluster: str | None) -> bool:
+def uses_cluster_route(topic: str | None, cluster: str | None) -> bool:
     """LMQ and timer-wheel topics are routed by the cluster-name topic (Java 5.3.3)."""
     return bool(topic) and bool(cluster) and (topic.startswith(LMQ_PREFIX) or topic == WHEEL_TIMER_TOPIC)  # type: ignore[union-attr]
-
-
-def _route_name(topic: str, cluster: str | None) -> str:
-    """The route naming the brokers of a reset: the cluster's (LMQ, timer wheel) or the topic's."""
-    return cluster if cluster and _uses_cluster_route(topic, cluster) else topic
 
 
 def convert_static_consume_stats(
@@ -175,15 +126,12 @@ def convert_static_consume_stats(
 
 
 class ConsumerOps(Family):
-    """What ``DefaultMQAdminExt`` asks of brokers about consumers, producers and offsets."""
+    """What ``DefaultMQAdminExt`` asks of brokers about a group's progress and its consumers."""
 
-    def __init__(
-        self, core: AdminCore, namesrv: NamesrvOps, broker: BrokerOps, topics: TopicAdminOps
-    ) -> None:
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps, broker: BrokerOps) -> None:
         super().__init__(core)
         self.namesrv = namesrv
         self.broker = broker
-        self.topics = topics
 
     def _stats_timeout(self) -> float:
         return self.core.settings.timeout * STATS_TIMEOUT_FACTOR
@@ -204,7 +152,7 @@ class ConsumerOps(Family):
         candidates = [RETRY_PREFIX + group]
         if topic is not None:
             candidates += [topic, f"{RETRY_PREFIX}{group}_{topic}"]
-        if _uses_cluster_route(topic, cluster):
+        if uses_cluster_route(topic, cluster):
             candidates.append(cluster or "")
         last: BaseException | None = None
         for name in candidates:
@@ -278,7 +226,7 @@ class ConsumerOps(Family):
                 raise err
             route = routes.results.get(t)
             if route is not None and route.topic_queue_mapping_by_broker:
-                details = await self.topics.mapping_details(t, route)
+                details = await self.broker.mapping_details(t, route)
                 out.offset_table.update(convert_static_consume_stats(details, physical))
                 continue
             for mq, w in physical.offset_table.items():
@@ -303,17 +251,6 @@ class ConsumerOps(Family):
                 "the consumers are in broadcasting mode and keep their offsets themselves",
             )
 
-    async def fetch_broker_consume_stats(
-        self, addr: str, is_order: bool = False, timeout: float | None = None
-    ) -> BrokerConsumeStats:
-        """GET_BROKER_CONSUME_STATS (317): every group's progress on one broker."""
-        header = GetConsumeStatsInBrokerHeader(is_order=is_order)
-        resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CONSUME_STATS, header, timeout=timeout)
-        stats: BrokerConsumeStats = _decode(
-            addr, resp.body, "broker consume stats", BrokerConsumeStats.decode
-        )
-        return stats
-
     # ---------------------------------------------------------------------- connections
 
     async def examine_consumer_connection_info(
@@ -322,236 +259,15 @@ class ConsumerOps(Family):
         """GET_CONSUMER_CONNECTION_LIST from ``broker_addr``, else from a broker of ``%RETRY%<group>``."""
         if broker_addr is None:
             route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
-            broker_addr = _random_broker_addr(route, RETRY_PREFIX + group)
+            broker_addr = random_broker_addr(route, RETRY_PREFIX + group)
         resp = await self.core.invoke(
             broker_addr,
             RequestCode.GET_CONSUMER_CONNECTION_LIST,
             GetConsumerConnectionListRequestHeader(consumer_group=group),
         )
-        cc: ConsumerConnection = _decode(
+        cc: ConsumerConnection = decoded(
             broker_addr, resp.body, "consumer connection", ConsumerConnection.decode
         )
         if not cc.connection_set:
             raise NoConnectionError(f"no consumer of group {group} is connected to {broker_addr}")
         return cc
-
-    async def examine_producer_connection_info(self, group: str, topic: str) -> ProducerConnection:
-        """GET_PRODUCER_CONNECTION_LIST from one broker of the topic's route."""
-        route = await self.namesrv.examine_topic_route_info(topic)
-        addr = _random_broker_addr(route, topic)
-        header = GetProducerConnectionListRequestHeader(producer_group=group)
-        resp = await self.core.invoke(addr, RequestCode.GET_PRODUCER_CONNECTION_LIST, header)
-        pc: ProducerConnection = _decode(addr, resp.body, "producer connection", ProducerConnection.decode)
-        if not pc.connection_set:
-            raise NoConnectionError(f"no producer of group {group} is connected to {addr}")
-        return pc
-
-    async def get_consumer_running_info(
-        self, group: str, client_id: str, jstack: bool = False
-    ) -> ConsumerRunningInfo | None:
-        """GET_CONSUMER_RUNNING_INFO relayed by the first broker of ``%RETRY%<group>`` (None: no broker)."""
-        route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
-        for bd in route.broker_datas or []:
-            addr = bd.select_broker_addr()
-            if addr is None:
-                continue
-            header = GetConsumerRunningInfoRequestHeader(
-                consumer_group=group, client_id=client_id, jstack_enable=jstack
-            )
-            resp = await self.core.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
-            info: ConsumerRunningInfo = _decode(
-                addr, resp.body, "consumer running info", ConsumerRunningInfo.decode
-            )
-            return info
-        return None
-
-    async def get_all_producer_info(self, addr: str) -> dict[str, list[ProducerInfo]]:
-        """GET_ALL_PRODUCER_INFO: producer group → its instances, in the order the broker sent them."""
-        resp = await self.core.invoke(addr, RequestCode.GET_ALL_PRODUCER_INFO)
-        if not resp.body:
-            return {}
-        table: ProducerTableInfo = _decode(addr, resp.body, "producer table", ProducerTableInfo.decode)
-        return table.data
-
-    # ---------------------------------------------------------------------- offsets (29, 30; 15 in broker.py)
-
-    async def update_consume_offset(self, addr: str, group: str, mq: MessageQueue, offset: int) -> None:
-        """UPDATE_CONSUMER_OFFSET: commit ``offset`` for the group on one queue."""
-        from mqadmin.protocol.headers.consumer import UpdateConsumerOffsetRequestHeader
-
-        header = UpdateConsumerOffsetRequestHeader(
-            consumer_group=group,
-            topic=mq.topic or "",
-            queue_id=mq.queue_id,
-            commit_offset=offset,
-            bname=mq.broker_name,
-        )
-        await self.core.invoke(addr, RequestCode.UPDATE_CONSUMER_OFFSET, header)
-
-    # ---------------------------------------------------------------------- resets (222 and the old way)
-
-    async def reset_offset_by_timestamp(
-        self,
-        topic: str,
-        group: str,
-        timestamp: int,
-        force: bool,
-        *,
-        is_cpp: bool = False,
-        cluster: str | None = None,
-    ) -> list[dict[MessageQueue, int]]:
-        """INVOKE_BROKER_TO_RESET_OFFSET on each broker of the topic: the offsets each one set.
-
-        The broker computes the offsets and tells the online consumers; with no consumer online it
-        answers CONSUMER_NOT_ONLINE (206), raised as RemoteCommandError for the caller to fall back
-        on :meth:`reset_offset_by_timestamp_old`. One table per broker, in route order.
-        """
-        from mqadmin.protocol.headers.consumer import ResetOffsetRequestHeader
-
-        route = await self.namesrv.examine_topic_route_info(_route_name(topic, cluster))
-        out: list[dict[MessageQueue, int]] = []
-        for bd in route.broker_datas or []:
-            addr = bd.select_broker_addr()
-            if addr is None:
-                continue
-            header = ResetOffsetRequestHeader(
-                group=group, topic=topic, queue_id=-1, offset=-1, timestamp=timestamp, is_force=force
-            )
-            cmd = self.core.request(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
-            if is_cpp:
-                cmd.language = "CPP"
-            resp = await self.core.client.call(addr, cmd, self.core.settings.timeout)
-            reset: ResetOffsetBody = _decode(addr, resp.body, "the reset answer", ResetOffsetBody.decode)
-            out.append(reset.offset_table)
-        return out
-
-    async def reset_offset_by_timestamp_old(
-        self,
-        group: str,
-        topic: str,
-        timestamp: int,
-        force: bool,
-        cluster: str | None = None,
-        *,
-        write: bool = True,
-    ) -> list[RollbackStats]:
-        """Reset queue by queue (Java ``resetOffsetByTimestampOld``), for groups with no consumer online.
-
-        Per broker of the topic: the group's offsets (208); per queue of the topic the offset the
-        timestamp gives (29, or 30 for -1), committed (15) when ``force`` or when it goes back.
-        A broker where the group has no offset on the topic gets every readable queue, from its
-        minimum offset. ``write=False`` computes the same rows without committing anything.
-        """
-        route = await self.namesrv.examine_topic_route_info(_route_name(topic, cluster))
-        queue_datas = {qd.broker_name: qd for qd in route.queue_datas or []}
-        rows: list[RollbackStats] = []
-        for bd in route.broker_datas or []:
-            addr = bd.select_broker_addr()
-            if addr is None:
-                continue
-            stats = await self.broker.get_consume_stats(addr, group, None, self.core.settings.timeout)
-            ordered = _hash_map_order(stats.offset_table)
-            mine = [(mq, w) for mq, w in ordered if mq.topic == topic]
-            if not mine:
-                qd = queue_datas.get(bd.broker_name)
-                count = qd.read_queue_nums if qd is not None else 0
-                table = (await self.topics.examine_topic_stats_in_broker(addr, topic)).offset_table
-                for qid in range(count):
-                    mq = MessageQueue(topic, bd.broker_name, qid)
-                    to = table.get(mq)
-                    if to is None:
-                        raise BadResponseError(addr, f"the topic stats of {topic} lack queue {qid}")
-                    mine.append((mq, OffsetWrapper(to.max_offset, to.min_offset, 0)))
-            for mq, w in mine:
-                if timestamp == -1:
-                    target = await self.broker.max_offset_at(addr, mq)
-                else:
-                    target = await self.broker.search_offset_at(addr, mq, timestamp)
-                new = w.consumer_offset
-                if force or target <= w.consumer_offset:
-                    new = target
-                    if write:
-                        await self.update_consume_offset(addr, group, mq, target)
-                rows.append(
-                    RollbackStats(
-                        mq.broker_name, mq.queue_id, w.broker_offset, w.consumer_offset, target, new
-                    )
-                )
-        return rows
-
-    async def reset_offset_by_queue_id(
-        self, addr: str, group: str, topic: str, queue_id: int, offset: int
-    ) -> None:
-        """Commit ``offset`` on one queue, then tell the online consumers (a broker with none is fine)."""
-        from mqadmin.protocol.headers.consumer import ResetOffsetRequestHeader
-
-        await self.update_consume_offset(addr, group, MessageQueue(topic, None, queue_id), offset)
-        header = ResetOffsetRequestHeader(
-            group=group, topic=topic, queue_id=queue_id, offset=offset, timestamp=0, is_force=False
-        )
-        try:
-            await self.core.invoke(addr, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, header)
-        except RemoteCommandError as e:
-            if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
-                raise
-
-    # ---------------------------------------------------------------------- clone, consume queue
-
-    async def clone_group_offset(self, src: str, dest: str, topic: str) -> list[tuple[MessageQueue, int]]:
-        """Copy the source group's committed offsets to the destination group (Java ``cloneGroupOffset``).
-
-        As Java, every queue of the source group's stats is copied (not only ``topic``'s); the
-        brokers come from ``topic``'s route. Returns what was committed.
-        """
-        stats = await self.examine_consume_stats(
-            src, any_broker_if_no_route=True
-        )  # Java: fails without %RETRY%
-        if not stats.offset_table:
-            return []
-        route = await self.namesrv.examine_topic_route_info(topic)
-        addr_of = {bd.broker_name: bd.select_broker_addr() for bd in route.broker_datas or []}
-        done: list[tuple[MessageQueue, int]] = []
-        for mq, w in sorted(stats.offset_table.items(), key=lambda kv: kv[0].java_sort_key()):
-            if w.consumer_offset < 0:
-                continue
-            addr = addr_of.get(mq.broker_name)
-            if addr is None:
-                raise AdminError(f"broker {mq.broker_name} of {mq.topic} is not in the route of {topic}")
-            await self.update_consume_offset(addr, dest, mq, w.consumer_offset)
-            done.append((mq, w.consumer_offset))
-        return done
-
-    async def query_consume_queue(
-        self, addr: str, topic: str, queue_id: int, index: int, count: int, group: str | None = None
-    ) -> ConsumeQueueView:
-        """QUERY_CONSUME_QUEUE: ``count`` entries of a consume queue from ``index``."""
-        header = QueryConsumeQueueRequestHeader(
-            topic=topic, queue_id=queue_id, index=index, count=count, consumer_group=group
-        )
-        resp = await self.core.invoke(addr, RequestCode.QUERY_CONSUME_QUEUE, header)
-        if not resp.body:
-            raise AdminError(
-                f"{addr} has no consume queue entry {index} of {topic} queue {queue_id}"
-                + (f": {resp.remark.strip()}" if resp.remark and resp.remark.strip() else "")
-            )
-        view: ConsumeQueueView = _decode(addr, resp.body, "consume queue", ConsumeQueueView.decode)
-        return view
-
-
-def _random_broker_addr(route: TopicRouteData, topic: str) -> str:
-    """Java picks one broker of the route at random (spreading the load)."""
-    datas = route.broker_datas or []
-    if not datas:
-        raise AdminError(f"the route of {topic} has no broker")
-    addr = datas[random.randrange(len(datas))].select_broker_addr()
-    if addr is None:
-        raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
-    return addr
-
-
-def _hash_map_order(table: dict[MessageQueue, OffsetWrapper]) -> list[tuple[MessageQueue, OffsetWrapper]]:
-    """A ``HashMap<MessageQueue, …>`` filled in wire order, as fastjson decodes it, in iteration order."""
-    if len(table) < 2:
-        return list(table.items())
-    ordered = hash_ordered(table, hash_map_capacity(len(table)), MessageQueue.java_hash)
-    return list(ordered.items())

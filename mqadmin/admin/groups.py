@@ -11,15 +11,14 @@ number out of range, raises :class:`HeaderError` and nothing goes out (Java woul
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mqadmin.admin.brokers import BrokerAdminOps, is_system_group
+from mqadmin.admin.brokers import is_system_group
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -58,13 +57,9 @@ class GroupConfigHit:
 class GroupOps(Family):
     """What ``DefaultMQAdminExt`` asks of brokers about subscription groups."""
 
-    def __init__(
-        self, core: AdminCore, namesrv: NamesrvOps, topics: TopicAdminOps, brokers: BrokerAdminOps
-    ) -> None:
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps) -> None:
         super().__init__(core)
         self.namesrv = namesrv
-        self.topics = topics
-        self.brokers = brokers
 
     async def create_and_update_subscription_group_config(
         self, addr: str, config: SubscriptionGroupConfig
@@ -103,39 +98,6 @@ class GroupOps(Family):
             group_name=group, remove_offset=remove_offset, clean_offset=remove_offset
         )
         await self.core.invoke(addr, RequestCode.DELETE_SUBSCRIPTIONGROUP, header)
-
-    async def delete_group_topics(self, group: str, cluster: str) -> list[BaseException]:
-        """Drop ``%RETRY%<group>`` and ``%DLQ%<group>`` from the cluster's brokers and every name server.
-
-        As Java 5.3.3 ``deleteTopic(topic, cluster)``: 215 to every broker of the cluster, 216 to each
-        name server, and the topic's order config removed (102). Returns the failures (none raised).
-        """
-        failures: list[BaseException] = []
-        try:
-            addrs = await self.brokers.fetch_master_and_slave_addrs(cluster)
-        except Exception as e:
-            return [e]
-        for topic in (RETRY_PREFIX + group, DLQ_PREFIX + group):
-            brokers = await self.core.fan_out(
-                addrs, self._drop_topic_in_broker(topic), code=RequestCode.DELETE_TOPIC_IN_BROKER
-            )
-            names = await self.core.fan_out(
-                self.core.namesrv_addrs,
-                self._drop_topic_in_namesrv(topic),
-                code=RequestCode.DELETE_TOPIC_IN_NAMESRV,
-            )
-            kv = await self.namesrv.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
-            for result in (brokers, names, kv):
-                failures.extend(result.errors[a] for a in result.order if a in result.errors)
-        return failures
-
-    def _drop_topic_in_broker(self, topic: str) -> Callable[[str], Awaitable[None]]:
-        """The fan-out's call per broker address: DELETE_TOPIC_IN_BROKER of ``topic``."""
-        return lambda addr: self.topics.delete_topic_in_broker(addr, topic)
-
-    def _drop_topic_in_namesrv(self, topic: str) -> Callable[[str], Awaitable[None]]:
-        """The fan-out's call per name server: DELETE_TOPIC_IN_NAMESRV of ``topic``."""
-        return lambda addr: self.topics.delete_topic_in_namesrv(addr, topic)
 
     async def find_subscription_group_config(
         self, group: str

@@ -129,7 +129,7 @@ async def apply(admin: MQAdmin, group: str, plans: list[QueuePlan]) -> None:
         mq = p.queue
         assert mq.topic is not None and mq.broker_name is not None
         addr = await admin.messages.broker_addr_of(mq.topic, mq.broker_name)
-        await admin.consumers.reset_offset_by_queue_id(addr, group, mq.topic, mq.queue_id, p.new)
+        await admin.offsets.reset_offset_by_queue_id(addr, group, mq.topic, mq.queue_id, p.new)
 
 
 def write_export(plans: list[QueuePlan]) -> str:

@@ -18,14 +18,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from mqadmin.protocol import names
-from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
 
 __all__ = [
     "GROUP_NAME_REGEX",
     "SkippedName",
     "askable_groups",
     "askable_topics",
-    "drop_unaskable_groups",
     "group_refusal",
     "topic_refusal",
 ]
@@ -84,16 +82,3 @@ def askable_groups(groups: Iterable[str]) -> tuple[list[str], list[SkippedName]]
 def askable_topics(topics: Iterable[str]) -> tuple[list[str], list[SkippedName]]:
     """``topics`` in their order, split into the ones a request may name and the ones to skip."""
     return _split("topic", topics, topic_refusal)
-
-
-def drop_unaskable_groups(stats: BrokerConsumeStats) -> list[SkippedName]:
-    """Remove from a GET_BROKER_CONSUME_STATS answer (the broker's own walk of its groups) every
-    group no request may name, so that nothing downstream asks about it or labels a series with it;
-    returns what was removed."""
-    skipped: list[SkippedName] = []
-    for entry in stats.consume_stats_list:
-        _, dropped = askable_groups(list(entry))
-        for name in dropped:
-            del entry[name.name]
-        skipped.extend(dropped)
-    return skipped

@@ -9,7 +9,9 @@ GET_ALL_TOPIC_CONFIG (21), and the topic is picked from its table, so the same c
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 
+from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError, RemoteCommandError
 from mqadmin.admin.family import Family
@@ -17,7 +19,6 @@ from mqadmin.admin.fanout import FanOutResult
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.stats import TopicStatsTable
 from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
@@ -125,9 +126,10 @@ def check_topic_config(config: TopicConfig) -> TopicConfig:
 class TopicAdminOps(Family):
     """What ``DefaultMQAdminExt`` asks of brokers and name servers about topics."""
 
-    def __init__(self, core: AdminCore, namesrv: NamesrvOps) -> None:
+    def __init__(self, core: AdminCore, namesrv: NamesrvOps, broker: BrokerOps) -> None:
         super().__init__(core)
         self.namesrv = namesrv
+        self.broker = broker
         self._no_get_topic_config: set[str] = set()
         """Brokers of this admin that refused GET_TOPIC_CONFIG: they get the older request only."""
 
@@ -161,6 +163,30 @@ class TopicAdminOps(Family):
         )
         if resp.code == ResponseCode.REQUEST_CODE_NOT_SUPPORTED:
             await self.core.gather(*(self.create_and_update_topic_config(addr, c) for c in configs))
+
+    async def delete_group_topics(self, group: str, addrs: list[str]) -> list[BaseException]:
+        """Drop ``%RETRY%<group>`` and ``%DLQ%<group>`` from the brokers ``addrs`` (a cluster's masters
+        and slaves) and every name server, as the Java 5.3.3 tool does after deleting a group.
+
+        As Java ``deleteTopic(topic, cluster)``: 215 to each broker, 216 to each name server, and the
+        topic's order config removed (102). Returns the failures (none raised).
+        """
+        failures: list[BaseException] = []
+        for topic in (RETRY_PREFIX + group, DLQ_PREFIX + group):
+            brokers = await self.core.fan_out(
+                addrs,
+                partial(self.delete_topic_in_broker, topic=topic),
+                code=RequestCode.DELETE_TOPIC_IN_BROKER,
+            )
+            names = await self.core.fan_out(
+                self.core.namesrv_addrs,
+                partial(self.delete_topic_in_namesrv, topic=topic),
+                code=RequestCode.DELETE_TOPIC_IN_NAMESRV,
+            )
+            kv = await self.namesrv.delete_kv_config(ORDER_TOPIC_CONFIG, topic)
+            for result in (brokers, names, kv):
+                failures.extend(result.errors[a] for a in result.order if a in result.errors)
+        return failures
 
     async def delete_topic_in_broker(self, addr: str, topic: str) -> None:
         """DELETE_TOPIC_IN_BROKER."""
@@ -318,38 +344,11 @@ class TopicAdminOps(Family):
         from mqadmin.admin.errors import AdminError
         from mqadmin.protocol.staticmapping import MappingError, logical_topic_stats
 
-        details = await self.mapping_details(topic, route)
+        details = await self.broker.mapping_details(topic, route)
         try:
             stats.offset_table.update(logical_topic_stats(topic, details, stats.offset_table))
         except MappingError as e:
             raise AdminError(f"the queue mappings of static topic {topic} do not add up: {e}") from None
-
-    async def mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
-        """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
-        from mqadmin.protocol.bodies import fieldcheck as j
-        from mqadmin.protocol.bodies.static_topic import TopicQueueMappingDetail
-
-        out: list[TopicQueueMappingDetail] = []
-        for bd in route.broker_datas or []:
-            addr = bd.select_broker_addr()
-            if addr is None:
-                continue
-            try:
-                header = GetTopicConfigRequestHeader(topic=topic, lo=True)
-                resp = await self.core.invoke(addr, RequestCode.GET_TOPIC_CONFIG, header)
-            except RemoteCommandError as e:
-                if e.code in (ResponseCode.TOPIC_NOT_EXIST, ResponseCode.REQUEST_CODE_NOT_SUPPORTED):
-                    continue
-                raise
-            try:
-                detail = j.decode_object(resp.body or b"{}", "TopicConfigAndQueueMapping").get(
-                    "mappingDetail"
-                )
-                if detail is not None:
-                    out.append(TopicQueueMappingDetail.from_json_obj(detail))
-            except ProtocolError as e:
-                raise BadResponseError(addr, f"topic config of {topic}: {e}") from None
-        return out
 
     async def examine_topic_stats_by_cluster(
         self, topic: str, cluster: str, *, failures: list[BaseException] | None = None

@@ -209,7 +209,7 @@ class ClusterView:
         return self._once(("topic-configs", addr), read)
 
     def consume_stats(self, addr: str) -> Awaitable[BrokerConsumeStats]:
-        return self._once(("consume", addr), lambda: self.admin.consumers.fetch_broker_consume_stats(addr))
+        return self._once(("consume", addr), lambda: self.admin.consumption.fetch_broker_consume_stats(addr))
 
     def subscription_groups(self, addr: str) -> Awaitable[dict[str, Any]]:
         async def read() -> dict[str, Any]:
@@ -224,7 +224,8 @@ class ClusterView:
         """Every group's totals now, from one GET_BROKER_CONSUME_STATS per master (fresh each call)."""
         masters = await self.masters()
         got, _ = await self.each(
-            masters, lambda b: self._limited(lambda: self.admin.consumers.fetch_broker_consume_stats(b.addr))
+            masters,
+            lambda b: self._limited(lambda: self.admin.consumption.fetch_broker_consume_stats(b.addr)),
         )
         sample = LagSample(time.monotonic())
         for b, stats in got.items():

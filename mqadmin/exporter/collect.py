@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mqadmin.admin.tablenames import drop_unaskable_groups
+from mqadmin.admin.tablenames import SkippedName, askable_groups
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.names import DLQ_GROUP_TOPIC_PREFIX, RETRY_GROUP_TOPIC_PREFIX
 
@@ -105,6 +105,19 @@ class Scrape:
         return ([self.namesrv_error] if self.namesrv_error is not None else []) + out
 
 
+def drop_unaskable_groups(stats: BrokerConsumeStats) -> list[SkippedName]:
+    """Remove from a GET_BROKER_CONSUME_STATS answer (the broker's own walk of its groups) every
+    group no request may name, so that nothing downstream asks about it or labels a series with it;
+    returns what was removed."""
+    skipped: list[SkippedName] = []
+    for entry in stats.consume_stats_list:
+        _, dropped = askable_groups(list(entry))
+        for name in dropped:
+            del entry[name.name]
+        skipped.extend(dropped)
+    return skipped
+
+
 def fixed_double(value: float) -> float:
     """Java's ``Utils.getFixedDouble``: ``new DecimalFormat("#.##")`` (half-even on the exact double)."""
     from decimal import ROUND_HALF_EVEN, Decimal
@@ -180,7 +193,7 @@ async def _broker(admin: MQAdmin, b: BrokerScrape, end: float, full: bool) -> No
             end,
             asyncio.gather(
                 admin.broker.fetch_broker_runtime_stats(b.addr),
-                admin.consumers.fetch_broker_consume_stats(b.addr),
+                admin.consumption.fetch_broker_consume_stats(b.addr),
             ),
         )
     except Exception as e:
@@ -340,7 +353,7 @@ def _stats(b: BrokerScrape) -> list[tuple[str, Any]]:
 
 
 async def _producer_counts(admin: MQAdmin, addr: str) -> dict[str, int]:
-    return {g: len(items) for g, items in (await admin.consumers.get_all_producer_info(addr)).items()}
+    return {g: len(items) for g, items in (await admin.producers.get_all_producer_info(addr)).items()}
 
 
 def _latencies(

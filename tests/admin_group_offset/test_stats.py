@@ -116,7 +116,7 @@ def test_topic_config_unknown_to_a_4x_broker_means_no_static_mapping() -> None:
     async def go() -> list[TopicQueueMappingDetail]:
         async with MQAdmin(AdminSettings(namesrv_addrs=("127.0.0.1:1",))) as admin:
             route = TopicRouteData(broker_datas=[BrokerData("c", "broker-a", {0: old_broker.addr})])
-            return await admin.topics.mapping_details("T", route)
+            return await admin.broker.mapping_details("T", route)
 
     try:
         assert asyncio.run(go()) == []

@@ -81,7 +81,7 @@ def commit_offsets(ns: str, broker: str, group: str, topic: str, offsets: dict[i
 
     async def go(admin: Any) -> None:
         for qid, off in offsets.items():
-            await admin.consumers.update_consume_offset(
+            await admin.offsets.update_consume_offset(
                 broker, group, MessageQueue(topic, "broker-a", qid), off
             )
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import pyarrow.dataset as ds
 import pytest
 
-from mqadmin.admin.tablenames import askable_groups, askable_topics, drop_unaskable_groups
+from mqadmin.admin.tablenames import askable_groups, askable_topics
+from mqadmin.exporter.collect import drop_unaskable_groups
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.errors import ProtocolError
@@ -73,7 +74,7 @@ def _seed(ns: str, broker: str) -> None:
             await producer.send(
                 Message(topic=TOPIC, body=f"m{i}".encode()), MessageQueue(TOPIC, "broker-a", i % 2)
             )
-        await admin.consumers.update_consume_offset(broker, GROUP, MessageQueue(TOPIC, "broker-a", 0), 2)
+        await admin.offsets.update_consume_offset(broker, GROUP, MessageQueue(TOPIC, "broker-a", 0), 2)
 
     with_admin(ns, go, timeout=10)
 

@@ -227,5 +227,5 @@ async def _commit(inv: Invocation, group: str, cursors: list[QueueCursor]) -> No
             continue
         assert cur.mq.topic is not None and cur.mq.broker_name is not None
         addr = await msgs.broker_addr_of(cur.mq.topic, cur.mq.broker_name)
-        await inv.admin.consumers.update_consume_offset(addr, group, cur.mq, cur.offset)
+        await inv.admin.offsets.update_consume_offset(addr, group, cur.mq, cur.offset)
         cur.committed = cur.offset

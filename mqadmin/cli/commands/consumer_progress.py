@@ -63,7 +63,7 @@ async def _client_of_queue(inv: Invocation, group: str) -> dict[MessageQueue, st
         cc = await inv.admin.consumers.examine_consumer_connection_info(group)
         for conn in cc.connection_set:
             cid = conn.client_id or ""
-            info = await inv.admin.consumers.get_consumer_running_info(group, cid, False)
+            info = await inv.admin.consumption.get_consumer_running_info(group, cid, False)
             if info is None:
                 continue
             for mq in info.mq_table:

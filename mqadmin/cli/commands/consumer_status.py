@@ -190,7 +190,7 @@ async def _running_infos(
     for conn in cc.connection_set:
         cid = conn.client_id or ""
         try:
-            info = await inv.admin.consumers.get_consumer_running_info(group, cid, jstack)
+            info = await inv.admin.consumption.get_consumer_running_info(group, cid, jstack)
         except (AdminError, RemotingError) as e:
             inv.report(e)
             continue
@@ -254,7 +254,7 @@ _SAVE = OurOpt(
 
 
 async def _one_running_info(inv: Invocation, group: str, client_id: str, jstack: bool) -> None:
-    info = await inv.admin.consumers.get_consumer_running_info(group, client_id, jstack)
+    info = await inv.admin.consumption.get_consumer_running_info(group, client_id, jstack)
     if info is None:
         raise CommandError(f"no broker of group {group}'s %RETRY% topic to ask")
     inv.out.emit(RunningInfo(group, client_id, info))

@@ -508,7 +508,12 @@ async def delete_sub_group(
             inv.report(result.errors[addr])
     deleted: list[str] = []
     if cluster is not None and inv.any_success:
-        problems = await admin.groups.delete_group_topics(group, cluster)
+        try:
+            addrs = await admin.brokers.fetch_master_and_slave_addrs(cluster)
+        except Exception as e:
+            problems: list[BaseException] = [e]
+        else:
+            problems = await admin.topics.delete_group_topics(group, addrs)
         for exc in problems:
             inv.report(exc)
         if not problems:

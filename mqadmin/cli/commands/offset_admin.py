@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mqadmin.admin.consumers import ConsumeQueueView, EmptyConsumeStatsError, RollbackStats
+from mqadmin.admin.consumers import EmptyConsumeStatsError
 from mqadmin.admin.errors import AdminError
+from mqadmin.admin.offsets import RollbackStats
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
@@ -30,6 +31,7 @@ from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.cli.results import Plain, Result
 from mqadmin.cli.safety import Step, confirm, on_terminal, safety_options, show_plan
 from mqadmin.cli.timeargs import parse_time_ms
+from mqadmin.protocol.bodies.consumption import ConsumeQueueView
 from mqadmin.protocol.bodies.message_queue import MessageQueue, queue_key
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_map_copy_capacity, hash_ordered
@@ -229,7 +231,7 @@ async def reset_offset_by_time(
         )
         inv.out.text(f"reset consumer offset to {target}\n")
         if target > 0:
-            await admin.consumers.reset_offset_by_queue_id(addr, g, t, queue_id, target)
+            await admin.offsets.reset_offset_by_queue_id(addr, g, t, queue_id, target)
         if inv.out.structured:
             inv.out.data(
                 {**base, "mode": "singleQueue", "brokerAddr": addr, "queueId": queue_id, "offset": target}
@@ -242,14 +244,14 @@ async def reset_offset_by_time(
         f"timestamp(long)[{ts}]\n"
     )
     if dry_run:
-        rows = await admin.consumers.reset_offset_by_timestamp_old(
+        rows = await admin.offsets.reset_offset_by_timestamp_old(
             g, t, ts, is_force, cluster_name, write=False
         )
         inv.out.emit(Rollback("dry run, nothing changed: " + by_spec, {**base, "mode": "dryRun"}, rows))
         return
 
     if on_terminal() and not yes:
-        rows = await admin.consumers.reset_offset_by_timestamp_old(
+        rows = await admin.offsets.reset_offset_by_timestamp_old(
             g, t, ts, is_force, cluster_name, write=False
         )
         steps = [
@@ -259,13 +261,13 @@ async def reset_offset_by_time(
         confirm(f"reset consumer offset of group [{g}] on topic [{t}] to {ts_text}", steps, yes)
     try:
         is_cpp = await clients_are_cpp(inv, g)
-        tables = await admin.consumers.reset_offset_by_timestamp(
+        tables = await admin.offsets.reset_offset_by_timestamp(
             t, g, ts, is_force, is_cpp=is_cpp, cluster=cluster_name
         )
     except RemoteCommandError as e:
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
-        rows = await admin.consumers.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name)
+        rows = await admin.offsets.reset_offset_by_timestamp_old(g, t, ts, is_force, cluster_name)
         inv.out.emit(Rollback(by_spec, {**base, "mode": "queueByQueue"}, rows))
         return
     head = (
@@ -309,7 +311,7 @@ async def skip_accumulated_message(
     is_force = strict_bool(force, "-f") if force is not None else True
     admin = inv.admin
     if dry_run or (on_terminal() and not yes):
-        planned = await admin.consumers.reset_offset_by_timestamp_old(
+        planned = await admin.offsets.reset_offset_by_timestamp_old(
             g, t, -1, is_force, cluster_name, write=False
         )
         if dry_run:
@@ -324,13 +326,13 @@ async def skip_accumulated_message(
         confirm(f"skip the accumulated messages of group [{g}] on topic [{t}]", steps, yes)
     try:
         is_cpp = await clients_are_cpp(inv, g)
-        tables = await admin.consumers.reset_offset_by_timestamp(
+        tables = await admin.offsets.reset_offset_by_timestamp(
             t, g, -1, is_force, is_cpp=is_cpp, cluster=cluster_name
         )
     except RemoteCommandError as e:
         if e.code != ResponseCode.CONSUMER_NOT_ONLINE:
             raise
-        rows = await admin.consumers.reset_offset_by_timestamp_old(g, t, -1, is_force)
+        rows = await admin.offsets.reset_offset_by_timestamp_old(g, t, -1, is_force)
         doc = {"group": g, "topic": t, "mode": "queueByQueue"}
         inv.out.emit(Rollback("", doc, rows, last_column="#rollbackOffset"))
         return
@@ -391,7 +393,7 @@ async def clone_group_offset(
             return
         confirm(title, steps, yes)
     try:
-        done = await inv.admin.consumers.clone_group_offset(src, dest, t)
+        done = await inv.admin.offsets.clone_group_offset(src, dest, t)
     except EmptyConsumeStatsError as e:
         raise CommandError(f"nothing to clone: {e}", ExitCode.NOT_FOUND) from None
     queues = [
@@ -466,7 +468,7 @@ async def query_cq(
         if master is None:
             raise CommandError(f"broker {route.broker_datas[0].broker_name} of {t} has no master")
         addr = master
-    view = await admin.consumers.query_consume_queue(addr, t, queue_id, start, n, group)
+    view = await admin.consumption.query_consume_queue(addr, t, queue_id, start, n, group)
     inv.out.emit(CqView(addr, start, view))
 
 

@@ -34,7 +34,7 @@ async def producer_connection(inv: Invocation, producer_group: str, topic: str) 
 
     group, t = group_arg(producer_group), topic_arg(topic)
     try:
-        pc = await inv.admin.consumers.examine_producer_connection_info(group, t)
+        pc = await inv.admin.producers.examine_producer_connection_info(group, t)
     except NoConnectionError:
         raise CommandError(f"no producer of group {group} is online", ExitCode.REMOTE) from None
     inv.out.emit(ProducerConnections(group, t, list(pc.connection_set)))
@@ -74,7 +74,7 @@ class ProducerConnections(Result):
 )
 async def producer(inv: Invocation, broker: str) -> None:
     addr = broker.strip()
-    inv.out.emit(Producers(addr, await inv.admin.consumers.get_all_producer_info(addr)))
+    inv.out.emit(Producers(addr, await inv.admin.producers.get_all_producer_info(addr)))
 
 
 @dataclass(slots=True, frozen=True)

@@ -57,7 +57,7 @@ async def broker_consume_stats(
     is_order = strict_bool(order, "-o") if order is not None else False
     timeout = in_range(parse_long(timeout_millis, "-t", 50_000), "-t", 1) / 1000
     diff_level = parse_long(level, "-l") if level is not None else 0
-    stats = await inv.admin.consumers.fetch_broker_consume_stats(addr, is_order, timeout)
+    stats = await inv.admin.consumption.fetch_broker_consume_stats(addr, is_order, timeout)
     inv.out.emit(BrokerLag(addr, stats, diff_level))
 
 

@@ -256,7 +256,7 @@ class RocketMQStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                 return
             broker, qid = split_key(key)
             try:
-                await admin.consumers.update_consume_offset(
+                await admin.offsets.update_consume_offset(
                     q.addr, group, MessageQueue(topic, broker, qid), offset
                 )
                 self._committed[(topic, key)] = offset

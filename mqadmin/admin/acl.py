@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.acl import (

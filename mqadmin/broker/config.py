@@ -29,8 +29,8 @@ from typing import Any
 from mqadmin.atomicfile import write_atomic
 from mqadmin.javaconfig import JavaBean, JavaField, java_field, parse_java_integer
 from mqadmin.protocol import names
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.properties import properties_store
-from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.configentry import config_entry_refusal, masked_value, protected_key
 from mqadmin.protocol.headers.topic import perm_refusal

@@ -27,8 +27,8 @@ from typing import Any
 
 from mqadmin.broker.jsonfile import Coalesced, load_config_file, persist_config_file, pretty_json
 from mqadmin.protocol import fastjson, names
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
-from mqadmin.protocol.bodies.topic import DataVersion
 
 __all__ = ["BUILTIN_GROUPS", "GroupManager"]
 

@@ -34,6 +34,7 @@ from mqadmin.namesrv.remarks import EXCEPTION_WHERE, java_exception_remark
 from mqadmin.namesrv.routequery import ZONE_NAME, RouteQuery, RouteTables, answer, response
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.controller import BrokerMemberGroup, GetBrokerMemberGroupResponseBody
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.bodies.register import (
     NonStandardJsonRefused,
@@ -43,7 +44,7 @@ from mqadmin.protocol.bodies.register import (
     register_budget,
 )
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic import TopicConfigSerializeWrapper
 from mqadmin.protocol.bodies.topic_list import TopicList
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand

@@ -39,7 +39,12 @@ def test_help_is_the_java_help(cli_env: dict[str, str], name: str) -> None:
     r = run(cli_env, name, "-h")
     assert r.code == 0
     assert r.out.startswith(REFERENCE[name]), r.out
-    assert BY_NAME[name].java and BY_NAME[name].module in ("topic_admin", "broker_admin", "broker_info", "export")
+    assert BY_NAME[name].java and BY_NAME[name].module in (
+        "topic_admin",
+        "broker_admin",
+        "broker_info",
+        "export",
+    )
 
 
 def test_json_doc_for_every_command() -> None:

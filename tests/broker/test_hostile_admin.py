@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.properties import properties_store, string_to_properties
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic import TopicConfigSerializeWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.message import decode_messages

@@ -23,9 +23,10 @@ import pytest
 
 from mqadmin.namesrv.replica import _FILL_HEAD, MAX_MESSAGE
 from mqadmin.namesrv.server import NamesrvController
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.register import NON_STANDARD_JSON_MAX, RegisterBrokerBody
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.frame import MAX_FRAME
 from mqadmin.protocol.headers.namesrv import ROUTE_TOPIC_MAX_LENGTH

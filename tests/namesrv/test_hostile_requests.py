@@ -21,8 +21,9 @@ from typing import Any
 import pytest
 
 from mqadmin.localcluster import NS_BOOT, free_port, mqadmin_argv
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import SerializeType
 from mqadmin.protocol.frame import encode

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from mqadmin.namesrv.server import NamesrvController
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.register import RegisterBrokerBody
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.frame import FrameDecoder, encode
 from tests.namesrv.support import (

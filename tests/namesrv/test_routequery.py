@@ -27,8 +27,9 @@ from mqadmin.namesrv.routequery import (
     not_found_remark,
     response,
 )
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.route import RouteInfoManager
 from mqadmin.route.routecache import RouteBodyCache

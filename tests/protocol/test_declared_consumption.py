@@ -26,6 +26,7 @@ from mqadmin.protocol.bodies.consumption import (
     ProcessQueueInfo,
     RunningSubscription,
 )
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.declared import DeclaredBody, members
 from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.message_queue import MessageQueue
@@ -35,7 +36,7 @@ from mqadmin.protocol.bodies.static_topic import (
     TopicRemappingDetailWrapper,
 )
 from mqadmin.protocol.bodies.stats import ConsumeStats
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_order

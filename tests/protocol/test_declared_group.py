@@ -27,6 +27,7 @@ from mqadmin.protocol.bodies.connection import (
     ProducerConnection,
     SubscriptionData,
 )
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.declared import DeclaredBody, from_json, java_view, members, to_json
 from mqadmin.protocol.bodies.group import (
     DEFAULT_RETRY_DELAYS_MS,
@@ -39,7 +40,6 @@ from mqadmin.protocol.bodies.group import (
 )
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper, TopicOffset, TopicStatsTable
-from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_order
 

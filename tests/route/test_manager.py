@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.route import QueueData
 from mqadmin.protocol.bodies.static_topic import TopicQueueMappingInfo
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.route import DefaultRouteConfig, RouteInfoManager
 from tests.captures import pairs
 

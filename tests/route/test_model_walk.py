@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.route import QueueData
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.route import DefaultRouteConfig, RouteInfoManager
 from tests.route.refmodel import Model
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+from mqadmin.protocol.bodies.dataversion import DataVersion
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.route import RouteInfoManager
 from mqadmin.route.routesize import ROUTE_BODY_LIMIT
 

@@ -43,7 +43,7 @@ import yaml
 
 from mqadmin.broker.acl.addresses import AddressMatcher, AddressPatternError, address_matcher
 from mqadmin.protocol import names
-from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.headers.acl import PlainAccessConfig
 
 __all__ = [

@@ -32,7 +32,7 @@ from mqadmin.broker.acl.accounts import (
     white_addrs_refusal,
 )
 from mqadmin.broker.acl.validator import PlainAccessValidator
-from mqadmin.protocol.bodies.topic import DataVersion
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.codes import ResponseCode
 
 __all__ = ["AclEditError", "PlainAclEditor"]

@@ -25,8 +25,9 @@ from mqadmin.protocol.javacoll import concurrent_hash_order, java_hash_dict, jav
 
 if TYPE_CHECKING:
     from mqadmin.admin.api import MQAdmin
+    from mqadmin.protocol.bodies.dataversion import DataVersion
     from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
-    from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+    from mqadmin.protocol.bodies.topic import TopicConfig
 
 
 DEFAULT_DIR = "/tmp/rocketmq/export"

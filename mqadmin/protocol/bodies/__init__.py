@@ -28,7 +28,7 @@ _WHERE: dict[str, str] = {
     "ConsumeStats": "mqadmin.protocol.bodies.stats",
     "ConsumerConnection": "mqadmin.protocol.bodies.connection",
     "CustomizedRetryPolicy": "mqadmin.protocol.bodies.group",
-    "DataVersion": "mqadmin.protocol.bodies.topic",
+    "DataVersion": "mqadmin.protocol.bodies.dataversion",
     "ExponentialRetryPolicy": "mqadmin.protocol.bodies.group",
     "GroupRetryPolicy": "mqadmin.protocol.bodies.group",
     "KVTable": "mqadmin.protocol.bodies.kv",

@@ -23,8 +23,8 @@ from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.declared import DeclaredBody, wire
-from mqadmin.protocol.bodies.topic import DataVersion
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import (
     bucket_order,

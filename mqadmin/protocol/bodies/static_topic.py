@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.logic_queues import LogicQueueMappingItem, TopicQueueMappingDetail
 from mqadmin.protocol.bodies.queue_mapping import METADATA_SCOPE_GLOBAL, TopicQueueMappingInfo
-from mqadmin.protocol.bodies.topic import DataVersion, TopicConfig
+from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.javacoll import (
     chm_capacity,
     hash_ordered,

@@ -1,5 +1,5 @@
-"""Topic bodies: ``TopicConfig``, ``DataVersion`` and the topic-config wrappers (``TopicList`` is
-:mod:`mqadmin.protocol.bodies.topic_list`).
+"""Topic bodies: ``TopicConfig`` and the topic-config wrappers (``TopicList`` is
+:mod:`mqadmin.protocol.bodies.topic_list`, ``DataVersion`` :mod:`mqadmin.protocol.bodies.dataversion`).
 
 - ``TopicConfigSerializeWrapper`` answers GET_ALL_TOPIC_CONFIG (21) and rides in REGISTER_BROKER;
   5.x brokers send the subclass ``TopicConfigAndMappingSerializeWrapper`` with static-topic mappings.
@@ -16,13 +16,13 @@ orders a member's own declaration cannot know (tests hold them all to the declar
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from operator import itemgetter
 from typing import Any, Self
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.declared import DeclaredBody, from_json, to_json, wire
 from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.queue_mapping import TopicQueueMappingInfo
@@ -36,7 +36,6 @@ from mqadmin.protocol.javacoll import (
 from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 
 __all__ = [
-    "DataVersion",
     "TopicConfig",
     "TopicConfigAndMappingSerializeWrapper",
     "TopicConfigSerializeWrapper",
@@ -44,35 +43,6 @@ __all__ = [
 
 TOPIC_CONFIG_TABLE_INITIAL = 1024
 """A broker's topic table is ``new ConcurrentHashMap<>(1024)`` (a table of 2048)."""
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def _stamp(v: Any, what: str) -> int:
-    """A ``timestamp``; a body without one is stamped now, as Java's constructor does."""
-    return _now_ms() if v is None else j.int64(v, what)
-
-
-@dataclass(slots=True)
-class DataVersion(DeclaredBody):
-    """A config table's version: a counter bumped on change, stamped with the time of the change.
-
-    ``timestamp``: milliseconds; Java stamps a new ``DataVersion`` with the current time, and so do
-    we. ``state_version``: 5.x only (Java default 0); ``None`` for a 4.x peer's body.
-    """
-
-    timestamp: int = wire(factory=_now_ms, read=_stamp)
-    counter: int = wire(default=0, read=j.int64)
-    state_version: int | None = wire(read=j.opt_int64, view=lambda v: v or 0)  # the 5.3.3 bean: 0
-
-    def next_version(self, state_version: int | None = None) -> None:
-        """Bump the counter and re-stamp, as ``DataVersion.nextVersion`` does on every change."""
-        self.timestamp = _now_ms()
-        self.counter += 1
-        if state_version is not None:
-            self.state_version = state_version
 
 
 @dataclass(slots=True)

@@ -17,13 +17,14 @@ for a reason given where it is made:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError
-from mqadmin.admin.family import Family, decoded, random_broker_addr
+from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol.bodies.connection import ConsumerConnection
 from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
@@ -41,6 +42,7 @@ __all__ = [
     "EmptyConsumeStatsError",
     "NoConnectionError",
     "convert_static_consume_stats",
+    "random_broker_addr",
     "sorted_queues",
     "uses_cluster_route",
 ]
@@ -271,3 +273,14 @@ class ConsumerOps(Family):
         if not cc.connection_set:
             raise NoConnectionError(f"no consumer of group {group} is connected to {broker_addr}")
         return cc
+
+
+def random_broker_addr(route: TopicRouteData, topic: str) -> str:
+    """Java picks one broker of the route at random (spreading the load)."""
+    datas = route.broker_datas or []
+    if not datas:
+        raise AdminError(f"the route of {topic} has no broker")
+    addr = datas[random.randrange(len(datas))].select_broker_addr()
+    if addr is None:
+        raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
+    return addr

@@ -7,16 +7,14 @@ is written where it is called, and the families form a graph without cycles (``M
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import TypeVar
 
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.errors import AdminError, BadResponseError
-from mqadmin.protocol.bodies.route import TopicRouteData
+from mqadmin.admin.errors import BadResponseError
 from mqadmin.protocol.errors import ProtocolError
 
-__all__ = ["Family", "decoded", "random_broker_addr"]
+__all__ = ["Family", "decoded"]
 
 T = TypeVar("T")
 
@@ -36,14 +34,3 @@ def decoded(addr: str, body: bytes | None, what: str, decoder: Callable[[bytes],
         return decoder(body)
     except ProtocolError as e:
         raise BadResponseError(addr, f"{what}: {e}") from None
-
-
-def random_broker_addr(route: TopicRouteData, topic: str) -> str:
-    """Java picks one broker of the route at random (spreading the load)."""
-    datas = route.broker_datas or []
-    if not datas:
-        raise AdminError(f"the route of {topic} has no broker")
-    addr = datas[random.randrange(len(datas))].select_broker_addr()
-    if addr is None:
-        raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
-    return addr

@@ -5,9 +5,9 @@ and a broker's producer table (GET_ALL_PRODUCER_INFO, 328). Sending messages is
 
 from __future__ import annotations
 
-from mqadmin.admin.consumers import NoConnectionError
+from mqadmin.admin.consumers import NoConnectionError, random_broker_addr
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.family import Family, decoded, random_broker_addr
+from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol.bodies.answers import ProducerInfo, ProducerTableInfo
 from mqadmin.protocol.bodies.connection import ProducerConnection

@@ -24,7 +24,6 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
-from mqadmin.protocol.requests import declared
 from mqadmin.remoting.blocking import parse_addr
 from mqadmin.remoting.diagnose import Kind, identify
 
@@ -260,6 +259,7 @@ def wrong_port(exc: BaseException, settings: AdminSettings | None) -> tuple[str,
 def _server_of(code: int | None, kind: Any) -> str:
     """The kind of server a request ``code`` was meant for when a ``kind`` server refused it as
     unknown: the other kind when only that one serves it, else ``kind``'s own (no diagnosis)."""
+    from mqadmin.protocol.requests import declared  # the registry, once a server refused a request
 
     decl = declared(code) if code is not None else None
     servers = decl.servers if decl is not None else frozenset()

@@ -6,8 +6,6 @@ No code declares a body budget under :data:`SMALLEST`, so a smaller body is neve
 
 from __future__ import annotations
 
-from mqadmin.protocol.requests import declared
-
 __all__ = ["SMALLEST", "over_budget"]
 
 SMALLEST = 64 * 1024
@@ -19,6 +17,8 @@ def over_budget(code: int, size: int) -> int | None:
     code has none here: what refuses it is the server's own rules)."""
     if size <= SMALLEST:
         return None
+    from mqadmin.protocol.requests import declared  # the registry, for a body big enough to be over one
+
     decl = declared(code)
     if decl is None or size <= decl.budget.body:
         return None

@@ -16,13 +16,11 @@ from dataclasses import dataclass
 
 from mqadmin.admin.brokers import is_system_group
 from mqadmin.admin.core import AdminCore
-from mqadmin.admin.errors import BadResponseError
-from mqadmin.admin.family import Family
+from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig, SubscriptionGroupWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
-from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.remoting.errors import RemoteCommandError
@@ -139,10 +137,7 @@ class GroupOps(Family):
     async def get_all_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
         """GET_ALL_SUBSCRIPTIONGROUP_CONFIG: the broker's group table (in the order it was sent)."""
         resp = await self.core.invoke(addr, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG)
-        try:
-            return SubscriptionGroupWrapper.decode(resp.body or b"{}")
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"subscription groups: {e}") from None
+        return decoded(addr, resp.body or b"{}", "subscription groups", SubscriptionGroupWrapper.decode)
 
     async def get_user_subscription_group(self, addr: str) -> SubscriptionGroupWrapper:
         """The group table without the system groups (``getUserSubscriptionGroup``)."""

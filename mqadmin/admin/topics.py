@@ -14,7 +14,7 @@ from functools import partial
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError, RemoteCommandError
-from mqadmin.admin.family import Family
+from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.fanout import FanOutResult
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import names
@@ -206,10 +206,7 @@ class TopicAdminOps(Family):
         from mqadmin.protocol.bodies.topic import TopicConfigSerializeWrapper
 
         resp = await self.core.invoke(addr, RequestCode.GET_ALL_TOPIC_CONFIG)
-        try:
-            return TopicConfigSerializeWrapper.decode(resp.body or b"{}")
-        except ProtocolError as e:
-            raise BadResponseError(addr, f"topic configs: {e}") from None
+        return decoded(addr, resp.body or b"{}", "topic configs", TopicConfigSerializeWrapper.decode)
 
     async def get_system_topic_list_from_broker(self, addr: str) -> list[str]:
         """GET_SYSTEM_TOPIC_LIST_FROM_BROKER: the topics the broker made for itself."""

@@ -267,9 +267,7 @@ class ConsumerOps(Family):
             RequestCode.GET_CONSUMER_CONNECTION_LIST,
             GetConsumerConnectionListRequestHeader(consumer_group=group),
         )
-        cc: ConsumerConnection = decoded(
-            broker_addr, resp.body, "consumer connection", ConsumerConnection.decode
-        )
+        cc = decoded(broker_addr, resp.body, "consumer connection", ConsumerConnection.decode)
         if not cc.connection_set:
             raise NoConnectionError(f"no consumer of group {group} is connected to {broker_addr}")
         return cc

@@ -45,10 +45,7 @@ class ConsumptionOps(Family):
                 consumer_group=group, client_id=client_id, jstack_enable=jstack
             )
             resp = await self.core.invoke(addr, RequestCode.GET_CONSUMER_RUNNING_INFO, header)
-            info: ConsumerRunningInfo = decoded(
-                addr, resp.body, "consumer running info", ConsumerRunningInfo.decode
-            )
-            return info
+            return decoded(addr, resp.body, "consumer running info", ConsumerRunningInfo.decode)
         return None
 
     async def fetch_broker_consume_stats(
@@ -57,10 +54,7 @@ class ConsumptionOps(Family):
         """GET_BROKER_CONSUME_STATS (317): every group's progress on one broker."""
         header = GetConsumeStatsInBrokerHeader(is_order=is_order)
         resp = await self.core.invoke(addr, RequestCode.GET_BROKER_CONSUME_STATS, header, timeout=timeout)
-        stats: BrokerConsumeStats = decoded(
-            addr, resp.body, "broker consume stats", BrokerConsumeStats.decode
-        )
-        return stats
+        return decoded(addr, resp.body, "broker consume stats", BrokerConsumeStats.decode)
 
     async def query_consume_queue(
         self, addr: str, topic: str, queue_id: int, index: int, count: int, group: str | None = None
@@ -75,5 +69,4 @@ class ConsumptionOps(Family):
                 f"{addr} has no consume queue entry {index} of {topic} queue {queue_id}"
                 + (f": {resp.remark.strip()}" if resp.remark and resp.remark.strip() else "")
             )
-        view: ConsumeQueueView = decoded(addr, resp.body, "consume queue", ConsumeQueueView.decode)
-        return view
+        return decoded(addr, resp.body, "consume queue", ConsumeQueueView.decode)

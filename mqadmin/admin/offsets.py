@@ -122,7 +122,7 @@ class OffsetOps(Family):
             if is_cpp:
                 cmd.language = "CPP"
             resp = await self.core.client.call(addr, cmd, self.core.settings.timeout)
-            reset: ResetOffsetBody = decoded(addr, resp.body, "the reset answer", ResetOffsetBody.decode)
+            reset = decoded(addr, resp.body, "the reset answer", ResetOffsetBody.decode)
             out.append(reset.offset_table)
         return out
 

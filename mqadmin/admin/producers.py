@@ -30,7 +30,7 @@ class ProducerOps(Family):
         addr = random_broker_addr(route, topic)
         header = GetProducerConnectionListRequestHeader(producer_group=group)
         resp = await self.core.invoke(addr, RequestCode.GET_PRODUCER_CONNECTION_LIST, header)
-        pc: ProducerConnection = decoded(addr, resp.body, "producer connection", ProducerConnection.decode)
+        pc = decoded(addr, resp.body, "producer connection", ProducerConnection.decode)
         if not pc.connection_set:
             raise NoConnectionError(f"no producer of group {group} is connected to {addr}")
         return pc
@@ -40,5 +40,5 @@ class ProducerOps(Family):
         resp = await self.core.invoke(addr, RequestCode.GET_ALL_PRODUCER_INFO)
         if not resp.body:
             return {}
-        table: ProducerTableInfo = decoded(addr, resp.body, "producer table", ProducerTableInfo.decode)
+        table = decoded(addr, resp.body, "producer table", ProducerTableInfo.decode)
         return table.data

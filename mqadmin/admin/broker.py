@@ -1,6 +1,6 @@
 """Broker requests every family asks: runtime stats, who consumes a topic, a group's consume stats, a
-queue's max offset and a static topic's mapping on each of its brokers (one method per request code,
-shared by the consumer, topic, message and pipeline code).
+queue's max offset (one method per request code, shared by the consumer, topic, message and pipeline
+code). A static topic's mapping on each of its brokers is :mod:`.static_stats`.
 
 Other families (topics, groups, offsets, messages) hold their own broker requests in their own
 modules; the consumer and message families get this one in their constructors. Each answer's body
@@ -13,32 +13,14 @@ from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
 from mqadmin.protocol.bodies.stats import ConsumeStats
-from mqadmin.protocol.codes import RequestCode, ResponseCode
+from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.headers.offset_query import GetMaxOffsetRequestHeader, SearchOffsetRequestHeader
 from mqadmin.protocol.javanum import JavaNumberError, parse_long
-from mqadmin.remoting.errors import RemoteCommandError
 
-__all__ = ["BrokerOps", "max_offset_header", "offset_field", "search_offset_header"]
-
-
-def max_offset_header(mq: MessageQueue) -> GetMaxOffsetRequestHeader:
-    """GET_MAX_OFFSET's header as Java sends it (``committed`` is always true there)."""
-    return GetMaxOffsetRequestHeader(mq.topic or "", mq.queue_id, committed=True, bname=mq.broker_name)
-
-
-def search_offset_header(
-    mq: MessageQueue, timestamp: int, boundary: str = "LOWER"
-) -> SearchOffsetRequestHeader:
-    """SEARCH_OFFSET_BY_TIMESTAMP's header: ``boundary`` LOWER (the first offset stored at or after
-    ``timestamp``, Java's default) or UPPER."""
-    return SearchOffsetRequestHeader(
-        mq.topic or "", mq.queue_id, timestamp, boundary_type=boundary, bname=mq.broker_name
-    )
+__all__ = ["BrokerOps", "offset_field"]
 
 
 def offset_field(addr: str, raw: str | None, name: str = "offset") -> int:
@@ -97,7 +79,7 @@ class BrokerOps(Family):
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
         from mqadmin.protocol.bodies.stats import ConsumeStats
-        from mqadmin.protocol.headers.consumption import GetConsumeStatsRequestHeader
+        from mqadmin.protocol.headers.consume_stats import GetConsumeStatsRequestHeader
 
         header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)
         resp = await self.core.invoke(addr, RequestCode.GET_CONSUME_STATS, header, timeout=timeout)
@@ -110,6 +92,8 @@ class BrokerOps(Family):
 
     async def max_offset_at(self, addr: str, mq: MessageQueue) -> int:
         """GET_MAX_OFFSET of one queue on the broker at ``addr``: the offset the next message gets."""
+        from mqadmin.protocol.headers.offset_query import max_offset_header
+
         resp = await self.core.invoke(addr, RequestCode.GET_MAX_OFFSET, max_offset_header(mq))
         return offset_field(addr, resp.ext("offset"))
 
@@ -122,34 +106,9 @@ class BrokerOps(Family):
         boundary: str = "LOWER",
     ) -> int:
         """SEARCH_OFFSET_BY_TIMESTAMP of one queue on the broker at ``addr``: the offset of
-        ``timestamp`` (ms), see :func:`search_offset_header`."""
+        ``timestamp`` (ms), see :func:`~mqadmin.protocol.headers.offset_query.search_offset_header`."""
+        from mqadmin.protocol.headers.offset_query import search_offset_header
+
         header = search_offset_header(mq, timestamp, boundary)
         resp = await self.core.invoke(addr, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP, header, timeout=timeout)
         return offset_field(addr, resp.ext("offset"))
-
-    async def mapping_details(self, topic: str, route: TopicRouteData) -> list[TopicQueueMappingDetail]:
-        """GET_TOPIC_CONFIG (351) of each broker of a static topic: its queue mapping detail."""
-        from mqadmin.protocol.bodies import fieldcheck as j
-        from mqadmin.protocol.headers.topic import GetTopicConfigRequestHeader
-
-        out: list[TopicQueueMappingDetail] = []
-        for bd in route.broker_datas or []:
-            addr = bd.select_broker_addr()
-            if addr is None:
-                continue
-            try:
-                header = GetTopicConfigRequestHeader(topic=topic, lo=True)
-                resp = await self.core.invoke(addr, RequestCode.GET_TOPIC_CONFIG, header)
-            except RemoteCommandError as e:
-                if e.code in (ResponseCode.TOPIC_NOT_EXIST, ResponseCode.REQUEST_CODE_NOT_SUPPORTED):
-                    continue
-                raise
-            try:
-                detail = j.decode_object(resp.body or b"{}", "TopicConfigAndQueueMapping").get(
-                    "mappingDetail"
-                )
-                if detail is not None:
-                    out.append(TopicQueueMappingDetail.from_json_obj(detail))
-            except ProtocolError as e:
-                raise BadResponseError(addr, f"topic config of {topic}: {e}") from None
-        return out

@@ -23,41 +23,14 @@ from mqadmin.protocol.javanum import JavaNumberError, parse_int
 
 __all__ = [
     "NO_MASTER",
-    "SYSTEM_GROUPS",
     "BrokerAdminOps",
     "ClusterNotFoundError",
     "check_broker_config_update",
     "check_cluster_name",
-    "is_system_group",
 ]
 
 NO_MASTER = "NO_MASTER"
 """Key of the master → slaves map for broker groups without a master (5.3.3 ``CommandUtil``)."""
-
-SYSTEM_GROUPS = frozenset(
-    {
-        "DEFAULT_CONSUMER",
-        "DEFAULT_PRODUCER",
-        "TOOLS_CONSUMER",
-        "SCHEDULE_CONSUMER",
-        "FILTERSRV_CONSUMER",
-        "__MONITOR_CONSUMER",
-        "CLIENT_INNER_PRODUCER",
-        "SELF_TEST_P_GROUP",
-        "SELF_TEST_C_GROUP",
-        "CID_ONS-HTTP-PROXY",
-        "CID_ONSAPI_PERMISSION",
-        "CID_ONSAPI_OWNER",
-        "CID_ONSAPI_PULL",
-        "CID_RMQ_SYS_TRANS",
-    }
-)
-"""``MixAll.isSysConsumerGroup``'s predefined names (5.3.3)."""
-
-
-def is_system_group(group: str) -> bool:
-    """Groups ``getUserSubscriptionGroup`` leaves out."""
-    return group.startswith("CID_RMQ_SYS_") or group in SYSTEM_GROUPS
 
 
 class ClusterNotFoundError(AdminError):
@@ -249,7 +222,7 @@ class BrokerAdminOps(Family):
         route or no connection raises, as in Java.
         """
         from mqadmin.protocol.bodies.connection import ConsumerConnection
-        from mqadmin.protocol.headers.consumption import GetConsumerConnectionListRequestHeader
+        from mqadmin.protocol.headers.connections import GetConsumerConnectionListRequestHeader
 
         hdr = GetConsumerConnectionListRequestHeader(consumer_group=group).check()  # before any request
         route = await self.namesrv.examine_topic_route_info("%RETRY%" + group)

@@ -18,8 +18,6 @@ for a reason given where it is made:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from typing import Any
 
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.core import AdminCore
@@ -27,21 +25,18 @@ from mqadmin.admin.errors import AdminError
 from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol.bodies.connection import ConsumerConnection
-from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
+from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode, ResponseCode
-from mqadmin.protocol.headers.consumption import GetConsumerConnectionListRequestHeader
+from mqadmin.protocol.headers.connections import GetConsumerConnectionListRequestHeader
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
-from mqadmin.protocol.staticmapping import mock_broker_name, static_offset_strictly
 from mqadmin.remoting.errors import RemoteCommandError
 
 __all__ = [
     "ConsumerOps",
     "EmptyConsumeStatsError",
     "NoConnectionError",
-    "convert_static_consume_stats",
     "random_broker_addr",
     "sorted_queues",
     "uses_cluster_route",
@@ -92,36 +87,6 @@ def _is_code(exc: BaseException, *codes: int) -> bool:
 def uses_cluster_route(topic: str | None, cluster: str | None) -> bool:
     """LMQ and timer-wheel topics are routed by the cluster-name topic (Java 5.3.3)."""
     return bool(topic) and bool(cluster) and (topic.startswith(LMQ_PREFIX) or topic == WHEEL_TIMER_TOPIC)  # type: ignore[union-attr]
-
-
-def convert_static_consume_stats(
-    details: Iterable[TopicQueueMappingDetail], physical: ConsumeStats
-) -> dict[MessageQueue, OffsetWrapper]:
-    """``MQAdminUtils.convertPhysicalConsumeStats``: physical queues of a static topic → logical ones."""
-    ordered = sorted(details, key=lambda d: -d.epoch)
-    global_ids: dict[int, tuple[TopicQueueMappingDetail, list[Any]]] = {}
-    for detail in ordered:
-        for gid, items in (detail.hosted_queues or {}).items():
-            if not items or items[-1].bname != detail.bname:
-                continue  # only the leader's view counts
-            global_ids.setdefault(gid, (detail, items))
-    out: dict[MessageQueue, OffsetWrapper] = {}
-    for gid, (detail, items) in global_ids.items():
-        broker_offset = consumer_offset = last = -1
-        for item in reversed(items):
-            phy = physical.offset_table.get(MessageQueue(detail.topic, item.bname, item.queue_id))
-            if phy is None:
-                continue
-            if consumer_offset == -1 and phy.consumer_offset >= 0:
-                consumer_offset, last = phy.consumer_offset, phy.last_timestamp
-            if broker_offset == -1 and item.logic_offset >= 0:
-                broker_offset = static_offset_strictly(item, phy.broker_offset)
-            if consumer_offset >= 0 and broker_offset >= 0:
-                break
-        if broker_offset >= 0 and consumer_offset >= 0:
-            mq = MessageQueue(detail.topic, mock_broker_name(detail.scope), gid)
-            out[mq] = OffsetWrapper(broker_offset, consumer_offset, last)
-    return out
 
 
 # -------------------------------------------------------------------------------------- the family
@@ -228,7 +193,9 @@ class ConsumerOps(Family):
                 raise err
             route = routes.results.get(t)
             if route is not None and route.topic_queue_mapping_by_broker:
-                details = await self.broker.mapping_details(t, route)
+                from mqadmin.admin.static_stats import convert_static_consume_stats, mapping_details
+
+                details = await mapping_details(self.core, t, route)
                 out.offset_table.update(convert_static_consume_stats(details, physical))
                 continue
             for mq, w in physical.offset_table.items():

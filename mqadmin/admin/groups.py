@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mqadmin.admin.brokers import is_system_group
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.namesrv import NamesrvOps
@@ -143,5 +142,5 @@ class GroupOps(Family):
         """The group table without the system groups (``getUserSubscriptionGroup``)."""
         wrapper = await self.get_all_subscription_group(addr)
         table = wrapper.subscription_group_table or {}
-        wrapper.subscription_group_table = {g: c for g, c in table.items() if not is_system_group(g)}
+        wrapper.subscription_group_table = {g: c for g, c in table.items() if not names.is_system_group(g)}
         return wrapper

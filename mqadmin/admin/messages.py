@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from mqadmin.admin.broker import BrokerOps, max_offset_header, offset_field, search_offset_header
+from mqadmin.admin.broker import BrokerOps, offset_field
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError, BadResponseError
 from mqadmin.admin.family import Family
@@ -223,13 +223,17 @@ class MessageOps(Family):
 
     async def max_offset(self, mq: MessageQueue) -> int:
         """GET_MAX_OFFSET: the offset the next message will get."""
+        from mqadmin.protocol.headers.offset_query import max_offset_header
+
         max_offset_header(mq).check()  # a bad topic is refused before the route is even asked for
         assert mq.topic is not None and mq.broker_name is not None
         return await self.broker.max_offset_at(await self.broker_addr_of(mq.topic, mq.broker_name), mq)
 
     async def search_offset(self, mq: MessageQueue, timestamp: int, boundary: str = "LOWER") -> int:
         """SEARCH_OFFSET_BY_TIMESTAMP of a queue, its broker found from the route: the offset of
-        ``timestamp`` (ms), see :func:`~mqadmin.admin.broker.search_offset_header`."""
+        ``timestamp`` (ms), see :func:`~mqadmin.protocol.headers.offset_query.search_offset_header`."""
+        from mqadmin.protocol.headers.offset_query import search_offset_header
+
         search_offset_header(mq, timestamp, boundary).check()  # a bad topic: refused before the route
         assert mq.topic is not None and mq.broker_name is not None
         addr = await self.broker_addr_of(mq.topic, mq.broker_name)
@@ -532,7 +536,7 @@ class MessageOps(Family):
         return mt
 
     async def _track_connection(self, group: str) -> dict[str, Any]:
-        from mqadmin.protocol.headers.consumption import GetConsumerConnectionListRequestHeader
+        from mqadmin.protocol.headers.connections import GetConsumerConnectionListRequestHeader
 
         route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
         datas = route.broker_datas or []

@@ -12,7 +12,7 @@ from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol.bodies.answers import ProducerInfo, ProducerTableInfo
 from mqadmin.protocol.bodies.connection import ProducerConnection
 from mqadmin.protocol.codes import RequestCode
-from mqadmin.protocol.headers.consumption import GetProducerConnectionListRequestHeader
+from mqadmin.protocol.headers.connections import GetProducerConnectionListRequestHeader
 
 __all__ = ["ProducerOps"]
 

@@ -339,9 +339,10 @@ class TopicAdminOps(Family):
         """Java 5.3.3 ``examineTopicStats`` of a static topic: one more row per logical queue, under
         the mock broker name (``__syslo__global__``), in logical offsets."""
         from mqadmin.admin.errors import AdminError
+        from mqadmin.admin.static_stats import mapping_details
         from mqadmin.protocol.staticmapping import MappingError, logical_topic_stats
 
-        details = await self.broker.mapping_details(topic, route)
+        details = await mapping_details(self.core, topic, route)
         try:
             stats.offset_table.update(logical_topic_stats(topic, details, stats.offset_table))
         except MappingError as e:

@@ -21,6 +21,9 @@ class ContextError(Exception):
 
 @dataclass(slots=True)
 class Context:
+    """A named cluster to talk to (name server, credentials, timeout, TLS), as ``mqadmin context``
+    stores it; the command line's own options win over it."""
+
     name: str
     namesrv: str | None = None
     access_key: str | None = None
@@ -36,6 +39,8 @@ class Context:
 
 @dataclass(slots=True)
 class ContextStore:
+    """The stored contexts and the current one: one JSON file, written atomically."""
+
     path: str
     current: str | None = None
     contexts: dict[str, Context] = field(default_factory=dict)

@@ -30,6 +30,9 @@ POLL_SECONDS = 1.0
 
 @dataclass(slots=True, frozen=True)
 class Thresholds:
+    """When a group's lag counts as an alert: more than ``max_lag`` messages behind, or a queue not
+    moving for ``stuck_after`` seconds; neither set means no alerting."""
+
     max_lag: int | None = None
     stuck_after: float | None = None
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from mqadmin.admin.acl import AclConfig
 from mqadmin.admin.api import MQAdmin
-from mqadmin.admin.brokers import is_system_group
 from mqadmin.admin.errors import AdminError
 from mqadmin.admin.topics import DLQ_PREFIX, ORDER_TOPIC_CONFIG, RETRY_PREFIX, is_system_topic
 from mqadmin.manifest.model import AclEntry
@@ -23,6 +22,7 @@ from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.route import MASTER_ID
 from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import RequestCode
+from mqadmin.protocol.names import is_system_group
 from mqadmin.protocol.version import V5_0_0_SNAPSHOT
 from mqadmin.remoting.errors import RemoteCommandError
 

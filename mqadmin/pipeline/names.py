@@ -9,9 +9,9 @@ in :mod:`mqadmin.admin.topics`.
 
 from __future__ import annotations
 
-from mqadmin.admin.brokers import SYSTEM_GROUPS as MIXALL_SYSTEM_GROUPS
-from mqadmin.admin.brokers import is_system_group as is_mixall_system_group
 from mqadmin.admin.topics import DLQ_PREFIX, RETRY_PREFIX, SYSTEM_TOPICS
+from mqadmin.protocol.names import SYSTEM_GROUPS as MIXALL_SYSTEM_GROUPS
+from mqadmin.protocol.names import is_system_group as is_mixall_system_group
 
 __all__ = [
     "REPLY_TOPIC_SUFFIX",

@@ -20,6 +20,7 @@ __all__ = [
     "QUEUE_NUMS_MAX",
     "RETRY_GROUP_TOPIC_PREFIX",
     "RETRY_TOPIC_MAX_LENGTH",
+    "SYSTEM_GROUPS",
     "SYSTEM_TOPICS",
     "TOPIC_MAX_LENGTH",
     "bad_text",
@@ -32,6 +33,7 @@ __all__ = [
     "check_topic",
     "check_topic_or_group_chars",
     "is_not_allowed_send_topic",
+    "is_system_group",
     "is_system_topic",
     "leaves_directory",
 ]
@@ -140,6 +142,32 @@ def check_topic(topic: str | None) -> str | None:
 def is_system_topic(topic: str) -> bool:
     """``TopicValidator.isSystemTopic``."""
     return topic in SYSTEM_TOPICS or topic.startswith(SYSTEM_TOPIC_PREFIX)
+
+
+SYSTEM_GROUPS = frozenset(
+    {
+        "DEFAULT_CONSUMER",
+        "DEFAULT_PRODUCER",
+        "TOOLS_CONSUMER",
+        "SCHEDULE_CONSUMER",
+        "FILTERSRV_CONSUMER",
+        "__MONITOR_CONSUMER",
+        "CLIENT_INNER_PRODUCER",
+        "SELF_TEST_P_GROUP",
+        "SELF_TEST_C_GROUP",
+        "CID_ONS-HTTP-PROXY",
+        "CID_ONSAPI_PERMISSION",
+        "CID_ONSAPI_OWNER",
+        "CID_ONSAPI_PULL",
+        "CID_RMQ_SYS_TRANS",
+    }
+)
+"""``MixAll.isSysConsumerGroup``'s predefined names (5.3.3)."""
+
+
+def is_system_group(group: str) -> bool:
+    """Groups ``getUserSubscriptionGroup`` leaves out."""
+    return group.startswith("CID_RMQ_SYS_") or group in SYSTEM_GROUPS
 
 
 def is_not_allowed_send_topic(topic: str) -> bool:

@@ -337,7 +337,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_g("consumerGroup"),),
-        header="headers.consumption:GetConsumerConnectionListRequestHeader",
+        header="headers.connections:GetConsumerConnectionListRequestHeader",
         response="bodies.connection:ConsumerConnection",
     )
     d(
@@ -346,7 +346,7 @@ def _table() -> list[Declaration]:
         RESOURCE,
         GET,
         resources=(_g("consumerGroup"), _t("topic"), _t("topicList", ";")),
-        header="headers.consumption:GetConsumeStatsRequestHeader",
+        header="headers.consume_stats:GetConsumeStatsRequestHeader",
         response="bodies.stats:ConsumeStats",
     )
     d(
@@ -472,7 +472,7 @@ def _table() -> list[Declaration]:
         B,
         CLUSTER,
         GET,
-        header="headers.consumption:GetProducerConnectionListRequestHeader",
+        header="headers.connections:GetProducerConnectionListRequestHeader",
         response="bodies.connection:ProducerConnection",
     )
     d(R.GET_ALL_PRODUCER_INFO, B, CLUSTER, GET, response="bodies.answers:ProducerTableInfo")

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from mqadmin.admin.api import MQAdmin
-from mqadmin.admin.consumers import convert_static_consume_stats
 from mqadmin.admin.settings import AdminSettings
+from mqadmin.admin.static_stats import convert_static_consume_stats, mapping_details
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import BrokerData, TopicRouteData
 from mqadmin.protocol.bodies.static_topic import LogicQueueMappingItem, TopicQueueMappingDetail
@@ -116,7 +116,7 @@ def test_topic_config_unknown_to_a_4x_broker_means_no_static_mapping() -> None:
     async def go() -> list[TopicQueueMappingDetail]:
         async with MQAdmin(AdminSettings(namesrv_addrs=("127.0.0.1:1",))) as admin:
             route = TopicRouteData(broker_datas=[BrokerData("c", "broker-a", {0: old_broker.addr})])
-            return await admin.broker.mapping_details("T", route)
+            return await mapping_details(admin.core, "T", route)
 
     try:
         assert asyncio.run(go()) == []

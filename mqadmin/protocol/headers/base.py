@@ -111,6 +111,9 @@ Long = Annotated[int, JavaType("long")]
 
 Topic = Annotated[str, Check(names.check_topic)]
 Group = Annotated[str, Check(names.check_group)]
+ConsumedTopic = Annotated[str, Check(names.check_consumed_topic)]
+"""A topic a group consumes: any legal topic, or the ``%RETRY%``/``%DLQ%`` topic of a legal group."""
+ConsumedTopicOrBlank = Annotated[str, Check(names.check_consumed_topic_or_blank)]
 ClusterName = Annotated[str, Check(lambda s: names.check_name("cluster", s))]
 BrokerName = Annotated[str, Check(lambda s: names.check_name("broker", s))]
 KvNamespace = Annotated[str, Check(names.check_kv_namespace)]

@@ -28,6 +28,8 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import (
     Annotated,
     Check,
+    ConsumedTopic,
+    ConsumedTopicOrBlank,
     Group,
     HeaderError,
     Java,
@@ -35,19 +37,19 @@ from mqadmin.protocol.headers.base import (
     RequestHeader,
     request_header,
 )
+from mqadmin.protocol.headers.connections import (
+    GetConsumerConnectionListRequestHeader,
+    GetProducerConnectionListRequestHeader,
+)
+from mqadmin.protocol.headers.consume_stats import GetConsumeStatsRequestHeader
 from mqadmin.protocol.headers.consumption import (
     ConsumeMessageDirectlyResultRequestHeader,
-    GetConsumerConnectionListRequestHeader,
     GetConsumerRunningInfoRequestHeader,
     GetConsumeStatsInBrokerHeader,
-    GetConsumeStatsRequestHeader,
-    GetProducerConnectionListRequestHeader,
     QueryConsumeTimeSpanRequestHeader,
     QueryTopicConsumeByWhoRequestHeader,
 )
 from mqadmin.protocol.headers.offset_query import (
-    ConsumedTopic,
-    ConsumedTopicOrBlank,
     GetEarliestMsgStoretimeRequestHeader,
     GetMaxOffsetRequestHeader,
     GetMinOffsetRequestHeader,

@@ -1,7 +1,8 @@
-"""How a group consumes, as the admin tool asks brokers: connections (GET_CONSUMER_CONNECTION_LIST 203,
-GET_PRODUCER_CONNECTION_LIST 204), consume stats (GET_CONSUME_STATS 208, GET_BROKER_CONSUME_STATS
-317), who consumes a topic (QUERY_TOPIC_CONSUME_BY_WHO 300), consume time spans (303), and what is
-relayed to a consumer (GET_CONSUMER_RUNNING_INFO 307, CONSUME_MESSAGE_DIRECTLY 309).
+"""What the admin tool asks brokers about how a group consumes, beside its connections
+(:mod:`.connections`) and its progress (:mod:`.consume_stats`): a broker's consume stats of every group
+(GET_BROKER_CONSUME_STATS 317), who consumes a topic (QUERY_TOPIC_CONSUME_BY_WHO 300), consume time
+spans (303), and what is relayed to a consumer (GET_CONSUMER_RUNNING_INFO 307, CONSUME_MESSAGE_DIRECTLY
+309).
 
 Apart from :mod:`mqadmin.protocol.headers.consumer` (which offers these names too), so that a
 progress or connection query does not declare every consumer header and the bodies they check.
@@ -9,33 +10,15 @@ progress or connection query does not declare every consumer header and the bodi
 
 from __future__ import annotations
 
-from mqadmin.protocol.headers.base import Group, RequestHeader, request_header
-from mqadmin.protocol.headers.offset_query import ConsumedTopic, ConsumedTopicOrBlank
+from mqadmin.protocol.headers.base import ConsumedTopic, Group, RequestHeader, request_header
 
 __all__ = [
     "ConsumeMessageDirectlyResultRequestHeader",
     "GetConsumeStatsInBrokerHeader",
-    "GetConsumeStatsRequestHeader",
-    "GetConsumerConnectionListRequestHeader",
     "GetConsumerRunningInfoRequestHeader",
-    "GetProducerConnectionListRequestHeader",
     "QueryConsumeTimeSpanRequestHeader",
     "QueryTopicConsumeByWhoRequestHeader",
 ]
-
-
-@request_header
-class GetConsumerConnectionListRequestHeader(RequestHeader):
-    """GET_CONSUMER_CONNECTION_LIST (203)."""
-
-    consumer_group: Group
-
-
-@request_header
-class GetProducerConnectionListRequestHeader(RequestHeader):
-    """GET_PRODUCER_CONNECTION_LIST (204)."""
-
-    producer_group: Group
 
 
 @request_header
@@ -58,16 +41,6 @@ class ConsumeMessageDirectlyResultRequestHeader(RequestHeader):
     topic: ConsumedTopic | None = None
     topic_sys_flag: int | None = None
     group_sys_flag: int | None = None
-
-
-@request_header
-class GetConsumeStatsRequestHeader(RequestHeader):
-    """GET_CONSUME_STATS (208); no topic or a blank one: every topic the group has offsets on."""
-
-    consumer_group: Group
-    topic: ConsumedTopicOrBlank | None = None
-    topic_list: str | None = None
-    """5.x: topics separated by ``;`` (a 4.x broker reads only ``topic``)."""
 
 
 @request_header

@@ -8,7 +8,7 @@ Java's classes in ``remoting/.../protocol/header/`` (5.3.3) are the reference: f
 encoders write them; they are declared only on the headers whose senders set them.
 
 Topics that are read (pull, query) are checked as the offset requests check them
-(:data:`~mqadmin.protocol.headers.offset_query.ConsumedTopic`: a group's retry and DLQ topics may be
+(:data:`~mqadmin.protocol.headers.base.ConsumedTopic`: a group's retry and DLQ topics may be
 longer than 127).
 """
 
@@ -17,6 +17,7 @@ from __future__ import annotations
 from mqadmin.protocol import names
 from mqadmin.protocol.headers.base import (
     KW_ONLY,
+    ConsumedTopic,
     Group,
     Long,
     RequestHeader,
@@ -24,7 +25,6 @@ from mqadmin.protocol.headers.base import (
     request_header,
 )
 from mqadmin.protocol.headers.offset_query import (
-    ConsumedTopic,
     GetEarliestMsgStoretimeRequestHeader,
     GetMaxOffsetRequestHeader,
     GetMinOffsetRequestHeader,

@@ -1,6 +1,5 @@
 """Queue offset queries (SEARCH_OFFSET_BY_TIMESTAMP, GET_MAX_OFFSET, GET_MIN_OFFSET,
-GET_EARLIEST_MSG_STORETIME: 29-32) and the consumed-topic field types they and the message headers
-share (the rule itself is :func:`mqadmin.protocol.names.check_consumed_topic`).
+GET_EARLIEST_MSG_STORETIME: 29-32).
 
 Apart from :mod:`mqadmin.protocol.headers.consumer`, so that sending or pulling a message does not
 declare every consumer header; that module offers these names too.
@@ -8,21 +7,17 @@ declare every consumer header; that module offers these names too.
 
 from __future__ import annotations
 
-from mqadmin.protocol.headers.base import Annotated, Check, Long, RequestHeader, request_header
-from mqadmin.protocol.names import check_consumed_topic, check_consumed_topic_or_blank
+from mqadmin.protocol.bodies.message_queue import MessageQueue
+from mqadmin.protocol.headers.base import ConsumedTopic, Long, RequestHeader, request_header
 
 __all__ = [
-    "ConsumedTopic",
-    "ConsumedTopicOrBlank",
     "GetEarliestMsgStoretimeRequestHeader",
     "GetMaxOffsetRequestHeader",
     "GetMinOffsetRequestHeader",
     "SearchOffsetRequestHeader",
+    "max_offset_header",
+    "search_offset_header",
 ]
-
-ConsumedTopic = Annotated[str, Check(check_consumed_topic)]
-ConsumedTopicOrBlank = Annotated[str, Check(check_consumed_topic_or_blank)]
-
 
 # ------------------------------------------------------------------------------------ 29, 30, 31, 32
 
@@ -70,3 +65,18 @@ class GetEarliestMsgStoretimeRequestHeader(RequestHeader):
     queue_id: int
     bname: str | None = None
     lo: bool | None = None
+
+
+def max_offset_header(mq: MessageQueue) -> GetMaxOffsetRequestHeader:
+    """GET_MAX_OFFSET's header as Java sends it (``committed`` is always true there)."""
+    return GetMaxOffsetRequestHeader(mq.topic or "", mq.queue_id, committed=True, bname=mq.broker_name)
+
+
+def search_offset_header(
+    mq: MessageQueue, timestamp: int, boundary: str = "LOWER"
+) -> SearchOffsetRequestHeader:
+    """SEARCH_OFFSET_BY_TIMESTAMP's header: ``boundary`` LOWER (the first offset stored at or after
+    ``timestamp``, Java's default) or UPPER."""
+    return SearchOffsetRequestHeader(
+        mq.topic or "", mq.queue_id, timestamp, boundary_type=boundary, bname=mq.broker_name
+    )

@@ -204,15 +204,20 @@ class ConsumerOps(Family):
         return out
 
     async def _explain_empty(self, group: str, no_route: bool) -> None:
+        """Why no queue has progress: no consumer online (206), or consumers in broadcasting mode (213).
+        Without a ``%RETRY%`` route there is no broker to ask who is connected: 206 at once."""
+        not_online = EmptyConsumeStatsError(
+            group,
+            ResponseCode.CONSUMER_NOT_ONLINE,
+            "no queue has a committed offset and no consumer of it is online",
+            no_route=no_route,
+        )
+        if no_route:
+            raise not_online
         try:
             conn = await self.examine_consumer_connection_info(group)
         except Exception:
-            raise EmptyConsumeStatsError(
-                group,
-                ResponseCode.CONSUMER_NOT_ONLINE,
-                "no queue has a committed offset and no consumer of it is online",
-                no_route=no_route,
-            ) from None
+            raise not_online from None
         if conn.message_model == "BROADCASTING":
             raise EmptyConsumeStatsError(
                 group,

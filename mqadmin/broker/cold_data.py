@@ -58,23 +58,9 @@ RESIDE_TIMEOUT_MS = 60 * 1000
 
 FILE_NAME = "coldDataFlowCtrConfig.json"
 
-SYS_PULL_GROUPS = frozenset(
-    {
-        "DEFAULT_CONSUMER",
-        "TOOLS_CONSUMER",
-        "SCHEDULE_CONSUMER",
-        "FILTERSRV_CONSUMER",
-        "__MONITOR_CONSUMER",
-        "SELF_TEST_C_GROUP",
-        "CID_ONS-HTTP-PROXY",
-        "CID_ONSAPI_PERMISSION",
-        "CID_ONSAPI_OWNER",
-        "CID_ONSAPI_PULL",
-        "CID_RMQ_SYS_TRANS",
-    }
-)
-"""``MixAll.isSysConsumerGroupPullMessage``'s names (and every ``CID_RMQ_SYS_`` group): their cold reads
-are not counted."""
+SYS_PULL_GROUPS = names.SYSTEM_GROUPS - {"DEFAULT_PRODUCER", "CLIENT_INNER_PRODUCER", "SELF_TEST_P_GROUP"}
+"""``MixAll.isSysConsumerGroupPullMessage``'s names, the system groups but the three producer ones (and
+every ``CID_RMQ_SYS_`` group): their cold reads are not counted."""
 
 
 @dataclass(slots=True)

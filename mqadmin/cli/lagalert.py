@@ -19,6 +19,7 @@ from mqadmin.admin.stuck import queue_stuck
 from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
+from mqadmin.cli.invocation import Invocation
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.stats import ConsumeStats
 
@@ -140,3 +141,10 @@ def group_alerts(
             f"committed offset did not move for --stuck-after {limits.stuck_after:g} s"
         )
     return out
+
+
+def alert_exit(inv: Invocation, alerts: list[str]) -> ExitCode | None:
+    """Each alert on stderr; THRESHOLD when any, unless a server failed (that failure's code wins)."""
+    for a in alerts:
+        inv.say(f"ALERT: {a}")
+    return ExitCode.THRESHOLD if alerts and not inv.failures else None

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from decimal import Decimal
 from typing import Any
 
 from mqadmin.protocol.errors import ProtocolError
@@ -434,6 +433,8 @@ def java_double(x: float) -> str:
         return "Infinity" if x > 0 else "-Infinity"
     if x == 0:
         return "-0.0" if repr(x)[0] == "-" else "0.0"
+    from decimal import Decimal  # only a double written to JSON needs it, not a command that reads
+
     sign = "-" if x < 0 else ""
     _, digits_t, exp = Decimal(repr(abs(x))).as_tuple()
     digits = "".join(map(str, digits_t)).rstrip("0") or "0"

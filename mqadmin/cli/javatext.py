@@ -15,7 +15,6 @@ import math
 import re
 import struct
 from collections.abc import Iterable, Mapping
-from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
 
 from mqadmin.protocol.fastjson import java_string as jstr  # String.valueOf, under the short name
@@ -44,6 +43,8 @@ def java_f(x: float, decimals: int, width: int = 0) -> str:
     elif math.isinf(x):
         text = "Infinity" if x > 0 else "-Infinity"
     else:
+        from decimal import ROUND_HALF_UP, Context, Decimal  # only a table with a %f column needs it
+
         shortest = Decimal(repr(float(x)))
         exact = Context(prec=shortest.adjusted() + decimals + 2 if shortest.adjusted() > 0 else decimals + 2)
         text = f"{shortest.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP, exact):f}"

@@ -48,3 +48,13 @@ def human_millis(ms: int) -> str:
         f"{t.tm_year:04d}{t.tm_mon:02d}{t.tm_mday:02d}"
         f"{t.tm_hour:02d}{t.tm_min:02d}{t.tm_sec:02d}{ms % 1000:03d}"
     )
+
+
+def now_ms() -> int:
+    """``System.currentTimeMillis()``."""
+    return time.time_ns() // 1_000_000
+
+
+def millis_group() -> str:
+    """The producer group the Java tools use: the current time in milliseconds."""
+    return str(now_ms())

@@ -168,7 +168,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("printMsgByQueue", "message_print", "message", "Print Message Detail by queueId."),
     CommandEntry("sendMsgStatus", "message_send", "broker", "Send msg to broker."),
     CommandEntry("checkMsgSendRT", "message_send", "message", "Check message send response time."),
-    CommandEntry("clusterRT", "message_send", "cluster", "List All clusters Message Send RT."),
+    CommandEntry("clusterRT", "cluster_rt", "cluster", "List All clusters Message Send RT."),
     CommandEntry("sendMessage", "message_send", "message", "Send a message."),
     CommandEntry("consumeMessage", "message_print", "message", "Consume message."),
     CommandEntry(

@@ -193,6 +193,7 @@ class ConsumerOps(Family):
                 raise err
             route = routes.results.get(t)
             if route is not None and route.topic_queue_mapping_by_broker:
+                # only a static topic's route leads here: plain groups do not load its bodies
                 from mqadmin.admin.static_stats import convert_static_consume_stats, mapping_details
 
                 details = await mapping_details(self.core, t, route)

@@ -78,7 +78,6 @@ class BrokerOps(Family):
         self, addr: str, group: str, topic: str | None = None, timeout: float | None = None
     ) -> ConsumeStats:
         """GET_CONSUME_STATS of one broker (all the group's topics when ``topic`` is None)."""
-        from mqadmin.protocol.bodies.stats import ConsumeStats
         from mqadmin.protocol.headers.consume_stats import GetConsumeStatsRequestHeader
 
         header = GetConsumeStatsRequestHeader(consumer_group=group, topic=topic)

@@ -4,8 +4,8 @@
 spans (303), and what is relayed to a consumer (GET_CONSUMER_RUNNING_INFO 307, CONSUME_MESSAGE_DIRECTLY
 309).
 
-Apart from :mod:`mqadmin.protocol.headers.consumer` (which offers these names too), so that a
-progress or connection query does not declare every consumer header and the bodies they check.
+Apart from :mod:`mqadmin.protocol.headers.consumer` (which offers these names too), so that one of
+these requests does not declare every consumer header and the bodies they check.
 """
 
 from __future__ import annotations

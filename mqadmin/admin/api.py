@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # each family is imported when first used; the async client b
     from mqadmin.admin.broker_ops import BrokerOpsAdmin
     from mqadmin.admin.brokers import BrokerAdminOps
     from mqadmin.admin.cold_data import ColdDataOps
+    from mqadmin.admin.connections import ConnectionOps
     from mqadmin.admin.consumers import ConsumerOps
     from mqadmin.admin.consumption import ConsumptionOps
     from mqadmin.admin.controller import ControllerOps
@@ -149,10 +150,17 @@ class MQAdmin:
 
     @cached_property
     def consumers(self) -> ConsumerOps:
-        """A group's consume stats (static topics' queues made logical) and its consumer connections."""
+        """A group's consume stats (static topics' queues made logical)."""
         from mqadmin.admin.consumers import ConsumerOps
 
         return ConsumerOps(self.core, self.namesrv, self.broker)
+
+    @cached_property
+    def connections(self) -> ConnectionOps:
+        """A group's consumer connections: who is online, on which broker."""
+        from mqadmin.admin.connections import ConnectionOps
+
+        return ConnectionOps(self.core, self.namesrv)
 
     @cached_property
     def consumption(self) -> ConsumptionOps:

@@ -13,9 +13,9 @@ from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javanum import JavaNumberError, parse_long

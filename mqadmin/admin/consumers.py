@@ -1,8 +1,7 @@
-"""A group's progress and its consumers as brokers report them: consume stats (GET_CONSUME_STATS,
-208, merged over the brokers of a route, static topics' queues made logical) and the consumer
-connections (GET_CONSUMER_CONNECTION_LIST, 203): what ``consumerProgress`` and ``consumerStatus``
-ask. The other consumption reports (307, 317, 321) are :mod:`.consumption`, producers
-:mod:`.producers`, offset commits and resets :mod:`.offsets`.
+"""A group's progress as brokers report it: consume stats (GET_CONSUME_STATS, 208, merged over the
+brokers of a route, static topics' queues made logical), what ``consumerProgress`` asks. Who is
+connected (203) is :mod:`.connections`, the other consumption reports (307, 317, 321)
+:mod:`.consumption`, producers :mod:`.producers`, offset commits and resets :mod:`.offsets`.
 
 The request sequences are the Java 5.3.3 ``DefaultMQAdminExt`` ones, with these differences, each
 for a reason given where it is made:
@@ -17,27 +16,21 @@ for a reason given where it is made:
 
 from __future__ import annotations
 
-import random
-
 from mqadmin.admin.broker import BrokerOps
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import AdminError
-from mqadmin.admin.family import Family, decoded
+from mqadmin.admin.family import Family
 from mqadmin.admin.namesrv import NamesrvOps
-from mqadmin.protocol.bodies.connection import ConsumerConnection
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.codes import RequestCode, ResponseCode
-from mqadmin.protocol.headers.connections import GetConsumerConnectionListRequestHeader
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
 from mqadmin.remoting.errors import RemoteCommandError
 
 __all__ = [
     "ConsumerOps",
     "EmptyConsumeStatsError",
-    "NoConnectionError",
-    "random_broker_addr",
     "sorted_queues",
     "uses_cluster_route",
 ]
@@ -63,10 +56,6 @@ class EmptyConsumeStatsError(AdminError):
     @property
     def broadcasting(self) -> bool:
         return self.code == ResponseCode.BROADCAST_CONSUMPTION
-
-
-class NoConnectionError(AdminError):
-    """The broker answered, but with no client online in the group."""
 
 
 # ------------------------------------------------------------------------------------------ results
@@ -215,8 +204,11 @@ class ConsumerOps(Family):
         )
         if no_route:
             raise not_online
+        # who is online is asked only here (a route, no offset): plain progress does not load it
+        from mqadmin.admin.connections import ConnectionOps
+
         try:
-            conn = await self.examine_consumer_connection_info(group)
+            conn = await ConnectionOps(self.core, self.namesrv).examine_consumer_connection_info(group)
         except Exception:
             raise not_online from None
         if conn.message_model == "BROADCASTING":
@@ -225,33 +217,3 @@ class ConsumerOps(Family):
                 ResponseCode.BROADCAST_CONSUMPTION,
                 "the consumers are in broadcasting mode and keep their offsets themselves",
             )
-
-    # ---------------------------------------------------------------------- connections
-
-    async def examine_consumer_connection_info(
-        self, group: str, broker_addr: str | None = None
-    ) -> ConsumerConnection:
-        """GET_CONSUMER_CONNECTION_LIST from ``broker_addr``, else from a broker of ``%RETRY%<group>``."""
-        if broker_addr is None:
-            route = await self.namesrv.examine_topic_route_info(RETRY_PREFIX + group)
-            broker_addr = random_broker_addr(route, RETRY_PREFIX + group)
-        resp = await self.core.invoke(
-            broker_addr,
-            RequestCode.GET_CONSUMER_CONNECTION_LIST,
-            GetConsumerConnectionListRequestHeader(consumer_group=group),
-        )
-        cc = decoded(broker_addr, resp.body, "consumer connection", ConsumerConnection.decode)
-        if not cc.connection_set:
-            raise NoConnectionError(f"no consumer of group {group} is connected to {broker_addr}")
-        return cc
-
-
-def random_broker_addr(route: TopicRouteData, topic: str) -> str:
-    """Java picks one broker of the route at random (spreading the load)."""
-    datas = route.broker_datas or []
-    if not datas:
-        raise AdminError(f"the route of {topic} has no broker")
-    addr = datas[random.randrange(len(datas))].select_broker_addr()
-    if addr is None:
-        raise AdminError(f"broker {datas[0].broker_name} of {topic} has no address")
-    return addr

@@ -3,6 +3,8 @@
 A family that asks another family takes it in its constructor (``TopicAdminOps(core, namesrv)``)
 and calls it by that name (``self.namesrv.examine_topic_route_info(...)``): what a method may call
 is written where it is called, and the families form a graph without cycles (``MQAdmin`` wires it).
+A family asked on one rare branch only is built there instead, so the common path does not load it
+(``ConsumerOps`` asks ``ConnectionOps`` who is online only to explain an empty answer).
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol.bodies.answers import ResetOffsetBody
+from mqadmin.protocol.bodies.consume_stats import OffsetWrapper
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.stats import OffsetWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.javacoll import hash_map_capacity, hash_ordered
 from mqadmin.remoting.errors import RemoteCommandError

@@ -5,7 +5,7 @@ and a broker's producer table (GET_ALL_PRODUCER_INFO, 328). Sending messages is
 
 from __future__ import annotations
 
-from mqadmin.admin.consumers import NoConnectionError, random_broker_addr
+from mqadmin.admin.connections import NoConnectionError, random_broker_addr
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.family import Family, decoded
 from mqadmin.admin.namesrv import NamesrvOps

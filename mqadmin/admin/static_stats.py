@@ -13,10 +13,10 @@ from typing import Any
 from mqadmin.admin.core import AdminCore
 from mqadmin.admin.errors import BadResponseError
 from mqadmin.protocol.bodies import fieldcheck as j
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.bodies.logic_queues import TopicQueueMappingDetail
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.topic import GetTopicConfigRequestHeader

@@ -24,7 +24,7 @@ from mqadmin.admin.topics import TopicAdminOps
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping
-from mqadmin.protocol.bodies.stats import TopicStatsTable
+from mqadmin.protocol.bodies.topic_stats import TopicStatsTable
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.static_topic import CreateStaticTopicRequestHeader

@@ -19,8 +19,8 @@ from mqadmin.admin.fanout import FanOutResult
 from mqadmin.admin.namesrv import NamesrvOps
 from mqadmin.protocol import names
 from mqadmin.protocol.bodies.route import TopicRouteData
-from mqadmin.protocol.bodies.stats import TopicStatsTable
 from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
+from mqadmin.protocol.bodies.topic_stats import TopicStatsTable
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
@@ -293,7 +293,7 @@ class TopicAdminOps(Family):
 
     async def examine_topic_stats_in_broker(self, addr: str, topic: str) -> TopicStatsTable:
         """GET_TOPIC_STATS_INFO: min/max offset and last store time of each queue on one broker."""
-        from mqadmin.protocol.bodies.stats import TopicStatsTable
+        from mqadmin.protocol.bodies.topic_stats import TopicStatsTable
 
         hdr = GetTopicStatsInfoRequestHeader(topic=topic)
         resp = await self.core.invoke(addr, RequestCode.GET_TOPIC_STATS_INFO, hdr)
@@ -365,7 +365,7 @@ class TopicAdminOps(Family):
     ) -> TopicStatsTable:
         """``call`` on each master of ``route``, all at once, merged; the first failure raised unless
         ``failures`` collects them (then raised only when every broker failed)."""
-        from mqadmin.protocol.bodies.stats import TopicStatsTable
+        from mqadmin.protocol.bodies.topic_stats import TopicStatsTable
 
         addrs = [a for a in (bd.select_broker_addr() for bd in route.broker_datas or []) if a is not None]
         answers = await self.core.fan_out(addrs, call, code=RequestCode.GET_TOPIC_STATS_INFO)

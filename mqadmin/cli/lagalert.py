@@ -20,8 +20,8 @@ from mqadmin.cli.common import OurOpt
 from mqadmin.cli.errors import CommandError
 from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.invocation import Invocation
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.stats import ConsumeStats
 
 __all__ = ["POLL_SECONDS", "Thresholds", "alert_options", "group_alerts", "stuck_of", "stuck_queues"]
 

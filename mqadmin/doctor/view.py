@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from mqadmin.admin.api import MQAdmin
-from mqadmin.admin.consumers import NoConnectionError
+from mqadmin.admin.connections import NoConnectionError
 from mqadmin.doctor.limits import Limits
 from mqadmin.protocol.bodies.cluster import ClusterInfo
 from mqadmin.protocol.bodies.connection import ConsumerConnection
@@ -263,7 +263,7 @@ class ClusterView:
 
         async def read() -> ConsumerConnection | None:
             try:
-                return await self.admin.consumers.examine_consumer_connection_info(group, addr)
+                return await self.admin.connections.examine_consumer_connection_info(group, addr)
             except NoConnectionError:
                 return None
 

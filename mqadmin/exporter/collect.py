@@ -407,7 +407,7 @@ async def _groups(admin: MQAdmin, result: Scrape, end: float) -> None:
     async def one(group: str, addr: str) -> None:
         g = result.groups[group]
         try:
-            cc = await admin.consumers.examine_consumer_connection_info(group, addr)
+            cc = await admin.connections.examine_consumer_connection_info(group, addr)
         except TimeoutError:
             raise
         except Exception:  # nobody online (or the broker refused): 0 consumers, clustering

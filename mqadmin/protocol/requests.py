@@ -302,7 +302,7 @@ def _table() -> list[Declaration]:
         GET,
         resources=(_t("topic"),),
         header="headers.topic:GetTopicStatsInfoRequestHeader",
-        response="bodies.stats:TopicStatsTable",
+        response="bodies.topic_stats:TopicStatsTable",
     )
     d(
         R.QUERY_TOPIC_CONSUME_BY_WHO,
@@ -347,7 +347,7 @@ def _table() -> list[Declaration]:
         GET,
         resources=(_g("consumerGroup"), _t("topic"), _t("topicList", ";")),
         header="headers.consume_stats:GetConsumeStatsRequestHeader",
-        response="bodies.stats:ConsumeStats",
+        response="bodies.consume_stats:ConsumeStats",
     )
     d(
         R.INVOKE_BROKER_TO_GET_CONSUMER_STATUS,

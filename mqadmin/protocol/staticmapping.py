@@ -33,8 +33,8 @@ from mqadmin.protocol.bodies.static_topic import (
     TopicQueueMappingInfo,
     TopicRemappingDetailWrapper,
 )
-from mqadmin.protocol.bodies.stats import TopicOffset
 from mqadmin.protocol.bodies.topic import TopicConfig
+from mqadmin.protocol.bodies.topic_stats import TopicOffset
 from mqadmin.protocol.javacoll import java_hash_order
 
 __all__ = [

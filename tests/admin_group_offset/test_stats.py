@@ -10,10 +10,10 @@ import pytest
 from mqadmin.admin.api import MQAdmin
 from mqadmin.admin.settings import AdminSettings
 from mqadmin.admin.static_stats import convert_static_consume_stats, mapping_details
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.route import BrokerData, TopicRouteData
 from mqadmin.protocol.bodies.static_topic import LogicQueueMappingItem, TopicQueueMappingDetail
-from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.command import RemotingCommand
 from tests.admin_group_offset.servers import Cluster
 from tests.broker.peers import call

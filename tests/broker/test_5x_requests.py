@@ -14,8 +14,8 @@ from typing import Any
 
 from mqadmin.broker.store.checkpoint import Checkpoint
 from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.command import RemotingCommand
 from tests.broker.inproc import Env, running
 

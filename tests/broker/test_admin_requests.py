@@ -8,13 +8,14 @@ from pathlib import Path
 
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.connection import ConsumerConnection, ProducerConnection
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.group import SubscriptionGroupWrapper
 from mqadmin.protocol.bodies.kv import KVTable
 from mqadmin.protocol.bodies.properties import string_to_properties
-from mqadmin.protocol.bodies.stats import ConsumeStats, TopicStatsTable
 from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapper
 from mqadmin.protocol.bodies.topic_list import TopicList
+from mqadmin.protocol.bodies.topic_stats import TopicStatsTable
 from mqadmin.protocol.command import RemotingCommand, SerializeType
 from mqadmin.protocol.message import decode_messages
 from tests.broker.inproc import running

@@ -116,8 +116,8 @@ def test_the_rules_split_names_in_order() -> None:
 
 
 def test_metrics_drop_them_from_the_brokers_own_walk() -> None:
+    from mqadmin.protocol.bodies.consume_stats import ConsumeStats
     from mqadmin.protocol.bodies.consumption import BrokerConsumeStats
-    from mqadmin.protocol.bodies.stats import ConsumeStats
 
     stats = BrokerConsumeStats("a:1", [{"": [ConsumeStats()], GROUP: [ConsumeStats()]}, {"G?x": []}], 0)
     assert {s.name for s in drop_unaskable_groups(stats)} == SKIPPED

@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mqadmin.protocol import fastjson
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.consumption import (
     BrokerConsumeStats,
     ConsumeQueueView,
@@ -35,7 +36,6 @@ from mqadmin.protocol.bodies.static_topic import (
     TopicQueueMappingSerializeWrapper,
     TopicRemappingDetailWrapper,
 )
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.errors import ProtocolError

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mqadmin.protocol import fastjson
-from mqadmin.protocol.bodies import connection, group, stats
+from mqadmin.protocol.bodies import connection, consume_stats, group, topic_stats
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.connection import (
     Connection,
@@ -27,6 +27,7 @@ from mqadmin.protocol.bodies.connection import (
     ProducerConnection,
     SubscriptionData,
 )
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.bodies.dataversion import DataVersion
 from mqadmin.protocol.bodies.declared import DeclaredBody, from_json, java_view, members, to_json
 from mqadmin.protocol.bodies.group import (
@@ -39,11 +40,11 @@ from mqadmin.protocol.bodies.group import (
     SubscriptionGroupWrapper,
 )
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper, TopicOffset, TopicStatsTable
+from mqadmin.protocol.bodies.topic_stats import TopicOffset, TopicStatsTable
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_order
 
-DECLARED = [getattr(m, name) for m in (group, stats, connection) for name in m.__all__]
+DECLARED = [getattr(m, name) for m in (group, topic_stats, consume_stats, connection) for name in m.__all__]
 
 text = st.text(
     st.characters(codec="utf-8", exclude_categories=["Cs"], exclude_characters="\x00"), max_size=10

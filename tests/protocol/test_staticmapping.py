@@ -18,7 +18,7 @@ from mqadmin.protocol.bodies.static_topic import (
     TopicQueueMappingSerializeWrapper,
     TopicRemappingDetailWrapper,
 )
-from mqadmin.protocol.bodies.stats import TopicOffset
+from mqadmin.protocol.bodies.topic_stats import TopicOffset
 
 NOW = 1_700_000_000_000
 BROKERS = [f"broker-{c}" for c in "abcdef"]

@@ -22,9 +22,9 @@ from mqadmin.broker.topics import TopicManager
 from mqadmin.broker.wire import RequestError, answer
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies.answers import GroupList, QueryConsumeTimeSpanBody, QueueTimeSpan
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.bodies.group import SubscriptionGroupConfig
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.stats import ConsumeStats, OffsetWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError

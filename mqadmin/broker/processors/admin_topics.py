@@ -21,9 +21,9 @@ from mqadmin.protocol import fastjson, names
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.bodies.static_topic import TopicConfigAndQueueMapping
-from mqadmin.protocol.bodies.stats import TopicOffset, TopicStatsTable
 from mqadmin.protocol.bodies.topic import TopicConfig
 from mqadmin.protocol.bodies.topic_list import TopicList
+from mqadmin.protocol.bodies.topic_stats import TopicOffset, TopicStatsTable
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError

@@ -97,7 +97,7 @@ async def _undone(inv: Invocation, group: str) -> list[dict[str, Any]]:
     """``reportUndoneMsgs``: the group's lag per topic (Java needs its connection to be examinable)."""
     admin = inv.admin
     stats = await admin.consumers.examine_consume_stats(group)
-    await admin.consumers.examine_consumer_connection_info(group)
+    await admin.connections.examine_consumer_connection_info(group)
     by_topic: dict[str, list[Any]] = {}
     for mq, ow in stats.offset_table.items():
         by_topic.setdefault(mq.topic or "", []).append((mq, ow))

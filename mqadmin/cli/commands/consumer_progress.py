@@ -27,8 +27,8 @@ from mqadmin.cli.javatime import format_date
 from mqadmin.cli.lagalert import Thresholds, alert_exit, alert_options, group_alerts, stuck_of
 from mqadmin.cli.nameargs import group_arg, topic_arg
 from mqadmin.cli.results import Errors, Result, with_errors
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.message_queue import MessageQueue, queue_key
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.remoting.errors import RemotingError
 
 # -------------------------------------------------------------------------------- consumerProgress
@@ -43,7 +43,7 @@ async def _client_of_queue(inv: Invocation, group: str) -> dict[MessageQueue, st
     """Which client (its IP) holds each queue; empty when that cannot be found (Java logs and goes on)."""
     out: dict[MessageQueue, str] = {}
     try:
-        cc = await inv.admin.consumers.examine_consumer_connection_info(group)
+        cc = await inv.admin.connections.examine_consumer_connection_info(group)
         for conn in cc.connection_set:
             cid = conn.client_id or ""
             info = await inv.admin.consumption.get_consumer_running_info(group, cid, False)
@@ -66,7 +66,7 @@ async def _check_group_known(inv: Invocation, group: str, stats: ConsumeStats) -
     if hits or errors:  # known, or some broker could not say: do not call it unknown
         return
     try:
-        conn = await inv.admin.consumers.examine_consumer_connection_info(group)
+        conn = await inv.admin.connections.examine_consumer_connection_info(group)
         if conn.connection_set:
             return
     except (AdminError, RemotingError):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mqadmin.admin.consumers import NoConnectionError
+from mqadmin.admin.connections import NoConnectionError
 from mqadmin.admin.errors import AdminError
 from mqadmin.cli.command import Invocation, java_command
 from mqadmin.cli.common import OurOpt
@@ -158,7 +158,7 @@ def process_queue_problems(client_id: str, info: ConsumerRunningInfo, now_ms: in
 
 async def _connection(inv: Invocation, group: str, broker: str | None) -> ConsumerConnection:
     try:
-        return await inv.admin.consumers.examine_consumer_connection_info(group, broker)
+        return await inv.admin.connections.examine_consumer_connection_info(group, broker)
     except NoConnectionError:
         raise CommandError(f"no consumer of group {group} is online", ExitCode.REMOTE) from None
     except RemoteCommandError as e:

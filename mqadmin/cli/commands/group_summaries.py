@@ -19,8 +19,8 @@ from mqadmin.cli.javatext import front_string_at_least, jformat, jstr
 from mqadmin.cli.lagalert import Thresholds, alert_exit, group_alerts, stuck_of
 from mqadmin.cli.results import Errors, Result, with_errors
 from mqadmin.protocol.bodies.connection import ConsumerConnection
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.names import RETRY_GROUP_TOPIC_PREFIX as RETRY_PREFIX
 from mqadmin.protocol.version import version_name
@@ -59,7 +59,7 @@ async def _one_group_summary(
         if not _quiet(e):
             problems.append(e)
     try:
-        conn = await admin.consumers.examine_consumer_connection_info(group)
+        conn = await admin.connections.examine_consumer_connection_info(group)
     except Exception as e:
         if not _quiet(e):
             problems.append(e)

@@ -88,7 +88,7 @@ async def clients_are_cpp(inv: Invocation, group: str) -> bool:
     looked up is treated as Java.
     """
     try:
-        cc = await inv.admin.consumers.examine_consumer_connection_info(group)
+        cc = await inv.admin.connections.examine_consumer_connection_info(group)
     except (AdminError, RemotingError):
         return False
     return {c.language for c in cc.connection_set} == {"CPP"}

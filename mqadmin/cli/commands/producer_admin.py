@@ -30,7 +30,7 @@ from mqadmin.protocol.version import version_name
     '"language": str, "version": str}]}',
 )
 async def producer_connection(inv: Invocation, producer_group: str, topic: str) -> None:
-    from mqadmin.admin.consumers import NoConnectionError
+    from mqadmin.admin.connections import NoConnectionError
 
     group, t = group_arg(producer_group), topic_arg(topic)
     try:

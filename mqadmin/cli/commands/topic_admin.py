@@ -39,8 +39,8 @@ from mqadmin.cli.safety import (
     unknown,
 )
 from mqadmin.protocol.bodies.message_queue import MessageQueue, queue_key
-from mqadmin.protocol.bodies.stats import TopicOffset
 from mqadmin.protocol.bodies.topic import TopicConfig, parse_attributes
+from mqadmin.protocol.bodies.topic_stats import TopicOffset
 from mqadmin.protocol.codes import ResponseCode
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.fastjson import java_double

@@ -22,9 +22,9 @@ from typing import Any
 from mqadmin.protocol import fastjson
 from mqadmin.protocol.bodies import fieldcheck as j
 from mqadmin.protocol.bodies.connection import SubscriptionData
+from mqadmin.protocol.bodies.consume_stats import ConsumeStats
 from mqadmin.protocol.bodies.declared import DeclaredBody, wire
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.bodies.stats import ConsumeStats
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_string_sort_key
 

@@ -1,7 +1,8 @@
 """Start-up of ``mqadmin`` commands as ratios to ``python -c pass``, in alternating rounds.
 
 Starts a name server and a development broker of the ``mqadmin`` under test on loopback (ports
-picked at run time), makes topic ``T`` and consumer group ``G`` with one consumed offset, then runs,
+picked at run time), makes topic ``T``, consumer group ``G`` as a consumer that ran leaves it (an
+offset committed on ``T``, its ``%RETRY%G`` topic) and group ``G0`` that never consumed, then runs,
 round after round (after 2 warm-up rounds):
 
 - ``python -c pass`` with the interpreter the ``mqadmin`` console script runs on;
@@ -9,7 +10,11 @@ round after round (after 2 warm-up rounds):
   json, socket, typing) and nothing of ours: the floor under every command's ratio;
 - ``mqadmin --help``;
 - the one-request commands ``topicRoute``, ``topicList``, ``getBrokerConfig -b``,
-  ``consumerProgress -g`` and ``sendMessage``;
+  ``consumerProgress -g G`` (the %RETRY% route, the broker's consume stats, the topic's route) and
+  ``sendMessage``;
+- ``consumerProgress -g G0``: a group with no offset and no %RETRY% topic takes five requests (no
+  route, the cluster, the consume stats, the cluster again, each broker's group table, to tell a new
+  group from a misspelt one); printed beside the others and held to the same budget.
 
 and prints each one's median and its ratio to the interpreter's. The budget is 8 times
 ``python -c pass`` for the one-request commands (milliseconds differ from machine to machine, the
@@ -41,7 +46,14 @@ from mqadmin.localcluster import BROKER_BOOT, NS_BOOT, ServerProcess, free_port
 
 BUDGET = 8.0
 """Largest ratio to ``python -c pass`` of a command that sends one request."""
-ONE_REQUEST = ("topicRoute", "topicList", "getBrokerConfig", "consumerProgress", "sendMessage")
+ONE_REQUEST = (
+    "topicRoute",
+    "topicList",
+    "getBrokerConfig",
+    "consumerProgress",
+    "consumerProgress G0",
+    "sendMessage",
+)
 LIBRARIES = "import click, dataclasses, enum, json, socket, typing"
 """What every command imports before any code of ours runs: the floor under the ratios."""
 
@@ -114,12 +126,19 @@ class Servers:
         self.broker.start()
 
     def prepare(self, env: dict[str, str]) -> None:
-        """Topic T with a message, and consumer group G."""
+        """Topic T with messages; group G with an offset committed on T and its %RETRY% topic, as a
+        consumer that ran leaves it; group G0 that never consumed."""
         n = ["-n", self.addr]
+        c = ["-c", "DefaultCluster"]
+        commit = ["-b", self.broker_addr, "-q", "0", "-o", "1", "--yes"]  # offset 1 on queue 0 of T
         for argv in (
-            ["updateTopic", *n, "-c", "DefaultCluster", "-t", "T", "-r", "1", "-w", "1"],
-            ["updateSubGroup", *n, "-c", "DefaultCluster", "-g", "G"],
+            ["updateTopic", *n, *c, "-t", "T", "-r", "1", "-w", "1"],
+            ["updateSubGroup", *n, *c, "-g", "G"],
+            ["updateSubGroup", *n, *c, "-g", "G0"],
+            ["updateTopic", *n, *c, "-t", "%RETRY%G", "-r", "1", "-w", "1"],
             ["sendMessage", *n, "-t", "T", "-p", "hello"],
+            ["sendMessage", *n, "-t", "T", "-p", "hello"],
+            ["resetOffsetByTime", *n, "-g", "G", "-t", "T", "-s", "now", *commit],
         ):
             p = subprocess.run(
                 [self.mqadmin, *argv], capture_output=True, text=True, env=env, cwd=self.workdir
@@ -143,6 +162,7 @@ def commands(mqadmin: str, addr: str, broker: str) -> dict[str, list[str]]:
         "topicList": [mqadmin, "topicList", *n],
         "getBrokerConfig": [mqadmin, "getBrokerConfig", *n, "-b", broker],
         "consumerProgress": [mqadmin, "consumerProgress", *n, "-g", "G"],
+        "consumerProgress G0": [mqadmin, "consumerProgress", *n, "-g", "G0"],
         "sendMessage": [mqadmin, "sendMessage", *n, "-t", "T", "-p", "bench"],
     }
 
@@ -224,7 +244,7 @@ def main() -> int:
                 continue
             ratio = wall_ms[key] / wall_ms[base]
             print(
-                f"  {key[1]:<18} {wall_ms[key]:6.1f} ms ({min(ts):6.1f}, {max(ts):6.1f}) {ratio:5.2f}x"
+                f"  {key[1]:<20} {wall_ms[key]:6.1f} ms ({min(ts):6.1f}, {max(ts):6.1f}) {ratio:5.2f}x"
                 f"   cpu {cpu_ms[key]:6.1f} ms {cpu_ms[key] / cpu_ms[base]:5.2f}x"
             )
             if label == "" and key[1] in ONE_REQUEST:

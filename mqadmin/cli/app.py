@@ -7,6 +7,7 @@ usage line; everything else is the command's own exit code (see :mod:`mqadmin.cl
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -67,6 +68,13 @@ def load_command(entry: CommandEntry) -> click.Command:
     return cmd
 
 
+def collect_from_here() -> None:
+    """What is alive once a command is loaded lives until exit: frozen, so the collector, on again
+    from here (a server, a watch loop, a long fan-out), passes over what the command itself makes."""
+    gc.freeze()
+    gc.enable()
+
+
 class LazyGroup(click.Group):
     """Commands are listed from the registry and imported on first use."""
 
@@ -80,6 +88,7 @@ class LazyGroup(click.Group):
         cmd = load_command(entry)
         if not entry.java:
             use_own_style(cmd)
+        collect_from_here()
         return cmd
 
     def resolve_command(

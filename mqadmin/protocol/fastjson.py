@@ -374,20 +374,18 @@ class _Parser:
 # --------------------------------------------------------------------------------------------- writing
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_ESCAPED: dict[int, str] = {}
-"""What fastjson escapes, as a ``str.translate`` table (made on first use): ``"``, ``\\``, the C0
-and C1 controls, U+2028/U+2029, and the surrogates. Printable ASCII without ``"`` or ``\\`` (names,
-addresses, numbers) never needs it. A lone surrogate cannot be written as UTF-8: escaped, so that
-any string (even one a server is about to refuse, or a remark quoting it) can always be encoded.
-A table rather than a regular expression: a send's header (its properties joined by control
-characters) is escaped on every one-request send, which then imports no ``re``."""
+_ESCAPED = {
+    code: _ESCAPES.get(chr(code)) or f"\\u{code:04X}"
+    for code in (0x22, 0x5C, *range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
+}
+"""What fastjson escapes, as a ``str.translate`` table: ``"``, ``\\``, the C0 and C1 controls and
+U+2028/U+2029. Printable ASCII without ``"`` or ``\\`` (names, addresses, numbers) never needs it.
+The surrogates are escaped too (:func:`_escape_surrogates`): a lone one cannot be written as UTF-8,
+so any string (even one a server is about to refuse, or a remark quoting it) can always be encoded."""
 
 
-def _escape_table() -> dict[int, str]:
-    if not _ESCAPED:
-        for code in (0x22, 0x5C, *range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000)):
-            _ESCAPED[code] = _ESCAPES.get(chr(code)) or f"\\u{code:04X}"
-    return _ESCAPED
+def _escape_surrogates(s: str) -> str:
+    return "".join(f"\\u{ord(c):04X}" if "\ud800" <= c <= "\udfff" else c for c in s)
 
 
 def _memo_quote(make: Callable[[str], str]) -> Callable[[str], str]:
@@ -419,7 +417,13 @@ def quote(s: str) -> str:
     """A JSON string literal as fastjson writes it (UTF-8 kept, control characters escaped)."""
     if s.isascii() and s.isprintable() and '"' not in s and "\\" not in s:
         return f'"{s}"'  # nothing to escape (the usual case: no regex)
-    return '"' + s.translate(_escape_table()) + '"'
+    out = s.translate(_ESCAPED)
+    if not out.isascii():
+        try:
+            out.encode()
+        except UnicodeEncodeError:  # a lone surrogate
+            out = _escape_surrogates(out)
+    return '"' + out + '"'
 
 
 _INF = float("inf")

@@ -245,3 +245,31 @@ def test_failed_hand_offs_read_the_text_at_most_once(mocker: MockerFixture) -> N
     mocker.patch.object(fj, "_standard_value", counted)
     assert len(loads(text)["m"]) == 200
     assert 0 < read <= len(text)
+
+
+# ------------------------------------------------------------------------------------- quoting
+
+
+def _fastjson_escape(c: str) -> str:
+    """What fastjson writes for one character: the short escapes, ``\\uXXXX`` for the C0 and C1
+    controls, U+2028/U+2029 and the surrogates, the character itself otherwise."""
+    short = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    o = ord(c)
+    if c in short:
+        return short[c]
+    if o < 0x20 or 0x7F <= o < 0xA0 or o in (0x2028, 0x2029) or 0xD800 <= o < 0xE000:
+        return f"\\u{o:04X}"
+    return c
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x10FFFF, blacklist_categories=())))
+def test_quote_escapes_what_fastjson_escapes_and_always_encodes(s: str) -> None:
+    """Any string, lone surrogates included: the character-by-character rule, written as UTF-8
+    without error, and read back by a JSON reader as the string itself when it holds no surrogate."""
+    from mqadmin.protocol.fastjson import quote
+
+    out = quote(s)
+    assert out == '"' + "".join(map(_fastjson_escape, s)) + '"'
+    out.encode("utf-8")
+    if not any("\ud800" <= c <= "\udfff" for c in s):
+        assert json.loads(out) == s

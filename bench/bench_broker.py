@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from mqadmin.remoting.client import RemotingClient
 
 ROOT = Path(__file__).resolve().parents[1]

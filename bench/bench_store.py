@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from mqadmin.broker.store import MessageStore, StoreConfig
-from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.message_record import MessageExt
 from mqadmin.protocol.msgid import UniqueIdGenerator
 
 TOPIC = "BenchTopic"

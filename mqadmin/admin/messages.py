@@ -31,7 +31,8 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import RequestHeader
 from mqadmin.protocol.javacoll import bucket_order, hash_map_capacity
 from mqadmin.protocol.javanum import INT_MAX
-from mqadmin.protocol.message import MessageConst, MessageExt, decode_message, decode_messages
+from mqadmin.protocol.message import MessageConst
+from mqadmin.protocol.message_record import MessageExt, decode_message, decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.protocol.perm import PERM_READ
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError

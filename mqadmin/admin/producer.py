@@ -36,7 +36,6 @@ from mqadmin.protocol.message import (
     Message,
     MessageConst,
     MessageSysFlag,
-    encode_batch,
     properties_to_string,
 )
 from mqadmin.protocol.msgid import UniqueIdGenerator
@@ -369,6 +368,8 @@ class Producer:
                 m.unique_key = self.ids.next_id()
         assert queue.broker_name is not None and queue.topic is not None
         addr = await self.broker_addr(queue.topic, queue.broker_name)
+        from mqadmin.protocol.message_record import encode_batch  # the batch layout, for a batch only
+
         body = encode_batch(msgs)
         resp = await self._invoke(
             addr,

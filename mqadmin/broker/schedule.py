@@ -34,7 +34,8 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.message import check_stored_topic
 from mqadmin.protocol.javacoll import chm_capacity, hash_ordered
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
-from mqadmin.protocol.message import MessageConst, MessageExt, decode_message
+from mqadmin.protocol.message import MessageConst
+from mqadmin.protocol.message_record import MessageExt, decode_message
 
 __all__ = ["ScheduleService"]
 

@@ -23,7 +23,7 @@ from mqadmin.broker.store import MessageStore, PutResult, StoreConfig
 from mqadmin.broker.wire import tags_hash
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.message_record import MessageExt
 from mqadmin.remoting.client import Connection
 
 __all__ = ["ClientNotifier", "LiveConfig", "MessageWriter", "now_ms", "store_config_of"]

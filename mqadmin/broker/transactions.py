@@ -23,7 +23,8 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.message import EndTransactionRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict
 from mqadmin.protocol.javanum import JavaNumberError, parse_int
-from mqadmin.protocol.message import MessageConst, MessageExt, MessageSysFlag, decode_message
+from mqadmin.protocol.message import MessageConst, MessageSysFlag
+from mqadmin.protocol.message_record import MessageExt, decode_message
 from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 from mqadmin.remoting.client import Connection, Handler
 

@@ -25,7 +25,7 @@ from mqadmin.protocol.acl import UNIQUE_MSG_QUERY_FLAG, signature
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder, encode
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.peers import call
 from tests.broker.signed_cpp import cpp_send
 from tests.captures import Frame, all_frames

@@ -17,7 +17,7 @@ from mqadmin.protocol.bodies.topic import TopicConfig, TopicConfigSerializeWrapp
 from mqadmin.protocol.bodies.topic_list import TopicList
 from mqadmin.protocol.bodies.topic_stats import TopicStatsTable
 from mqadmin.protocol.command import RemotingCommand, SerializeType
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.inproc import running
 
 RUNTIME_KEYS = {

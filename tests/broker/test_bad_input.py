@@ -14,7 +14,7 @@ import struct
 import pytest
 
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.peers import call, create_topic
 
 TOPIC = "BadInputTopic"

@@ -16,7 +16,7 @@ import struct
 import time
 from collections import defaultdict
 
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.peers import create_topic
 from tests.captures import Frame, load_scenario, pairs
 

@@ -257,7 +257,7 @@ def test_a_group_over_its_threshold_is_flow_controlled(broker_factory: type) -> 
             return [await client.invoke(b.addr, pull_cmd("CtrlTopic", group), 10) for _ in range(2)]
 
     def messages(resp: RemotingCommand) -> int:
-        from mqadmin.protocol.message import decode_messages
+        from mqadmin.protocol.message_record import decode_messages
 
         return len(decode_messages(resp.body or b""))
 

@@ -17,7 +17,7 @@ from mqadmin.protocol.bodies.properties import properties_store, string_to_prope
 from mqadmin.protocol.bodies.topic import TopicConfigSerializeWrapper
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.peers import call, create_topic, create_topic_fields
 from tests.servers import BrokerProcess, NameServerProcess
 

@@ -16,7 +16,8 @@ import pytest
 
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import MESSAGE_MAGIC_CODE_V2, MessageExt, decode_messages
+from mqadmin.protocol.message import MESSAGE_MAGIC_CODE_V2
+from mqadmin.protocol.message_record import MessageExt, decode_messages
 from tests.broker.peers import call, create_topic
 from tests.cli_harness import clean_env, run_mqadmin
 from tests.servers import BrokerProcess

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.peers import MQADMIN, call, create_topic_fields
 from tests.servers import BrokerProcess, NameServerProcess
 

@@ -15,7 +15,7 @@ import pytest
 
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.peers import call, create_topic
 from tests.servers import BrokerProcess
 

@@ -33,7 +33,7 @@ from mqadmin.protocol.bodies.properties import string_to_properties
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.configentry import SECRET_MASK, masked_value, protected_key
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from mqadmin.remoting.client import RemotingClient
 from tests.broker.peers import call, create_topic_fields

@@ -29,7 +29,7 @@ from mqadmin.protocol.bodies.static_topic import LogicQueueMappingItem, TopicQue
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.frame import FrameDecoder, encode
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from mqadmin.remoting.client import RemotingClient
 from tests import servers
 from tests.broker.peers import call

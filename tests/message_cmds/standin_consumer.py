@@ -16,7 +16,7 @@ from typing import Any
 
 from mqadmin.protocol.codes import RequestCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import MessageExt, decode_message
+from mqadmin.protocol.message_record import MessageExt, decode_message
 from mqadmin.remoting.client import Connection, RemotingClient
 
 

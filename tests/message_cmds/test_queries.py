@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from mqadmin.protocol.codes import RequestCode
-from mqadmin.protocol.message import MessageSysFlag, decode_message
+from mqadmin.protocol.message import MessageSysFlag
+from mqadmin.protocol.message_record import decode_message
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from tests.message_cmds.conftest import TOPIC, Sent
 from tests.message_cmds.support import Cluster, with_admin
@@ -176,7 +177,7 @@ def test_cpp_batch_is_not_a_batch(cluster: Cluster, state: Sent) -> None:
     """Why batches come from our SEND_BATCH_MESSAGE: the C++ wrapper's ``send_batch`` sends code 10 with
     ``batch=1``, which Java's ``Boolean.parseBoolean`` (and our broker) read as false, so any broker
     stores the encoded batch as one message, without unique keys."""
-    from mqadmin.protocol.message import decode_batch
+    from mqadmin.protocol.message_record import decode_batch
     from tests.message_cmds.support import cpp_send
 
     cluster.create_topic("CppBatchTopic", 1)

@@ -21,14 +21,8 @@ from typing import Any
 
 from mqadmin.protocol.codes import RequestCode, ResponseCode
 from mqadmin.protocol.command import RemotingCommand
-from mqadmin.protocol.message import (
-    Message,
-    MessageExt,
-    body_crc32,
-    decode_batch,
-    encode_message,
-    string_to_properties,
-)
+from mqadmin.protocol.message import Message, string_to_properties
+from mqadmin.protocol.message_record import MessageExt, body_crc32, decode_batch, encode_message
 from mqadmin.remoting.client import Connection, RemotingClient
 from mqadmin.remoting.server import RemotingServer
 from tests.pipeline.wire import register_command, start_namesrv

@@ -19,14 +19,8 @@ from mqadmin.pipeline.export.columns import Columns
 from mqadmin.pipeline.export.pull import to_batch
 from mqadmin.pipeline.export.ranges import QueueRange
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.message import (
-    MessageExt,
-    MessageSysFlag,
-    body_crc32,
-    decode_messages,
-    encode_message,
-    magic_code_for_topic,
-)
+from mqadmin.protocol.message import MessageSysFlag, magic_code_for_topic
+from mqadmin.protocol.message_record import MessageExt, body_crc32, decode_messages, encode_message
 
 
 def record(offset: int, **over: object) -> MessageExt:

@@ -21,8 +21,13 @@ from mqadmin.protocol.message import (
     CompressionType,
     Message,
     MessageConst,
-    MessageExt,
     MessageSysFlag,
+    magic_code_for_topic,
+    properties_to_string,
+    string_to_properties,
+)
+from mqadmin.protocol.message_record import (
+    MessageExt,
     body_crc32,
     decode_batch,
     decode_message,
@@ -30,9 +35,6 @@ from mqadmin.protocol.message import (
     decode_properties,
     encode_batch,
     encode_message,
-    magic_code_for_topic,
-    properties_to_string,
-    string_to_properties,
 )
 from mqadmin.protocol.msgid import decode_offset_msg_id, java_host_address
 from tests.captures import Frame, captures_dir, pairs, scenarios

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mqadmin.protocol.errors import ProtocolError
-from mqadmin.protocol.message import decode_messages, string_to_properties
+from mqadmin.protocol.message import string_to_properties
+from mqadmin.protocol.message_record import decode_messages
 from mqadmin.protocol.msgid import (
     UniqueIdGenerator,
     create_offset_msg_id,

@@ -33,7 +33,7 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.fastjson import dumps
 from mqadmin.protocol.headers.message import PullMessageRequestHeader
 from mqadmin.protocol.javacoll import java_hash_dict, java_string_hash
-from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.message_record import MessageExt
 from mqadmin.protocol.perm import PERM_READ
 from mqadmin.protocol.staticmapping import PullOffsets
 from mqadmin.remoting.client import Connection, Handler

@@ -17,7 +17,7 @@ from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.base import HeaderError
 from mqadmin.protocol.headers.message import QueryMessageRequestHeader, ViewMessageRequestHeader
 from mqadmin.protocol.javanum import parse_bool
-from mqadmin.protocol.message import decode_message
+from mqadmin.protocol.message_record import decode_message
 from mqadmin.remoting.client import Connection, Handler
 
 __all__ = ["QueryProcessor"]

@@ -41,15 +41,8 @@ from mqadmin.protocol.headers.message import (
     check_stored_topic,
 )
 from mqadmin.protocol.javanum import parse_bool
-from mqadmin.protocol.message import (
-    MessageConst,
-    MessageExt,
-    MessageSysFlag,
-    decode_batch,
-    decode_message,
-    properties_to_string,
-    string_to_properties,
-)
+from mqadmin.protocol.message import MessageConst, MessageSysFlag, properties_to_string, string_to_properties
+from mqadmin.protocol.message_record import MessageExt, decode_batch, decode_message
 from mqadmin.protocol.perm import PERM_READ, PERM_WRITE
 from mqadmin.remoting.client import Connection, Handler
 

@@ -1,8 +1,8 @@
 """Reading commit-log records in place: validation for recovery and what dispatch needs.
 
-The full decoder (``protocol.message.decode_message``) builds a ``MessageExt``; recovery and
+The full decoder (``protocol.message_record.decode_message``) builds a ``MessageExt``; recovery and
 re-dispatch only need a handful of fields and a CRC check, so this module reads them with fixed
-offsets (the layout is documented in ``protocol/message.py``).
+offsets (the layout is documented in ``protocol/message_record.py``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from mqadmin.protocol.message import (
     MESSAGE_MAGIC_CODE,
     MESSAGE_MAGIC_CODE_V2,
     MessageSysFlag,
-    decode_properties,
 )
+from mqadmin.protocol.message_record import decode_properties
 
 SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX"
 TRANS_OP_HALF_TOPIC = "RMQ_SYS_TRANS_OP_HALF_TOPIC"

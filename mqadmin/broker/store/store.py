@@ -41,14 +41,8 @@ from mqadmin.broker.store.segments import SegmentQueue
 from mqadmin.protocol import names
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javacoll import java_hash_dict
-from mqadmin.protocol.message import (
-    MESSAGE_MAGIC_CODE_V2,
-    MessageExt,
-    MessageSysFlag,
-    body_crc32,
-    encode_message,
-    properties_to_string,
-)
+from mqadmin.protocol.message import MESSAGE_MAGIC_CODE_V2, MessageSysFlag, properties_to_string
+from mqadmin.protocol.message_record import MessageExt, body_crc32, encode_message
 from mqadmin.protocol.msgid import host_to_bytes
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ _SIZE = struct.Struct(">i")
 async def dump_compaction_log(inv: Invocation, file: str | None) -> None:
     from mqadmin.cli.commands.message_text import message_json, message_string
     from mqadmin.protocol.errors import ProtocolError
-    from mqadmin.protocol.message import decode_message
+    from mqadmin.protocol.message_record import decode_message
 
     if file is None:
         raise CommandError("miss dump log file name", ExitCode.USAGE)

@@ -24,7 +24,7 @@ from mqadmin.cli.optvalues import parse_int
 from mqadmin.cli.timeargs import parse_time_ms
 from mqadmin.cli.watch import pause
 from mqadmin.protocol.bodies.message_queue import MessageQueue
-from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.message_record import MessageExt
 
 __all__ = ["render", "start_offsets"]
 

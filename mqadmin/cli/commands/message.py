@@ -38,7 +38,8 @@ from mqadmin.cli.optvalues import parse_int, parse_long
 from mqadmin.cli.results import Plain, Result
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.javanum import LONG_MAX, parse_bool
-from mqadmin.protocol.message import Message, MessageExt
+from mqadmin.protocol.message import Message
+from mqadmin.protocol.message_record import MessageExt
 from mqadmin.protocol.msgid import decode_offset_msg_id, decode_unique_id, java_ip_string, parse_unique_id
 
 CLUSTER = JavaOpt("c", "cluster", "Cluster name or lmq parent topic, lmq is used to find the route.")

@@ -31,7 +31,7 @@ from mqadmin.cli.timeargs import parse_time_ms
 from mqadmin.protocol.bodies.message_queue import MessageQueue
 from mqadmin.protocol.javacoll import java_hash_order
 from mqadmin.protocol.javanum import parse_bool
-from mqadmin.protocol.message import MessageExt
+from mqadmin.protocol.message_record import MessageExt
 
 DASHES = "-" * 56 + "\n"
 PULL_BATCH = 32

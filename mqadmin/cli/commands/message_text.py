@@ -22,7 +22,8 @@ from mqadmin.cli.exitcodes import ExitCode
 from mqadmin.cli.javatext import jformat
 from mqadmin.cli.javatime import human_time
 from mqadmin.protocol.javacoll import remembered_hash_order
-from mqadmin.protocol.message import MessageConst, MessageExt
+from mqadmin.protocol.message import MessageConst
+from mqadmin.protocol.message_record import MessageExt
 
 __all__ = [
     "BODY_DIR",

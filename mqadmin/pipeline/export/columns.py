@@ -4,7 +4,7 @@ A pull answer holds commit-log records back to back. The common record (IPv4 hos
 compressed) is read with one ``struct`` call and appended to column lists; any other record (IPv6
 hosts, a compressed body) and any record that does not add up goes through the protocol's own
 decoder, so the rules (and the ProtocolError on bad input) stay those of
-:func:`mqadmin.protocol.message.decode_message`. Either way a record is kept only once the
+:func:`mqadmin.protocol.message_record.decode_message`. Either way a record is kept only once the
 chunk's :class:`~mqadmin.pipeline.export.checks.Cursor` admits it (the one rule of what an answer may
 hold), judged after everything that could still send it to the full decoder.
 """
@@ -26,8 +26,8 @@ from mqadmin.protocol.message import (
     PROPERTY_SEPARATOR,
     MessageConst,
     MessageSysFlag,
-    decode_message,
 )
+from mqadmin.protocol.message_record import decode_message
 
 __all__ = ["Columns"]
 

@@ -39,7 +39,8 @@ from mqadmin.protocol.command import RemotingCommand
 from mqadmin.protocol.errors import ProtocolError
 from mqadmin.protocol.headers.message import PullMessageRequestHeader
 from mqadmin.protocol.javanum import INT_MAX
-from mqadmin.protocol.message import MessageConst, MessageExt
+from mqadmin.protocol.message import MessageConst
+from mqadmin.protocol.message_record import MessageExt
 from mqadmin.remoting.errors import RemoteCommandError, RemotingError
 
 __all__ = [

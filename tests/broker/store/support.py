@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mqadmin.broker.store import MessageStore, StoreConfig
-from mqadmin.protocol.message import MessageExt, decode_messages
+from mqadmin.protocol.message_record import MessageExt, decode_messages
 
 HOST = "127.0.0.1"
 PORT = 10911

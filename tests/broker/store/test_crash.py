@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from mqadmin.broker.store import GetStatus, MessageStore
-from mqadmin.protocol.message import decode_message, decode_messages
+from mqadmin.protocol.message_record import decode_message, decode_messages
 from tests.broker.store.crash_writer import CONFIG, QUEUES, body_of
 from tests.broker.store.support import HOST, PORT, make_msg, small_config
 

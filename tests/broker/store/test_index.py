@@ -9,7 +9,7 @@ from pathlib import Path
 from mqadmin.broker.store import MessageStore
 from mqadmin.broker.store.index import key_hash
 from mqadmin.protocol.javacoll import java_string_hash
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.store.support import make_msg, open_store
 
 FOREVER = 2**63 - 1

@@ -12,7 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from mqadmin.broker.store import GetStatus, MessageStore
 from mqadmin.protocol.javacoll import java_string_hash
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.store.support import crash, make_msg, open_store
 
 PER_FILE = 7

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from mqadmin.broker.store import GetStatus, MessageStore, PutStatus
 from mqadmin.protocol.javacoll import java_string_hash
-from mqadmin.protocol.message import MessageSysFlag, body_crc32, decode_message, decode_messages
+from mqadmin.protocol.message import MessageSysFlag
+from mqadmin.protocol.message_record import body_crc32, decode_message, decode_messages
 from mqadmin.protocol.msgid import decode_offset_msg_id
 from tests.broker.store.support import HOST, PORT, bodies, make_msg, open_store
 

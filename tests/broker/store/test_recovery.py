@@ -10,7 +10,8 @@ import pytest
 
 from mqadmin.broker.store import MessageStore, StoreError
 from mqadmin.broker.store.checkpoint import Checkpoint
-from mqadmin.protocol.message import BLANK_MAGIC_CODE, decode_message
+from mqadmin.protocol.message import BLANK_MAGIC_CODE
+from mqadmin.protocol.message_record import decode_message
 from tests.broker.store.support import crash, make_msg, open_store, pull_all
 
 FOREVER = 2**63 - 1
@@ -94,7 +95,7 @@ def test_torn_tail_is_cut_off(tmp_path: Path) -> None:
     path, pos = commitlog_file(tmp_path, end)
     probe = make_msg(body=b"never acknowledged" * 3)
     probe.commit_log_offset = end
-    from mqadmin.protocol.message import encode_message
+    from mqadmin.protocol.message_record import encode_message
 
     torn = encode_message(probe, trailing_separator=False)[:70]
     with open(path, "r+b") as f:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mqadmin.broker.store import MessageStore, StoreError
-from mqadmin.protocol.message import decode_messages
+from mqadmin.protocol.message_record import decode_messages
 from tests.broker.store.support import make_msg, small_config
 
 

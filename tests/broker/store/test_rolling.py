@@ -6,7 +6,8 @@ import struct
 from pathlib import Path
 
 from mqadmin.broker.store import GetStatus
-from mqadmin.protocol.message import BLANK_MAGIC_CODE, decode_message
+from mqadmin.protocol.message import BLANK_MAGIC_CODE
+from mqadmin.protocol.message_record import decode_message
 from tests.broker.store.support import bodies, make_msg, open_store, pull_all
 
 

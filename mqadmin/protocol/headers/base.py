@@ -45,7 +45,6 @@ __all__ = [
     "HeaderError",
     "HeaderField",
     "Java",
-    "JavaType",
     "KvKey",
     "KvNamespace",
     "Long",
@@ -81,16 +80,11 @@ class Check:
 
 @dataclass(frozen=True, slots=True)
 class Java:
-    """The Java field name, where it is not the camel case of the Python one."""
+    """What Java calls a field where the Python declaration does not say it: its name, where it is
+    not the camel case of ours (``Java("bname")``), its type (``Java(type="long")`` for an ``int``)."""
 
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class JavaType:
-    """The Java type of a field, where the Python type does not say it (``long`` for an ``int``)."""
-
-    name: str
+    name: str | None = None
+    type: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +100,7 @@ class HeaderField:
     default: Any
 
 
-Long = Annotated[int, JavaType("long")]
+Long = Annotated[int, Java(type="long")]
 """A Java ``long``/``Long`` field (an ``int`` is a Java ``int``)."""
 
 Topic = Annotated[str, Check(names.check_topic)]
@@ -264,9 +258,8 @@ def _describe(hint: Any) -> tuple[str, tuple[Check, ...], str | None]:
             if isinstance(m, Check):
                 checks = (m, *checks)
             elif isinstance(m, Java):
-                rename = m.name
-            elif isinstance(m, JavaType):
-                kind = m.name
+                rename = m.name or rename
+                kind = m.type or kind
         hint = _one_type(base)
     if kind is None:
         kind = _KINDS.get(hint)

@@ -59,17 +59,26 @@ def _click_option(opt: JavaOpt) -> click.Option:
 
 
 def _expand_args(args: list[str], params: Sequence[click.Parameter]) -> list[str]:
-    """Java spellings click does not take: long-name prefixes and ``-t=VALUE``."""
+    """Java spellings click does not take (long-name prefixes, ``-t=VALUE``), and each short option
+    given as the long name it stands for.
+
+    click tries every option word as a long name first; a miss builds a "no such option" error with
+    spelling suggestions (difflib over every long name) before it is tried as a short one. Naming
+    the option as click will resolve it skips that on every ``-n NS`` (about 3 ms a command line). A
+    short option with its value missing is left as typed, so click's error names it as typed.
+    """
     longs: dict[str, click.Option] = {}
-    shorts: dict[str, click.Option] = {}
+    shorts: dict[str, tuple[click.Option, str | None]] = {}
     for p in params:
         if not isinstance(p, click.Option):
             continue
-        for name in [*p.opts, *p.secondary_opts]:
-            if name.startswith("--"):
-                longs[name[2:]] = p
-            elif len(name) == 2:
-                shorts[name[1]] = p
+        for names in (p.opts, p.secondary_opts):  # a flag's "--x/--no-x" halves stay apart
+            long_name = next((n for n in names if n.startswith("--")), None)
+            for name in names:
+                if name.startswith("--"):
+                    longs[name[2:]] = p
+                elif len(name) == 2:
+                    shorts[name[1]] = (p, long_name)
     out: list[str] = []
     expect_value = False
     for i, tok in enumerate(args):
@@ -96,12 +105,16 @@ def _expand_args(args: list[str], params: Sequence[click.Parameter]) -> list[str
             expect_value = opt is not None and not opt.is_flag and not eq and not opt.count
             continue
         if tok.startswith("-") and len(tok) >= 2 and tok[1] != "-":
-            opt = shorts.get(tok[1])
-            if opt is not None and not opt.is_flag and len(tok) > 2 and tok[2] == "=":
-                out.extend([tok[:2], tok[3:]])
+            opt, long_name = shorts.get(tok[1], (None, None))
+            takes_value = opt is not None and not opt.is_flag and not opt.count
+            if takes_value and len(tok) > 2 and tok[2] == "=":
+                tok, value = tok[:2], tok[3:]
+                out.extend([long_name or tok, value])
                 continue
-            if opt is not None and not opt.is_flag and len(tok) == 2:
-                expect_value = True
+            if opt is not None and len(tok) == 2:
+                expect_value = takes_value
+                if long_name is not None and (not takes_value or i + 1 < len(args)):
+                    tok = long_name
             out.append(tok)
             continue
         out.append(tok)

@@ -12,22 +12,28 @@ from typing import Any
 
 import click
 import pytest
+from pytest_mock import MockerFixture
 
 from mqadmin.cli.app import load_command
 from mqadmin.cli.clickcommand import JavaCommand
-from mqadmin.cli.registry import lookup
+from mqadmin.cli.registry import COMMANDS, lookup
 from tests.cli_harness import Result, run_mqadmin
 from tests.conftest import BrokerFactory
 from tests.servers import NameServerProcess
 
 
-def parsed(name: str, args: list[str]) -> dict[str, Any]:
-    """The parameters the click command of ``name`` reads from ``args``."""
+def command(name: str) -> JavaCommand:
     entry = lookup(name)
     assert entry is not None
     cmd = load_command(entry)
     assert isinstance(cmd, JavaCommand)
-    return dict(cmd.make_context(name, list(args)).params)
+    return cmd
+
+
+def parsed(name: str, args: list[str], *, checks: bool = True) -> dict[str, Any]:
+    """The parameters the click command of ``name`` reads from ``args`` (without ``checks``: as
+    completion parses, required options and option groups not enforced)."""
+    return dict(command(name).make_context(name, list(args), resilient_parsing=not checks).params)
 
 
 @pytest.mark.parametrize(
@@ -49,6 +55,49 @@ def test_spellings_of_values_and_common_options() -> None:
         False,
     )
     assert got["list_format"] is True
+
+
+@pytest.mark.parametrize("name", sorted(c.name for c in COMMANDS if c.java))
+def test_a_short_option_reads_as_its_long_name(name: str) -> None:
+    """Every short option of every command, alone, glued with ``=`` and beside the others, reads as
+    its ``--`` long name does (the parse step hands click the long name; this holds the two to one
+    answer, flags and options with values alike)."""
+    cmd = command(name)
+    shorts: list[tuple[list[str], list[str]]] = []
+    for p in cmd.get_params(click.Context(cmd)):
+        if not isinstance(p, click.Option) or p.hidden:
+            continue
+        short = next((n for n in p.opts if len(n) == 2), None)
+        long_name = next((n for n in p.opts if n.startswith("--")), None)
+        if short is None or long_name is None or long_name == "--help":
+            continue
+        value = [] if p.is_flag else ["v1"]
+        shorts.append(([short, *value], [long_name, *value]))
+        if not p.is_flag:
+            glued = parsed(name, [f"{short}=v2"], checks=False)
+            assert glued == parsed(name, [long_name, "v2"], checks=False), short
+    assert shorts, name
+    for as_short, as_long in shorts:
+        assert parsed(name, as_short, checks=False) == parsed(name, as_long, checks=False), as_short
+    every_short = [w for s, _ in shorts for w in s]
+    every_long = [w for _, long_words in shorts for w in long_words]
+    assert parsed(name, every_short, checks=False) == parsed(name, every_long, checks=False)
+
+
+def test_short_options_do_not_make_click_suggest_spellings(mocker: MockerFixture) -> None:
+    """click tries a word as a long name first and, on a miss, builds an error with spelling
+    suggestions before trying it as a short one; a plain ``-n NS -t T`` builds none. A short option
+    click does not know still does, and is refused."""
+    made = mocker.spy(click.exceptions.NoSuchOption, "__init__")
+    assert parsed("topicRoute", ["-n", "127.0.0.1:9876", "-t", "T", "-l"])["topic"] == "T"
+    assert made.call_count == 0
+    with pytest.raises(click.NoSuchOption):
+        parsed("topicRoute", ["-t", "T", "-x", "1"])
+
+
+def test_a_short_option_without_its_value_is_named_as_typed() -> None:
+    with pytest.raises(click.BadOptionUsage, match="Option '-t' requires an argument"):
+        parsed("topicRoute", ["-n", "127.0.0.1:9876", "-t"])
 
 
 def test_a_two_letter_short_name() -> None:

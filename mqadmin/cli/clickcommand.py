@@ -58,6 +58,11 @@ def _click_option(opt: JavaOpt) -> click.Option:
     return click.Option(names, is_flag=True, default=False, help=opt.desc)
 
 
+def _takes_value(opt: click.Option | None) -> bool:
+    """Whether ``opt`` reads the next word as its value (a flag or a count does not)."""
+    return opt is not None and not opt.is_flag and not opt.count
+
+
 def _expand_args(args: list[str], params: Sequence[click.Parameter]) -> list[str]:
     """Java spellings click does not take (long-name prefixes, ``-t=VALUE``), and each short option
     given as the long name it stands for.
@@ -102,14 +107,13 @@ def _expand_args(args: list[str], params: Sequence[click.Parameter]) -> list[str
                     could = ", ".join(f"'{m}'" for m in matches)
                     raise click.UsageError(f"Ambiguous option: '--{name}'  (could be: {could})")
             out.append(tok)
-            expect_value = opt is not None and not opt.is_flag and not eq and not opt.count
+            expect_value = not eq and _takes_value(opt)
             continue
         if tok.startswith("-") and len(tok) >= 2 and tok[1] != "-":
             opt, long_name = shorts.get(tok[1], (None, None))
-            takes_value = opt is not None and not opt.is_flag and not opt.count
+            takes_value = _takes_value(opt)
             if takes_value and len(tok) > 2 and tok[2] == "=":
-                tok, value = tok[:2], tok[3:]
-                out.extend([long_name or tok, value])
+                out.extend([long_name or tok[:2], tok[3:]])
                 continue
             if opt is not None and len(tok) == 2:
                 expect_value = takes_value

@@ -84,6 +84,19 @@ def test_a_short_option_reads_as_its_long_name(name: str) -> None:
     assert parsed(name, every_short, checks=False) == parsed(name, every_long, checks=False)
 
 
+HOSTILE_VALUES = ["", "\x00", "a\x00b", "\udc80", "--", "-x", "--topic", "../../etc", "9" * 400, "-t=T"]
+
+
+@pytest.mark.parametrize("value", HOSTILE_VALUES, ids=ascii)
+def test_a_hostile_value_reads_the_same_after_the_short_and_the_long_name(value: str) -> None:
+    """What follows a short option is its value, whatever it holds, exactly as after the long name;
+    the parse step renames the option and leaves the value alone (the checks of names come later)."""
+    as_short = parsed("topicRoute", ["-t", value, "-n", "127.0.0.1:9876"], checks=False)
+    as_long = parsed("topicRoute", ["--topic", value, "-n", "127.0.0.1:9876"], checks=False)
+    assert as_short == as_long
+    assert as_short["topic"] == value
+
+
 def test_short_options_do_not_make_click_suggest_spellings(mocker: MockerFixture) -> None:
     """click tries a word as a long name first and, on a miss, builds an error with spelling
     suggestions before trying it as a short one; a plain ``-n NS -t T`` builds none. A short option
